@@ -1,0 +1,37 @@
+//! Notation for Menagerie's games: FEN with each variant's extensions,
+//! coordinate (UCI) moves, SAN, and EPD perft suites.
+//!
+//! ```
+//! use menagerie_notation::{fen, san, uci};
+//! use menagerie_variants::VariantId;
+//! let pos = fen::parse_or_start(VariantId::Chess, "")?;
+//! let m = san::parse(&pos, "Nf3")?;
+//! assert_eq!(uci::format(VariantId::Chess, m), "g1f3");
+//! let after = pos.play(m).unwrap();
+//! assert_eq!(fen::format(&after), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod epd;
+pub mod fen;
+pub mod san;
+pub mod uci;
+
+use menagerie_variants::{AnyPosition, Move};
+
+pub use uci::MoveError;
+
+/// Reads a move in coordinate form or SAN.
+pub fn parse_move(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
+    let t = text.trim();
+    if uci::looks_like_coordinate(t) {
+        match uci::parse(pos, t) {
+            Ok(m) => return Ok(m),
+            // `b4` style pawn moves never look like coordinates, but some
+            // SAN (`Bb4b5`?) might; fall through to SAN on illegality.
+            Err(e @ MoveError::Illegal { .. }) => return san::parse(pos, t).map_err(|_| e),
+            Err(_) => {}
+        }
+    }
+    san::parse(pos, t)
+}

@@ -1,0 +1,231 @@
+//! [`AnyPosition`]: a position of a variant chosen at run time, and
+//! [`Game`]: a position with its history (for repetition).
+
+use crate::make::IllegalMove;
+use crate::moves::{Move, MoveList};
+use crate::outcome::{DrawReason, Outcome};
+use crate::perft;
+use crate::position::Position;
+use crate::setup::{PositionError, Setup};
+use crate::variant::{Chess, Gating, Kidnap, Variant, VariantId};
+use menagerie_geometry::Square;
+use menagerie_pieces::{Color, Piece, PieceKind};
+
+macro_rules! any_position {
+    ($( $id:ident => $ty:ty ),* $(,)?) => {
+        /// A position of any variant.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum AnyPosition {
+            $(
+                #[doc = concat!("A `", stringify!($ty), "` position.")]
+                $id(Position<$ty>),
+            )*
+        }
+
+        macro_rules! dispatch {
+            ($self:expr, $p:ident => $e:expr) => {
+                match $self { $( AnyPosition::$id($p) => $e, )* }
+            };
+        }
+
+        macro_rules! rewrap {
+            ($self:expr, $p:ident => $e:expr) => {
+                match $self { $( AnyPosition::$id($p) => AnyPosition::$id($e), )* }
+            };
+        }
+
+        macro_rules! try_rewrap {
+            ($self:expr, $p:ident => $e:expr) => {
+                match $self { $( AnyPosition::$id($p) => AnyPosition::$id($e?), )* }
+            };
+        }
+
+        impl AnyPosition {
+            /// The start position of `variant`.
+            pub fn start(variant: VariantId) -> AnyPosition {
+                match variant { $( VariantId::$id => AnyPosition::$id(Position::start()), )* }
+            }
+            /// Validates `setup` as a position of `variant`.
+            pub fn from_setup(variant: VariantId, setup: &Setup) -> Result<AnyPosition, PositionError> {
+                Ok(match variant { $( VariantId::$id => AnyPosition::$id(Position::from_setup(setup)?), )* })
+            }
+            /// The variant.
+            pub fn variant(&self) -> VariantId {
+                match self { $( AnyPosition::$id(_) => VariantId::$id, )* }
+            }
+        }
+
+        impl VariantId {
+            /// The variant's rule constants.
+            pub fn rules(self) -> Rules {
+                match self { $( VariantId::$id => Rules::of::<$ty>(), )* }
+            }
+        }
+    };
+}
+
+any_position! {
+    Chess => Chess,
+}
+
+impl AnyPosition {
+    /// The position as plain data.
+    pub fn to_setup(&self) -> Setup {
+        dispatch!(self, p => p.to_setup())
+    }
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        dispatch!(self, p => p.legal_moves())
+    }
+    /// Number of legal moves.
+    pub fn count_legal(&self) -> u64 {
+        dispatch!(self, p => p.count_legal())
+    }
+    /// Plays a legal move.
+    pub fn play(&self, m: Move) -> Result<AnyPosition, IllegalMove> {
+        Ok(try_rewrap!(self, p => p.play(m)))
+    }
+    /// Plays a move known to be legal.
+    pub fn play_unchecked(&self, m: Move) -> AnyPosition {
+        rewrap!(self, p => p.play_unchecked(m))
+    }
+    /// Side to move.
+    pub fn side_to_move(&self) -> Color {
+        dispatch!(self, p => p.side_to_move())
+    }
+    /// The piece on a square.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        dispatch!(self, p => p.piece_at(sq))
+    }
+    /// True if the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        dispatch!(self, p => p.is_check())
+    }
+    /// Zobrist key.
+    pub fn hash(&self) -> u64 {
+        dispatch!(self, p => p.hash())
+    }
+    /// Zobrist key computed from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        dispatch!(self, p => p.compute_hash())
+    }
+    /// Halfmove clock.
+    pub fn halfmove_clock(&self) -> u32 {
+        dispatch!(self, p => p.halfmove_clock())
+    }
+    /// Outcome from this position alone (see [`Game::outcome`] for repetition).
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, p => p.outcome())
+    }
+    /// Leaf count at `depth`.
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, p => perft::perft(p, depth))
+    }
+    /// Leaf count per root move.
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        dispatch!(self, p => perft::divide(p, depth))
+    }
+    /// Leaf count with root moves spread over rayon's pool.
+    pub fn perft_parallel(&self, depth: u32) -> u64 {
+        dispatch!(self, p => perft::perft_parallel(p, depth))
+    }
+    /// Leaf count with a transposition table of `mb` megabytes.
+    pub fn perft_hashed(&self, depth: u32, mb: usize, threads: usize) -> u64 {
+        dispatch!(self, p => perft::perft_hashed(p, depth, mb, threads))
+    }
+}
+
+/// A variant's rule constants, for code that picks the variant at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Piece kinds that may stand on the board (bit mask by kind index).
+    pub kinds: u16,
+    /// Pawn promotion choices.
+    pub promotions: &'static [PieceKind],
+    /// Orthodox castling.
+    pub castling: bool,
+    /// Pioneer gating.
+    pub gating: Option<Gating>,
+    /// Alseid kidnapping.
+    pub kidnap: Kidnap,
+    /// Takeover captures.
+    pub takeovers: bool,
+    /// Swaps.
+    pub swaps: bool,
+}
+
+impl Rules {
+    fn of<V: Variant>() -> Rules {
+        Rules {
+            kinds: V::KINDS,
+            promotions: V::PROMOTIONS,
+            castling: V::CASTLING,
+            gating: V::GATING,
+            kidnap: V::KIDNAP,
+            takeovers: V::TAKEOVERS,
+            swaps: V::SWAPS,
+        }
+    }
+}
+
+impl Rules {
+    /// The piece kinds that may stand on the board.
+    pub fn piece_kinds(&self) -> Vec<PieceKind> {
+        PieceKind::ALL.into_iter().filter(|&k| self.kinds & (1 << k as u16) != 0).collect()
+    }
+}
+
+/// A game: a start position, the moves played and the positions' keys, for
+/// threefold repetition.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: AnyPosition,
+    current: AnyPosition,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+}
+
+impl Game {
+    /// A game from `start`.
+    pub fn new(start: AnyPosition) -> Game {
+        Game { start, current: start, moves: Vec::new(), keys: vec![start.hash()] }
+    }
+    /// Plays a legal move.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.current = self.current.play(m)?;
+        self.moves.push(m);
+        self.keys.push(self.current.hash());
+        Ok(())
+    }
+    /// The current position.
+    pub fn position(&self) -> &AnyPosition {
+        &self.current
+    }
+    /// The start position.
+    pub fn start(&self) -> &AnyPosition {
+        &self.start
+    }
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    /// How many times the current position has occurred (including now).
+    pub fn repetitions(&self) -> usize {
+        let key = self.current.hash();
+        let window = self.current.halfmove_clock() as usize + 1;
+        self.keys.iter().rev().take(window).filter(|&&k| k == key).count()
+    }
+    /// The outcome, including threefold repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.current.outcome() {
+            Some(o @ Outcome::Win { .. }) | Some(o @ Outcome::Draw(DrawReason::Stalemate)) => Some(o),
+            other => {
+                if self.repetitions() >= 3 {
+                    Some(Outcome::Draw(DrawReason::Repetition))
+                } else {
+                    other
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! The rules of Menagerie's games.
+//!
+//! A [`Variant`] is a set of compile-time rule constants; [`Position<V>`] is
+//! generic over it so move generation and perft are monomorphised per
+//! variant. [`AnyPosition`] is the dynamic face (variant chosen at run time)
+//! used by notation, the CLI and the services.
+//!
+//! ```
+//! use menagerie_variants::{Chess, Position};
+//! let start = Position::<Chess>::start();
+//! assert_eq!(start.count_legal(), 20);
+//! assert_eq!(menagerie_variants::perft(&start, 3), 8902);
+//! ```
+//!
+//! Moves are copy-made: [`Position::play_unchecked`] returns the new
+//! position and leaves the old one untouched, so "unmake" is keeping the old
+//! value; the Zobrist key is updated incrementally and checked against
+//! [`Position::compute_hash`] by property tests.
+
+mod any;
+mod make;
+mod movegen;
+mod moves;
+mod outcome;
+mod perft;
+mod position;
+mod setup;
+mod variant;
+mod zobrist;
+
+pub use any::{AnyPosition, Game, Rules};
+pub use make::IllegalMove;
+pub use outcome::{DrawReason, Outcome, WinReason};
+pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use perft::{divide, perft, perft_hashed, perft_parallel};
+pub use position::{BitsOf, Gates, Position};
+pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
+pub use variant::{Chess, Gating, Kidnap, ORTHODOX, Variant, VariantId, kinds};

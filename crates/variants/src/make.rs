@@ -1,0 +1,275 @@
+//! Playing moves (copy-make: a position is small and `Copy`, so the old
+//! position is simply kept by the caller) with incremental Zobrist updates.
+
+use crate::moves::{Move, MoveKind};
+use crate::position::{BitsOf, Position};
+use crate::setup::Castling;
+use crate::variant::Variant;
+use crate::zobrist::KEYS;
+use menagerie_geometry::{Bits, Shape, Square};
+use menagerie_pieces::{Color, Piece, PieceKind};
+use thiserror::Error;
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Error)]
+#[error("illegal move")]
+pub struct IllegalMove;
+
+impl<V: Variant> Position<V> {
+    /// Plays `m` if it is legal, returning the new position.
+    pub fn play(&self, m: Move) -> Result<Self, IllegalMove> {
+        if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove) }
+    }
+
+    /// Plays `m`, which must be one of [`Position::legal_moves`] (otherwise
+    /// the result is unspecified but memory-safe).
+    #[inline]
+    pub fn play_unchecked(&self, m: Move) -> Self {
+        let mut p = *self;
+        p.make(m);
+        p
+    }
+
+    /// Rights that survive a move touching `sq`.
+    #[inline(always)]
+    fn castle_keep(sq: Square) -> u8 {
+        if !V::CASTLING {
+            return 0;
+        }
+        let f = V::Shape::FILES;
+        let top = (V::Shape::RANKS - 1) * f;
+        match sq.0 {
+            s if s == 4 => !(Castling::WK | Castling::WQ),
+            s if s == 0 => !Castling::WQ,
+            s if s == f - 1 => !Castling::WK,
+            s if s == top + 4 => !(Castling::BK | Castling::BQ),
+            s if s == top => !Castling::BQ,
+            s if s == top + f - 1 => !Castling::BK,
+            _ => 0xFF,
+        }
+    }
+
+    #[inline(always)]
+    fn set_castling(&mut self, rights: u8) {
+        if rights != self.castling.0 {
+            self.hash ^= KEYS.castling[self.castling.0 as usize] ^ KEYS.castling[rights as usize];
+            self.castling = Castling(rights);
+        }
+    }
+
+    #[inline(always)]
+    fn is_live_home(&self, sq: Square, owner: Color) -> bool {
+        V::GATING.is_some()
+            && V::Shape::rank_of(sq).0 == Self::home_rank(owner)
+            && self.gates.live[owner.idx()] & (1 << V::Shape::file_of(sq).0) != 0
+    }
+
+    #[inline(always)]
+    fn clear_gate(&mut self, sq: Square, owner: Color) {
+        let f = V::Shape::file_of(sq).0;
+        self.gates.live[owner.idx()] &= !(1 << f);
+        self.hash ^= KEYS.gate[owner.idx()][f as usize];
+    }
+
+    /// `owner`'s piece has left `sq` by moving: fire the gate if it was live.
+    #[inline(always)]
+    pub(crate) fn vacated(&mut self, sq: Square, owner: Color) {
+        if let Some(g) = V::GATING
+            && self.is_live_home(sq, owner)
+        {
+            self.clear_gate(sq, owner);
+            self.put(sq, Piece::new(owner, g.piece));
+        }
+    }
+
+    /// `owner`'s piece on `sq` was captured: forfeit the gate if it was live.
+    #[inline(always)]
+    pub(crate) fn captured_on(&mut self, sq: Square, owner: Color) {
+        if self.is_live_home(sq, owner) {
+            self.clear_gate(sq, owner);
+        }
+    }
+
+    #[inline(always)]
+    fn set_ep(&mut self, ep: Option<Square>) {
+        if let Some(old) = self.ep
+            && self.ep_capturable(old)
+        {
+            self.hash ^= KEYS.ep[V::Shape::file_of(old).0 as usize];
+        }
+        self.ep = ep;
+    }
+
+    /// Plays `m` in place.
+    pub(crate) fn make(&mut self, m: Move) {
+        if m.is_prelude() {
+            self.make_prelude(m);
+            return;
+        }
+        let us = self.side;
+        let them = us.flip();
+        self.set_ep(None);
+        let mut new_ep = None;
+        let mut reset_clock = false;
+        let mut keep = Self::castle_keep(m.from) & Self::castle_keep(m.to);
+        match m.kind {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                if self.board[m.to.idx()] != 0 {
+                    let cap = self.take(m.to);
+                    self.captured_on(m.to, cap.color);
+                    reset_clock = true;
+                }
+                let pc = self.take(m.from);
+                reset_clock |= pc.kind == PieceKind::Pawn;
+                self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
+                self.vacated(m.from, us);
+                if m.kind == MoveKind::DoublePush {
+                    new_ep = Some(Square(((m.from.0 as u32 + m.to.0 as u32) / 2) as u8));
+                }
+            }
+            MoveKind::EnPassant => {
+                let capsq = Square(
+                    V::Shape::rank_of(m.from).0 * V::Shape::FILES + V::Shape::file_of(m.to).0,
+                );
+                self.take(capsq);
+                let pc = self.take(m.from);
+                self.put(m.to, pc);
+                reset_clock = true;
+            }
+            MoveKind::Castle => {
+                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
+                let (rook_from, rook_to) = if m.to.0 > m.from.0 {
+                    (Square(rank_base + V::Shape::FILES - 1), Square(m.to.0 - 1))
+                } else {
+                    (Square(rank_base), Square(m.to.0 + 1))
+                };
+                let king = self.take(m.from);
+                let rook = self.take(rook_from);
+                self.put(m.to, king);
+                self.put(rook_to, rook);
+                self.vacated(m.from, us);
+                self.vacated(rook_from, us);
+                keep &= Self::castle_keep(rook_from);
+            }
+            MoveKind::Kidnap => {
+                let victim = self.kidnap_victim(m.from, m.to);
+                let alseid = self.take(m.from);
+                self.put(m.to, alseid);
+                if let Some(v) = victim {
+                    let pc = self.take(v);
+                    self.put(m.from, pc);
+                    reset_clock |= pc.kind == PieceKind::Pawn;
+                    keep &= Self::castle_keep(v);
+                    self.vacated(v, pc.color);
+                }
+            }
+            MoveKind::Swap => {
+                let a = self.take(m.from);
+                let b = self.take(m.to);
+                reset_clock = a.kind == PieceKind::Pawn || b.kind == PieceKind::Pawn;
+                let promote = |pc: Piece, to: Square| match m.promotion {
+                    Some(k) if Self::promotes_on(pc, to) => Piece::new(pc.color, k),
+                    _ => pc,
+                };
+                self.put(m.to, promote(a, m.to));
+                self.put(m.from, promote(b, m.from));
+            }
+            MoveKind::Takeover | MoveKind::Jump => {
+                let pc = self.take(m.from);
+                for sq in self.takeover_victims(m, pc).iter() {
+                    let v = self.take(sq);
+                    self.put(sq, Piece::new(us, v.kind));
+                }
+                if self.board[m.to.idx()] != 0 {
+                    self.take(m.to);
+                }
+                self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
+                reset_clock = true;
+            }
+            MoveKind::Accept | MoveKind::Decline | MoveKind::Place => {}
+        }
+        self.set_castling(self.castling.0 & keep);
+        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = them;
+        self.hash ^= KEYS.side;
+        self.ep = new_ep;
+        if let Some(ep) = new_ep
+            && self.ep_capturable(ep)
+        {
+            self.hash ^= KEYS.ep[V::Shape::file_of(ep).0 as usize];
+        }
+    }
+
+    /// True if `pc` arriving on `to` promotes (pawns, and wazirs where they do).
+    #[inline(always)]
+    pub(crate) fn promotes_on(pc: Piece, to: Square) -> bool {
+        let last = match pc.color {
+            Color::White => V::Shape::RANKS - 1,
+            Color::Black => 0,
+        };
+        (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
+            && V::Shape::rank_of(to).0 == last
+    }
+
+    fn make_prelude(&mut self, m: Move) {
+        let us = self.side;
+        let old = self.gates.hash();
+        let mut next = us.flip();
+        match m.kind {
+            MoveKind::Accept => {
+                self.gates.pending = false;
+                // White places first in every case.
+                next = Color::White;
+            }
+            MoveKind::Decline => {
+                if us == Color::Black {
+                    self.gates = crate::position::Gates::default();
+                }
+            }
+            _ => {
+                self.gates.unplaced[us.idx()] = 0;
+                self.gates.live[us.idx()] = m.place_mask();
+            }
+        }
+        self.hash ^= old ^ self.gates.hash();
+        if next != us {
+            self.side = next;
+            self.hash ^= KEYS.side;
+        }
+    }
+
+    /// The victim of an Alseid moving `from` → `to`, if any (RULES.md §3.1).
+    pub(crate) fn kidnap_victim(&self, from: Square, to: Square) -> Option<Square> {
+        use menagerie_geometry::{Delta, Dir};
+        type S<V> = <V as Variant>::Shape;
+        let d = Delta::new(
+            S::<V>::file_of(to).0 as i8 - S::<V>::file_of(from).0 as i8,
+            S::<V>::rank_of(to).0 as i8 - S::<V>::rank_of(from).0 as i8,
+        );
+        let dir = Dir::of(d)?;
+        if V::KIDNAP == crate::Kidnap::OneStep && (d.df.abs() > 1 || d.dr.abs() > 1) {
+            return None;
+        }
+        let back = dir.opposite();
+        let mut on_ray = S::<V>::ray(from, back) & self.occupied();
+        let nearest = |b: BitsOf<V>| if back.is_positive() { b.lsb() } else { b.msb() };
+        if on_ray.is_empty() {
+            return None;
+        }
+        let screen = nearest(on_ray);
+        on_ray ^= BitsOf::<V>::bit(Square(screen as u8));
+        if on_ray.is_empty() {
+            return None;
+        }
+        Some(Square(nearest(on_ray) as u8))
+    }
+
+    /// Enemy pieces a takeover move converts.
+    pub(crate) fn takeover_victims(&self, m: Move, _mover: Piece) -> BitsOf<V> {
+        let _ = m;
+        BitsOf::<V>::ZERO
+    }
+}

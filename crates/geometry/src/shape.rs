@@ -58,10 +58,7 @@ pub trait Shape: Copy + Default + core::fmt::Debug + Eq + core::hash::Hash + Sen
     /// The square reached from `sq` by `d`, if on the board.
     #[inline]
     fn offset(sq: Square, d: Delta) -> Option<Square> {
-        Self::square(
-            Self::file_of(sq).0 as i32 + d.df as i32,
-            Self::rank_of(sq).0 as i32 + d.dr as i32,
-        )
+        Self::square(Self::file_of(sq).0 as i32 + d.df as i32, Self::rank_of(sq).0 as i32 + d.dr as i32)
     }
     /// The squares of a file.
     #[inline(always)]

@@ -57,7 +57,8 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdLine>, EpdError> 
         if op.is_empty() {
             continue;
         }
-        let (name, value) = op.split_once(char::is_whitespace).ok_or_else(|| err(format!("opcode '{op}' has no value")))?;
+        let (name, value) =
+            op.split_once(char::is_whitespace).ok_or_else(|| err(format!("opcode '{op}' has no value")))?;
         let value = value.trim();
         if let Some(d) = name.strip_prefix('D').or_else(|| name.strip_prefix('d')) {
             let depth: u32 = d.parse().map_err(|_| err(format!("'{name}' is not a depth opcode like D3")))?;

@@ -116,7 +116,11 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
         Some(i) => {
             let rest = &fields[0][i..];
             if !rest.ends_with(']') {
-                return Err(field_err(FenField::Reserve, rest, "the bracket must close with ']' right after the board"));
+                return Err(field_err(
+                    FenField::Reserve,
+                    rest,
+                    "the bracket must close with ']' right after the board",
+                ));
             }
             (&fields[0][..i], Some(&rest[1..rest.len() - 1]))
         }
@@ -132,7 +136,10 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
     let castling = parse_castling(fields[2])?;
     let ep = match fields[3] {
         "-" => None,
-        s => Some(parse_square(s, files, ranks).ok_or_else(|| field_err(FenField::EnPassant, s, "not a square of this board"))?),
+        s => Some(
+            parse_square(s, files, ranks)
+                .ok_or_else(|| field_err(FenField::EnPassant, s, "not a square of this board"))?,
+        ),
     };
     let number = |i: usize, field: FenField, default: u32| -> Result<u32, FenError> {
         match fields.get(i) {
@@ -253,9 +260,10 @@ fn parse_reserve(s: &str) -> Result<Reserve, FenError> {
         let mut file = None;
         if chars.peek() == Some(&'@') {
             chars.next();
-            let f = chars.next().and_then(File::from_letter).ok_or_else(|| {
-                field_err(FenField::Reserve, s, format!("'{c}@' must be followed by a file letter"))
-            })?;
+            let f = chars
+                .next()
+                .and_then(File::from_letter)
+                .ok_or_else(|| field_err(FenField::Reserve, s, format!("'{c}@' must be followed by a file letter")))?;
             file = Some(f);
         }
         entries.push(ReserveEntry { piece, file });

@@ -29,7 +29,13 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
     let name = |s: Square| square_name(s, files);
     let mut s = match m.kind {
         MoveKind::Accept | MoveKind::Decline | MoveKind::Place => return crate::uci::format(variant, m),
-        MoveKind::Castle => if m.to.0 > m.from.0 { "O-O".to_string() } else { "O-O-O".to_string() },
+        MoveKind::Castle => {
+            if m.to.0 > m.from.0 {
+                "O-O".to_string()
+            } else {
+                "O-O-O".to_string()
+            }
+        }
         _ => {
             let Some(piece) = pos.piece_at(m.from) else { return crate::uci::format(variant, m) };
             let capture = pos.piece_at(m.to).is_some_and(|p| p.color != piece.color) || m.kind == MoveKind::EnPassant;

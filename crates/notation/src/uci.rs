@@ -71,7 +71,7 @@ pub fn looks_like_coordinate(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     let mut square = || -> bool {
-        if i >= b.len() || !(b'a'..=b'z').contains(&b[i]) {
+        if i >= b.len() || !b[i].is_ascii_lowercase() {
             return false;
         }
         i += 1;
@@ -124,7 +124,11 @@ pub(crate) fn illegal_reason(pos: &AnyPosition, s: &str) -> String {
     match from.and_then(|sq| pos.piece_at(sq)) {
         None if from.is_some() => "there is no piece on the origin square".into(),
         Some(p) if p.color != pos.side_to_move() => {
-            format!("the piece on the origin square belongs to {}, but {} is to move", p.color.name(), pos.side_to_move().name())
+            format!(
+                "the piece on the origin square belongs to {}, but {} is to move",
+                p.color.name(),
+                pos.side_to_move().name()
+            )
         }
         _ if pos.is_check() => "it does not get the king out of check".into(),
         _ => "not a legal move in this position".into(),

@@ -90,24 +90,14 @@ const QUEEN: Movement = Movement {
     rides: &[ride(d(1, 0), Mode::Both), ride(d(1, 1), Mode::Both)],
     symmetric: true,
 };
-const ROOK: Movement =
-    Movement { betza: "R", leaps: &[], rides: &[ride(d(1, 0), Mode::Both)], symmetric: true };
-const BISHOP: Movement =
-    Movement { betza: "B", leaps: &[], rides: &[ride(d(1, 1), Mode::Both)], symmetric: true };
+const ROOK: Movement = Movement { betza: "R", leaps: &[], rides: &[ride(d(1, 0), Mode::Both)], symmetric: true };
+const BISHOP: Movement = Movement { betza: "B", leaps: &[], rides: &[ride(d(1, 1), Mode::Both)], symmetric: true };
 /// Knight: (1,2), path through the orthogonal neighbour.
-const KNIGHT: Movement = Movement {
-    betza: "N",
-    leaps: &[leap(d(1, 2), &[d(0, 1)], Mode::Both)],
-    rides: &[],
-    symmetric: true,
-};
+const KNIGHT: Movement =
+    Movement { betza: "N", leaps: &[leap(d(1, 2), &[d(0, 1)], Mode::Both)], rides: &[], symmetric: true };
 /// Zebra (Camel and Rhino Chess): (1,2), path through the diagonal neighbour.
-const ZEBRA: Movement = Movement {
-    betza: "N",
-    leaps: &[leap(d(1, 2), &[d(1, 1)], Mode::Both)],
-    rides: &[],
-    symmetric: true,
-};
+const ZEBRA: Movement =
+    Movement { betza: "N", leaps: &[leap(d(1, 2), &[d(1, 1)], Mode::Both)], rides: &[], symmetric: true };
 const PAWN: Movement = Movement {
     betza: "fmWfcF",
     leaps: &[
@@ -144,8 +134,7 @@ const RHINO: Movement = Movement {
     rides: &[],
     symmetric: true,
 };
-const WAZIR: Movement =
-    Movement { betza: "W", leaps: &[leap(d(1, 0), NONE, Mode::Both)], rides: &[], symmetric: true };
+const WAZIR: Movement = Movement { betza: "W", leaps: &[leap(d(1, 0), NONE, Mode::Both)], rides: &[], symmetric: true };
 
 impl PieceKind {
     /// The kind's plain movement (special powers are variant rules).
@@ -170,16 +159,7 @@ impl PieceKind {
 /// The eight symmetries of the square applied to a delta.
 pub(crate) fn symmetries(v: Delta) -> [Delta; 8] {
     let Delta { df, dr } = v;
-    [
-        d(df, dr),
-        d(-df, dr),
-        d(df, -dr),
-        d(-df, -dr),
-        d(dr, df),
-        d(-dr, df),
-        d(dr, -df),
-        d(-dr, -df),
-    ]
+    [d(df, dr), d(-df, dr), d(df, -dr), d(-df, -dr), d(dr, df), d(-dr, df), d(dr, -df), d(-dr, -df)]
 }
 
 /// A leap expanded to one concrete orientation.

@@ -39,12 +39,14 @@ pub struct RideFlags {
 }
 
 type PerSquare<B> = Box<[B]>;
+/// Per square, the list of leaps from it.
+type LeapLists = Box<[Box<[LeapTarget]>]>;
 
 /// Leap tables for every coloured piece kind on one shape.
 pub struct PieceTables<B> {
     attack: [[PerSquare<B>; KIND_COUNT]; 2],
     quiet: [[PerSquare<B>; KIND_COUNT]; 2],
-    leaps: [[Box<[Box<[LeapTarget]>]>; KIND_COUNT]; 2],
+    leaps: [[LeapLists; KIND_COUNT]; 2],
     rides: [RideFlags; KIND_COUNT],
 }
 
@@ -53,7 +55,7 @@ impl<B: Bits> PieceTables<B> {
         let per = |f: &dyn Fn(Color, PieceKind) -> PerSquare<B>| -> [[PerSquare<B>; KIND_COUNT]; 2] {
             core::array::from_fn(|c| core::array::from_fn(|k| f(Color::ALL[c], PieceKind::ALL[k])))
         };
-        let leaps_of = |c: Color, k: PieceKind| -> Box<[Box<[LeapTarget]>]> {
+        let leaps_of = |c: Color, k: PieceKind| -> LeapLists {
             let ol = k.movement().oriented_leaps(c == Color::White);
             (0..S::SQUARES)
                 .map(|s| {
@@ -71,14 +73,12 @@ impl<B: Bits> PieceTables<B> {
                 })
                 .collect()
         };
-        let leaps: [[Box<[Box<[LeapTarget]>]>; KIND_COUNT]; 2] =
+        let leaps: [[LeapLists; KIND_COUNT]; 2] =
             core::array::from_fn(|c| core::array::from_fn(|k| leaps_of(Color::ALL[c], PieceKind::ALL[k])));
         let mask = |c: Color, k: PieceKind, want: fn(Mode) -> bool| -> PerSquare<B> {
             leaps[c.idx()][k.idx()]
                 .iter()
-                .map(|ls| {
-                    ls.iter().filter(|l| want(l.mode)).fold(B::ZERO, |acc, l| acc | B::bit(l.to))
-                })
+                .map(|ls| ls.iter().filter(|l| want(l.mode)).fold(B::ZERO, |acc, l| acc | B::bit(l.to)))
                 .collect()
         };
         let attack = per(&|c, k| mask(c, k, Mode::captures));

@@ -34,7 +34,10 @@ fn letters_codes_and_values() {
             assert_eq!(Piece::from_code(pc.code()), Some(pc));
         }
     }
-    assert_eq!("KQRBNPASCHZW".chars().map(|c| PieceKind::from_letter(c).unwrap().letter()).collect::<String>(), "KQRBNPASCHZW");
+    assert_eq!(
+        "KQRBNPASCHZW".chars().map(|c| PieceKind::from_letter(c).unwrap().letter()).collect::<String>(),
+        "KQRBNPASCHZW"
+    );
     assert_eq!(Piece::from_char('h'), Some(p(B, PieceKind::Rhino)));
     assert_eq!(Piece::from_char('x'), None);
     assert_eq!(PieceKind::Alpaca.value(), 200);

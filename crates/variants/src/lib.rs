@@ -30,8 +30,8 @@ mod zobrist;
 
 pub use any::{AnyPosition, Game, Rules};
 pub use make::IllegalMove;
-pub use outcome::{DrawReason, Outcome, WinReason};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{divide, perft, perft_hashed, perft_parallel};
 pub use position::{BitsOf, Gates, Position};
 pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};

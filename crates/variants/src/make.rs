@@ -39,8 +39,8 @@ impl<V: Variant> Position<V> {
         let f = V::Shape::FILES;
         let top = (V::Shape::RANKS - 1) * f;
         match sq.0 {
-            s if s == 4 => !(Castling::WK | Castling::WQ),
-            s if s == 0 => !Castling::WQ,
+            4 => !(Castling::WK | Castling::WQ),
+            0 => !Castling::WQ,
             s if s == f - 1 => !Castling::WK,
             s if s == top + 4 => !(Castling::BK | Castling::BQ),
             s if s == top => !Castling::BQ,
@@ -128,9 +128,7 @@ impl<V: Variant> Position<V> {
                 }
             }
             MoveKind::EnPassant => {
-                let capsq = Square(
-                    V::Shape::rank_of(m.from).0 * V::Shape::FILES + V::Shape::file_of(m.to).0,
-                );
+                let capsq = Square(V::Shape::rank_of(m.from).0 * V::Shape::FILES + V::Shape::file_of(m.to).0);
                 self.take(capsq);
                 let pc = self.take(m.from);
                 self.put(m.to, pc);

@@ -112,6 +112,7 @@ impl<V: Variant> Position<V> {
 
     /// True if the side to move's king is safe after `m` (played in full).
     #[inline]
+    #[allow(dead_code)] // used by the special powers of the fairy variants
     pub(crate) fn legal_after(&self, m: Move) -> bool {
         let us = self.side;
         let p = self.play_unchecked(m);
@@ -158,11 +159,8 @@ impl<V: Variant> Position<V> {
             self.generate_special(sink, checkers, BitsOf::<V>::ZERO);
             return;
         }
-        let mask = if checkers.any() {
-            S::<V>::between(ksq, Square(checkers.lsb() as u8)) | checkers
-        } else {
-            S::<V>::ALL
-        };
+        let mask =
+            if checkers.any() { S::<V>::between(ksq, Square(checkers.lsb() as u8)) | checkers } else { S::<V>::ALL };
 
         // Pins by enemy sliders.
         let mut pinned = BitsOf::<V>::ZERO;
@@ -259,13 +257,7 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    fn generate_pawns<K: Sink<BitsOf<V>>>(
-        &self,
-        sink: &mut K,
-        mask: BitsOf<V>,
-        pinned: BitsOf<V>,
-        ksq: Square,
-    ) {
+    fn generate_pawns<K: Sink<BitsOf<V>>>(&self, sink: &mut K, mask: BitsOf<V>, pinned: BitsOf<V>, ksq: Square) {
         type S<V> = <V as Variant>::Shape;
         let us = self.side;
         let them = us.flip();

@@ -59,8 +59,7 @@ impl PerftTable {
         let k = self.entries[i].load(Relaxed);
         let v = self.entries[i + 1].load(Relaxed);
         // The key word stores key ^ value so a torn write is detected.
-        (k ^ v == key ^ depth as u64 && v != 0).then_some(v >> 8)
-            .filter(|_| (v & 0xFF) as u32 == depth)
+        (k ^ v == key ^ depth as u64 && v != 0).then_some(v >> 8).filter(|_| (v & 0xFF) as u32 == depth)
     }
 
     fn store(&self, key: u64, depth: u32, count: u64) {

@@ -525,7 +525,12 @@ impl<V: Variant> Position<V> {
                 ));
             }
         }
-        if g.same_file && bu == 0 && gates.live[0] != 0 && gates.live[1] != 0 && wu == 0 && gates.live[0] != gates.live[1]
+        if g.same_file
+            && bu == 0
+            && gates.live[0] != 0
+            && gates.live[1] != 0
+            && wu == 0
+            && gates.live[0] != gates.live[1]
         {
             return Err(PositionError::GateFiles("Black's gate file must equal White's"));
         }

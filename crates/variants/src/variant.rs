@@ -41,14 +41,8 @@ pub const fn kinds(list: &[PieceKind]) -> u16 {
 }
 
 /// The orthodox piece kinds.
-pub const ORTHODOX: &[PieceKind] = &[
-    PieceKind::Pawn,
-    PieceKind::Knight,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::Queen,
-    PieceKind::King,
-];
+pub const ORTHODOX: &[PieceKind] =
+    &[PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen, PieceKind::King];
 
 /// A variant's rules as compile-time constants.
 pub trait Variant: Copy + Default + fmt::Debug + PartialEq + Eq + Hash + Send + Sync + 'static {
@@ -120,8 +114,7 @@ impl Variant for Chess {
     type Shape = Board8x8;
     const ID: VariantId = VariantId::Chess;
     const KINDS: u16 = kinds(ORTHODOX);
-    const PROMOTIONS: &'static [PieceKind] =
-        &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+    const PROMOTIONS: &'static [PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
     const CASTLING: bool = true;
     const DOUBLE_STEP_RANK: u8 = 1;
     fn start_pieces() -> Vec<(Square, Piece)> {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The project's test command: every Rust test of the workspace, then the
+# Python tests that drive Menagerie through foreign clients and oracles
+# (installed into .venv on first use).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace --locked
+
+if [ -d tests/python ] && ls tests/python/test_*.py >/dev/null 2>&1; then
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+  fi
+  .venv/bin/pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+  cargo build --release --locked --bins
+  MENAGERIE_BIN_DIR="$PWD/target/release" .venv/bin/python -m pytest -q tests/python
+fi

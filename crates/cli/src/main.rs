@@ -65,6 +65,9 @@ enum Command {
         /// Also print each move's SAN.
         #[arg(long)]
         san: bool,
+        /// Also print the FEN after each move.
+        #[arg(long)]
+        fens: bool,
     },
     /// Whether MOVE (coordinate or SAN) is legal; prints the resulting FEN and SAN.
     Validate {
@@ -158,16 +161,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             writeln!(out)?;
             writeln!(out, "{total}")?;
         }
-        Command::Moves { pos, san: with_san } => {
+        Command::Moves { pos, san: with_san, fens } => {
             let p = position(&pos)?;
             let v = p.variant();
             let legal = p.legal_moves();
             for &m in legal.iter() {
+                let mut line = uci::format(v, m);
                 if with_san {
-                    writeln!(out, "{} {}", uci::format(v, m), san::format_with(&p, m, &legal))?;
-                } else {
-                    writeln!(out, "{}", uci::format(v, m))?;
+                    line.push(' ');
+                    line.push_str(&san::format_with(&p, m, &legal));
                 }
+                if fens {
+                    line.push(' ');
+                    line.push_str(&fen::format(&p.play_unchecked(m)));
+                }
+                writeln!(out, "{line}")?;
             }
         }
         Command::Validate { pos, mv } => {

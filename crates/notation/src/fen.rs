@@ -203,8 +203,9 @@ fn parse_board(text: &str, files: u8, ranks: u8) -> Result<Vec<(Square, Piece)>,
                         break;
                     }
                 }
-                if n == 0 {
-                    return Err(err("an empty-square count must be at least 1".into()));
+                // A leading zero ("08") would not format back to the same string.
+                if n == 0 || c == '0' {
+                    return Err(err("an empty-square count must be at least 1, without a leading zero".into()));
                 }
                 file += n;
             } else if let Some(p) = Piece::from_char(c) {

@@ -4,7 +4,15 @@
 //! Menagerie's additions:
 //! - a move that fires a gate adds the entry: `Nf3(A@g1)`; castling that
 //!   fires two gates adds both;
-//! - prelude actions: `accept`, `decline`, `A@g`, `A@bg`.
+//! - prelude actions: `accept`, `decline`, `A@g`, `A@bg`;
+//! - an Alseid move that kidnaps shows both journeys: `Sd4-d6(Nd1-d4)`
+//!   (Alseid from d4 to d6, the Knight kidnapped from d1 to d4); without a
+//!   victim it is written like any piece move, `Sd6`;
+//! - takeovers are captures and list the converted squares:
+//!   `Nxg4(=g3)`, `Cxf8(=e6)(=e7)`, a jump takeover `Qxe5(=e4)`, a pawn's
+//!   `Pxd5(=c4)` (the `P` distinguishes it from an ordinary capture);
+//! - a swap names both pieces from the lower square: `Qe2<>Kf2`, with a
+//!   promotion `Pb9<>Rb10=Q`.
 //!
 //! Parsing is lenient: check marks, annotations (`!`, `?`), a missing `=`
 //! before a promotion letter, `0-0` for `O-O` and redundant disambiguation
@@ -27,6 +35,7 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
     let variant = pos.variant();
     let files = variant.size().0;
     let name = |s: Square| square_name(s, files);
+    let after = pos.play_unchecked(m);
     let mut s = match m.kind {
         MoveKind::Accept | MoveKind::Decline | MoveKind::Place => return crate::uci::format(variant, m),
         MoveKind::Castle => {
@@ -36,11 +45,31 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
                 "O-O-O".to_string()
             }
         }
+        MoveKind::Swap => {
+            let (Some(a), Some(b)) = (pos.piece_at(m.from), pos.piece_at(m.to)) else {
+                return crate::uci::format(variant, m);
+            };
+            let mut s = format!("{}{}<>{}{}", a.kind.letter(), name(m.from), b.kind.letter(), name(m.to));
+            if let Some(k) = m.promotion {
+                s.push('=');
+                s.push(k.letter());
+            }
+            s
+        }
+        MoveKind::Kidnap if after.piece_at(m.from).is_some() => {
+            // The victim now stands on the Alseid's origin; find where it came from.
+            let victim = after.piece_at(m.from);
+            let origin = kidnap_origin(pos, m, files);
+            let v = victim.map_or('?', |p| p.kind.letter());
+            format!("S{}-{}({}{}-{})", name(m.from), name(m.to), v, origin.map_or_else(String::new, name), name(m.from))
+        }
         _ => {
             let Some(piece) = pos.piece_at(m.from) else { return crate::uci::format(variant, m) };
-            let capture = pos.piece_at(m.to).is_some_and(|p| p.color != piece.color) || m.kind == MoveKind::EnPassant;
+            let takeover = matches!(m.kind, MoveKind::Takeover | MoveKind::Jump);
+            let capture =
+                pos.piece_at(m.to).is_some_and(|p| p.color != piece.color) || m.kind == MoveKind::EnPassant || takeover;
             let mut s = String::new();
-            if piece.kind == PieceKind::Pawn {
+            if piece.kind == PieceKind::Pawn && m.kind != MoveKind::Jump {
                 if capture {
                     s.push(menagerie_geometry::File(m.from.0 % files).letter());
                 }
@@ -56,24 +85,35 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
                 s.push('=');
                 s.push(k.letter());
             }
+            if takeover {
+                // Converted pieces: squares that changed owner.
+                let total = files as usize * variant.size().1 as usize;
+                for i in 0..total {
+                    let sq = Square(i as u8);
+                    if let (Some(b), Some(a)) = (pos.piece_at(sq), after.piece_at(sq))
+                        && b.color != a.color
+                        && b.kind == a.kind
+                        && sq != m.to
+                    {
+                        s.push_str(&format!("(={})", name(sq)));
+                    }
+                }
+            }
             s
         }
     };
-    // Gate entries fired by this move.
-    let after = pos.play_unchecked(m);
+    // Gate entries fired by this move: a home square (other than the
+    // destination) that now holds its owner's reserve piece and did not before.
     if let Some(g) = variant.rules().gating {
-        let mut fired: Vec<Square> = Vec::new();
-        for sq in vacated_squares(pos, m) {
-            let owner = pos.piece_at(sq).map(|p| p.color);
-            if let (Some(c), Some(now)) = (owner, after.piece_at(sq))
-                && now == Piece::new(c, g.piece)
-                && pos.piece_at(sq) != Some(now)
-            {
-                fired.push(sq);
+        let ranks = variant.size().1;
+        for (rank, owner) in [(0u8, menagerie_pieces::Color::White), (ranks - 1, menagerie_pieces::Color::Black)] {
+            for f in 0..files {
+                let sq = Square(rank * files + f);
+                let reserve = Piece::new(owner, g.piece);
+                if sq != m.to && after.piece_at(sq) == Some(reserve) && pos.piece_at(sq) != Some(reserve) {
+                    s.push_str(&format!("({}@{})", g.piece.letter(), name(sq)));
+                }
             }
-        }
-        for sq in fired {
-            s.push_str(&format!("({}@{})", g.piece.letter(), name(sq)));
         }
     }
     if after.is_check() {
@@ -82,15 +122,27 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
     s
 }
 
-/// Squares a move empties of their original occupant (origin, castling rook).
-fn vacated_squares(pos: &AnyPosition, m: Move) -> Vec<Square> {
-    let files = pos.variant().size().0;
-    let mut v = vec![m.from];
-    if m.kind == MoveKind::Castle {
-        let base = m.from.0 - m.from.0 % files;
-        v.push(if m.to.0 > m.from.0 { Square(base + files - 1) } else { Square(base) });
+/// Where the victim of an Alseid move came from: the second piece behind
+/// the origin, looking against the direction of the move.
+fn kidnap_origin(pos: &AnyPosition, m: Move, files: u8) -> Option<Square> {
+    let ranks = pos.variant().size().1 as i32;
+    let (f0, r0) = ((m.from.0 % files) as i32, (m.from.0 / files) as i32);
+    let (f1, r1) = ((m.to.0 % files) as i32, (m.to.0 / files) as i32);
+    let (df, dr) = ((f0 - f1).signum(), (r0 - r1).signum());
+    let (mut f, mut r) = (f0 + df, r0 + dr);
+    let mut seen = 0;
+    while (0..files as i32).contains(&f) && (0..ranks).contains(&r) {
+        let sq = Square((r * files as i32 + f) as u8);
+        if pos.piece_at(sq).is_some() {
+            seen += 1;
+            if seen == 2 {
+                return Some(sq);
+            }
+        }
+        f += df;
+        r += dr;
     }
-    v
+    None
 }
 
 fn disambiguation(pos: &AnyPosition, m: Move, piece: Piece, legal: &[Move], files: u8) -> String {
@@ -132,7 +184,15 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
         let f = strip(&format_with(pos, m, &legal));
         // Compare without the gate-entry suffix too: it is implied by the move.
         let plain = f.split('(').next().unwrap_or("").to_string();
-        if f == want || plain == want {
+        // A swap may be written from either square.
+        let reversed = match (m.kind, f.split_once("<>")) {
+            (MoveKind::Swap, Some((a, b))) => {
+                let (b, promo) = b.split_once('=').map_or((b, String::new()), |(b, p)| (b, format!("={p}")));
+                format!("{b}<>{a}{promo}")
+            }
+            _ => String::new(),
+        };
+        if f == want || plain == want || reversed == want {
             exact.push(m);
         }
     }

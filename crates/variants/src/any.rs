@@ -7,7 +7,10 @@ use crate::outcome::{DrawReason, Outcome};
 use crate::perft;
 use crate::position::Position;
 use crate::setup::{PositionError, Setup};
-use crate::variant::{Chess, Gating, Kidnap, Variant, VariantId};
+use crate::variant::{
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Gating, Kidnap, Variant,
+    VariantId,
+};
 use menagerie_geometry::Square;
 use menagerie_pieces::{Color, Piece, PieceKind};
 
@@ -66,6 +69,13 @@ macro_rules! any_position {
 
 any_position! {
     Chess => Chess,
+    Alpaca => Alpaca,
+    Alpaca2 => Alpaca2,
+    AlpacaSameFile => AlpacaSameFile,
+    Alseid => Alseid,
+    AlseidWeak => AlseidWeak,
+    CamelRhino => CamelRhino,
+    CamelRhinoPlain => CamelRhinoPlain,
 }
 
 impl AnyPosition {

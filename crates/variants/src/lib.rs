@@ -25,6 +25,7 @@ mod outcome;
 mod perft;
 mod position;
 mod setup;
+mod special;
 mod variant;
 mod zobrist;
 
@@ -35,4 +36,7 @@ pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{divide, perft, perft_hashed, perft_parallel};
 pub use position::{BitsOf, Gates, Position};
 pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
-pub use variant::{Chess, Gating, Kidnap, ORTHODOX, Variant, VariantId, kinds};
+pub use variant::{
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Gating, Kidnap, ORTHODOX,
+    Variant, VariantId, kinds,
+};

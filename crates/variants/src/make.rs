@@ -165,12 +165,14 @@ impl<V: Variant> Position<V> {
                 let a = self.take(m.from);
                 let b = self.take(m.to);
                 reset_clock = a.kind == PieceKind::Pawn || b.kind == PieceKind::Pawn;
-                let promote = |pc: Piece, to: Square| match m.promotion {
-                    Some(k) if Self::promotes_on(pc, to) => Piece::new(pc.color, k),
+                let promote = |pc: Piece, from: Square, to: Square| match m.promotion {
+                    Some(k) if Self::promotes_on(pc, to) && V::Shape::rank_of(from) != V::Shape::rank_of(to) => {
+                        Piece::new(pc.color, k)
+                    }
                     _ => pc,
                 };
-                self.put(m.to, promote(a, m.to));
-                self.put(m.from, promote(b, m.from));
+                self.put(m.to, promote(a, m.from, m.to));
+                self.put(m.from, promote(b, m.to, m.from));
             }
             MoveKind::Takeover | MoveKind::Jump => {
                 let pc = self.take(m.from);
@@ -265,9 +267,28 @@ impl<V: Variant> Position<V> {
         Some(Square(nearest(on_ray) as u8))
     }
 
-    /// Enemy pieces a takeover move converts.
-    pub(crate) fn takeover_victims(&self, m: Move, _mover: Piece) -> BitsOf<V> {
-        let _ = m;
-        BitsOf::<V>::ZERO
+    /// Enemy pieces a takeover move converts: the jumped squares of a
+    /// takeover leap, or the one square jumped by a jump takeover.
+    pub(crate) fn takeover_victims(&self, m: Move, mover: Piece) -> BitsOf<V> {
+        use menagerie_pieces::PieceShape;
+        let convertible = self.by_color[mover.color.flip().idx()] & !self.kind(PieceKind::King);
+        let mut v = BitsOf::<V>::ZERO;
+        if m.kind == MoveKind::Takeover {
+            if let Some(l) = V::Shape::pieces().leaps(mover, m.from).iter().find(|l| l.to == m.to) {
+                for &s in l.path() {
+                    v |= BitsOf::<V>::bit(s);
+                }
+            }
+        } else {
+            let df = V::Shape::file_of(m.to).0 as i32 - V::Shape::file_of(m.from).0 as i32;
+            let dr = V::Shape::rank_of(m.to).0 as i32 - V::Shape::rank_of(m.from).0 as i32;
+            if let Some(s) = V::Shape::square(
+                V::Shape::file_of(m.to).0 as i32 - df.signum(),
+                V::Shape::rank_of(m.to).0 as i32 - dr.signum(),
+            ) {
+                v |= BitsOf::<V>::bit(s);
+            }
+        }
+        v & convertible
     }
 }

@@ -112,7 +112,6 @@ impl<V: Variant> Position<V> {
 
     /// True if the side to move's king is safe after `m` (played in full).
     #[inline]
-    #[allow(dead_code)] // used by the special powers of the fairy variants
     pub(crate) fn legal_after(&self, m: Move) -> bool {
         let us = self.side;
         let p = self.play_unchecked(m);
@@ -333,11 +332,6 @@ impl<V: Variant> Position<V> {
         if self.castling.has(qflag) && empty(&[1, 2, 3]) && safe(&[2, 3]) {
             sink.push(Move::new(sq(4), sq(2), MoveKind::Castle));
         }
-    }
-
-    /// Moves of special powers (kidnap, swap, takeover); each is tested in full.
-    fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
-        let _ = (sink, checkers, pinned);
     }
 
     fn generate_prelude<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {

@@ -4,7 +4,7 @@
 
 use core::fmt;
 use core::hash::Hash;
-use menagerie_geometry::{Board8x8, Shape, Square};
+use menagerie_geometry::{Board8x8, Board10x10, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
 /// Pioneer gating parameters (RULES.md §2).
@@ -122,6 +122,129 @@ impl Variant for Chess {
     }
 }
 
+const ORTHODOX_PROMOTIONS: &[PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+
+macro_rules! gating_variant {
+    ($(#[$doc:meta])* $ty:ident, $id:ident, $piece:ident, $count:literal, $same:literal, $kidnap:ident, $promos:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+        pub struct $ty;
+
+        impl Variant for $ty {
+            type Shape = Board8x8;
+            const ID: VariantId = VariantId::$id;
+            const KINDS: u16 = kinds(ORTHODOX) | 1 << PieceKind::$piece as u16;
+            const PROMOTIONS: &'static [PieceKind] = $promos;
+            const CASTLING: bool = true;
+            const DOUBLE_STEP_RANK: u8 = 1;
+            const GATING: Option<Gating> = Some(Gating { piece: PieceKind::$piece, count: $count, same_file: $same });
+            const KIDNAP: Kidnap = Kidnap::$kidnap;
+            fn start_pieces() -> Vec<(Square, Piece)> {
+                mirrored::<Board8x8>(ORTHODOX_ARRAY)
+            }
+        }
+    };
+}
+
+gating_variant!(
+    /// Alpaca Chess with one Alpaca per side (`alpaca`).
+    Alpaca, Alpaca, Alpaca, 1, false, None, ORTHODOX_PROMOTIONS
+);
+gating_variant!(
+    /// Alpaca Chess with two Alpacas per side (`alpaca2`).
+    Alpaca2, Alpaca2, Alpaca, 2, false, None, ORTHODOX_PROMOTIONS
+);
+gating_variant!(
+    /// Alpaca Chess where Black must gate on White's file (`alpaca-samefile`).
+    AlpacaSameFile, AlpacaSameFile, Alpaca, 1, true, None, ORTHODOX_PROMOTIONS
+);
+const ALSEID_PROMOTIONS: &[PieceKind] =
+    &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Alseid];
+gating_variant!(
+    /// Alseid Chess: one Alseid per side through Pioneer gating (`alseid`).
+    Alseid, Alseid, Alseid, 1, false, Always, ALSEID_PROMOTIONS
+);
+gating_variant!(
+    /// Alseid Chess where only one-square Alseid moves kidnap (`alseid-weak`).
+    AlseidWeak, AlseidWeak, Alseid, 1, false, OneStep, ALSEID_PROMOTIONS
+);
+
+const CAMEL_RHINO_KINDS: &[PieceKind] = &[
+    PieceKind::Pawn,
+    PieceKind::Knight,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Queen,
+    PieceKind::King,
+    PieceKind::Camel,
+    PieceKind::Rhino,
+    PieceKind::Zebra,
+    PieceKind::Wazir,
+];
+const CAMEL_RHINO_PROMOTIONS: &[PieceKind] = &[
+    PieceKind::Queen,
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Knight,
+    PieceKind::Zebra,
+    PieceKind::Camel,
+    PieceKind::Rhino,
+    PieceKind::Wazir,
+];
+const CAMEL_RHINO_ARRAY: &[(PieceKind, &str)] = &[
+    (PieceKind::Rook, "a1 j1"),
+    (PieceKind::Rhino, "b2"),
+    (PieceKind::Zebra, "c2"),
+    (PieceKind::Bishop, "d2 g2"),
+    (PieceKind::Queen, "e2"),
+    (PieceKind::King, "f2"),
+    (PieceKind::Knight, "h2"),
+    (PieceKind::Camel, "i2"),
+    (PieceKind::Wazir, "e4 f4"),
+    (PieceKind::Pawn, "a3 b3 c3 d3 g3 h3 i3 j3"),
+];
+
+/// Camel and Rhino Chess on 10x10 (`camel-rhino`, RULES.md §4).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct CamelRhino;
+
+impl Variant for CamelRhino {
+    type Shape = Board10x10;
+    const ID: VariantId = VariantId::CamelRhino;
+    const KINDS: u16 = kinds(CAMEL_RHINO_KINDS);
+    const PROMOTIONS: &'static [PieceKind] = CAMEL_RHINO_PROMOTIONS;
+    const CASTLING: bool = false;
+    const DOUBLE_STEP_RANK: u8 = 2;
+    const PAWNS_ANYWHERE: bool = true;
+    const TAKEOVERS: bool = true;
+    const SWAPS: bool = true;
+    const CAMEL_RHINO_LOSS: bool = true;
+    const WAZIR_PROMOTES: bool = true;
+    fn start_pieces() -> Vec<(Square, Piece)> {
+        mirrored::<Board10x10>(CAMEL_RHINO_ARRAY)
+    }
+}
+
+/// Camel and Rhino Chess movement only — no takeovers, swaps, wazir
+/// promotion or Camel/Rhino loss (`camel-rhino-plain`). A test-only rule
+/// set matching the Fairy-Stockfish definition used as an oracle; hidden
+/// from [`VariantId::ALL`].
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct CamelRhinoPlain;
+
+impl Variant for CamelRhinoPlain {
+    type Shape = Board10x10;
+    const ID: VariantId = VariantId::CamelRhinoPlain;
+    const KINDS: u16 = kinds(CAMEL_RHINO_KINDS);
+    const PROMOTIONS: &'static [PieceKind] = CAMEL_RHINO_PROMOTIONS;
+    const CASTLING: bool = false;
+    const DOUBLE_STEP_RANK: u8 = 2;
+    const PAWNS_ANYWHERE: bool = true;
+    fn start_pieces() -> Vec<(Square, Piece)> {
+        mirrored::<Board10x10>(CAMEL_RHINO_ARRAY)
+    }
+}
+
 macro_rules! variant_ids {
     ($( $id:ident => $name:literal, $files:literal, $fen:literal, $summary:literal; )*) => {
         /// The run-time name of a variant.
@@ -134,8 +257,8 @@ macro_rules! variant_ids {
         }
 
         impl VariantId {
-            /// Every variant, in a stable order.
-            pub const ALL: &'static [VariantId] = &[$(VariantId::$id),*];
+            /// Every variant including hidden test-only ones, in a stable order.
+            pub const EVERY: &'static [VariantId] = &[$(VariantId::$id),*];
 
             /// The variant's name (RULES.md §0), e.g. `alpaca-samefile`.
             pub const fn name(self) -> &'static str {
@@ -160,12 +283,37 @@ macro_rules! variant_ids {
 variant_ids! {
     Chess => "chess", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "Orthodox chess (FIDE rules).";
+    Alpaca => "alpaca", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1",
+        "Alpaca Chess: orthodox chess plus one Alpaca (WmD) per side, entered by Pioneer gating after an accept/decline and placement prelude.";
+    Alpaca2 => "alpaca2", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa?] w KQkq - 0 1",
+        "Alpaca Chess with two Alpacas per side, on two distinct gate files (never the king file with a rook file).";
+    AlpacaSameFile => "alpaca-samefile", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1",
+        "Alpaca Chess where Black must choose the same gate file as White.";
+    Alseid => "alseid", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1",
+        "Alseid Chess: the Alseid moves like a queen to empty squares, never captures, and kidnaps the piece behind a screen onto its origin; one Alseid per side by Pioneer gating.";
+    AlseidWeak => "alseid-weak", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1",
+        "Alseid Chess where the Alseid kidnaps only on one-square moves.";
+    CamelRhino => "camel-rhino", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+        "Camel and Rhino Chess on 10x10: Camel (FC), Rhino (WZ), Zebra, Wazir; takeover captures that convert, swaps of adjacent friends; a side with no Camel and no Rhino loses.";
+    CamelRhinoPlain => "camel-rhino-plain", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+        "Test-only: Camel and Rhino Chess movement without takeovers, swaps, wazir promotion or the Camel/Rhino loss (matches the Fairy-Stockfish oracle).";
 }
 
 impl VariantId {
-    /// Looks a variant up by name (case-insensitive).
+    /// The public variants, in a stable order.
+    pub const ALL: &'static [VariantId] = &[
+        VariantId::Chess,
+        VariantId::Alpaca,
+        VariantId::Alpaca2,
+        VariantId::AlpacaSameFile,
+        VariantId::Alseid,
+        VariantId::AlseidWeak,
+        VariantId::CamelRhino,
+    ];
+
+    /// Looks a variant up by name (case-insensitive), hidden ones included.
     pub fn from_name(name: &str) -> Option<VariantId> {
-        Self::ALL.iter().copied().find(|v| v.name().eq_ignore_ascii_case(name))
+        Self::EVERY.iter().copied().find(|v| v.name().eq_ignore_ascii_case(name))
     }
     /// The names of all variants, comma-separated.
     pub fn names() -> String {

@@ -9,8 +9,8 @@
 //! assert_eq!(Board10x10::bishop_attacks(j10, 0).popcnt(), 9);
 //! ```
 //!
-//! Slider attacks: magic bitboards on 8x8 (multipliers found at start-up from
-//! a fixed seed); first-blocker ray scans on 10x10, where a magic table over
+//! Slider attacks: magic bitboards on 8x8 (embedded multipliers found by
+//! [`search_magics`]); first-blocker ray scans on 10x10, where a magic table over
 //! `u128` would need tens of megabytes.
 
 mod bits;
@@ -19,6 +19,7 @@ mod shape;
 mod square;
 
 pub use bits::{Bits, SquareIter};
+pub use magic::search_magics;
 pub use shape::{Board8x8, Board10x10, Geometry, Shape};
 pub use square::{DIRECTIONS, Delta, Dir, File, Rank, Square};
 

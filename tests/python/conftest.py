@@ -1,0 +1,27 @@
+"""Shared fixtures: where the release binaries are, and how to run them."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN_DIR = pathlib.Path(os.environ.get("MENAGERIE_BIN_DIR", ROOT / "target" / "release"))
+
+
+def binary(name: str) -> pathlib.Path:
+    path = BIN_DIR / name
+    if not path.exists():
+        pytest.fail(f"{path} not found: build with `cargo build --release --bins` or set MENAGERIE_BIN_DIR")
+    return path
+
+
+def menagerie(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Runs the `menagerie` CLI and returns the completed process."""
+    proc = subprocess.run([str(binary("menagerie")), *args], capture_output=True, text=True, timeout=120)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"menagerie {' '.join(args)} failed ({proc.returncode}): {proc.stderr}")
+    return proc
+
+
+ORACLE_INI = ROOT / "tests" / "python" / "fsf-variants.ini"

@@ -13,6 +13,10 @@ use std::time::Instant;
 /// Deepest perft the CLI accepts.
 const MAX_DEPTH: u32 = 20;
 
+/// Largest perft table the CLI accepts, in MB (larger sizes overflow the
+/// table's size computation or cannot be allocated).
+const MAX_HASH_MB: usize = 1 << 16;
+
 #[derive(Parser)]
 #[command(name = "menagerie", version, about = "Menagerie: chess and fairy variants — perft, moves, validation")]
 struct Cli {
@@ -130,6 +134,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Perft { pos, threads, hash, depth } => {
             check_depth(depth)?;
+            if hash > MAX_HASH_MB {
+                bail!("--hash must be at most {MAX_HASH_MB} (MB)");
+            }
             let p = position(&pos)?;
             let t0 = Instant::now();
             let n = pool(threads)?.install(|| match (hash, threads) {
@@ -199,6 +206,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Epd { file, variant: vname, max_depth, threads } => {
             let default = variant(&vname)?;
+            if let Some(d) = max_depth {
+                check_depth(d)?;
+            }
             let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let lines = epd::parse(&text)?;
             let max = max_depth.unwrap_or(MAX_DEPTH);
@@ -254,8 +264,17 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
+            // Each cause's text is often already part of its parent's.
+            let mut msg = String::new();
+            for cause in e.chain().map(|c| c.to_string()) {
+                if !msg.contains(&cause) {
+                    if !msg.is_empty() {
+                        msg.push_str(": ");
+                    }
+                    msg.push_str(&cause);
+                }
+            }
+            eprintln!("error: {msg}");
             ExitCode::from(2)
         }
     }

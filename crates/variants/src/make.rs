@@ -253,18 +253,7 @@ impl<V: Variant> Position<V> {
         if V::KIDNAP == crate::Kidnap::OneStep && (d.df.abs() > 1 || d.dr.abs() > 1) {
             return None;
         }
-        let back = dir.opposite();
-        let mut on_ray = S::<V>::ray(from, back) & self.occupied();
-        let nearest = |b: BitsOf<V>| if back.is_positive() { b.lsb() } else { b.msb() };
-        if on_ray.is_empty() {
-            return None;
-        }
-        let screen = nearest(on_ray);
-        on_ray ^= BitsOf::<V>::bit(Square(screen as u8));
-        if on_ray.is_empty() {
-            return None;
-        }
-        Some(Square(nearest(on_ray) as u8))
+        self.victim_behind(from, dir.opposite())
     }
 
     /// Enemy pieces a takeover move converts: the jumped squares of a

@@ -18,7 +18,8 @@ pub enum MoveKind {
     EnPassant,
     /// Castling, written king-from/king-to.
     Castle,
-    /// An Alseid move; the victim (if any) is kidnapped onto `from`.
+    /// An Alseid move that kidnaps: the victim lands on `from`. (Alseid moves
+    /// without a victim are [`MoveKind::Normal`].)
     Kidnap,
     /// Two adjacent friendly pieces exchange squares.
     Swap,

@@ -63,6 +63,10 @@ pub struct Position<V: Variant> {
     pub(crate) fullmove: u32,
     pub(crate) gates: Gates,
     pub(crate) hash: u64,
+    /// The FEN had no reserve bracket (an orthodox FEN given to a gating
+    /// variant); formatting then leaves it out again while no reserve
+    /// remains. Cosmetic: not part of equality or the hash.
+    pub(crate) bracket_elided: bool,
     pub(crate) variant: PhantomData<V>,
 }
 
@@ -122,6 +126,7 @@ impl<V: Variant> Position<V> {
             fullmove: 1,
             gates: Gates::default(),
             hash: 0,
+            bracket_elided: false,
             variant: PhantomData,
         }
     }
@@ -216,8 +221,21 @@ impl<V: Variant> Position<V> {
     /// ordinary capturing moves only; Alseids and move-only parts never attack).
     #[inline]
     pub fn attackers_to(&self, sq: Square, occ: BitsOf<V>, by: Color) -> BitsOf<V> {
+        Self::attackers_in(&self.by_kind, &self.by_color, sq, occ, by)
+    }
+
+    /// [`Position::attackers_to`] over explicit piece sets (for testing a
+    /// move's effect without playing it).
+    #[inline]
+    pub(crate) fn attackers_in(
+        by_kind: &[BitsOf<V>; KIND_COUNT],
+        by_color: &[BitsOf<V>; 2],
+        sq: Square,
+        occ: BitsOf<V>,
+        by: Color,
+    ) -> BitsOf<V> {
         let t = V::Shape::pieces();
-        let k = |kind: PieceKind| self.by_kind[kind.idx()];
+        let k = |kind: PieceKind| by_kind[kind.idx()];
         let w = |kind: PieceKind| Piece::new(Color::White, kind);
         let mut a = t.leap_attacks(Piece::new(by.flip(), PieceKind::Pawn), sq) & k(PieceKind::Pawn);
         let mut knights = k(PieceKind::Knight);
@@ -243,7 +261,7 @@ impl<V: Variant> Position<V> {
         if V::has(PieceKind::Rhino) {
             a |= t.leap_attacks(w(PieceKind::Rhino), sq) & k(PieceKind::Rhino);
         }
-        a & self.by_color[by.idx()]
+        a & by_color[by.idx()]
     }
 
     /// True if `by` attacks `sq` in the current position.
@@ -407,6 +425,7 @@ impl<V: Variant> Position<V> {
 
         // Reserve and gates.
         p.gates = Self::gates_from_setup(setup, &p)?;
+        p.bracket_elided = setup.reserve.is_none();
 
         // En passant.
         if let Some(ep) = setup.ep {
@@ -545,7 +564,8 @@ impl<V: Variant> Position<V> {
                 pieces.push((Square(s), p));
             }
         }
-        let reserve = V::GATING.map(|g| {
+        let elide = self.bracket_elided && self.gates == Gates::default();
+        let reserve = V::GATING.filter(|_| !elide).map(|g| {
             let mut entries = Vec::new();
             for c in Color::ALL {
                 let piece = Piece::new(c, g.piece);

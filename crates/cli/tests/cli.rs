@@ -1,0 +1,367 @@
+//! Drives the built `menagerie` binary: perft, divide, moves, validate and
+//! epd on orthodox chess, the exit codes (0 ok, 1 suite mismatch, 2 bad
+//! input) and one-line `error:` messages, and never a panic.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The repository root (EPD suites are given relative to it, as in the README).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `menagerie ARGS` from the repository root.
+fn run(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the menagerie binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "menagerie {args:?} panicked:\n{stderr}");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Runs and expects success; returns stdout.
+#[track_caller]
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "menagerie {args:?} failed:\n{}", stderr(&o));
+    stdout(&o)
+}
+
+/// Runs and expects exit code 2 with exactly one `error: ...` line on
+/// stderr; returns that line.
+#[track_caller]
+fn bad_input(args: &[&str]) -> String {
+    let o = run(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "menagerie {args:?}: stdout {:?}, stderr {err:?}", stdout(&o));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "menagerie {args:?}: expected one stderr line, got {err:?}");
+    assert!(lines[0].starts_with("error: "), "menagerie {args:?}: {err:?}");
+    lines[0].to_string()
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("")
+}
+
+// ----- perft -----------------------------------------------------------------
+
+#[test]
+fn perft_3_from_the_start() {
+    let out = ok(&["perft", "3"]);
+    assert_eq!(last_line(&out), "8902");
+}
+
+#[test]
+fn perft_threads_and_hash_agree() {
+    assert_eq!(last_line(&ok(&["perft", "--threads", "2", "4"])), "197281");
+    assert_eq!(last_line(&ok(&["perft", "--hash", "16", "4"])), "197281");
+    assert_eq!(last_line(&ok(&["perft", "--threads", "2", "--hash", "4", "4"])), "197281");
+}
+
+#[test]
+fn perft_small_depths() {
+    assert_eq!(last_line(&ok(&["perft", "0"])), "1");
+    assert_eq!(last_line(&ok(&["perft", "1"])), "20");
+    // Kiwipete, given as a FEN.
+    let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    assert_eq!(last_line(&ok(&["perft", "--fen", kiwi, "3"])), "97862");
+    // After moves, in coordinate and SAN form: 1.e4 e5 leaves White 29 moves
+    // (the depth comes first: --moves takes every value after it).
+    assert_eq!(last_line(&ok(&["perft", "1", "--moves", "e2e4", "e5"])), "29");
+    // Position 3 of the standard suite at depth 4.
+    assert_eq!(last_line(&ok(&["perft", "-f", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "4"])), "43238");
+}
+
+#[test]
+fn perft_rejects_absurd_depth() {
+    let e = bad_input(&["perft", "99"]);
+    assert!(e.contains("depth 99"), "{e}");
+    bad_input(&["perft", "21"]);
+    let e = bad_input(&["divide", "99"]);
+    assert!(e.contains("depth"), "{e}");
+    let e = bad_input(&["divide", "0"]);
+    assert!(e.contains("depth"), "{e}");
+}
+
+#[test]
+fn perft_rejects_bad_thread_and_hash_options() {
+    let e = bad_input(&["perft", "--threads", "0", "2"]);
+    assert!(e.contains("--threads"), "{e}");
+    let e = bad_input(&["perft", "--threads", "100000", "2"]);
+    assert!(e.contains("--threads"), "{e}");
+    // A table size that cannot be meant (and would overflow the size computation).
+    let e = bad_input(&["perft", "--hash", "17592186044416", "2"]);
+    assert!(e.contains("--hash"), "{e}");
+}
+
+// ----- divide ----------------------------------------------------------------
+
+#[test]
+fn divide_2_from_the_start() {
+    let out = ok(&["divide", "2"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let rows: Vec<(&str, u64)> = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(m, n)| (m, n.parse::<u64>().unwrap_or_else(|_| panic!("bad count in {out}"))))
+        .collect();
+    assert_eq!(rows.len(), 20, "{out}");
+    assert!(rows.iter().all(|&(_, n)| n == 20), "every first move has 20 replies: {out}");
+    assert_eq!(rows.iter().map(|&(_, n)| n).sum::<u64>(), 400);
+    let mut moves: Vec<&str> = rows.iter().map(|&(m, _)| m).collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 20);
+    assert!(moves.contains(&"g1f3") && moves.contains(&"e2e4"), "{out}");
+    assert_eq!(last_line(&out), "400");
+    // 20 rows, a blank line, the total.
+    assert_eq!(lines.len(), 22, "{out}");
+    assert_eq!(lines[20], "");
+}
+
+#[test]
+fn divide_with_threads_and_fen() {
+    let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = ok(&["divide", "--threads", "2", "--fen", kiwi, "2"]);
+    let rows: Vec<(&str, u64)> =
+        out.lines().filter_map(|l| l.split_once(": ")).map(|(m, n)| (m, n.parse().unwrap())).collect();
+    assert_eq!(rows.len(), 48);
+    assert_eq!(rows.iter().map(|&(_, n)| n).sum::<u64>(), 2039);
+    assert_eq!(last_line(&out), "2039");
+    assert!(rows.iter().any(|&(m, _)| m == "e1g1") && rows.iter().any(|&(m, _)| m == "e1c1"), "{out}");
+}
+
+// ----- moves -----------------------------------------------------------------
+
+fn sorted_lines(s: &str) -> Vec<String> {
+    let mut v: Vec<String> = s.lines().map(String::from).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn moves_of_a_small_position() {
+    // King and rook with the castling right: five king steps, castling, nine rook moves.
+    let out = ok(&["moves", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]);
+    let mut want = vec![
+        "e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1", "h1g1", "h1f1", "h1h2", "h1h3", "h1h4", "h1h5", "h1h6", "h1h7",
+        "h1h8",
+    ];
+    want.sort();
+    assert_eq!(sorted_lines(&out), want);
+    // With SAN: the check on h8 is marked.
+    let out = ok(&["moves", "--san", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]);
+    let lines = sorted_lines(&out);
+    assert_eq!(lines.len(), 15);
+    assert!(lines.contains(&"e1g1 O-O".to_string()), "{out}");
+    assert!(lines.contains(&"h1h8 Rh8+".to_string()), "{out}");
+    assert!(lines.contains(&"h1f1 Rf1".to_string()), "{out}");
+}
+
+#[test]
+fn moves_after_moves() {
+    let out = ok(&["moves", "--moves", "e2e4", "e7e5"]);
+    let lines = sorted_lines(&out);
+    assert_eq!(lines.len(), 29, "{out}");
+    assert!(lines.contains(&"g1f3".to_string()) && lines.contains(&"e1e2".to_string()), "{out}");
+    assert!(!lines.contains(&"e4e5".to_string()) && !lines.contains(&"e1g1".to_string()), "{out}");
+    // The same with comma separation and SAN.
+    assert_eq!(ok(&["moves", "--moves", "e4,e5"]), out);
+    assert_eq!(ok(&["moves", "-m", "e4", "-m", "e5"]), out);
+}
+
+#[test]
+fn moves_of_a_finished_game_are_none() {
+    // Fool's mate.
+    let out = ok(&["moves", "--moves", "f3", "e5", "g4", "Qh4#"]);
+    assert_eq!(out, "");
+}
+
+#[test]
+fn moves_rejects_an_illegal_move_in_the_list() {
+    let e = bad_input(&["moves", "--moves", "e2e4", "e2e4"]);
+    assert!(e.contains("moves[1]") && e.contains("e2e4"), "{e}");
+    let e = bad_input(&["moves", "--moves", "zz"]);
+    assert!(e.contains("moves[0]"), "{e}");
+}
+
+// ----- validate --------------------------------------------------------------
+
+#[test]
+fn validate_nf3() {
+    let out = ok(&["validate", "Nf3"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "legal");
+    assert!(lines.contains(&"san: Nf3"), "{out}");
+    assert!(lines.contains(&"move: g1f3"), "{out}");
+    assert!(lines.contains(&"fen: rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"), "{out}");
+    // The same move in coordinate form, from an explicit FEN.
+    assert_eq!(ok(&["validate", "--fen", START, "g1f3"]), out);
+}
+
+#[test]
+fn validate_reports_mate() {
+    let out = ok(&["validate", "Qh4", "--moves", "f3", "e5", "g4"]);
+    let out = out.lines().collect::<Vec<_>>();
+    assert_eq!(out[0], "legal");
+    assert!(out.contains(&"san: Qh4#"), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("outcome: ")), "{out:?}");
+}
+
+#[test]
+fn validate_illegal_move() {
+    let o = run(&["validate", "e2e5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "illegal\n");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.starts_with("error: ") && err.contains("e2e5"), "{err:?}");
+    // SAN that is not legal, and garbage.
+    let e = bad_input(&["validate", "Nf6"]);
+    assert!(e.contains("Nf6"), "{e}");
+    let e = bad_input(&["validate", "hello"]);
+    assert!(e.contains("hello"), "{e}");
+    let e = bad_input(&["validate", "--fen", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2"]);
+    assert!(e.contains("ambiguous"), "{e}");
+}
+
+// ----- bad input -------------------------------------------------------------
+
+#[test]
+fn unknown_variant() {
+    for cmd in [&["perft", "--variant", "nope", "1"][..], &["moves", "-v", "nope"], &["validate", "-v", "nope", "e4"]] {
+        let e = bad_input(cmd);
+        assert!(e.contains("nope"), "{e}");
+        assert!(e.contains("chess"), "the known variants are listed: {e}");
+    }
+    let dir = std::env::temp_dir();
+    let e = bad_input(&["epd", "--variant", "nope", dir.to_str().unwrap()]);
+    assert!(e.contains("nope") && e.contains("chess"), "{e}");
+}
+
+#[test]
+fn bad_fen_names_the_field() {
+    let cases = [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1", "castling"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en passant"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove"),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "fields"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBSR w KQkq - 0 1", "g1"),
+        ("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "check"),
+    ];
+    for (fen, mentions) in cases {
+        let e = bad_input(&["perft", "--fen", fen, "1"]);
+        assert!(e.contains("FEN"), "{e}");
+        assert!(e.contains(mentions), "{fen}: expected '{mentions}' in {e}");
+    }
+}
+
+#[test]
+fn clap_usage_errors_exit_2() {
+    for args in [&["perft"][..], &["perft", "x"], &["frobnicate"], &["perft", "--threads", "-1", "1"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+// ----- epd -------------------------------------------------------------------
+
+#[test]
+fn epd_standard_suite_to_depth_3() {
+    let out = ok(&["epd", "tests/perft/chess-standard.epd", "--max-depth", "3"]);
+    assert_eq!(last_line(&out), "6 passed, 0 failed");
+    let out = ok(&["epd", "tests/perft/chess-standard.epd", "--max-depth", "2", "--threads", "2"]);
+    assert_eq!(last_line(&out), "6 passed, 0 failed");
+}
+
+/// A temporary suite file that removes itself.
+struct TempSuite(PathBuf);
+
+impl TempSuite {
+    fn new(name: &str, text: &str) -> TempSuite {
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}.epd", std::process::id()));
+        std::fs::write(&path, text).expect("write the temporary suite");
+        TempSuite(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().expect("UTF-8 path")
+    }
+}
+
+impl Drop for TempSuite {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn epd_mismatch_exits_1_and_names_the_line() {
+    let suite = TempSuite::new(
+        "mismatch",
+        &format!("# a comment\n\n{START} ;D1 20 ;D2 400\n{START} ;D1 20 ;D2 401\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15\n"),
+    );
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(last_line(&out), "2 passed, 1 failed", "{out}");
+    let report: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+    assert_eq!(report.len(), 1, "{out}");
+    assert!(report[0].starts_with("line 4: depth 2: expected 401, got 400"), "{out}");
+}
+
+#[test]
+fn epd_bad_fen_line_is_a_failure() {
+    let suite = TempSuite::new("badfen", &format!("{START} ;D1 20\n8/8/8/8/8/8/8/8 w - - 0 1 ;D1 0\n"));
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("line 2: bad FEN") && l.contains("kings")), "{out}");
+    assert_eq!(last_line(&out), "1 passed, 1 failed");
+}
+
+#[test]
+fn epd_malformed_suite_or_missing_file_exits_2() {
+    let suite = TempSuite::new("malformed", &format!("{START} ;D1 20\n{START} ;X1 20\n"));
+    let e = bad_input(&["epd", suite.path()]);
+    assert!(e.contains("line 2"), "{e}");
+    let suite = TempSuite::new("badcount", &format!("{START} ;D1 twenty\n"));
+    let e = bad_input(&["epd", suite.path()]);
+    assert!(e.contains("line 1") && e.contains("twenty"), "{e}");
+    let e = bad_input(&["epd", "tests/perft/no-such-suite.epd"]);
+    assert!(e.contains("no-such-suite.epd"), "{e}");
+}
+
+#[test]
+fn epd_rejects_absurd_max_depth() {
+    // An unbounded --max-depth would let a suite line ask for an endless perft.
+    let suite = TempSuite::new("deep", &format!("{START} ;D1 20 ;D99 1\n"));
+    let e = bad_input(&["epd", suite.path(), "--max-depth", "99"]);
+    assert!(e.contains("depth"), "{e}");
+}
+
+#[test]
+#[ignore = "BUG (crates/variants/src/make.rs): the halfmove clock and fullmove number are incremented \
+            unchecked, so a move from a FEN with clocks 4294967295 panics ('attempt to add with overflow') \
+            in debug/test builds and wraps to an unparseable fullmove 0 in release"]
+fn perft_from_maximal_clocks_does_not_panic() {
+    let out = ok(&["perft", "--fen", "7k/8/8/8/8/8/8/K7 b - - 4294967295 4294967295", "2"]);
+    assert_eq!(last_line(&out), "9");
+}

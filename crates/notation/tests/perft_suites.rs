@@ -36,3 +36,18 @@ fn run_suite(file: &str, default: VariantId) {
 fn chess_standard_positions() {
     run_suite("chess-standard.epd", VariantId::Chess);
 }
+
+#[test]
+fn alpaca_suites() {
+    run_suite("alpaca.epd", VariantId::Alpaca);
+}
+
+#[test]
+fn alseid_suites() {
+    run_suite("alseid.epd", VariantId::Alseid);
+}
+
+#[test]
+fn camel_rhino_suite() {
+    run_suite("camel-rhino.epd", VariantId::CamelRhino);
+}

@@ -32,8 +32,9 @@ struct PositionArgs {
     /// Position in FEN; the variant's start position if omitted.
     #[arg(long, short)]
     fen: Option<String>,
-    /// Moves (coordinate or SAN) played from the position first, space or comma separated.
-    #[arg(long, short, num_args = 1.., value_delimiter = ',')]
+    /// Moves (coordinate or SAN) played from the position first; space or
+    /// comma separated, the option may be repeated (`--moves "e2e4 e7e5"`).
+    #[arg(long, short, value_delimiter = ',')]
     moves: Vec<String>,
 }
 

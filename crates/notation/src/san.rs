@@ -199,6 +199,9 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
     if exact.len() == 1 {
         return Ok(exact[0]);
     }
+    if want == "O-O" || want == "O-O-O" {
+        return Err(MoveError::Illegal { mv: text.to_string(), reason: illegal_reason(pos, "") });
+    }
     let Some(pattern) = Pattern::read(&want) else {
         return Err(MoveError::Syntax(text.to_string()));
     };

@@ -454,9 +454,6 @@ fn setup_level_errors_are_the_same_through_parse_setup() {
 }
 
 #[test]
-#[ignore = "BUG (crates/variants/src/make.rs): the fullmove number and halfmove clock are incremented \
-            unchecked; a FEN with fullmove 4294967295 (accepted) then any Black move overflows: a panic \
-            in debug/test builds, a wrap to fullmove 0 (an unparseable FEN) in release"]
 fn clocks_at_their_maximum_do_not_overflow() {
     let p = fen::parse(V, "7k/8/8/8/8/8/8/K7 b - - 4294967295 4294967295").unwrap();
     let m = menagerie_notation::uci::parse(&p, "h8g8").unwrap();

@@ -334,9 +334,6 @@ fn illegal_input() {
 }
 
 #[test]
-#[ignore = "BUG (crates/notation/src/san.rs): well-formed castling SAN that is illegal in the position \
-            ('O-O' or '0-0-0' at the start position) is reported as MoveError::Syntax instead of \
-            MoveError::Illegal, because Pattern::read rejects 'O' as a piece letter"]
 fn illegal_castling_is_illegal_not_syntax() {
     let p = AnyPosition::start(V);
     for text in ["O-O", "O-O-O", "0-0", "0-0-0"] {

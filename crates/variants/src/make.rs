@@ -189,9 +189,9 @@ impl<V: Variant> Position<V> {
             MoveKind::Accept | MoveKind::Decline | MoveKind::Place => {}
         }
         self.set_castling(self.castling.0 & keep);
-        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
+        self.halfmove = if reset_clock { 0 } else { self.halfmove.saturating_add(1) };
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = them;
         self.hash ^= KEYS.side;

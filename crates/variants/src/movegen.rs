@@ -347,9 +347,20 @@ impl<V: Variant> Position<V> {
         }
         let files = 8.min(V::Shape::FILES);
         let white_mask = self.gates.live[Color::White.idx()];
+        // A gate needs its owner's (non-Alseid) piece on the home square.
+        let home = Self::home_rank(us) * V::Shape::FILES;
+        let mut usable = 0u8;
+        for f in 0..files {
+            if let Some(p) = self.piece_at(Square(home + f))
+                && p.color == us
+                && p.kind != PieceKind::Alseid
+            {
+                usable |= 1 << f;
+            }
+        }
         for mask in 1u16..(1 << files) {
             let mask = mask as u8;
-            if mask.count_ones() != g.count as u32 {
+            if mask.count_ones() != g.count as u32 || mask & !usable != 0 {
                 continue;
             }
             if mask & (1 << 4) != 0 && mask & (1 | 1 << 7) != 0 {

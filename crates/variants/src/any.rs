@@ -58,6 +58,13 @@ macro_rules! any_position {
             }
         }
 
+        impl AnyPosition {
+            /// Calls `visitor` with the concrete, monomorphic position.
+            pub fn visit<R: PositionVisitor>(&self, visitor: R) -> R::Output {
+                match self { $( AnyPosition::$id(p) => visitor.visit(p), )* }
+            }
+        }
+
         impl VariantId {
             /// The variant's rule constants.
             pub fn rules(self) -> Rules {
@@ -143,6 +150,16 @@ impl AnyPosition {
     pub fn perft_hashed(&self, depth: u32, mb: usize, threads: usize) -> u64 {
         dispatch!(self, p => perft::perft_hashed(p, depth, mb, threads))
     }
+}
+
+/// Generic code run on the concrete position inside an [`AnyPosition`]
+/// (see [`AnyPosition::visit`]): the way to reach monomorphic hot loops
+/// from a variant chosen at run time.
+pub trait PositionVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the concrete position.
+    fn visit<V: Variant>(self, pos: &Position<V>) -> Self::Output;
 }
 
 /// A variant's rule constants, for code that picks the variant at run time.

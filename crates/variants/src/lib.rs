@@ -29,7 +29,7 @@ mod special;
 mod variant;
 mod zobrist;
 
-pub use any::{AnyPosition, Game, Rules};
+pub use any::{AnyPosition, Game, PositionVisitor, Rules};
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};

@@ -30,6 +30,56 @@ impl<V: Variant> Position<V> {
         p
     }
 
+    /// The position with the side to move passing (for null-move pruning;
+    /// not a legal move of any variant). En passant rights lapse.
+    pub fn play_null(&self) -> Self {
+        let mut p = *self;
+        p.set_ep(None);
+        p.side = p.side.flip();
+        p.hash ^= KEYS.side;
+        p.halfmove = p.halfmove.saturating_add(1);
+        p
+    }
+
+    /// True if `m` captures or converts an enemy piece (en passant,
+    /// replacement captures, takeovers) or promotes.
+    #[inline]
+    pub fn is_tactical(&self, m: Move) -> bool {
+        match m.kind {
+            MoveKind::EnPassant | MoveKind::Takeover | MoveKind::Jump => true,
+            MoveKind::Normal | MoveKind::DoublePush => m.promotion.is_some() || self.color(self.side.flip()).has(m.to),
+            MoveKind::Swap => m.promotion.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Nominal value (centipawns) of the enemy material `m` captures or
+    /// converts (a conversion counts twice: the enemy loses it and we gain it).
+    pub fn gain(&self, m: Move) -> i32 {
+        let mut v = 0;
+        match m.kind {
+            MoveKind::EnPassant => v += PieceKind::Pawn.value(),
+            MoveKind::Takeover | MoveKind::Jump => {
+                if let Some(p) = self.piece_at(m.from) {
+                    for s in self.takeover_victims(m, p).iter() {
+                        v += 2 * self.piece_at(s).map_or(0, |p| p.kind.value());
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(p) = self.piece_at(m.to)
+            && p.color != self.side
+            && m.kind != MoveKind::Swap
+        {
+            v += p.kind.value();
+        }
+        if let Some(k) = m.promotion {
+            v += k.value() - PieceKind::Pawn.value();
+        }
+        v
+    }
+
     /// Rights that survive a move touching `sq`.
     #[inline(always)]
     fn castle_keep(sq: Square) -> u8 {

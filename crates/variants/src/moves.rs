@@ -85,6 +85,40 @@ impl Move {
     pub const fn place_mask(self) -> u8 {
         self.to.0
     }
+
+    /// Packs the move into 32 bits (for transposition tables).
+    #[inline(always)]
+    pub const fn to_u32(self) -> u32 {
+        let promo = match self.promotion {
+            Some(k) => k as u32 + 1,
+            None => 0,
+        };
+        self.from.0 as u32 | (self.to.0 as u32) << 8 | (self.kind as u32) << 16 | promo << 24
+    }
+
+    /// Unpacks [`Move::to_u32`]; `None` for values no move packs to.
+    #[inline]
+    pub fn from_u32(v: u32) -> Option<Move> {
+        const KINDS: [MoveKind; 11] = [
+            MoveKind::Normal,
+            MoveKind::DoublePush,
+            MoveKind::EnPassant,
+            MoveKind::Castle,
+            MoveKind::Kidnap,
+            MoveKind::Swap,
+            MoveKind::Takeover,
+            MoveKind::Jump,
+            MoveKind::Accept,
+            MoveKind::Decline,
+            MoveKind::Place,
+        ];
+        let kind = *KINDS.get(((v >> 16) & 0xFF) as usize)?;
+        let promotion = match v >> 24 {
+            0 => None,
+            p => Some(PieceKind::from_idx(p as usize - 1)?),
+        };
+        Some(Move { from: Square(v as u8), to: Square((v >> 8) as u8), kind, promotion })
+    }
 }
 
 /// Capacity of a [`MoveList`]; enough for any legal position of any variant.

@@ -1,0 +1,256 @@
+//! The engine API: set a position, start a search with limits, stop it,
+//! receive info lines and the best move. The UCI/XBoard front end and the
+//! gRPC service are two consumers of it.
+
+use crate::eval::EvalTables;
+use crate::limits::{Limits, TimeBudget};
+use crate::search::{Shared, Worker};
+use crate::tt::TranspositionTable;
+use crate::{Info, Score};
+use menagerie_variants::{AnyPosition, IllegalMove, Move, Position, PositionVisitor, Variant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Engine settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { hash_mb: 64, threads: 1, multipv: 1 }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Score of the best line.
+    pub score: Score,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: u64,
+    /// The final info line of each principal variation, best first.
+    pub lines: Vec<Info>,
+}
+
+/// A search running in the background.
+pub struct SearchHandle {
+    stop: Arc<AtomicBool>,
+    join: JoinHandle<SearchResult>,
+}
+
+impl SearchHandle {
+    /// Asks the search to stop soon (within a few milliseconds).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    /// The flag that stops the search when set.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+    /// True once the search has finished.
+    pub fn is_finished(&self) -> bool {
+        self.join.is_finished()
+    }
+    /// Waits for the result.
+    pub fn wait(self) -> SearchResult {
+        self.join.join().unwrap_or_else(|_| SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            lines: Vec::new(),
+        })
+    }
+}
+
+/// A chess-variant engine: a position, a transposition table and options.
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    position: AnyPosition,
+    history: Vec<u64>,
+}
+
+impl Engine {
+    /// A new engine at the start position of orthodox chess.
+    pub fn new(options: EngineOptions) -> Engine {
+        Engine {
+            options,
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            position: AnyPosition::start(menagerie_variants::VariantId::Chess),
+            history: Vec::new(),
+        }
+    }
+
+    /// Current options.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Resizes the transposition table (clearing it).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb.max(1);
+        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.clamp(1, 512);
+    }
+
+    /// Sets the number of principal variations.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.clamp(1, 256);
+    }
+
+    /// Forgets what earlier searches learnt.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Sets the position: `start` followed by `moves` (the positions along
+    /// the way count for repetition).
+    pub fn set_position(&mut self, start: AnyPosition, moves: &[Move]) -> Result<(), (usize, IllegalMove)> {
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, &m) in moves.iter().enumerate() {
+            history.push(pos.hash());
+            pos = pos.play(m).map_err(|e| (i, e))?;
+        }
+        self.position = pos;
+        self.history = history;
+        Ok(())
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &AnyPosition {
+        &self.position
+    }
+
+    /// Starts a search in the background; `on_info` receives each
+    /// iteration's info lines as they complete.
+    pub fn go(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchHandle {
+        let stop = Arc::new(AtomicBool::new(false));
+        let run = Run {
+            tt: self.tt.clone(),
+            stop: stop.clone(),
+            limits,
+            options: self.options,
+            history: self.history.clone(),
+            on_info: Box::new(on_info),
+        };
+        let pos = self.position;
+        // The search thread reports to the caller's tracing subscriber, its
+        // spans nested under the caller's current span.
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let parent = tracing::Span::current();
+        let join = std::thread::Builder::new()
+            .name("menagerie-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| pos.visit(run))))
+            .unwrap_or_else(|_| {
+                // Spawning failed (resource exhaustion): report no move.
+                std::thread::spawn(|| SearchResult {
+                    best: None,
+                    ponder: None,
+                    score: Score::Cp(0),
+                    depth: 0,
+                    nodes: 0,
+                    time_ms: 0,
+                    lines: Vec::new(),
+                })
+            });
+        SearchHandle { stop, join }
+    }
+
+    /// Searches and waits for the result.
+    pub fn search(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchResult {
+        self.go(limits, on_info).wait()
+    }
+}
+
+struct Run {
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    limits: Limits,
+    options: EngineOptions,
+    history: Vec<u64>,
+    on_info: Box<dyn FnMut(Info) + Send>,
+}
+
+impl PositionVisitor for Run {
+    type Output = SearchResult;
+
+    fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
+        let Run { tt, stop, limits, options, history, mut on_info } = self;
+        tt.new_search();
+        let white = pos.side_to_move() == menagerie_pieces::Color::White;
+        let shared = Shared {
+            tt,
+            stop,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            budget: TimeBudget::new(&limits, white),
+            limits,
+            multipv: options.multipv,
+            eval: Arc::new(EvalTables::new::<V>()),
+        };
+        let mut lines: Vec<Info> = Vec::new();
+        let mut result = std::thread::scope(|scope| {
+            for i in 1..options.threads {
+                let shared = &shared;
+                let history = &history;
+                let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+                let _ = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(scope, move || {
+                    tracing::dispatcher::with_default(&dispatch, || {
+                        let mut w = Worker::new(shared, false, pos, history);
+                        w.iterate(pos, 1 + (i % 2) as u32, &mut |_| {});
+                    })
+                });
+            }
+            let mut main = Worker::new(&shared, true, pos, &history);
+            main.iterate(pos, 1, &mut |info: Info| {
+                let idx = info.multipv as usize - 1;
+                if lines.len() <= idx {
+                    lines.resize(idx + 1, info.clone());
+                }
+                lines[idx] = info.clone();
+                on_info(info);
+            });
+            shared.stop.store(true, Ordering::Relaxed);
+            let best = main.root_moves.first();
+            SearchResult {
+                best: best.map(|r| r.mv),
+                ponder: best.and_then(|r| r.pv.get(1).copied()),
+                score: lines.first().map_or(Score::Cp(0), |l| l.score),
+                depth: main.completed_depth,
+                nodes: 0,
+                time_ms: 0,
+                lines: Vec::new(),
+            }
+        });
+        result.nodes = shared.nodes.load(Ordering::Relaxed);
+        result.time_ms = shared.start.elapsed().as_millis() as u64;
+        result.lines = lines;
+        result
+    }
+}

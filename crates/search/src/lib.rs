@@ -1,0 +1,72 @@
+//! Best-move search for every Menagerie variant.
+//!
+//! Iterative-deepening principal variation search with aspiration windows,
+//! a lock-free shared transposition table, quiescence over captures (en
+//! passant, replacement captures, takeovers and multi-captures, promotions),
+//! check extensions, killer and history move ordering, reverse futility,
+//! null-move pruning (off in the prelude and with only king and pawns) and
+//! late-move reductions; mate scores; multipv; limits by depth, nodes,
+//! movetime or clock; Lazy SMP threads. The hot loop is monomorphic per
+//! variant ([`menagerie_variants::PositionVisitor`]).
+//!
+//! `tracing`: a `search` span per search and an `iteration` span per depth
+//! (recording depth, seldepth, score, nodes, nps, hashfull, pv), and a debug
+//! event each time the best move changes. With no subscriber the spans are
+//! disabled at their call sites and cost a branch.
+//!
+//! ```
+//! use menagerie_search::{Engine, EngineOptions, Limits};
+//! use menagerie_variants::{AnyPosition, VariantId};
+//! let mut engine = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
+//! engine.set_position(AnyPosition::start(VariantId::Chess), &[]).unwrap();
+//! let result = engine.search(Limits::depth(4), |_info| {});
+//! assert!(result.best.is_some());
+//! ```
+
+mod engine;
+mod eval;
+mod limits;
+mod search;
+mod tt;
+
+pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
+pub use eval::EvalTables;
+pub use limits::Limits;
+pub use tt::{Bound, TranspositionTable, TtHit};
+
+use menagerie_variants::Move;
+
+/// Deepest iteration the search will start.
+pub const MAX_DEPTH: u32 = 100;
+
+/// A score as reported to users.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i32),
+}
+
+/// One info line: the state of a principal variation after an iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of the variation.
+    pub multipv: u32,
+    /// Score of the line.
+    pub score: Score,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search began.
+    pub time_ms: u64,
+    /// Transposition table fill, per mille.
+    pub hashfull: u32,
+    /// The variation.
+    pub pv: Vec<Move>,
+}

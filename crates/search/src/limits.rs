@@ -1,0 +1,72 @@
+//! Search limits and time management.
+
+use std::time::Duration;
+
+/// What bounds a search. All fields are optional; with none set (and not
+/// `infinite`) the search runs to [`crate::MAX_DEPTH`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes (summed over threads).
+    pub nodes: Option<u64>,
+    /// Exact time to think.
+    pub movetime: Option<Duration>,
+    /// White's remaining clock time.
+    pub wtime: Option<Duration>,
+    /// Black's remaining clock time.
+    pub btime: Option<Duration>,
+    /// White's increment per move.
+    pub winc: Option<Duration>,
+    /// Black's increment per move.
+    pub binc: Option<Duration>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until stopped.
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A depth limit.
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+    /// A node limit.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+    /// A fixed thinking time.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits { movetime: Some(t), ..Limits::default() }
+    }
+}
+
+/// Time budget for one search: a soft limit (don't start another
+/// iteration after it) and a hard one (stop at once).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// Allocates time for the side to move (`white`).
+    pub fn new(limits: &Limits, white: bool) -> TimeBudget {
+        if let Some(t) = limits.movetime {
+            return TimeBudget { soft: Some(t), hard: Some(t) };
+        }
+        let (time, inc) = if white { (limits.wtime, limits.winc) } else { (limits.btime, limits.binc) };
+        let Some(time) = time else { return TimeBudget { soft: None, hard: None } };
+        if limits.infinite {
+            return TimeBudget { soft: None, hard: None };
+        }
+        let inc = inc.unwrap_or_default();
+        let overhead = Duration::from_millis(30).min(time / 4);
+        let left = time.saturating_sub(overhead);
+        let moves = limits.movestogo.unwrap_or(30).clamp(1, 50);
+        let base = left / moves + inc * 3 / 4;
+        let soft = base.min(left / 2);
+        let hard = (soft * 4).min(left * 3 / 4).max(soft);
+        TimeBudget { soft: Some(soft), hard: Some(hard) }
+    }
+}

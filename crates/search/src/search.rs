@@ -1,0 +1,602 @@
+//! The search proper: iterative deepening, PVS with aspiration windows,
+//! quiescence, and the pruning that makes it fast.
+
+use crate::eval::EvalTables;
+use crate::limits::{Limits, TimeBudget};
+use crate::tt::{Bound, TranspositionTable};
+use crate::{Info, MAX_DEPTH, Score};
+use menagerie_geometry::Bits;
+use menagerie_pieces::PieceKind;
+use menagerie_variants::{Move, MoveList, Position, Variant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+pub(crate) const MAX_PLY: usize = 128;
+pub(crate) const INF: i32 = 32000;
+pub(crate) const MATE: i32 = 31000;
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Converts an internal score to the reported form.
+pub(crate) fn score_of(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-((MATE + v) / 2))
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    pub stop: Arc<AtomicBool>,
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub limits: Limits,
+    pub budget: TimeBudget,
+    pub multipv: usize,
+    pub eval: Arc<EvalTables>,
+}
+
+impl Shared {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, V: Variant> {
+    shared: &'a Shared,
+    main: bool,
+    local_nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    keys: Vec<u64>,
+    pv: Vec<Vec<Move>>,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    reductions: Vec<[u8; 64]>,
+    _v: core::marker::PhantomData<V>,
+}
+
+impl<'a, V: Variant> Worker<'a, V> {
+    pub fn new(shared: &'a Shared, main: bool, root: &Position<V>, history: &[u64]) -> Self {
+        let mut reductions = vec![[0u8; 64]; 64];
+        for (d, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        let root_moves = root
+            .legal_moves()
+            .iter()
+            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0 })
+            .collect();
+        let mut keys = history.to_vec();
+        keys.push(root.hash());
+        Worker {
+            shared,
+            main,
+            local_nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 128 * 128],
+            keys,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves,
+            completed_depth: 0,
+            reductions,
+            _v: core::marker::PhantomData,
+        }
+    }
+
+    /// True once the search must stop; depth 1 always completes, so there
+    /// is a move to play however early the stop comes.
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.completed_depth > 0 && self.shared.stopped()
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.local_nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= 1024 {
+            let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+            self.unflushed = 0;
+            if self.main {
+                self.check_limits(total);
+            }
+        }
+    }
+
+    fn check_limits(&self, total_nodes: u64) {
+        let s = self.shared;
+        if s.limits.nodes.is_some_and(|n| total_nodes >= n) || s.budget.hard.is_some_and(|h| s.start.elapsed() >= h) {
+            s.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn history_idx(pos: &Position<V>, m: Move) -> usize {
+        (pos.side_to_move().idx() * 128 + m.from.idx()) * 128 + m.to.idx()
+    }
+
+    fn is_repetition(&self, pos: &Position<V>) -> bool {
+        let key = pos.hash();
+        let n = self.keys.len();
+        let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
+        // keys[n-1] is this position; look back two plies at a time.
+        let mut i = 2;
+        while i <= window {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Score of a position without legal moves.
+    fn terminal_score(pos: &Position<V>, ply: usize) -> i32 {
+        if pos.variant_ended() {
+            // The side that owns no Camel and no Rhino has lost.
+            let us = pos.side_to_move();
+            let ch = pos.kind(PieceKind::Camel) | pos.kind(PieceKind::Rhino);
+            return if (ch & pos.color(us)).is_empty() { -MATE + ply as i32 } else { MATE - ply as i32 };
+        }
+        if pos.is_check() { -MATE + ply as i32 } else { 0 }
+    }
+
+    fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<(Move, i32)> {
+        let killers = self.killers[ply];
+        let mut scored: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let s = if Some(m) == tt_move {
+                    1_000_000
+                } else if pos.is_tactical(m) {
+                    let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
+                    500_000 + pos.gain(m) * 16 - attacker / 10
+                } else if Some(m) == killers[0] {
+                    400_000
+                } else if Some(m) == killers[1] {
+                    399_000
+                } else {
+                    self.history[Self::history_idx(pos, m)]
+                };
+                (m, s)
+            })
+            .collect();
+        scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
+        scored
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn has_pieces(pos: &Position<V>) -> bool {
+        let us = pos.color(pos.side_to_move());
+        (us & !(pos.kind(PieceKind::Pawn) | pos.kind(PieceKind::King))).any()
+    }
+
+    /// Alpha-beta with principal variation search.
+    fn negamax(&mut self, pos: &Position<V>, depth: i32, mut alpha: i32, beta: i32, ply: usize, can_null: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.stopped() {
+            return 0;
+        }
+        if ply > 0 && (self.is_repetition(pos) || pos.halfmove_clock() >= 100) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.shared.eval.evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        if depth <= 0 && !in_check {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply);
+        let depth = depth.max(1);
+
+        // Mate distance pruning.
+        let alpha0 = alpha;
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|h| h.mv);
+        if let Some(h) = tt
+            && !pv_node
+            && h.depth >= depth
+        {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Self::terminal_score(pos, ply);
+        }
+        let prelude = moves.iter().any(|m| m.is_prelude());
+        let static_eval = if in_check { -INF } else { tt.map_or_else(|| self.shared.eval.evaluate(pos), |h| h.eval) };
+
+        if !pv_node && !in_check && !prelude {
+            // Reverse futility pruning.
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null-move pruning (not with only king and pawns: zugzwang).
+            if can_null && depth >= 3 && static_eval >= beta && Self::has_pieces(pos) {
+                let r = 3 + depth / 4;
+                let child = pos.play_null();
+                self.keys.push(child.hash());
+                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.keys.pop();
+                if self.stopped() {
+                    return 0;
+                }
+                if s >= beta && s < MATE_BOUND {
+                    return s;
+                }
+            }
+        }
+
+        let ordered = self.order(pos, &moves, tt_move, ply);
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for (i, &(m, _)) in ordered.iter().enumerate() {
+            let tactical = pos.is_tactical(m);
+            let child = pos.play_unchecked(m);
+            let gives_check = child.is_check();
+            if !pv_node && !in_check && !tactical && !gives_check && best > -MATE_BOUND && !prelude {
+                // Late move pruning and futility pruning of quiet moves.
+                if depth <= 3 && i >= 4 + 3 * (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 2 && static_eval + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            let ext = i32::from(gives_check && ply < 2 * MAX_DEPTH as usize);
+            let new_depth = depth - 1 + ext;
+            self.keys.push(child.hash());
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && i >= 3 && !tactical && !in_check && !gives_check {
+                    r = self.reductions[depth.min(63) as usize][i.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply].contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let bonus = depth * depth;
+                            let h = &mut self.history[Self::history_idx(pos, m)];
+                            *h += bonus - *h * bonus / 16384;
+                            for &q in &quiets_tried {
+                                let h = &mut self.history[Self::history_idx(pos, q)];
+                                *h -= bonus + *h * bonus / 16384;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    /// Quiescence search over captures, conversions and promotions (all
+    /// moves when in check).
+    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply);
+        if self.stopped() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.shared.eval.evaluate(pos);
+        }
+        let in_check = pos.is_check();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Self::terminal_score(pos, ply);
+        }
+        let stand_pat = if in_check { -INF } else { self.shared.eval.evaluate(pos) };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut scored: Vec<(Move, i32)> = moves
+            .iter()
+            .filter(|&&m| in_check || pos.is_tactical(m))
+            .map(|&m| {
+                let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
+                (m, pos.gain(m) * 16 - attacker / 10)
+            })
+            .collect();
+        scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
+        for (m, _) in scored {
+            if !in_check && m.promotion.is_none() && stand_pat + pos.gain(m) + 200 <= alpha {
+                continue;
+            }
+            let child = pos.play_unchecked(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Searches the root moves from index `pv_idx` on, in a window.
+    fn search_root(&mut self, pos: &Position<V>, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        self.count_node();
+        let mut best = -INF;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let child = pos.play_unchecked(m);
+            let ext = i32::from(child.is_check());
+            self.keys.push(child.hash());
+            self.seldepth = 0;
+            let score = if i == pv_idx {
+                -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.negamax(&child, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped() {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1]);
+                if score > alpha {
+                    alpha = score;
+                    // Keep the best first so later iterations search it first.
+                    self.root_moves[pv_idx..=i].rotate_right(1);
+                }
+            } else {
+                rm.score = -INF;
+            }
+            best = best.max(score);
+            if score >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening; the main thread reports through `report`.
+    pub fn iterate(&mut self, pos: &Position<V>, start_depth: u32, report: &mut dyn FnMut(Info)) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = self.shared.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
+        let search_span = tracing::info_span!(
+            "search",
+            variant = V::ID.name(),
+            thread = if self.main { "main" } else { "helper" },
+            multipv
+        );
+        let _s = search_span.enter();
+        let mut last_best = None;
+        let mut depth = start_depth.max(1);
+        while depth <= max_depth {
+            let iteration = tracing::info_span!(
+                "iteration",
+                depth,
+                seldepth = tracing::field::Empty,
+                score = tracing::field::Empty,
+                nodes = tracing::field::Empty,
+                nps = tracing::field::Empty,
+                hashfull = tracing::field::Empty,
+                pv = tracing::field::Empty,
+            );
+            let _i = iteration.enter();
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) =
+                    if depth >= 5 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
+                loop {
+                    let score = self.search_root(pos, depth as i32, alpha, beta, pv_idx);
+                    if self.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                // Order the remaining lines best first (stable: earlier order breaks ties).
+                self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.stopped() && depth > 1 {
+                    break;
+                }
+                if self.main {
+                    self.flush();
+                    let rm = &self.root_moves[pv_idx];
+                    let info = self.info(depth, pv_idx, rm);
+                    if pv_idx == 0 && last_best != Some(rm.mv) {
+                        last_best = Some(rm.mv);
+                        tracing::debug!(depth, best = %menagerie_notation::uci::format(V::ID, rm.mv), score = ?info.score, "best move changed");
+                    }
+                    report(info);
+                }
+            }
+            if self.stopped() && depth > 1 {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.main {
+                let info = self.info(depth, 0, &self.root_moves[0]);
+                if !iteration.is_disabled() {
+                    let pv: Vec<String> = info.pv.iter().map(|&m| menagerie_notation::uci::format(V::ID, m)).collect();
+                    iteration.record("seldepth", info.seldepth);
+                    iteration.record("score", tracing::field::debug(info.score));
+                    iteration.record("nodes", info.nodes);
+                    iteration.record("nps", info.nps);
+                    iteration.record("hashfull", info.hashfull);
+                    iteration.record("pv", pv.join(" "));
+                }
+                // Time: don't start an iteration that cannot finish.
+                if let Some(soft) = self.shared.budget.soft
+                    && self.shared.start.elapsed() >= soft / 2
+                    && self.shared.limits.movetime.is_none()
+                {
+                    break;
+                }
+                if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
+                    break;
+                }
+                if let Score::Mate(n) = info.score
+                    && self.shared.limits.depth.is_none()
+                    && n.unsigned_abs() * 2 < depth
+                    && !self.shared.limits.infinite
+                    && self.shared.budget.soft.is_some()
+                {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush();
+    }
+
+    fn info(&self, depth: u32, pv_idx: usize, rm: &RootMove) -> Info {
+        let elapsed = self.shared.start.elapsed();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed);
+        let ms = elapsed.as_millis() as u64;
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: pv_idx as u32 + 1,
+            score: score_of(if rm.score == -INF { rm.prev_score } else { rm.score }),
+            nodes,
+            nps: if elapsed.as_secs_f64() > 0.0 { (nodes as f64 / elapsed.as_secs_f64()) as u64 } else { 0 },
+            time_ms: ms,
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+}

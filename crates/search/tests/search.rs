@@ -1,0 +1,205 @@
+//! The search finds forced mates in every variant — including mates that
+//! need a gate entry, a kidnap, a takeover or a swap — and honours its
+//! limits, multipv, threads and stop requests.
+
+#![allow(clippy::unwrap_used)]
+
+use menagerie_notation::{fen, uci};
+use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchResult};
+use menagerie_variants::{MoveKind, VariantId};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn engine(threads: usize, multipv: usize) -> Engine {
+    Engine::new(EngineOptions { hash_mb: 16, threads, multipv })
+}
+
+fn search(v: VariantId, f: &str, limits: Limits) -> SearchResult {
+    let mut e = engine(1, 1);
+    e.set_position(fen::parse(v, f).unwrap(), &[]).unwrap();
+    e.search(limits, |_| {})
+}
+
+/// Asserts the search proves mate in `n` and returns the first move.
+#[track_caller]
+fn mate_in(v: VariantId, f: &str, n: i32) -> String {
+    let r = search(v, f, Limits::depth(2 * n as u32 + 1));
+    assert_eq!(r.score, Score::Mate(n), "{f}");
+    // The mating line is legal from the position and ends in mate.
+    let mut p = fen::parse(v, f).unwrap();
+    let line = &r.lines[0].pv;
+    assert_eq!(line.len() as i32, 2 * n - 1, "pv {line:?}");
+    for &m in line {
+        p = p.play(m).expect("pv move legal");
+    }
+    assert_eq!(p.count_legal(), 0);
+    uci::format(v, r.best.unwrap())
+}
+
+#[test]
+fn chess_mates_in_one_two_three() {
+    assert_eq!(mate_in(VariantId::Chess, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1), "a1a8");
+    mate_in(VariantId::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1", 2);
+    mate_in(VariantId::Chess, "3k3B/NP6/p3p3/P5r1/8/q2PKP2/8/1R6 w - - 2 58", 2);
+    mate_in(VariantId::Chess, "7r/r1pk1p2/p5b1/P1bpRqPn/3P2nP/2N5/2Q1P1KP/2B2B1R b - - 0 32", 3);
+}
+
+#[test]
+fn alpaca_mate_needs_a_gate_entry() {
+    // The only mate: the knight leaves g1 and the entering Alpaca checks the king on h1.
+    let f = "1r1Qa1nr/4b3/4P2p/pp2p1p1/P1P1Pp2/3B1PB1/1N2K3/2R3Nk[A@g] w - - 0 42";
+    assert_eq!(mate_in(VariantId::Alpaca, f, 1), "g1h3");
+    mate_in(VariantId::Alpaca, "1r5k/1pr5/1N1p2Q1/p1pB2P1/P3p2K/2n1P1P1/P2B3P/RNA4R[] w - - 5 41", 2);
+    mate_in(VariantId::Alpaca, "6r1/rp1b1kp1/3Rppap/2p1qP1K/p5P1/P2Q3P/1B1AN3/N4n1R[] w - - 4 46", 3);
+}
+
+#[test]
+fn alseid_mate_needs_a_kidnap() {
+    let f = "r1b1kb2/p5p1/n2sq3/1p1pPnr1/1P2PPQP/2P5/PBN5/RS1K1B1R[] b - - 7 29";
+    let best = mate_in(VariantId::Alseid, f, 1);
+    assert_eq!(best, "d6d8");
+    let p = fen::parse(VariantId::Alseid, f).unwrap();
+    let m = menagerie_notation::uci::parse(&p, &best).unwrap();
+    assert_eq!(m.kind, MoveKind::Kidnap);
+    mate_in(VariantId::Alseid, "N7/6p1/6k1/2B1Ppb1/2PpQPn1/3R1qNK/8/8[] w - - 4 63", 2);
+    mate_in(VariantId::Alseid, "3s2r1/k4P2/2p2b2/P1pP1p1p/KPn5/2Q5/1r6/7R[] b - - 0 57", 3);
+}
+
+#[test]
+fn camel_rhino_mates_need_a_takeover_or_a_swap() {
+    let f = "4kq3r/3p1n1p2/1p1p1B4/2rP4p1/9p/3B1h4/PPHK2ZCP1/3W2Pb2/7NP1/R7R1 w - - 13 44";
+    let best = mate_in(VariantId::CamelRhino, f, 1);
+    assert!(best == "g4f6t" || best == "g4e5t", "{best}");
+    let f = "2r1z1kr2/1p1b6/1p1b5n/1qpp1w2p1/3hz5/PP1B2pRp1/1BP1KP3P/4PRPW2/4qC4/2H1c1N2P b - - 0 50";
+    let best = mate_in(VariantId::CamelRhino, f, 1);
+    let p = fen::parse(VariantId::CamelRhino, f).unwrap();
+    assert_eq!(menagerie_notation::uci::parse(&p, &best).unwrap().kind, MoveKind::Swap);
+}
+
+#[test]
+fn losing_the_last_camel_or_rhino_scores_as_mate() {
+    // Black's only Camel/Rhino can be converted by a Camel takeover: that wins at once.
+    let f = "4k5/10/10/10/4h5/10/4C5/10/10/4K5 w - - 0 1";
+    let r = search(VariantId::CamelRhino, f, Limits::depth(3));
+    assert_eq!(r.score, Score::Mate(1), "{:?}", r.lines);
+}
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut e = engine(1, 3);
+    e.set_position(fen::parse_or_start(VariantId::Chess, "").unwrap(), &[]).unwrap();
+    let r = e.search(Limits::depth(5), |_| {});
+    assert_eq!(r.lines.len(), 3);
+    let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(r.best, Some(firsts[0]));
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    let r = search(
+        VariantId::Chess,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        Limits::nodes(20_000),
+    );
+    assert!(r.best.is_some());
+    // Checked every 1024 nodes, and depth 1 always completes.
+    assert!(r.nodes < 20_000 + 5_000, "{}", r.nodes);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_with_a_legal_move() {
+    let e = engine(2, 1);
+    let lines = Arc::new(Mutex::new(Vec::<Info>::new()));
+    let sink = lines.clone();
+    let h = e.go(Limits { infinite: true, ..Limits::default() }, move |i| sink.lock().unwrap().push(i));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!h.is_finished());
+    h.stop();
+    let r = h.wait();
+    let best = r.best.expect("a move");
+    assert!(e.position().legal_moves().contains(&best));
+    assert!(!lines.lock().unwrap().is_empty());
+}
+
+#[test]
+fn lazy_smp_finds_the_same_mate() {
+    let mut e = engine(2, 1);
+    e.set_position(fen::parse(VariantId::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1").unwrap(), &[]).unwrap();
+    let r = e.search(Limits::depth(6), |_| {});
+    assert_eq!(r.score, Score::Mate(2));
+}
+
+#[test]
+fn every_variant_searches_from_its_start() {
+    for &v in VariantId::ALL {
+        let r = search(v, menagerie_variants::AnyPosition::start(v).variant().start_fen(), Limits::depth(4));
+        let best = r.best.expect("a move");
+        assert!(fen::parse(v, v.start_fen()).unwrap().legal_moves().contains(&best), "{v}");
+    }
+}
+
+#[test]
+fn a_game_with_history_sees_repetition_as_a_draw() {
+    // Kings shuffling: after Ng1-f3, Ng8-f6, Nf3-g1, Nf6-g8 the start repeats.
+    let mut e = engine(1, 1);
+    let start = fen::parse_or_start(VariantId::Chess, "").unwrap();
+    let mut p = start;
+    let mut moves = Vec::new();
+    for t in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        let m = uci::parse(&p, t).unwrap();
+        p = p.play(m).unwrap();
+        moves.push(m);
+    }
+    e.set_position(start, &moves).unwrap();
+    // Black can repeat with f6g8; the search must know the history.
+    let r = e.search(Limits::depth(3), |_| {});
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn tracing_records_iteration_spans() {
+    use tracing_subscriber::layer::SubscriberExt;
+    #[derive(Default, Clone)]
+    struct Spans(Arc<Mutex<Vec<String>>>);
+    impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Spans {
+        fn on_new_span(
+            &self,
+            attrs: &tracing::span::Attributes<'_>,
+            _id: &tracing::span::Id,
+            _ctx: tracing_subscriber::layer::Context<'_, S>,
+        ) {
+            self.0.lock().unwrap().push(attrs.metadata().name().to_string());
+        }
+        fn on_record(
+            &self,
+            _id: &tracing::span::Id,
+            values: &tracing::span::Record<'_>,
+            _ctx: tracing_subscriber::layer::Context<'_, S>,
+        ) {
+            struct V(Vec<String>);
+            impl tracing::field::Visit for V {
+                fn record_debug(&mut self, f: &tracing::field::Field, _: &dyn std::fmt::Debug) {
+                    self.0.push(f.name().to_string());
+                }
+            }
+            let mut v = V(Vec::new());
+            values.record(&mut v);
+            self.0.lock().unwrap().extend(v.0.into_iter().map(|n| format!("field:{n}")));
+        }
+    }
+    let spans = Spans::default();
+    let subscriber = tracing_subscriber::registry().with(spans.clone());
+    tracing::subscriber::with_default(subscriber, || {
+        // The engine's search thread reports to the caller's subscriber.
+        let mut e = engine(1, 1);
+        e.set_position(fen::parse_or_start(VariantId::Chess, "").unwrap(), &[]).unwrap();
+        e.search(Limits::depth(4), |_| {});
+    });
+    let seen = spans.0.lock().unwrap().clone();
+    assert!(seen.iter().any(|s| s == "search"), "{seen:?}");
+    assert!(seen.iter().filter(|s| *s == "iteration").count() >= 4, "{seen:?}");
+    for f in ["score", "nodes", "nps", "pv", "hashfull", "seldepth"] {
+        assert!(seen.iter().any(|s| *s == format!("field:{f}")), "missing {f}: {seen:?}");
+    }
+}

@@ -1,0 +1,122 @@
+//! State shared by both protocols: the engine, the game and the search in
+//! progress.
+
+use menagerie_notation::{fen, parse_move};
+use menagerie_search::{Engine, EngineOptions, Info, Limits, SearchResult};
+use menagerie_variants::{AnyPosition, Move, VariantId};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Writes one protocol line to stdout and flushes.
+pub fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// The engine and the game being played.
+pub struct Session {
+    pub engine: Engine,
+    pub variant: VariantId,
+    pub start: AnyPosition,
+    pub moves: Vec<Move>,
+    search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// Set when a search's result should not be announced (e.g. `new` in XBoard).
+    pub quiet_abort: Arc<AtomicBool>,
+    pub debug: Arc<Mutex<bool>>,
+    /// XBoard: the move the engine announced, not yet added to the game.
+    pub engine_move: Arc<Mutex<Option<Move>>>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            engine: Engine::new(EngineOptions::default()),
+            variant: VariantId::Chess,
+            start: AnyPosition::start(VariantId::Chess),
+            moves: Vec::new(),
+            search: None,
+            quiet_abort: Arc::new(AtomicBool::new(false)),
+            debug: Arc::new(Mutex::new(false)),
+            engine_move: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> AnyPosition {
+        *self.engine.position()
+    }
+
+    /// Sets the variant and resets to its start position.
+    pub fn set_variant(&mut self, v: VariantId) {
+        self.variant = v;
+        self.start = AnyPosition::start(v);
+        self.moves.clear();
+        let _ = self.engine.set_position(self.start, &[]);
+    }
+
+    /// Sets the game from a FEN (or the start) and a list of move texts.
+    pub fn set_game(&mut self, fen_text: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let start = match fen_text {
+            Some(f) => fen::parse(self.variant, f).map_err(|e| e.to_string())?,
+            None => AnyPosition::start(self.variant),
+        };
+        let mut pos = start;
+        let mut parsed = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let m = parse_move(&pos, text).map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
+            pos = pos.play_unchecked(m);
+            parsed.push(m);
+        }
+        self.engine.set_position(start, &parsed).map_err(|(i, e)| format!("move {}: {e}", i + 1))?;
+        self.start = start;
+        self.moves = parsed;
+        Ok(())
+    }
+
+    /// Plays one more move (XBoard `usermove`, or the engine's own move).
+    pub fn push_move(&mut self, m: Move) -> Result<(), String> {
+        let mut moves = self.moves.clone();
+        moves.push(m);
+        self.engine.set_position(self.start, &moves).map_err(|(_, e)| e.to_string())?;
+        self.moves = moves;
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn pop_move(&mut self) {
+        if self.moves.pop().is_some() {
+            let _ = self.engine.set_position(self.start, &self.moves);
+        }
+    }
+
+    /// Starts a search; `on_info` prints info lines, `on_done` the result.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        on_info: impl FnMut(Info) + Send + 'static,
+        on_done: impl FnOnce(SearchResult) + Send + 'static,
+    ) {
+        self.stop_and_wait();
+        self.quiet_abort.store(false, Ordering::Relaxed);
+        let handle = self.engine.go(limits, on_info);
+        let stop = handle.stop_flag();
+        let waiter = std::thread::spawn(move || on_done(handle.wait()));
+        self.search = Some((stop, waiter));
+    }
+
+    /// True while a search runs.
+    pub fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|(_, j)| !j.is_finished())
+    }
+
+    /// Stops a running search and waits until its result has been handled.
+    pub fn stop_and_wait(&mut self) {
+        if let Some((stop, join)) = self.search.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = join.join();
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The UCI protocol.
+
+use crate::session::{Session, send};
+use menagerie_notation::uci;
+use menagerie_search::{Info, Limits, Score};
+use menagerie_variants::{Move, VariantId};
+use std::time::Duration;
+
+/// Formats an info line.
+pub fn info_line(v: VariantId, i: &Info) -> String {
+    let score = match i.score {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let pv: Vec<String> = i.pv.iter().map(|&m| uci::format(v, m)).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        i.time_ms,
+        pv.join(" ")
+    )
+}
+
+fn bestmove_line(v: VariantId, best: Option<Move>, ponder: Option<Move>) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci::format(v, b), uci::format(v, p)),
+        (Some(b), None) => format!("bestmove {}", uci::format(v, b)),
+        _ => "bestmove (none)".to_string(),
+    }
+}
+
+fn variants_combo() -> String {
+    let mut s = format!("option name UCI_Variant type combo default {}", VariantId::Chess.name());
+    for v in VariantId::ALL {
+        s.push_str(&format!(" var {}", v.name()));
+    }
+    s
+}
+
+/// Handles one UCI command; returns false on `quit`.
+pub fn handle(s: &mut Session, line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(cmd) = words.next() else { return true };
+    let rest: Vec<&str> = words.collect();
+    match cmd {
+        "uci" => {
+            send(&format!("id name Menagerie {}", env!("CARGO_PKG_VERSION")));
+            send("id author the Menagerie developers");
+            send("option name Hash type spin default 64 min 1 max 65536");
+            send("option name Threads type spin default 1 min 1 max 512");
+            send("option name MultiPV type spin default 1 min 1 max 256");
+            send("option name Clear Hash type button");
+            send(&variants_combo());
+            send("uciok");
+        }
+        "isready" => send("readyok"),
+        "debug" => {
+            if let Ok(mut d) = s.debug.lock() {
+                *d = rest.first() == Some(&"on");
+            }
+        }
+        "setoption" => setoption(s, &rest),
+        "ucinewgame" => {
+            s.stop_and_wait();
+            s.engine.new_game();
+            let v = s.variant;
+            s.set_variant(v);
+        }
+        "position" => {
+            s.stop_and_wait();
+            position(s, &rest);
+        }
+        "go" => go(s, &rest),
+        "stop" => s.stop_and_wait(),
+        "ponderhit" => {}
+        "quit" => {
+            s.stop_and_wait();
+            return false;
+        }
+        "d" => {
+            let p = s.position();
+            send(&format!("info string fen {}", menagerie_notation::fen::format(&p)));
+            let legal: Vec<String> = p.legal_moves().iter().map(|&m| uci::format(s.variant, m)).collect();
+            send(&format!("info string legal {}", legal.join(" ")));
+        }
+        _ => send(&format!("info string unknown command '{line}'")),
+    }
+    true
+}
+
+fn setoption(s: &mut Session, rest: &[&str]) {
+    let text = rest.join(" ");
+    let (name, value) = match text.strip_prefix("name ") {
+        Some(t) => match t.split_once(" value ") {
+            Some((n, v)) => (n.trim().to_string(), v.trim().to_string()),
+            None => (t.trim().to_string(), String::new()),
+        },
+        None => {
+            send("info string setoption needs 'name'");
+            return;
+        }
+    };
+    s.stop_and_wait();
+    let number = || value.parse::<usize>().ok();
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => match number() {
+            Some(mb) if (1..=65536).contains(&mb) => s.engine.set_hash(mb),
+            _ => send(&format!("info string Hash must be 1..65536, got '{value}'")),
+        },
+        "threads" => match number() {
+            Some(t) if (1..=512).contains(&t) => s.engine.set_threads(t),
+            _ => send(&format!("info string Threads must be 1..512, got '{value}'")),
+        },
+        "multipv" => match number() {
+            Some(n) if (1..=256).contains(&n) => s.engine.set_multipv(n),
+            _ => send(&format!("info string MultiPV must be 1..256, got '{value}'")),
+        },
+        "clear hash" => s.engine.new_game(),
+        "uci_variant" => match VariantId::from_name(&value) {
+            Some(v) => s.set_variant(v),
+            None => send(&format!("info string unknown variant '{value}' (known: {})", VariantId::names())),
+        },
+        _ => send(&format!("info string unknown option '{name}'")),
+    }
+}
+
+fn position(s: &mut Session, rest: &[&str]) {
+    let moves_at = rest.iter().position(|&w| w == "moves");
+    let (spec, moves) = match moves_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let result = match spec.first() {
+        Some(&"startpos") => s.set_game(None, moves),
+        Some(&"fen") => {
+            let f = spec[1..].join(" ");
+            s.set_game(Some(&f), moves)
+        }
+        _ => Err("position needs 'startpos' or 'fen'".to_string()),
+    };
+    if let Err(e) = result {
+        send(&format!("info string error: {e}"));
+    }
+}
+
+fn go(s: &mut Session, rest: &[&str]) {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    let num = |i: usize| rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+    let ms = |i: usize| num(i).map(Duration::from_millis);
+    while i < rest.len() {
+        match rest[i] {
+            "perft" => {
+                let depth = num(i).unwrap_or(1).min(12) as u32;
+                s.stop_and_wait();
+                perft(s, depth);
+                return;
+            }
+            "depth" => limits.depth = num(i).map(|d| d.clamp(1, 100) as u32),
+            "nodes" => limits.nodes = num(i),
+            "movetime" => limits.movetime = ms(i),
+            "wtime" => limits.wtime = ms(i),
+            "btime" => limits.btime = ms(i),
+            "winc" => limits.winc = ms(i),
+            "binc" => limits.binc = ms(i),
+            "movestogo" => limits.movestogo = num(i).map(|n| n as u32),
+            "infinite" | "ponder" => {
+                limits.infinite = true;
+                i += 1;
+                continue;
+            }
+            "mate" => limits.depth = num(i).map(|m| (2 * m as u32).clamp(1, 100)),
+            _ => {
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    let v = s.variant;
+    s.go(limits, move |info| send(&info_line(v, &info)), move |r| send(&bestmove_line(v, r.best, r.ponder)));
+}
+
+fn perft(s: &Session, depth: u32) {
+    let p = s.position();
+    let t = std::time::Instant::now();
+    let mut total = 0;
+    for (m, n) in p.divide(depth.max(1)) {
+        send(&format!("{}: {n}", uci::format(s.variant, m)));
+        total += n;
+    }
+    send("");
+    send(&format!("Nodes searched: {total}"));
+    let secs = t.elapsed().as_secs_f64();
+    send(&format!("info string perft time {:.3}s nps {}", secs, (total as f64 / secs.max(1e-9)) as u64));
+}

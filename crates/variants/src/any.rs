@@ -146,6 +146,10 @@ impl AnyPosition {
     pub fn perft_parallel(&self, depth: u32) -> u64 {
         dispatch!(self, p => perft::perft_parallel(p, depth))
     }
+    /// Leaf count that can be stopped (`None` then) and reports progress.
+    pub fn perft_controlled(&self, depth: u32, ctl: &perft::PerftControl<'_>) -> Option<u64> {
+        dispatch!(self, p => perft::perft_controlled(p, depth, ctl))
+    }
     /// Leaf count with a transposition table of `mb` megabytes.
     pub fn perft_hashed(&self, depth: u32, mb: usize, threads: usize) -> u64 {
         dispatch!(self, p => perft::perft_hashed(p, depth, mb, threads))

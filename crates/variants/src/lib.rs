@@ -33,7 +33,7 @@ pub use any::{AnyPosition, Game, PositionVisitor, Rules};
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};
-pub use perft::{divide, perft, perft_hashed, perft_parallel};
+pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft_hashed, perft_parallel};
 pub use position::{BitsOf, Gates, Position};
 pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
 pub use variant::{

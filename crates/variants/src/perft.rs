@@ -4,6 +4,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::variant::Variant;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Number of leaf nodes at `depth` (bulk-counted at the last ply).
 pub fn perft<V: Variant>(pos: &Position<V>, depth: u32) -> u64 {
@@ -53,7 +54,8 @@ impl PerftTable {
         PerftTable { entries, mask: n - 1 }
     }
 
-    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+    /// The stored count for (key, depth), if any.
+    pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
         use std::sync::atomic::Ordering::Relaxed;
         let i = (key as usize & self.mask) * 2;
         let k = self.entries[i].load(Relaxed);
@@ -62,7 +64,8 @@ impl PerftTable {
         (k ^ v == key ^ depth as u64 && v != 0).then_some(v >> 8).filter(|_| (v & 0xFF) as u32 == depth)
     }
 
-    fn store(&self, key: u64, depth: u32, count: u64) {
+    /// Stores a count.
+    pub fn store(&self, key: u64, depth: u32, count: u64) {
         use std::sync::atomic::Ordering::Relaxed;
         let i = (key as usize & self.mask) * 2;
         let v = (count << 8) | depth as u64;
@@ -94,4 +97,40 @@ pub fn perft_hashed<V: Variant>(pos: &Position<V>, depth: u32, mb: usize, thread
     }
     let moves = pos.legal_moves();
     moves.as_slice().par_iter().map(|&m| perft_tt(&pos.play_unchecked(m), depth - 1, &tt)).sum()
+}
+
+/// Cancellation and progress for long perft runs.
+pub struct PerftControl<'a> {
+    /// When set, the run stops as soon as possible and yields `None`.
+    pub stop: &'a AtomicBool,
+    /// Leaf nodes counted so far (updated every few thousand nodes).
+    pub progress: &'a AtomicU64,
+    /// Optional transposition table (a hashed perft).
+    pub table: Option<&'a PerftTable>,
+}
+
+/// Perft that can be stopped and reports progress; `None` if stopped.
+pub fn perft_controlled<V: Variant>(pos: &Position<V>, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
+    if depth <= 2 {
+        let n = perft(pos, depth);
+        ctl.progress.fetch_add(n, Ordering::Relaxed);
+        return Some(n);
+    }
+    if ctl.stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if let Some(t) = ctl.table
+        && let Some(n) = t.probe(pos.hash(), depth)
+    {
+        ctl.progress.fetch_add(n, Ordering::Relaxed);
+        return Some(n);
+    }
+    let mut total = 0;
+    for &m in pos.legal_moves().as_slice() {
+        total += perft_controlled(&pos.play_unchecked(m), depth - 1, ctl)?;
+    }
+    if let Some(t) = ctl.table {
+        t.store(pos.hash(), depth, total);
+    }
+    Some(total)
 }

@@ -1,0 +1,79 @@
+//! Server configuration: flags and environment variables with embedded
+//! defaults (no configuration file is needed).
+
+use clap::Parser;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// How the server runs and how much work it accepts.
+#[derive(Parser, Clone, Debug)]
+#[command(name = "menagerie-server", version, about = "Menagerie gRPC analysis server")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "MENAGERIE_LISTEN", default_value = "127.0.0.1:50051")]
+    pub listen: SocketAddr,
+    /// CPU jobs (perft, analysis, batch streams) running at once; more are refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "MENAGERIE_MAX_JOBS", default_value_t = default_jobs())]
+    pub max_jobs: usize,
+    /// Threads one job may use (perft root moves, search threads).
+    #[arg(long, env = "MENAGERIE_MAX_THREADS", default_value_t = cores())]
+    pub max_threads: usize,
+    /// Deepest perft accepted (deeper: OUT_OF_RANGE).
+    #[arg(long, env = "MENAGERIE_MAX_PERFT_DEPTH", default_value_t = 8)]
+    pub max_perft_depth: u32,
+    /// Largest perft table a request may ask for, in MB.
+    #[arg(long, env = "MENAGERIE_MAX_PERFT_HASH_MB", default_value_t = 256)]
+    pub max_perft_hash_mb: u32,
+    /// Deepest analysis accepted.
+    #[arg(long, env = "MENAGERIE_MAX_ANALYSIS_DEPTH", default_value_t = 64)]
+    pub max_analysis_depth: u32,
+    /// Most nodes one analysis may search.
+    #[arg(long, env = "MENAGERIE_MAX_ANALYSIS_NODES", default_value_t = 2_000_000_000)]
+    pub max_analysis_nodes: u64,
+    /// Longest one analysis may think, in milliseconds.
+    #[arg(long, env = "MENAGERIE_MAX_ANALYSIS_MS", default_value_t = 60_000)]
+    pub max_analysis_ms: u64,
+    /// Thinking time when a request gives no limit, in milliseconds.
+    #[arg(long, env = "MENAGERIE_DEFAULT_ANALYSIS_MS", default_value_t = 1_000)]
+    pub default_analysis_ms: u64,
+    /// Most principal variations per analysis.
+    #[arg(long, env = "MENAGERIE_MAX_MULTIPV", default_value_t = 16)]
+    pub max_multipv: u32,
+    /// Transposition table per analysis, in MB.
+    #[arg(long, env = "MENAGERIE_ANALYSIS_HASH_MB", default_value_t = 64)]
+    pub analysis_hash_mb: usize,
+    /// Most moves in a request's `position.moves`.
+    #[arg(long, env = "MENAGERIE_MAX_MOVES", default_value_t = 2048)]
+    pub max_moves: usize,
+    /// Interval between perft progress events, in milliseconds.
+    #[arg(long, env = "MENAGERIE_PROGRESS_MS", default_value_t = 500)]
+    pub progress_ms: u64,
+    /// Time given to in-flight requests after SIGTERM/SIGINT, in milliseconds.
+    #[arg(long, env = "MENAGERIE_GRACE_MS", default_value_t = 10_000)]
+    pub grace_ms: u64,
+    /// Log format: `text` or `json`.
+    #[arg(long, env = "MENAGERIE_LOG_FORMAT", default_value = "text")]
+    pub log_format: String,
+    /// Log filter (tracing-subscriber env-filter syntax).
+    #[arg(long, env = "RUST_LOG", default_value = "info")]
+    pub log: String,
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn default_jobs() -> usize {
+    2 * cores() + 2
+}
+
+impl Config {
+    /// The embedded defaults (what the server uses with no flags and no environment).
+    pub fn defaults() -> Config {
+        Config::parse_from(["menagerie-server"])
+    }
+    /// Interval between perft progress events.
+    pub fn progress_interval(&self) -> Duration {
+        Duration::from_millis(self.progress_ms.max(10))
+    }
+}

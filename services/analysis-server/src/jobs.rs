@@ -1,0 +1,195 @@
+//! Admission control and job threads: CPU work runs on its own threads,
+//! never on the async runtime, bounded by a semaphore, with a stop flag that
+//! is set when the client goes away, its deadline passes, or the server
+//! shuts down.
+
+use crate::error::ServiceError;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+
+/// Counters describing the jobs the server has run.
+#[derive(Default, Debug)]
+pub struct JobStats {
+    /// Jobs admitted so far.
+    pub started: AtomicU64,
+    /// Jobs finished (in any way).
+    pub finished: AtomicU64,
+    /// Jobs stopped early (client gone, deadline, shutdown).
+    pub stopped_early: AtomicU64,
+}
+
+/// The job admission controller.
+#[derive(Clone)]
+pub struct Jobs {
+    permits: Arc<Semaphore>,
+    max: usize,
+    shutdown: Arc<AtomicBool>,
+    /// Running totals.
+    pub stats: Arc<JobStats>,
+}
+
+/// A running job's admission: holds a permit and the job's stop flag.
+/// Dropping the ticket (the request's future or stream was dropped) stops the job.
+pub struct Ticket {
+    _permit: OwnedSemaphorePermit,
+    stop: Arc<AtomicBool>,
+    stats: Arc<JobStats>,
+}
+
+impl Ticket {
+    /// The job's stop flag.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.stats.finished.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Jobs {
+    /// A controller admitting at most `max` jobs at once.
+    pub fn new(max: usize) -> Jobs {
+        Jobs {
+            permits: Arc::new(Semaphore::new(max.max(1))),
+            max: max.max(1),
+            shutdown: Arc::new(AtomicBool::new(false)),
+            stats: Arc::new(JobStats::default()),
+        }
+    }
+
+    /// Admits a job, or refuses it when all permits are taken or the server is stopping.
+    pub fn admit(&self) -> Result<Ticket, ServiceError> {
+        if self.shutdown.load(Ordering::Relaxed) {
+            return Err(ServiceError::ShuttingDown);
+        }
+        let permit = self.permits.clone().try_acquire_owned().map_err(|_| ServiceError::Busy(self.max))?;
+        self.stats.started.fetch_add(1, Ordering::Relaxed);
+        Ok(Ticket { _permit: permit, stop: Arc::new(AtomicBool::new(false)), stats: self.stats.clone() })
+    }
+
+    /// Jobs running now.
+    pub fn running(&self) -> usize {
+        self.max - self.permits.available_permits()
+    }
+
+    /// The flag set when the server begins shutting down.
+    pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
+        self.shutdown.clone()
+    }
+
+    /// Starts the shutdown: no new jobs, running streams end.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Why a job's work stopped before it was done, checked in this order.
+#[derive(Clone)]
+pub struct Watch {
+    /// Set when the client went away (or the ticket was dropped).
+    pub stop: Arc<AtomicBool>,
+    /// Set when the server shuts down.
+    pub shutdown: Arc<AtomicBool>,
+    /// The client's deadline.
+    pub deadline: Option<Instant>,
+}
+
+impl Watch {
+    /// The reason to stop now, if any.
+    pub fn reason(&self) -> Option<ServiceError> {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(ServiceError::Deadline)
+        } else if self.shutdown.load(Ordering::Relaxed) {
+            Some(ServiceError::ShuttingDown)
+        } else if self.stop.load(Ordering::Relaxed) {
+            Some(ServiceError::Cancelled)
+        } else {
+            None
+        }
+    }
+}
+
+/// Runs `f` on a dedicated thread inside `span`, catching panics; the
+/// result arrives through the returned channel.
+pub fn spawn<R: Send + 'static>(
+    span: tracing::Span,
+    f: impl FnOnce() -> Result<R, ServiceError> + Send + 'static,
+) -> oneshot::Receiver<Result<R, ServiceError>> {
+    let (tx, rx) = oneshot::channel();
+    let body = move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| span.in_scope(f)));
+        let r = r.unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".into());
+            tracing::error!(panic = %msg, "job panicked");
+            Err(ServiceError::Internal(msg))
+        });
+        let _ = tx.send(r);
+    };
+    if std::thread::Builder::new().name("menagerie-job".into()).stack_size(32 << 20).spawn(body).is_err() {
+        // Out of threads: the receiver sees a closed channel and reports it.
+        tracing::error!("could not spawn a job thread");
+    }
+    rx
+}
+
+/// Parses a `grpc-timeout` header value (`100m`, `5S`, ...).
+pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
+    let (num, unit) = v.split_at(v.len().checked_sub(1)?);
+    let n: u64 = num.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n.saturating_mul(3600)),
+        "M" => Duration::from_secs(n.saturating_mul(60)),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+/// The deadline a request carries, if any.
+pub fn deadline_of<T>(req: &tonic::Request<T>) -> Option<Instant> {
+    let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
+    Some(Instant::now() + parse_grpc_timeout(v)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_timeout_units() {
+        assert_eq!(parse_grpc_timeout("100m"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_grpc_timeout("5S"), Some(Duration::from_secs(5)));
+        assert_eq!(parse_grpc_timeout("2M"), Some(Duration::from_secs(120)));
+        assert_eq!(parse_grpc_timeout("7u"), Some(Duration::from_micros(7)));
+        assert_eq!(parse_grpc_timeout("x"), None);
+        assert_eq!(parse_grpc_timeout(""), None);
+        assert_eq!(parse_grpc_timeout("12"), None);
+    }
+
+    #[test]
+    fn admission_is_bounded_and_tickets_release() {
+        let jobs = Jobs::new(2);
+        let a = jobs.admit().unwrap();
+        let _b = jobs.admit().unwrap();
+        assert!(matches!(jobs.admit(), Err(ServiceError::Busy(2))));
+        let stop = a.stop_flag();
+        drop(a);
+        assert!(stop.load(Ordering::Relaxed));
+        assert_eq!(jobs.running(), 1);
+        assert!(jobs.admit().is_ok());
+        jobs.begin_shutdown();
+        assert!(matches!(jobs.admit(), Err(ServiceError::ShuttingDown)));
+    }
+}

@@ -1,0 +1,98 @@
+//! The Menagerie gRPC analysis service (`menagerie.v1.Analysis`): move
+//! validation, legal moves, perft (streamed divide and progress), batch
+//! perft verification, and best-move analysis, for every variant.
+//!
+//! - Positions are stateless: `variant` + `fen` (empty: start) + `moves`.
+//! - Errors are mapped to gRPC codes once, in [`error`], with
+//!   `google.rpc` details naming the offending field.
+//! - CPU work runs on job threads, never on the async runtime; at most
+//!   `max_jobs` run at once (more: `RESOURCE_EXHAUSTED`); each has a stop
+//!   flag set when the client cancels, its deadline passes, a stream send
+//!   fails or the server shuts down. Panics in jobs become `INTERNAL`.
+//! - Health (`grpc.health.v1`) and reflection (v1 and v1alpha) are served
+//!   beside the API; SIGTERM/SIGINT shut down gracefully.
+//!
+//! An empty `variant` means `chess`.
+
+pub mod config;
+pub mod error;
+pub mod jobs;
+mod service;
+
+pub use config::Config;
+pub use service::AnalysisService;
+
+use menagerie_api::pb::analysis_server::AnalysisServer;
+use std::future::Future;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+/// Errors starting or running the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The transport failed.
+    #[error(transparent)]
+    Transport(#[from] tonic::transport::Error),
+    /// The reflection service could not be built.
+    #[error("reflection: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+}
+
+/// Serves `service` on `listener` until `shutdown` resolves, then shuts
+/// down gracefully: health turns to NOT_SERVING, new jobs are refused,
+/// running streams end with `UNAVAILABLE`, and in-flight unary calls get
+/// `grace` to finish.
+pub async fn serve(
+    service: AnalysisService,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> Result<(), ServeError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<AnalysisServer<AnalysisService>>().await;
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+    let jobs = service.jobs().clone();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (grace_tx, grace_rx) = tokio::sync::oneshot::channel::<()>();
+    let drain = async move {
+        shutdown.await;
+        tracing::info!(running = jobs.running(), "shutting down");
+        health.set_not_serving::<AnalysisServer<AnalysisService>>().await;
+        jobs.begin_shutdown();
+        let _ = stop_tx.send(());
+        let _ = grace_tx.send(());
+    };
+    tokio::spawn(drain);
+    let server = tonic::transport::Server::builder()
+        .trace_fn(|req| tracing::info_span!("request", method = %req.uri().path()))
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(AnalysisServer::new(service))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
+            let _ = stop_rx.await;
+        });
+    // After the shutdown signal, in-flight calls get `grace` to finish.
+    let grace_timer = async move {
+        if grace_rx.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        r = server => r.map_err(ServeError::from),
+        _ = grace_timer => {
+            tracing::warn!("grace period over; closing remaining connections");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,670 @@
+//! The `menagerie.v1.Analysis` service.
+
+use crate::config::Config;
+use crate::error::ServiceError;
+use crate::jobs::{self, Jobs, Ticket, Watch};
+use menagerie_api::pb::{self, analysis_server::Analysis};
+use menagerie_notation::{epd, fen, parse_move, san, uci};
+use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
+use menagerie_variants::{
+    AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, VariantId, WinReason,
+};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status, Streaming};
+
+/// A stream of responses that keeps its job's ticket alive: when the
+/// client goes away the stream is dropped, the ticket with it, and the
+/// job's stop flag is set.
+pub struct JobStream<T> {
+    inner: ReceiverStream<Result<T, Status>>,
+    _ticket: Ticket,
+}
+
+impl<T> Stream for JobStream<T> {
+    type Item = Result<T, Status>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Self::Item>> {
+        Pin::new(&mut self.inner).poll_next(cx)
+    }
+}
+
+/// The service: configuration and job admission.
+#[derive(Clone)]
+pub struct AnalysisService {
+    config: Arc<Config>,
+    jobs: Jobs,
+}
+
+/// A parsed request position.
+struct Parsed {
+    start: AnyPosition,
+    moves: Vec<Move>,
+    current: AnyPosition,
+}
+
+impl Parsed {
+    fn game(&self) -> Game {
+        let mut g = Game::new(self.start);
+        for &m in &self.moves {
+            let _ = g.play(m);
+        }
+        g
+    }
+}
+
+fn outcome_pb(o: Outcome) -> pb::Outcome {
+    let (winner, reason) = match o {
+        Outcome::Win { winner, reason } => (
+            winner.name().to_ascii_lowercase(),
+            match reason {
+                WinReason::Checkmate => "checkmate",
+                WinReason::NoCamelOrRhino => "no_camel_or_rhino",
+            },
+        ),
+        Outcome::Draw(d) => (
+            String::new(),
+            match d {
+                DrawReason::Stalemate => "stalemate",
+                DrawReason::FiftyMoves => "fifty_moves",
+                DrawReason::Repetition => "repetition",
+                DrawReason::InsufficientMaterial => "insufficient_material",
+            },
+        ),
+    };
+    pb::Outcome { result: o.result().into(), winner, reason: reason.into(), description: o.describe() }
+}
+
+fn score_pb(s: Score) -> pb::Score {
+    pb::Score {
+        value: Some(match s {
+            Score::Cp(c) => pb::score::Value::Cp(c),
+            Score::Mate(m) => pb::score::Value::Mate(m),
+        }),
+    }
+}
+
+/// PV in coordinate and SAN form.
+fn pv_texts(pos: &AnyPosition, pv: &[Move]) -> (Vec<String>, Vec<String>) {
+    let v = pos.variant();
+    let mut p = *pos;
+    let mut coords = Vec::with_capacity(pv.len());
+    let mut sans = Vec::with_capacity(pv.len());
+    for &m in pv {
+        coords.push(uci::format(v, m));
+        sans.push(san::format(&p, m));
+        p = p.play_unchecked(m);
+    }
+    (coords, sans)
+}
+
+fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
+    let (pv, pv_san) = pv_texts(pos, &i.pv);
+    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
+}
+
+impl AnalysisService {
+    /// A service with `config`.
+    pub fn new(config: Config) -> AnalysisService {
+        let jobs = Jobs::new(config.max_jobs);
+        AnalysisService { config: Arc::new(config), jobs }
+    }
+
+    /// The job controller (for shutdown and metrics).
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    fn parse_position(&self, p: Option<&pb::Position>) -> Result<Parsed, ServiceError> {
+        let empty = pb::Position::default();
+        let p = p.unwrap_or(&empty);
+        let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
+        let variant = VariantId::from_name(name).ok_or_else(|| ServiceError::BadField {
+            field: "position.variant".into(),
+            message: format!("unknown variant '{name}' (known: {})", VariantId::names()),
+        })?;
+        let start = fen::parse_or_start(variant, &p.fen).map_err(|e| ServiceError::fen("position.fen", e))?;
+        if p.moves.len() > self.config.max_moves {
+            return Err(ServiceError::OutOfRange {
+                field: "position.moves".into(),
+                value: p.moves.len() as u64,
+                max: self.config.max_moves as u64,
+            });
+        }
+        let mut current = start;
+        let mut moves = Vec::with_capacity(p.moves.len());
+        for (i, text) in p.moves.iter().enumerate() {
+            let m = parse_move(&current, text).map_err(|e| ServiceError::mv(&format!("position.moves[{i}]"), e))?;
+            current = current.play_unchecked(m);
+            moves.push(m);
+        }
+        Ok(Parsed { start, moves, current })
+    }
+
+    fn watch<T>(&self, ticket: &Ticket, req: &Request<T>) -> Watch {
+        Watch { stop: ticket.stop_flag(), shutdown: self.jobs.shutdown_flag(), deadline: jobs::deadline_of(req) }
+    }
+
+    fn analysis_limits(&self, r: &pb::AnalyzeRequest) -> Result<(Limits, EngineOptions), ServiceError> {
+        let c = &self.config;
+        let check = |field: &str, value: u64, max: u64| -> Result<(), ServiceError> {
+            if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
+        };
+        check("depth", r.depth as u64, c.max_analysis_depth as u64)?;
+        check("nodes", r.nodes, c.max_analysis_nodes)?;
+        check("movetime_ms", r.movetime_ms as u64, c.max_analysis_ms)?;
+        check("multipv", r.multipv as u64, c.max_multipv as u64)?;
+        check("threads", r.threads as u64, c.max_threads as u64)?;
+        let mut limits = Limits::default();
+        if r.depth > 0 {
+            limits.depth = Some(r.depth);
+        }
+        if r.nodes > 0 {
+            limits.nodes = Some(r.nodes);
+        }
+        limits.movetime = Some(Duration::from_millis(if r.movetime_ms > 0 {
+            r.movetime_ms as u64
+        } else if r.depth > 0 || r.nodes > 0 {
+            c.max_analysis_ms
+        } else {
+            c.default_analysis_ms
+        }));
+        let options = EngineOptions {
+            hash_mb: c.analysis_hash_mb,
+            threads: (r.threads as usize).max(1),
+            multipv: (r.multipv as usize).max(1),
+        };
+        Ok((limits, options))
+    }
+
+    /// Runs an analysis on a job thread, sending info events through `info`.
+    fn run_analysis(
+        parsed: &Parsed,
+        limits: Limits,
+        options: EngineOptions,
+        watch: &Watch,
+        mut info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
+    ) -> Result<pb::BestMoveResponse, ServiceError> {
+        let mut engine = Engine::new(options);
+        engine.set_position(parsed.start, &parsed.moves).map_err(|(i, _)| ServiceError::IllegalMove {
+            field: format!("position.moves[{i}]"),
+            message: "illegal move".into(),
+        })?;
+        let pos = parsed.current;
+        let lines_wanted = options.multipv.min(pos.count_legal() as usize).max(1) as u32;
+        let client_gone = Arc::new(AtomicBool::new(false));
+        let gone = client_gone.clone();
+        let mut pending: Vec<pb::PvLine> = Vec::new();
+        let handle = engine.go(limits, move |i: Info| {
+            pending.push(line_pb(&pos, &i));
+            if i.multipv == lines_wanted {
+                let event = pb::AnalyzeInfo {
+                    depth: i.depth,
+                    seldepth: i.seldepth,
+                    nodes: i.nodes,
+                    nps: i.nps,
+                    time_ms: i.time_ms,
+                    hashfull: i.hashfull,
+                    lines: std::mem::take(&mut pending),
+                };
+                if !info(event) {
+                    gone.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        let mut reason = None;
+        while !handle.is_finished() {
+            if let Some(r) = watch.reason() {
+                reason = Some(r);
+                handle.stop();
+                break;
+            }
+            if client_gone.load(Ordering::Relaxed) {
+                reason = Some(ServiceError::Cancelled);
+                handle.stop();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let result = handle.wait();
+        if let Some(r) = reason {
+            return Err(r);
+        }
+        let (best, best_san) = match result.best {
+            Some(m) => (uci::format(pos.variant(), m), san::format(&pos, m)),
+            None => (String::new(), String::new()),
+        };
+        Ok(pb::BestMoveResponse {
+            best_move: best,
+            best_move_san: best_san,
+            ponder: result.ponder.map(|m| uci::format(pos.variant(), m)).unwrap_or_default(),
+            score: Some(score_pb(result.score)),
+            depth: result.depth,
+            nodes: result.nodes,
+            time_ms: result.time_ms,
+            lines: result.lines.iter().map(|l| line_pb(&pos, l)).collect(),
+        })
+    }
+
+    fn check_perft_depth(&self, depth: u32, field: &str) -> Result<(), ServiceError> {
+        if depth == 0 {
+            return Err(ServiceError::BadField { field: field.into(), message: "must be at least 1".into() });
+        }
+        if depth > self.config.max_perft_depth {
+            return Err(ServiceError::OutOfRange {
+                field: field.into(),
+                value: depth as u64,
+                max: self.config.max_perft_depth as u64,
+            });
+        }
+        Ok(())
+    }
+
+    /// Root-parallel perft over `threads` threads; `on_root` gets each root
+    /// move's count as it finishes and returns false if the client left.
+    fn perft_job(
+        pos: &AnyPosition,
+        depth: u32,
+        threads: usize,
+        table: Option<&PerftTable>,
+        watch: &Watch,
+        progress: &AtomicU64,
+        on_root: &(dyn Fn(Move, u64) -> bool + Sync),
+    ) -> Result<u64, ServiceError> {
+        let moves = pos.legal_moves().to_vec();
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let total = AtomicU64::new(0);
+        let ctl = PerftControl { stop: &stop, progress, table };
+        let workers = threads.clamp(1, moves.len().max(1));
+        let active = AtomicUsize::new(workers);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= moves.len() || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let child = pos.play_unchecked(moves[i]);
+                        let Some(n) = child.perft_controlled(depth - 1, &ctl) else { break };
+                        total.fetch_add(n, Ordering::Relaxed);
+                        if !on_root(moves[i], n) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    active.fetch_sub(1, Ordering::Relaxed);
+                });
+            }
+            // Watch for the client, the deadline and shutdown while the workers run.
+            scope.spawn(|| {
+                while active.load(Ordering::Relaxed) > 0 {
+                    if watch.reason().is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            });
+        });
+        if stop.load(Ordering::Relaxed) {
+            return Err(watch.reason().unwrap_or(ServiceError::Cancelled));
+        }
+        Ok(total.load(Ordering::Relaxed))
+    }
+}
+
+type EventStream<T> = JobStream<T>;
+
+#[tonic::async_trait]
+impl Analysis for AnalysisService {
+    async fn list_variants(
+        &self,
+        _req: Request<pb::ListVariantsRequest>,
+    ) -> Result<Response<pb::ListVariantsResponse>, Status> {
+        let variants = VariantId::ALL
+            .iter()
+            .map(|&v| {
+                let rules = v.rules();
+                let mut kinds = rules.piece_kinds();
+                if let Some(g) = rules.gating
+                    && !kinds.contains(&g.piece)
+                {
+                    kinds.push(g.piece);
+                }
+                let (files, ranks) = v.size();
+                pb::VariantInfo {
+                    name: v.name().into(),
+                    files: files as u32,
+                    ranks: ranks as u32,
+                    pieces: kinds
+                        .iter()
+                        .map(|k| pb::PieceInfo {
+                            letter: k.letter().to_string(),
+                            name: k.name().into(),
+                            betza: k.movement().betza.into(),
+                            value: k.value(),
+                        })
+                        .collect(),
+                    start_fen: v.start_fen().into(),
+                    summary: v.summary().into(),
+                    promotions: rules.promotions.iter().map(|k| k.letter().to_string()).collect(),
+                    reserve_piece: rules.gating.map(|g| g.piece.letter().to_string()).unwrap_or_default(),
+                }
+            })
+            .collect();
+        Ok(Response::new(pb::ListVariantsResponse { variants }))
+    }
+
+    async fn validate_move(
+        &self,
+        req: Request<pb::ValidateMoveRequest>,
+    ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
+        let r = req.into_inner();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let pos = parsed.current;
+        let game = parsed.game();
+        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
+        if let Some(o) = game.outcome().filter(|_| pos.count_legal() == 0) {
+            return Ok(Response::new(illegal(format!("the game is over: {}", o.describe()))));
+        }
+        let m = match parse_move(&pos, &r.r#move) {
+            Ok(m) => m,
+            Err(e @ menagerie_notation::MoveError::Illegal { .. }) => return Ok(Response::new(illegal(e.to_string()))),
+            Err(e @ menagerie_notation::MoveError::Ambiguous(_)) => return Ok(Response::new(illegal(e.to_string()))),
+            Err(e) => return Err(ServiceError::mv("move", e).into()),
+        };
+        let after = pos.play_unchecked(m);
+        let mut g = game;
+        let _ = g.play(m);
+        Ok(Response::new(pb::ValidateMoveResponse {
+            legal: true,
+            reason: String::new(),
+            uci: uci::format(pos.variant(), m),
+            san: san::format(&pos, m),
+            fen: fen::format(&after),
+            check: after.is_check(),
+            outcome: g.outcome().map(outcome_pb),
+        }))
+    }
+
+    async fn legal_moves(
+        &self,
+        req: Request<pb::LegalMovesRequest>,
+    ) -> Result<Response<pb::LegalMovesResponse>, Status> {
+        let r = req.into_inner();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let pos = parsed.current;
+        let legal = pos.legal_moves();
+        let v = pos.variant();
+        Ok(Response::new(pb::LegalMovesResponse {
+            moves: legal
+                .iter()
+                .map(|&m| pb::LegalMove { uci: uci::format(v, m), san: san::format_with(&pos, m, &legal) })
+                .collect(),
+            fen: fen::format(&pos),
+            side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
+            check: pos.is_check(),
+            outcome: parsed.game().outcome().map(outcome_pb),
+        }))
+    }
+
+    type PerftStream = EventStream<pb::PerftEvent>;
+
+    async fn perft(&self, req: Request<pb::PerftRequest>) -> Result<Response<Self::PerftStream>, Status> {
+        let r = req.get_ref();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        self.check_perft_depth(r.depth, "depth")?;
+        if r.threads as usize > self.config.max_threads {
+            return Err(ServiceError::OutOfRange {
+                field: "threads".into(),
+                value: r.threads as u64,
+                max: self.config.max_threads as u64,
+            }
+            .into());
+        }
+        if r.hash_mb > self.config.max_perft_hash_mb {
+            return Err(ServiceError::OutOfRange {
+                field: "hash_mb".into(),
+                value: r.hash_mb as u64,
+                max: self.config.max_perft_hash_mb as u64,
+            }
+            .into());
+        }
+        let ticket = self.jobs.admit()?;
+        let watch = self.watch(&ticket, &req);
+        let depth = r.depth;
+        let threads = if r.threads == 0 { self.config.max_threads } else { r.threads as usize };
+        let hash_mb = r.hash_mb as usize;
+        let interval = self.config.progress_interval();
+        let (tx, rx) = mpsc::channel(256);
+        let span = tracing::info_span!("perft", variant = %parsed.current.variant(), depth, threads);
+        let _done = jobs::spawn(span, move || {
+            let pos = parsed.current;
+            let legal = pos.legal_moves();
+            let n_moves = legal.len() as u32;
+            let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
+            let progress = AtomicU64::new(0);
+            let done_moves = AtomicU64::new(0);
+            let t0 = Instant::now();
+            let nps = |n: u64| (n as f64 / t0.elapsed().as_secs_f64().max(1e-9)) as u64;
+            let finished = AtomicBool::new(false);
+            let result = std::thread::scope(|scope| {
+                // Periodic progress.
+                scope.spawn(|| {
+                    let mut last = Instant::now();
+                    while !finished.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(5));
+                        if last.elapsed() >= interval {
+                            last = Instant::now();
+                            let n = progress.load(Ordering::Relaxed);
+                            let ev = pb::PerftProgress {
+                                nodes: n,
+                                nps: nps(n),
+                                moves_done: done_moves.load(Ordering::Relaxed) as u32,
+                                moves_total: n_moves,
+                                elapsed_seconds: t0.elapsed().as_secs_f64(),
+                            };
+                            let msg = pb::PerftEvent { event: Some(pb::perft_event::Event::Progress(ev)) };
+                            if tx.try_send(Ok(msg)).is_err() && tx.is_closed() {
+                                return;
+                            }
+                        }
+                    }
+                });
+                let on_root = |m: Move, n: u64| {
+                    done_moves.fetch_add(1, Ordering::Relaxed);
+                    let ev = pb::PerftDivide {
+                        r#move: uci::format(pos.variant(), m),
+                        san: san::format_with(&pos, m, &legal),
+                        nodes: n,
+                    };
+                    tx.blocking_send(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Divide(ev)) })).is_ok()
+                };
+                let r = if depth == 1 {
+                    for &m in legal.iter() {
+                        if !on_root(m, 1) {
+                            break;
+                        }
+                    }
+                    Ok(legal.len() as u64)
+                } else {
+                    Self::perft_job(&pos, depth, threads, table.as_ref(), &watch, &progress, &on_root)
+                };
+                finished.store(true, Ordering::Relaxed);
+                r
+            });
+            let msg = match result {
+                Ok(total) => Ok(pb::PerftEvent {
+                    event: Some(pb::perft_event::Event::Total(pb::PerftTotal {
+                        nodes: total,
+                        nps: nps(total),
+                        elapsed_seconds: t0.elapsed().as_secs_f64(),
+                    })),
+                }),
+                Err(e) => Err(Status::from(e)),
+            };
+            let _ = tx.blocking_send(msg);
+            Ok(())
+        });
+        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+    }
+
+    type PerftBatchStream = EventStream<pb::PerftJobResult>;
+
+    async fn perft_batch(
+        &self,
+        req: Request<Streaming<pb::PerftJob>>,
+    ) -> Result<Response<Self::PerftBatchStream>, Status> {
+        let ticket = self.jobs.admit()?;
+        let watch = self.watch(&ticket, &req);
+        let mut input = req.into_inner();
+        let (tx, rx) = mpsc::channel(64);
+        let service = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let job = match input.message().await {
+                    Ok(Some(job)) => job,
+                    Ok(None) => break,
+                    Err(status) => {
+                        let _ = tx.send(Err(status)).await;
+                        break;
+                    }
+                };
+                let svc = service.clone();
+                let w = watch.clone();
+                let id = job.id.clone();
+                let span = tracing::info_span!("perft_job", id = %id);
+                let result = jobs::spawn(span, move || Ok(svc.batch_job(job, &w))).await;
+                let result = match result {
+                    Ok(Ok(r)) => r,
+                    Ok(Err(e)) => pb::PerftJobResult {
+                        id,
+                        error_code: format!("{:?}", e.code()),
+                        error: e.to_string(),
+                        ..Default::default()
+                    },
+                    Err(_) => pb::PerftJobResult { id, error: "job thread lost".into(), ..Default::default() },
+                };
+                if let Some(e) = watch.reason() {
+                    let _ = tx.send(Err(Status::from(e))).await;
+                    break;
+                }
+                if tx.send(Ok(result)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+    }
+
+    type AnalyzeStream = EventStream<pb::AnalyzeEvent>;
+
+    async fn analyze(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
+        let r = req.get_ref();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let (limits, options) = self.analysis_limits(r)?;
+        if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
+            return Err(ServiceError::GameOver(o.describe()).into());
+        }
+        let ticket = self.jobs.admit()?;
+        let watch = self.watch(&ticket, &req);
+        let (tx, rx) = mpsc::channel(256);
+        let span = tracing::info_span!("analyze", variant = %parsed.current.variant(), multipv = options.multipv);
+        let _done = jobs::spawn(span, move || {
+            let info_tx = tx.clone();
+            let result = Self::run_analysis(&parsed, limits, options, &watch, move |info| {
+                info_tx
+                    .blocking_send(Ok(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::Info(info)) }))
+                    .is_ok()
+            });
+            let msg = match result {
+                Ok(best) => Ok(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::BestMove(best)) }),
+                Err(e) => Err(Status::from(e)),
+            };
+            let _ = tx.blocking_send(msg);
+            Ok(())
+        });
+        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+    }
+
+    async fn best_move(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
+        let r = req.get_ref();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let (limits, options) = self.analysis_limits(r)?;
+        if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
+            return Err(ServiceError::GameOver(o.describe()).into());
+        }
+        let ticket = self.jobs.admit()?;
+        let watch = self.watch(&ticket, &req);
+        let span = tracing::info_span!("best_move", variant = %parsed.current.variant());
+        let rx = jobs::spawn(span, move || Self::run_analysis(&parsed, limits, options, &watch, |_| true));
+        // Dropping this future (client cancelled) drops the ticket and stops the job.
+        let result = rx.await.map_err(|_| Status::internal("job thread lost"))?;
+        drop(ticket);
+        Ok(Response::new(result?))
+    }
+}
+
+impl AnalysisService {
+    /// Runs one batch job to completion (errors become the result's `error`).
+    fn batch_job(&self, job: pb::PerftJob, watch: &Watch) -> pb::PerftJobResult {
+        let t0 = Instant::now();
+        let id = job.id.clone();
+        let fail = |e: ServiceError| pb::PerftJobResult {
+            id: id.clone(),
+            error_code: format!("{:?}", e.code()),
+            error: e.to_string(),
+            elapsed_seconds: t0.elapsed().as_secs_f64(),
+            ..Default::default()
+        };
+        // Either an EPD line or a position with expected counts.
+        let (parsed, expected) = if !job.epd.is_empty() {
+            let line = match epd::parse_line(&job.epd, 1) {
+                Ok(Some(l)) => l,
+                Ok(None) => return fail(ServiceError::BadField { field: "epd".into(), message: "empty line".into() }),
+                Err(e) => return fail(ServiceError::BadField { field: "epd".into(), message: e.reason }),
+            };
+            let variant = match line.variant {
+                Some(v) => v.name().to_string(),
+                None if job.default_variant.is_empty() => "chess".to_string(),
+                None => job.default_variant.clone(),
+            };
+            let p = pb::Position { variant, fen: line.fen.clone(), moves: Vec::new() };
+            match self.parse_position(Some(&p)) {
+                Ok(parsed) => (parsed, line.depths),
+                Err(e) => return fail(e),
+            }
+        } else {
+            match self.parse_position(job.position.as_ref()) {
+                Ok(parsed) => (parsed, job.expected.iter().map(|d| (d.depth, d.nodes)).collect()),
+                Err(e) => return fail(e),
+            }
+        };
+        let max = if job.max_depth == 0 { u32::MAX } else { job.max_depth };
+        let mut depths = Vec::new();
+        for (d, want) in expected.into_iter().filter(|(d, _)| *d <= max) {
+            if let Err(e) = self.check_perft_depth(d, "expected.depth") {
+                return fail(e);
+            }
+            let progress = AtomicU64::new(0);
+            let threads = self.config.max_threads;
+            let got = match Self::perft_job(&parsed.current, d, threads, None, watch, &progress, &|_, _| true) {
+                Ok(n) => n,
+                Err(e) => return fail(e),
+            };
+            depths.push(pb::DepthResult { depth: d, expected: want, actual: got, pass: got == want });
+        }
+        pb::PerftJobResult {
+            id,
+            pass: depths.iter().all(|d| d.pass),
+            depths,
+            elapsed_seconds: t0.elapsed().as_secs_f64(),
+            error: String::new(),
+            error_code: String::new(),
+        }
+    }
+}

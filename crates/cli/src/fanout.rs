@@ -1,0 +1,450 @@
+//! Work split over many `menagerie-server` replicas: a deep perft split
+//! into subtrees after the first plies, an EPD suite split into (line,
+//! depth) jobs. Jobs are idempotent, so a job that fails or times out on one
+//! replica is simply run again, usually on another. Finished jobs are
+//! appended to a JSON-lines results file, so an interrupted run resumes
+//! without redoing them.
+
+use crate::remote::{Replica, replicas};
+use crate::{FanoutArgs, PositionArgs};
+use anyhow::{Context, Result, anyhow, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_notation::{epd as epd_fmt, fen};
+use menagerie_variants::{AnyPosition, VariantId};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+use tokio::sync::{Mutex, Notify, mpsc};
+
+/// One unit of remote work: perft of a position to one depth.
+#[derive(Clone, Debug)]
+pub(crate) struct Job {
+    /// Stable id (the same on every run, for resuming).
+    pub id: String,
+    pub position: pb::Position,
+    pub depth: u32,
+    /// Expected count (0: unknown, just count).
+    pub expected: u64,
+    /// Size estimate for the progress bar.
+    pub weight: u64,
+}
+
+/// A finished job, as stored in the results file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Done {
+    pub id: String,
+    pub depth: u32,
+    pub expected: u64,
+    pub actual: u64,
+    pub pass: bool,
+    pub seconds: f64,
+    pub replica: String,
+    /// Set when the job failed for good (bad input the server rejected).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub error: String,
+}
+
+struct Queue {
+    jobs: Mutex<VecDeque<(Job, u32)>>,
+    outstanding: AtomicUsize,
+    wake: Notify,
+}
+
+/// Errors that say the job itself is bad (no point retrying elsewhere).
+fn permanent(code: &str) -> bool {
+    matches!(code, "InvalidArgument" | "FailedPrecondition" | "OutOfRange")
+}
+
+async fn run_one(
+    client: &mut AnalysisClient<tonic::transport::Channel>,
+    job: &Job,
+    timeout: Option<Duration>,
+) -> Result<pb::PerftJobResult, tonic::Status> {
+    let req = pb::PerftJob {
+        id: job.id.clone(),
+        position: Some(job.position.clone()),
+        expected: vec![pb::DepthCount { depth: job.depth, nodes: job.expected }],
+        ..Default::default()
+    };
+    let mut request = tonic::Request::new(tokio_stream::once(req));
+    if let Some(t) = timeout {
+        request.set_timeout(t);
+    }
+    let mut stream = client.perft_batch(request).await?.into_inner();
+    match stream.message().await? {
+        Some(r) => Ok(r),
+        None => Err(tonic::Status::unavailable("stream ended without a result")),
+    }
+}
+
+/// Runs `jobs` over the replicas; `done` receives each finished job.
+async fn run_jobs(
+    reps: Vec<Replica>,
+    jobs: Vec<Job>,
+    args: &FanoutArgs,
+    bar: ProgressBar,
+    mut done: impl FnMut(Done),
+) -> Result<()> {
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let queue = Arc::new(Queue {
+        outstanding: AtomicUsize::new(jobs.len()),
+        jobs: Mutex::new(jobs.into_iter().map(|j| (j, 0)).collect()),
+        wake: Notify::new(),
+    });
+    let (tx, mut rx) = mpsc::channel::<Done>(256);
+    let timeout = (args.job_timeout > 0).then(|| Duration::from_secs(args.job_timeout));
+    let attempts = args.attempts.max(1);
+    let nodes = Arc::new(AtomicU64::new(0));
+    let per_replica = args.jobs_per_replica.max(1);
+    let mut tasks = Vec::new();
+    for rep in reps {
+        for _ in 0..per_replica {
+            let queue = queue.clone();
+            let tx = tx.clone();
+            let rep = rep.clone();
+            let bar = bar.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut client: Option<AnalysisClient<tonic::transport::Channel>> = None;
+                let mut failures = 0u32;
+                loop {
+                    let next = queue.jobs.lock().await.pop_front();
+                    let Some((job, tries)) = next else {
+                        if queue.outstanding.load(Ordering::Acquire) == 0 {
+                            return;
+                        }
+                        // Others may still fail and hand work back.
+                        tokio::select! {
+                            _ = queue.wake.notified() => {}
+                            _ = tokio::time::sleep(Duration::from_millis(200)) => {}
+                        }
+                        continue;
+                    };
+                    if failures > 0 {
+                        tokio::time::sleep(Duration::from_millis((200 * failures as u64).min(3000))).await;
+                    }
+                    if client.is_none() {
+                        client = rep.endpoint.connect().await.ok().map(AnalysisClient::new);
+                    }
+                    let t0 = Instant::now();
+                    let outcome = match client.as_mut() {
+                        Some(c) => run_one(c, &job, timeout).await,
+                        None => Err(tonic::Status::unavailable(format!("cannot connect to {}", rep.name))),
+                    };
+                    let result = match outcome {
+                        Ok(r) if r.error.is_empty() => {
+                            failures = 0;
+                            let d = r.depths.first().cloned().unwrap_or_default();
+                            Some(Done {
+                                id: job.id.clone(),
+                                depth: job.depth,
+                                expected: job.expected,
+                                actual: d.actual,
+                                pass: d.pass,
+                                seconds: t0.elapsed().as_secs_f64(),
+                                replica: rep.name.clone(),
+                                error: String::new(),
+                            })
+                        }
+                        Ok(r) if permanent(&r.error_code) => Some(Done {
+                            id: job.id.clone(),
+                            depth: job.depth,
+                            expected: job.expected,
+                            actual: 0,
+                            pass: false,
+                            seconds: t0.elapsed().as_secs_f64(),
+                            replica: rep.name.clone(),
+                            error: r.error,
+                        }),
+                        other => {
+                            let why = match other {
+                                Ok(r) => r.error,
+                                Err(s) => format!("{:?}: {}", s.code(), s.message()),
+                            };
+                            failures += 1;
+                            client = None;
+                            if tries + 1 >= attempts {
+                                bar.suspend(|| {
+                                    eprintln!("job {} failed {} times, last on {}: {why}", job.id, tries + 1, rep.name)
+                                });
+                                Some(Done {
+                                    id: job.id.clone(),
+                                    depth: job.depth,
+                                    expected: job.expected,
+                                    actual: 0,
+                                    pass: false,
+                                    seconds: 0.0,
+                                    replica: rep.name.clone(),
+                                    error: format!("gave up after {} attempts: {why}", tries + 1),
+                                })
+                            } else {
+                                bar.suspend(|| eprintln!("job {} on {}: {why}; retrying", job.id, rep.name));
+                                queue.jobs.lock().await.push_back((job, tries + 1));
+                                queue.wake.notify_waiters();
+                                None
+                            }
+                        }
+                    };
+                    if let Some(d) = result {
+                        queue.outstanding.fetch_sub(1, Ordering::AcqRel);
+                        queue.wake.notify_waiters();
+                        if tx.send(d).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }));
+        }
+    }
+    drop(tx);
+    let t0 = Instant::now();
+    while let Some(d) = rx.recv().await {
+        nodes.fetch_add(d.actual, Ordering::Relaxed);
+        let n = nodes.load(Ordering::Relaxed);
+        bar.set_message(format!("{:.1} Mnodes/s", n as f64 / t0.elapsed().as_secs_f64().max(1e-9) / 1e6));
+        bar.inc(d.expected.max(1));
+        done(d);
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok(())
+}
+
+/// The results file: what is already done, and an appender.
+struct Results {
+    done: HashMap<String, Done>,
+    file: Option<std::fs::File>,
+}
+
+impl Results {
+    fn open(path: Option<&Path>) -> Result<Results> {
+        let mut done = HashMap::new();
+        let Some(path) = path else { return Ok(Results { done, file: None }) };
+        if let Ok(text) = std::fs::read_to_string(path) {
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                // A line cut short by an interruption is simply redone.
+                match serde_json::from_str::<Done>(line) {
+                    Ok(d) if d.error.is_empty() => {
+                        done.insert(d.id.clone(), d);
+                    }
+                    Ok(_) => {}
+                    Err(_) => eprintln!("{}:{}: unreadable result line, its job will be redone", path.display(), i + 1),
+                }
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open results file {}", path.display()))?;
+        Ok(Results { done, file: Some(file) })
+    }
+
+    fn record(&mut self, d: &Done) {
+        if let Some(f) = self.file.as_mut()
+            && let Ok(line) = serde_json::to_string(d)
+        {
+            let _ = writeln!(f, "{line}");
+            let _ = f.flush();
+        }
+    }
+}
+
+fn bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len.max(1));
+    let template = format!("{{bar:40}} {{percent}}% of {unit} {{msg}} [{{elapsed_precise}}, eta {{eta}}]");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Verifies an EPD suite on the replicas, one job per (line, depth).
+pub(crate) async fn epd(
+    urls: &[String],
+    file: &Path,
+    default_variant: &str,
+    max_depth: Option<u32>,
+    _threads: usize,
+    args: &FanoutArgs,
+) -> Result<ExitCode> {
+    let default = VariantId::from_name(default_variant)
+        .ok_or_else(|| anyhow!("unknown variant '{default_variant}' (known: {})", VariantId::names()))?;
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let lines = epd_fmt::parse(&text)?;
+    let max = max_depth.unwrap_or(crate::MAX_DEPTH);
+    let mut results = Results::open(args.results.as_deref())?;
+    let mut jobs = Vec::new();
+    let mut by_line: HashMap<usize, (String, Vec<String>)> = HashMap::new();
+    for l in &lines {
+        let v = l.variant.unwrap_or(default);
+        by_line.insert(l.line, (l.fen.clone(), Vec::new()));
+        for &(d, n) in l.depths.iter().filter(|(d, _)| *d <= max) {
+            jobs.push(Job {
+                id: format!("line{}-d{d}", l.line),
+                position: pb::Position { variant: v.name().into(), fen: l.fen.clone(), moves: Vec::new() },
+                depth: d,
+                expected: n,
+                weight: n,
+            });
+        }
+    }
+    let todo: Vec<Job> = jobs.iter().filter(|j| !results.done.contains_key(&j.id)).cloned().collect();
+    let skipped = jobs.len() - todo.len();
+    if skipped > 0 {
+        eprintln!("resuming: {skipped} of {} jobs already done", jobs.len());
+    }
+    let reps = replicas(urls).await?;
+    eprintln!("{} jobs over {} replica(s)", todo.len(), reps.len());
+    let total_weight: u64 = todo.iter().map(|j| j.weight.max(1)).sum();
+    let progress = bar(total_weight, "nodes");
+    let mut fresh = Vec::new();
+    run_jobs(reps, todo, args, progress.clone(), |d| {
+        results.record(&d);
+        fresh.push(d);
+    })
+    .await?;
+    progress.finish_and_clear();
+    for d in fresh {
+        results.done.insert(d.id.clone(), d);
+    }
+    // Per line: pass when every depth passed.
+    let mut failed_lines = Vec::new();
+    for j in &jobs {
+        let ok = results.done.get(&j.id).is_some_and(|d| d.pass && d.error.is_empty());
+        if !ok && let Some((_, why)) = by_line.get_mut(&line_of(&j.id)) {
+            let reason = match results.done.get(&j.id) {
+                Some(d) if !d.error.is_empty() => format!("depth {}: {}", j.depth, d.error),
+                Some(d) => format!("depth {}: expected {}, got {}", j.depth, j.expected, d.actual),
+                None => format!("depth {}: not run", j.depth),
+            };
+            why.push(reason);
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let mut keys: Vec<_> = by_line.keys().copied().collect();
+    keys.sort_unstable();
+    for k in &keys {
+        let (fen, why) = &by_line[k];
+        if !why.is_empty() {
+            failed_lines.push(*k);
+            writeln!(out, "line {k}: {}  ({fen})", why.join("; "))?;
+        }
+    }
+    writeln!(out, "{} passed, {} failed", keys.len() - failed_lines.len(), failed_lines.len())?;
+    Ok(if failed_lines.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn line_of(id: &str) -> usize {
+    id.strip_prefix("line").and_then(|r| r.split('-').next()).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+/// The distinct positions after `plies` plies from `root`, with how many
+/// move sequences reach each (transpositions merged by FEN without clocks).
+pub(crate) fn split(root: &AnyPosition, plies: u32) -> Vec<(AnyPosition, u64)> {
+    let mut layer: Vec<(AnyPosition, u64)> = vec![(*root, 1)];
+    for _ in 0..plies {
+        let mut next: HashMap<String, (AnyPosition, u64)> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        for (p, n) in layer {
+            for &m in p.legal_moves().iter() {
+                let c = p.play_unchecked(m);
+                let key = position_key(&c);
+                match next.get_mut(&key) {
+                    Some(e) => e.1 += n,
+                    None => {
+                        order.push(key.clone());
+                        next.insert(key, (c, n));
+                    }
+                }
+            }
+        }
+        layer = order.into_iter().filter_map(|k| next.remove(&k)).collect();
+    }
+    layer
+}
+
+/// The FEN without its move counters: perft does not depend on them.
+fn position_key(p: &AnyPosition) -> String {
+    fen::format(p).split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// Perft of `depth`, split after `k` plies and fanned out over the replicas.
+pub(crate) async fn perft_split(
+    urls: &[String],
+    pos: &PositionArgs,
+    depth: u32,
+    k: u32,
+    _threads: usize,
+    args: &FanoutArgs,
+) -> Result<u64> {
+    crate::local::check_depth(depth)?;
+    if k == 0 || k >= depth {
+        bail!("--split-depth must be between 1 and depth - 1");
+    }
+    let root = crate::local::position(pos)?;
+    let parts = split(&root, k);
+    let variant = root.variant().name().to_string();
+    let mut results = Results::open(args.results.as_deref())?;
+    let mut jobs = Vec::new();
+    let mut weight: HashMap<String, u64> = HashMap::new();
+    let mut seen = HashSet::new();
+    for (p, mult) in &parts {
+        let id = format!("{:016x}-d{}", p.hash(), depth - k);
+        if !seen.insert(id.clone()) {
+            // Distinct keys never share a hash in practice; if they did, keep both counts.
+            *weight.entry(id.clone()).or_default() += mult;
+            continue;
+        }
+        weight.insert(id.clone(), *mult);
+        jobs.push(Job {
+            id,
+            position: pb::Position { variant: variant.clone(), fen: fen::format(p), moves: Vec::new() },
+            depth: depth - k,
+            expected: 0,
+            weight: 1,
+        });
+    }
+    let todo: Vec<Job> = jobs.iter().filter(|j| !results.done.contains_key(&j.id)).cloned().collect();
+    if todo.len() < jobs.len() {
+        eprintln!("resuming: {} of {} subtrees already done", jobs.len() - todo.len(), jobs.len());
+    }
+    let reps = replicas(urls).await?;
+    eprintln!(
+        "{} subtrees ({} move sequences) over {} replica(s)",
+        jobs.len(),
+        parts.iter().map(|p| p.1).sum::<u64>(),
+        reps.len()
+    );
+    let progress = bar(todo.len() as u64, "subtrees");
+    let mut fresh = Vec::new();
+    run_jobs(reps, todo, args, progress.clone(), |d| {
+        results.record(&d);
+        fresh.push(d);
+    })
+    .await?;
+    progress.finish_and_clear();
+    for d in fresh {
+        results.done.insert(d.id.clone(), d);
+    }
+    let mut total = 0u64;
+    for j in &jobs {
+        let d = results.done.get(&j.id).ok_or_else(|| anyhow!("subtree {} was not computed", j.id))?;
+        if !d.error.is_empty() {
+            bail!("subtree {} failed: {}", j.id, d.error);
+        }
+        total += d.actual * weight[&j.id];
+    }
+    Ok(total)
+}

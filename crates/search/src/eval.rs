@@ -34,7 +34,27 @@ pub struct EvalTables {
 const MOBILITY_MG: [i32; KIND_COUNT] = [0, 4, 4, 2, 1, 0, 3, 2, 4, 4, 4, 3];
 const MOBILITY_EG: [i32; KIND_COUNT] = [0, 4, 5, 4, 2, 0, 3, 2, 4, 4, 4, 3];
 
-fn endgame_value(k: PieceKind) -> i32 {
+const MG_VALUE: [i32; KIND_COUNT] = {
+    let mut v = [0; KIND_COUNT];
+    let mut i = 0;
+    while i < KIND_COUNT {
+        v[i] = PieceKind::ALL[i].value();
+        i += 1;
+    }
+    v
+};
+
+const EG_VALUE: [i32; KIND_COUNT] = {
+    let mut v = [0; KIND_COUNT];
+    let mut i = 0;
+    while i < KIND_COUNT {
+        v[i] = endgame_value(PieceKind::ALL[i]);
+        i += 1;
+    }
+    v
+};
+
+const fn endgame_value(k: PieceKind) -> i32 {
     match k {
         PieceKind::Pawn => 120,
         PieceKind::Wazir => 170,
@@ -138,13 +158,20 @@ impl EvalTables {
                 let piece = Piece::new(c, kind);
                 for sq in pos.pieces(piece).iter() {
                     let (a, b) = self.pst(piece, sq);
-                    mg[c.idx()] += kind.value() + a;
-                    eg[c.idx()] += endgame_value(kind) + b;
+                    mg[c.idx()] += MG_VALUE[kind.idx()] + a;
+                    eg[c.idx()] += EG_VALUE[kind.idx()] + b;
                     phase += self.phase_weight[kind.idx()];
                     if matches!(kind, PieceKind::Pawn | PieceKind::King) {
                         continue;
                     }
-                    let att = S::<V>::attacks(piece, sq, occ);
+                    let att = match kind {
+                        PieceKind::Knight | PieceKind::Zebra => S::<V>::pieces().leap_attacks(piece, sq),
+                        PieceKind::Bishop => S::<V>::bishop_attacks(sq, occ),
+                        PieceKind::Rook => S::<V>::rook_attacks(sq, occ),
+                        PieceKind::Queen => S::<V>::queen_attacks(sq, occ),
+                        PieceKind::Alseid => BitsOf::<V>::ZERO,
+                        _ => S::<V>::pieces().leap_attacks(piece, sq),
+                    };
                     let reach = if kind == PieceKind::Alseid || kind == PieceKind::Alpaca {
                         (att & !own) | S::<V>::quiet_moves(piece, sq, occ)
                     } else {

@@ -90,6 +90,9 @@ pub(crate) struct Worker<'a, V: Variant> {
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
     reductions: Vec<[u8; 64]>,
+    /// Per-ply scratch lists (no allocation per node).
+    buffers: Vec<Vec<(Move, i32)>>,
+    quiets: Vec<Vec<Move>>,
     _v: core::marker::PhantomData<V>,
 }
 
@@ -121,6 +124,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             root_moves,
             completed_depth: 0,
             reductions,
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             _v: core::marker::PhantomData,
         }
     }
@@ -187,28 +192,32 @@ impl<'a, V: Variant> Worker<'a, V> {
         if pos.is_check() { -MATE + ply as i32 } else { 0 }
     }
 
-    fn order(&self, pos: &Position<V>, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<(Move, i32)> {
+    fn order(
+        &self,
+        pos: &Position<V>,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+        scored: &mut Vec<(Move, i32)>,
+    ) {
         let killers = self.killers[ply];
-        let mut scored: Vec<(Move, i32)> = moves
-            .iter()
-            .map(|&m| {
-                let s = if Some(m) == tt_move {
-                    1_000_000
-                } else if pos.is_tactical(m) {
-                    let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
-                    500_000 + pos.gain(m) * 16 - attacker / 10
-                } else if Some(m) == killers[0] {
-                    400_000
-                } else if Some(m) == killers[1] {
-                    399_000
-                } else {
-                    self.history[Self::history_idx(pos, m)]
-                };
-                (m, s)
-            })
-            .collect();
+        scored.clear();
+        scored.extend(moves.iter().map(|&m| {
+            let s = if Some(m) == tt_move {
+                1_000_000
+            } else if pos.is_tactical(m) {
+                let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
+                500_000 + pos.gain(m) * 16 - attacker / 10
+            } else if Some(m) == killers[0] {
+                400_000
+            } else if Some(m) == killers[1] {
+                399_000
+            } else {
+                self.history[Self::history_idx(pos, m)]
+            };
+            (m, s)
+        }));
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
-        scored
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -263,7 +272,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let moves = pos.legal_moves();
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             return Self::terminal_score(pos, ply);
         }
@@ -291,10 +301,12 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let ordered = self.order(pos, &moves, tt_move, ply);
+        let mut ordered = std::mem::take(&mut self.buffers[ply]);
+        self.order(pos, &moves, tt_move, ply, &mut ordered);
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
         let mut best = -INF;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
         for (i, &(m, _)) in ordered.iter().enumerate() {
             let tactical = pos.is_tactical(m);
             let child = pos.play_unchecked(m);
@@ -336,6 +348,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             };
             self.keys.pop();
             if self.stopped() {
+                self.buffers[ply] = ordered;
+                self.quiets[ply] = quiets_tried;
                 return 0;
             }
             if score > best {
@@ -367,6 +381,8 @@ impl<'a, V: Variant> Worker<'a, V> {
                 quiets_tried.push(m);
             }
         }
+        self.buffers[ply] = ordered;
+        self.quiets[ply] = quiets_tried;
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > alpha0 {
@@ -389,9 +405,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         if ply >= MAX_PLY {
             return self.shared.eval.evaluate(pos);
         }
+        if pos.variant_ended() {
+            return Self::terminal_score(pos, ply);
+        }
         let in_check = pos.is_check();
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        // In check every evasion is searched; otherwise only material-changing moves.
+        let mut moves = MoveList::new();
+        if in_check {
+            pos.legal_moves_into(&mut moves);
+        } else {
+            pos.tactical_moves_into(&mut moves);
+        }
+        if in_check && moves.is_empty() {
             return Self::terminal_score(pos, ply);
         }
         let stand_pat = if in_check { -INF } else { self.shared.eval.evaluate(pos) };
@@ -400,23 +425,21 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
-        let mut scored: Vec<(Move, i32)> = moves
-            .iter()
-            .filter(|&&m| in_check || pos.is_tactical(m))
-            .map(|&m| {
-                let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
-                (m, pos.gain(m) * 16 - attacker / 10)
-            })
-            .collect();
+        let mut scored = std::mem::take(&mut self.buffers[ply]);
+        scored.clear();
+        scored.extend(moves.iter().map(|&m| {
+            let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
+            (m, pos.gain(m) * 16 - attacker / 10)
+        }));
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
-        for (m, _) in scored {
+        for &(m, _) in scored.iter() {
             if !in_check && m.promotion.is_none() && stand_pat + pos.gain(m) + 200 <= alpha {
                 continue;
             }
             let child = pos.play_unchecked(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped() {
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -427,6 +450,10 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                 }
             }
+        }
+        self.buffers[ply] = scored;
+        if self.stopped() {
+            return 0;
         }
         best
     }

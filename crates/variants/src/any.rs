@@ -94,6 +94,14 @@ impl AnyPosition {
     pub fn legal_moves(&self) -> MoveList {
         dispatch!(self, p => p.legal_moves())
     }
+    /// Legal captures, conversions and promotions (see [`Position::tactical_moves`]).
+    pub fn tactical_moves(&self) -> MoveList {
+        dispatch!(self, p => p.tactical_moves())
+    }
+    /// True if `m` captures, converts or promotes.
+    pub fn is_tactical(&self, m: Move) -> bool {
+        dispatch!(self, p => p.is_tactical(m))
+    }
     /// Number of legal moves.
     pub fn count_legal(&self) -> u64 {
         dispatch!(self, p => p.count_legal())

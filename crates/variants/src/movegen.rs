@@ -58,6 +58,48 @@ impl<B: Bits> Sink<B> for Collect<'_> {
     }
 }
 
+/// Collects only tactical moves: captures, en passant, takeovers and
+/// promotions (for quiescence search).
+pub(crate) struct CollectTactical<'a, B> {
+    pub list: &'a mut MoveList,
+    pub enemy: B,
+}
+
+impl<B: Bits> Sink<B> for CollectTactical<'_, B> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        let tactical = match m.kind {
+            MoveKind::EnPassant | MoveKind::Takeover | MoveKind::Jump => true,
+            MoveKind::Normal | MoveKind::DoublePush => m.promotion.is_some() || self.enemy.has(m.to),
+            _ => m.promotion.is_some(),
+        };
+        if tactical {
+            self.list.push(m);
+        }
+    }
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: B) {
+        for to in (targets & self.enemy).iter() {
+            self.list.push(Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn shifted(&mut self, targets: B, offset: i32, kind: MoveKind) {
+        for to in (targets & self.enemy).iter() {
+            self.list.push(Move::new(Square((to.0 as i32 - offset) as u8), to, kind));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, targets: B, offset: i32, choices: &[PieceKind]) {
+        for to in targets.iter() {
+            let from = Square((to.0 as i32 - offset) as u8);
+            for &k in choices {
+                self.list.push(Move::normal(from, to).with_promotion(k));
+            }
+        }
+    }
+}
+
 /// Counts moves without storing them.
 pub(crate) struct Count(pub u64);
 
@@ -86,6 +128,27 @@ impl<V: Variant> Position<V> {
         let mut list = MoveList::new();
         self.generate(&mut Collect(&mut list));
         list
+    }
+
+    /// The legal captures, en passant captures, takeovers and promotions
+    /// (every legal move that wins or converts material or promotes).
+    pub fn tactical_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.tactical_moves_into(&mut list);
+        list
+    }
+
+    /// [`Position::tactical_moves`] into a caller's list (cleared first).
+    pub fn tactical_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        let enemy = self.by_color[self.side.flip().idx()];
+        self.generate(&mut CollectTactical { list, enemy });
+    }
+
+    /// [`Position::legal_moves`] into a caller's list (cleared first).
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.generate(&mut Collect(list));
     }
 
     /// The number of legal moves (faster than listing them).

@@ -7,7 +7,7 @@ use crate::error::ServiceError;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
 
 /// Counters describing the jobs the server has run.
 #[derive(Default, Debug)]
@@ -26,6 +26,8 @@ pub struct Jobs {
     permits: Arc<Semaphore>,
     max: usize,
     shutdown: Arc<AtomicBool>,
+    abort: Arc<AtomicBool>,
+    shutdown_tx: Arc<watch::Sender<bool>>,
     /// Running totals.
     pub stats: Arc<JobStats>,
 }
@@ -59,6 +61,8 @@ impl Jobs {
             permits: Arc::new(Semaphore::new(max.max(1))),
             max: max.max(1),
             shutdown: Arc::new(AtomicBool::new(false)),
+            abort: Arc::new(AtomicBool::new(false)),
+            shutdown_tx: Arc::new(watch::channel(false).0),
             stats: Arc::new(JobStats::default()),
         }
     }
@@ -83,9 +87,31 @@ impl Jobs {
         self.shutdown.clone()
     }
 
+    /// The flag set when the shutdown's grace period is over: in-flight
+    /// unary calls (which the shutdown itself lets finish) stop then.
+    pub fn abort_flag(&self) -> Arc<AtomicBool> {
+        self.abort.clone()
+    }
+
     /// Starts the shutdown: no new jobs, running streams end.
     pub fn begin_shutdown(&self) {
         self.shutdown.store(true, Ordering::Relaxed);
+        self.shutdown_tx.send_replace(true);
+    }
+
+    /// Ends the grace period: every job still running stops.
+    pub fn abort(&self) {
+        self.begin_shutdown();
+        self.abort.store(true, Ordering::Relaxed);
+    }
+
+    /// Resolves once the shutdown has begun (for streams that wait on the
+    /// client rather than on a job).
+    pub fn shutdown_started(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut rx = self.shutdown_tx.subscribe();
+        async move {
+            let _ = rx.wait_for(|&s| s).await;
+        }
     }
 }
 
@@ -94,13 +120,23 @@ impl Jobs {
 pub struct Watch {
     /// Set when the client went away (or the ticket was dropped).
     pub stop: Arc<AtomicBool>,
-    /// Set when the server shuts down.
+    /// Set when the server shuts down (streams), or when its grace period
+    /// is over (unary calls).
     pub shutdown: Arc<AtomicBool>,
     /// The client's deadline.
     pub deadline: Option<Instant>,
+    /// Where jobs stopped early are counted.
+    pub stats: Arc<JobStats>,
 }
 
 impl Watch {
+    /// Records that work stopped before it was done and says why: `known`,
+    /// else the watched reason, else the client left.
+    pub fn stopped_early(&self, known: Option<ServiceError>) -> ServiceError {
+        self.stats.stopped_early.fetch_add(1, Ordering::Relaxed);
+        known.or_else(|| self.reason()).unwrap_or(ServiceError::Cancelled)
+    }
+
     /// The reason to stop now, if any.
     pub fn reason(&self) -> Option<ServiceError> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -157,10 +193,15 @@ pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
     })
 }
 
-/// The deadline a request carries, if any.
+/// The deadline a request carries, if any, brought forward by a small
+/// margin (a tenth of the timeout, at most 50 ms): the server answers
+/// `DEADLINE_EXCEEDED` just before tonic's own timeout layers (client and
+/// server) give up on the call and report it as `CANCELLED`.
 pub fn deadline_of<T>(req: &tonic::Request<T>) -> Option<Instant> {
     let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
-    Some(Instant::now() + parse_grpc_timeout(v)?)
+    let timeout = parse_grpc_timeout(v)?;
+    let margin = (timeout / 10).min(Duration::from_millis(50));
+    Some(Instant::now() + (timeout - margin))
 }
 
 #[cfg(test)]

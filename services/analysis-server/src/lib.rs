@@ -40,9 +40,10 @@ pub enum ServeError {
 }
 
 /// Serves `service` on `listener` until `shutdown` resolves, then shuts
-/// down gracefully: health turns to NOT_SERVING, new jobs are refused,
-/// running streams end with `UNAVAILABLE`, and in-flight unary calls get
-/// `grace` to finish.
+/// down gracefully: health turns to NOT_SERVING (the service and the
+/// server, `""`), new jobs are refused, running streams end with
+/// `UNAVAILABLE`, and in-flight unary calls get `grace` to finish; after
+/// that their jobs are stopped (`UNAVAILABLE`) and this returns.
 pub async fn serve(
     service: AnalysisService,
     listener: TcpListener,
@@ -60,12 +61,14 @@ pub async fn serve(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
     let jobs = service.jobs().clone();
+    let abort_jobs = jobs.clone();
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let (grace_tx, grace_rx) = tokio::sync::oneshot::channel::<()>();
     let drain = async move {
         shutdown.await;
         tracing::info!(running = jobs.running(), "shutting down");
         health.set_not_serving::<AnalysisServer<AnalysisService>>().await;
+        health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         jobs.begin_shutdown();
         let _ = stop_tx.send(());
         let _ = grace_tx.send(());
@@ -91,7 +94,10 @@ pub async fn serve(
     tokio::select! {
         r = server => r.map_err(ServeError::from),
         _ = grace_timer => {
-            tracing::warn!("grace period over; closing remaining connections");
+            // Connections are served by their own tasks, which outlive this
+            // future: stop their jobs so that nothing keeps computing.
+            tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
+            abort_jobs.abort();
             Ok(())
         }
     }

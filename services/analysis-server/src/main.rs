@@ -15,35 +15,38 @@ async fn main() -> anyhow::Result<()> {
         "text" => tracing_subscriber::fmt().with_env_filter(filter).init(),
         other => anyhow::bail!("--log-format must be text or json, not '{other}'"),
     }
+    // Catch the signals before anything else: one arriving between start-up
+    // and the first poll of the shutdown future must not kill the process.
+    let shutdown = shutdown_signal()?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     let addr = listener.local_addr()?;
     tracing::info!(%addr, max_jobs = config.max_jobs, max_threads = config.max_threads, "menagerie-server listening");
     let grace = Duration::from_millis(config.grace_ms);
-    serve(AnalysisService::new(config), listener, shutdown_signal(), grace).await?;
+    serve(AnalysisService::new(config), listener, shutdown, grace).await?;
     tracing::info!("stopped");
     Ok(())
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
+/// A future resolving on SIGINT or SIGTERM; the handlers are installed now.
+#[cfg(unix)]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+    let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = term => {}
-    }
+    })
+}
+
+/// A future resolving on Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()> + Send + 'static> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }

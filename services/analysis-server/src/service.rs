@@ -145,8 +145,20 @@ impl AnalysisService {
         Ok(Parsed { start, moves, current })
     }
 
+    /// What stops a streaming job: the client, its deadline, the shutdown.
     fn watch<T>(&self, ticket: &Ticket, req: &Request<T>) -> Watch {
-        Watch { stop: ticket.stop_flag(), shutdown: self.jobs.shutdown_flag(), deadline: jobs::deadline_of(req) }
+        Watch {
+            stop: ticket.stop_flag(),
+            shutdown: self.jobs.shutdown_flag(),
+            deadline: jobs::deadline_of(req),
+            stats: self.jobs.stats.clone(),
+        }
+    }
+
+    /// What stops a unary job: as for streams, except that a shutdown lets
+    /// it finish within the grace period.
+    fn unary_watch<T>(&self, ticket: &Ticket, req: &Request<T>) -> Watch {
+        Watch { shutdown: self.jobs.abort_flag(), ..self.watch(ticket, req) }
     }
 
     fn analysis_limits(&self, r: &pb::AnalyzeRequest) -> Result<(Limits, EngineOptions), ServiceError> {
@@ -232,7 +244,7 @@ impl AnalysisService {
         }
         let result = handle.wait();
         if let Some(r) = reason {
-            return Err(r);
+            return Err(watch.stopped_early(Some(r)));
         }
         let (best, best_san) = match result.best {
             Some(m) => (uci::format(pos.variant(), m), san::format(&pos, m)),
@@ -311,7 +323,7 @@ impl AnalysisService {
             });
         });
         if stop.load(Ordering::Relaxed) {
-            return Err(watch.reason().unwrap_or(ServiceError::Cancelled));
+            return Err(watch.stopped_early(None));
         }
         Ok(total.load(Ordering::Relaxed))
     }
@@ -403,7 +415,11 @@ impl Analysis for AnalysisService {
         Ok(Response::new(pb::LegalMovesResponse {
             moves: legal
                 .iter()
-                .map(|&m| pb::LegalMove { uci: uci::format(v, m), san: san::format_with(&pos, m, &legal) })
+                .map(|&m| pb::LegalMove {
+                    uci: uci::format(v, m),
+                    san: san::format_with(&pos, m, &legal),
+                    fen: fen::format(&pos.play_unchecked(m)),
+                })
                 .collect(),
             fen: fen::format(&pos),
             side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
@@ -524,9 +540,24 @@ impl Analysis for AnalysisService {
         let mut input = req.into_inner();
         let (tx, rx) = mpsc::channel(64);
         let service = self.clone();
+        let shutdown = self.jobs.shutdown_started();
         tokio::spawn(async move {
+            // Waiting for the client's next job ends, like a job, when the
+            // server shuts down or the deadline passes.
+            let deadline = async {
+                match watch.deadline {
+                    Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::pin!(shutdown, deadline);
             loop {
-                let job = match input.message().await {
+                let next = tokio::select! {
+                    next = input.message() => next,
+                    () = &mut shutdown => Err(ServiceError::ShuttingDown.into()),
+                    () = &mut deadline => Err(ServiceError::Deadline.into()),
+                };
+                let job = match next {
                     Ok(Some(job)) => job,
                     Ok(None) => break,
                     Err(status) => {
@@ -543,11 +574,16 @@ impl Analysis for AnalysisService {
                     Ok(Ok(r)) => r,
                     Ok(Err(e)) => pb::PerftJobResult {
                         id,
-                        error_code: format!("{:?}", e.code()),
+                        error_code: crate::error::code_name(e.code()).into(),
                         error: e.to_string(),
                         ..Default::default()
                     },
-                    Err(_) => pb::PerftJobResult { id, error: "job thread lost".into(), ..Default::default() },
+                    Err(_) => pb::PerftJobResult {
+                        id,
+                        error: "job thread lost".into(),
+                        error_code: crate::error::code_name(tonic::Code::Internal).into(),
+                        ..Default::default()
+                    },
                 };
                 if let Some(e) = watch.reason() {
                     let _ = tx.send(Err(Status::from(e))).await;
@@ -599,11 +635,20 @@ impl Analysis for AnalysisService {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
         let ticket = self.jobs.admit()?;
-        let watch = self.watch(&ticket, &req);
+        let watch = self.unary_watch(&ticket, &req);
         let span = tracing::info_span!("best_move", variant = %parsed.current.variant());
+        let deadline = watch.deadline;
         let rx = jobs::spawn(span, move || Self::run_analysis(&parsed, limits, options, &watch, |_| true));
         // Dropping this future (client cancelled) drops the ticket and stops the job.
-        let result = rx.await.map_err(|_| Status::internal("job thread lost"))?;
+        let result = match deadline {
+            // Answer at the deadline itself, not when the job thread next looks.
+            Some(d) => match tokio::time::timeout_at(d.into(), rx).await {
+                Ok(r) => r,
+                Err(_) => return Err(ServiceError::Deadline.into()),
+            },
+            None => rx.await,
+        };
+        let result = result.map_err(|_| Status::internal("job thread lost"))?;
         drop(ticket);
         Ok(Response::new(result?))
     }
@@ -616,7 +661,7 @@ impl AnalysisService {
         let id = job.id.clone();
         let fail = |e: ServiceError| pb::PerftJobResult {
             id: id.clone(),
-            error_code: format!("{:?}", e.code()),
+            error_code: crate::error::code_name(e.code()).into(),
             error: e.to_string(),
             elapsed_seconds: t0.elapsed().as_secs_f64(),
             ..Default::default()
@@ -656,7 +701,7 @@ impl AnalysisService {
                 Ok(n) => n,
                 Err(e) => return fail(e),
             };
-            depths.push(pb::DepthResult { depth: d, expected: want, actual: got, pass: got == want });
+            depths.push(pb::DepthResult { depth: d, expected: want, actual: got, pass: want == 0 || got == want });
         }
         pb::PerftJobResult {
             id,

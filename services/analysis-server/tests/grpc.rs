@@ -1,0 +1,1157 @@
+#![allow(clippy::unwrap_used)]
+//! End-to-end tests of `menagerie.v1.Analysis`: a real server on a loopback
+//! port (`serve` with a shutdown future the test controls) and a real tonic
+//! client. Covers every RPC, every error code with its details, deadlines,
+//! cancellation (the CPU work must actually stop), concurrency, graceful
+//! shutdown, health and reflection.
+//!
+//! Tests that measure the process's CPU time take [`CPU`] exclusively so
+//! that no other test of this binary burns CPU meanwhile; the others share it.
+
+use menagerie_analysis_server::{AnalysisService, Config, ServeError, serve};
+use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard, mpsc, oneshot};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Status, Streaming};
+use tonic_types::StatusExt;
+
+/// Read: an ordinary test. Write: a test measuring CPU time.
+static CPU: RwLock<()> = RwLock::const_new(());
+
+async fn shared() -> RwLockReadGuard<'static, ()> {
+    CPU.read().await
+}
+
+async fn exclusive() -> RwLockWriteGuard<'static, ()> {
+    CPU.write().await
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POSITION3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+const FOOLS_MATE: [&str; 3] = ["f3", "e5", "g4"];
+
+/// A server running on a loopback port.
+struct TestServer {
+    service: AnalysisService,
+    addr: SocketAddr,
+    shutdown: Option<oneshot::Sender<()>>,
+    serving: tokio::task::JoinHandle<Result<(), ServeError>>,
+}
+
+/// Test defaults: room for several jobs, two threads per job.
+fn config() -> Config {
+    let mut c = Config::defaults();
+    c.max_jobs = 8;
+    c.max_threads = 2;
+    c.analysis_hash_mb = 16;
+    c
+}
+
+async fn start(config: Config) -> TestServer {
+    start_with_grace(config, Duration::from_secs(30)).await
+}
+
+async fn start_with_grace(config: Config, grace: Duration) -> TestServer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = AnalysisService::new(config);
+    let (tx, rx) = oneshot::channel::<()>();
+    let shutdown = async {
+        let _ = rx.await;
+    };
+    let serving = tokio::spawn(serve(service.clone(), listener, shutdown, grace));
+    TestServer { service, addr, shutdown: Some(tx), serving }
+}
+
+impl TestServer {
+    async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.unwrap()
+    }
+
+    async fn client(&self) -> AnalysisClient<Channel> {
+        AnalysisClient::new(self.channel().await)
+    }
+
+    fn running(&self) -> usize {
+        self.service.jobs().running()
+    }
+
+    fn stopped_early(&self) -> u64 {
+        self.service.jobs().stats.stopped_early.load(Ordering::Relaxed)
+    }
+
+    fn begin_shutdown(&mut self) {
+        self.shutdown.take().unwrap().send(()).unwrap();
+    }
+}
+
+fn pos(variant: &str, fen: &str, moves: &[&str]) -> Option<pb::Position> {
+    Some(pb::Position {
+        variant: variant.into(),
+        fen: fen.into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+fn start_pos() -> Option<pb::Position> {
+    pos("chess", "", &[])
+}
+
+fn perft_req(position: Option<pb::Position>, depth: u32) -> pb::PerftRequest {
+    pb::PerftRequest { position, depth, ..Default::default() }
+}
+
+fn analyze_req(position: Option<pb::Position>) -> pb::AnalyzeRequest {
+    pb::AnalyzeRequest { position, ..Default::default() }
+}
+
+fn validate_req(position: Option<pb::Position>, mv: &str) -> pb::ValidateMoveRequest {
+    pb::ValidateMoveRequest { position, r#move: mv.into() }
+}
+
+fn legal_req(position: Option<pb::Position>) -> pb::LegalMovesRequest {
+    pb::LegalMovesRequest { position }
+}
+
+/// Everything a perft stream sent.
+#[derive(Default, Debug)]
+struct PerftRun {
+    divides: Vec<pb::PerftDivide>,
+    progress: Vec<pb::PerftProgress>,
+    total: Option<pb::PerftTotal>,
+}
+
+impl PerftRun {
+    fn total(&self) -> u64 {
+        self.total.as_ref().unwrap().nodes
+    }
+    fn divide_map(&self) -> BTreeMap<String, u64> {
+        self.divides.iter().map(|d| (d.r#move.clone(), d.nodes)).collect()
+    }
+}
+
+async fn collect_perft(mut stream: Streaming<pb::PerftEvent>) -> Result<PerftRun, Status> {
+    use pb::perft_event::Event;
+    let mut run = PerftRun::default();
+    while let Some(ev) = stream.message().await? {
+        assert!(run.total.is_none(), "an event after the total: {ev:?}");
+        match ev.event.unwrap() {
+            Event::Divide(d) => run.divides.push(d),
+            Event::Progress(p) => run.progress.push(p),
+            Event::Total(t) => run.total = Some(t),
+        }
+    }
+    assert!(run.total.is_some(), "the stream ended without a total");
+    Ok(run)
+}
+
+async fn perft(client: &mut AnalysisClient<Channel>, req: pb::PerftRequest) -> Result<PerftRun, Status> {
+    collect_perft(client.perft(req).await?.into_inner()).await
+}
+
+/// Reads a stream until it fails, returning the status (panics if it ends cleanly).
+async fn stream_error<T: std::fmt::Debug>(stream: &mut Streaming<T>) -> Status {
+    loop {
+        match stream.message().await {
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("the stream ended without an error"),
+            Err(s) => return s,
+        }
+    }
+}
+
+/// The fields named by a status's BadRequest details.
+fn bad_fields(s: &Status) -> Vec<String> {
+    s.get_error_details()
+        .bad_request()
+        .map(|b| b.field_violations.iter().map(|v| v.field.clone()).collect())
+        .unwrap_or_default()
+}
+
+fn assert_bad_field(r: Result<impl std::fmt::Debug, Status>, code: Code, field: &str) {
+    let s = r.unwrap_err();
+    assert_eq!(s.code(), code, "{s:?}");
+    assert_eq!(bad_fields(&s), vec![field.to_string()], "{s:?}");
+}
+
+async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("gave up after 10 s waiting for {what}");
+}
+
+/// The process's CPU time (user + system), in seconds.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    // Fields after the parenthesised command: state is field 3, utime 14, stime 15.
+    let rest = &stat[stat.rfind(')').unwrap() + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap();
+    ticks as f64 / 100.0 // USER_HZ is 100 on Linux
+}
+
+/// After a job was stopped: no job is admitted any more, and the process
+/// stops burning CPU (a generous bound: a job left running would burn a
+/// whole core, or two, in the idle second).
+async fn assert_work_stops(server: &TestServer) {
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = cpu_seconds();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let burnt = cpu_seconds() - before;
+    assert!(burnt < 0.5, "the process burnt {burnt:.2} s of CPU in an idle second: the job kept running");
+}
+
+// ---------------------------------------------------------------- ListVariants
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_variants_has_all_seven() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let variants = client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants;
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]);
+    for v in &variants {
+        assert!(!v.pieces.is_empty() && !v.start_fen.is_empty() && !v.summary.is_empty(), "{v:?}");
+        for p in &v.pieces {
+            assert!(p.letter.len() == 1 && p.letter.chars().all(|c| c.is_ascii_uppercase()), "{p:?}");
+            assert!(!p.name.is_empty() && !p.betza.is_empty(), "{p:?}");
+        }
+        assert!(!v.promotions.is_empty(), "{v:?}");
+        // Every start FEN is accepted back as a position.
+        let moves = client.legal_moves(legal_req(pos(&v.name, &v.start_fen, &[]))).await.unwrap().into_inner();
+        assert!(!moves.moves.is_empty(), "{}", v.name);
+    }
+    let by_name = |n: &str| variants.iter().find(|v| v.name == n).unwrap();
+    let chess = by_name("chess");
+    assert_eq!((chess.files, chess.ranks), (8, 8));
+    assert_eq!(chess.start_fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(chess.pieces.len(), 6);
+    assert_eq!(chess.reserve_piece, "");
+    let cr = by_name("camel-rhino");
+    assert_eq!((cr.files, cr.ranks), (10, 10));
+    assert!(cr.start_fen.starts_with("r8r/1hzbqkbnc1/"));
+    assert!(cr.pieces.iter().any(|p| p.name.to_lowercase().contains("camel")), "{cr:?}");
+    assert!(cr.pieces.iter().any(|p| p.name.to_lowercase().contains("rhino")), "{cr:?}");
+    assert_eq!(by_name("alpaca").reserve_piece, "A");
+    assert!(by_name("alpaca").pieces.iter().any(|p| p.letter == "A"));
+    assert_eq!(by_name("alseid").reserve_piece, "S");
+    assert!(by_name("alpaca2").start_fen.contains("[AAaa?]"));
+}
+
+// ---------------------------------------------------------------- ValidateMove
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_move_legal_in_coordinate_and_san() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+
+    let r = client.validate_move(validate_req(start_pos(), "e2e4")).await.unwrap().into_inner();
+    assert!(r.legal && r.reason.is_empty(), "{r:?}");
+    assert_eq!((r.uci.as_str(), r.san.as_str()), ("e2e4", "e4"));
+    assert_eq!(r.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert!(!r.check && r.outcome.is_none());
+
+    // SAN in, coordinate out; an empty variant means chess.
+    let r = client.validate_move(validate_req(pos("", "", &[]), "Nf3")).await.unwrap().into_inner();
+    assert!(r.legal);
+    assert_eq!((r.uci.as_str(), r.san.as_str()), ("g1f3", "Nf3"));
+
+    // A check, in both notations.
+    for mv in ["Qh5+", "Qh5", "d1h5"] {
+        let r = client.validate_move(validate_req(pos("chess", "", &["e4", "f6"]), mv)).await.unwrap().into_inner();
+        assert!(r.legal && r.check, "{mv}: {r:?}");
+        assert_eq!((r.uci.as_str(), r.san.as_str()), ("d1h5", "Qh5+"));
+        assert!(r.outcome.is_none());
+    }
+
+    // Fool's mate: the mating move ends the game.
+    for mv in ["Qh4#", "d8h4"] {
+        let r = client.validate_move(validate_req(pos("chess", "", &FOOLS_MATE), mv)).await.unwrap().into_inner();
+        assert!(r.legal && r.check, "{r:?}");
+        assert_eq!((r.uci.as_str(), r.san.as_str()), ("d8h4", "Qh4#"));
+        let o = r.outcome.unwrap();
+        assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("0-1", "black", "checkmate"));
+        assert!(!o.description.is_empty());
+    }
+
+    // Moves given in coordinate and SAN form mix freely in position.moves.
+    let r = client.validate_move(validate_req(pos("chess", "", &["f2f3", "e5", "g2g4"]), "Qh4")).await.unwrap();
+    assert_eq!(r.into_inner().san, "Qh4#");
+
+    // Fairy variants: the Alpaca prelude and a camel-rhino move.
+    let r = client.validate_move(validate_req(pos("alpaca", "", &[]), "accept")).await.unwrap().into_inner();
+    assert!(r.legal && r.uci == "accept", "{r:?}");
+    let r = client.validate_move(validate_req(pos("camel-rhino", "", &[]), "e4e5")).await.unwrap().into_inner();
+    assert!(r.legal, "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_move_illegal_says_why() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    for (position, mv) in [
+        (start_pos(), "e2e5"),
+        (start_pos(), "Ke2"),
+        (start_pos(), "Qh5"),
+        (pos("chess", "", &["e4"]), "e2e4"),
+        // The game is already over.
+        (pos("chess", "", &["f3", "e5", "g4", "Qh4#"]), "e2e4"),
+        (pos("chess", STALEMATE, &[]), "Kh7"),
+    ] {
+        let r = client.validate_move(validate_req(position, mv)).await.unwrap().into_inner();
+        assert!(!r.legal, "{mv}: {r:?}");
+        assert!(!r.reason.is_empty(), "{mv}: {r:?}");
+        assert!(r.uci.is_empty() && r.san.is_empty() && r.fen.is_empty() && r.outcome.is_none(), "{r:?}");
+    }
+    // Text that is no move at all is a bad argument, not an illegal move.
+    assert_bad_field(client.validate_move(validate_req(start_pos(), "hello")).await, Code::InvalidArgument, "move");
+}
+
+// ---------------------------------------------------------------- LegalMoves
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legal_moves_in_every_kind_of_position() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+
+    let r = client.legal_moves(legal_req(start_pos())).await.unwrap().into_inner();
+    assert_eq!(r.moves.len(), 20);
+    assert!(r.moves.iter().all(|m| !m.uci.is_empty() && !m.san.is_empty()), "{r:?}");
+    assert!(r.moves.iter().any(|m| m.uci == "g1f3" && m.san == "Nf3"));
+    assert!(r.moves.iter().any(|m| m.uci == "e2e4" && m.san == "e4"));
+    // Each move comes with the position after it.
+    let e4 = r.moves.iter().find(|m| m.uci == "e2e4").unwrap();
+    assert_eq!(e4.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert_eq!(r.side_to_move, "white");
+    assert!(!r.check && r.outcome.is_none());
+
+    let r = client.legal_moves(legal_req(pos("chess", "", &["e4"]))).await.unwrap().into_inner();
+    assert_eq!((r.moves.len(), r.side_to_move.as_str()), (20, "black"));
+    assert_eq!(r.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+
+    // In check: only evasions.
+    let r = client.legal_moves(legal_req(pos("chess", "", &["e4", "f6"]))).await.unwrap().into_inner();
+    assert_eq!(r.moves.len(), 30);
+    let r = client.legal_moves(legal_req(pos("chess", "", &["e4", "f6", "Qh5+"]))).await.unwrap().into_inner();
+    assert!(r.check);
+    assert_eq!(r.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(), ["g6"]);
+
+    // Stalemate and checkmate: no moves, and the outcome.
+    let r = client.legal_moves(legal_req(pos("chess", STALEMATE, &[]))).await.unwrap().into_inner();
+    assert!(r.moves.is_empty() && !r.check);
+    let o = r.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1/2-1/2", "", "stalemate"));
+    let r = client.legal_moves(legal_req(pos("chess", "", &["f3", "e5", "g4", "Qh4#"]))).await.unwrap().into_inner();
+    assert!(r.moves.is_empty() && r.check);
+    assert_eq!(r.outcome.unwrap().reason, "checkmate");
+
+    // Camel and Rhino Chess on 10x10.
+    let r = client.legal_moves(legal_req(pos("camel-rhino", "", &[]))).await.unwrap().into_inner();
+    assert_eq!(r.moves.len(), 105);
+    assert!(r.moves.iter().all(|m| !m.san.is_empty()));
+
+    // The Alpaca prelude: accept or decline, then the game goes on.
+    for variant in ["alpaca", "alpaca2", "alpaca-samefile"] {
+        let r = client.legal_moves(legal_req(pos(variant, "", &[]))).await.unwrap().into_inner();
+        let mut ucis: Vec<&str> = r.moves.iter().map(|m| m.uci.as_str()).collect();
+        ucis.sort_unstable();
+        assert_eq!(ucis, ["accept", "decline"], "{variant}");
+        assert!(r.moves.iter().all(|m| !m.san.is_empty()));
+    }
+    let r = client.legal_moves(legal_req(pos("alpaca", "", &["accept"]))).await.unwrap().into_inner();
+    assert!(!r.moves.is_empty());
+    let r = client.legal_moves(legal_req(pos("alseid", "", &["decline"]))).await.unwrap().into_inner();
+    assert!(!r.moves.is_empty());
+}
+
+// ---------------------------------------------------------------- Perft
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perft_divide_sums_to_the_total_with_and_without_a_table() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+
+    let plain = perft(&mut client, perft_req(start_pos(), 4)).await.unwrap();
+    assert_eq!(plain.total(), 197_281);
+    assert_eq!(plain.divides.len(), 20);
+    assert_eq!(plain.divides.iter().map(|d| d.nodes).sum::<u64>(), 197_281);
+    assert!(plain.divides.iter().all(|d| !d.r#move.is_empty() && !d.san.is_empty()));
+    assert_eq!(plain.divide_map()["g1f3"], 9748);
+    assert!(plain.divides.iter().any(|d| d.r#move == "g1f3" && d.san == "Nf3"));
+
+    for (hash_mb, threads) in [(16, 0), (1, 1), (4, 2)] {
+        let req = pb::PerftRequest { hash_mb, threads, ..perft_req(start_pos(), 4) };
+        let hashed = perft(&mut client, req).await.unwrap();
+        assert_eq!(hashed.total(), 197_281, "hash {hash_mb} threads {threads}");
+        assert_eq!(hashed.divide_map(), plain.divide_map(), "hash {hash_mb} threads {threads}");
+    }
+
+    // Depth 1 lists the moves, each counting 1.
+    let one = perft(&mut client, perft_req(start_pos(), 1)).await.unwrap();
+    assert_eq!((one.total(), one.divides.len()), (20, 20));
+    assert!(one.divides.iter().all(|d| d.nodes == 1));
+
+    // After moves, and in fairy variants.
+    let after = perft(&mut client, perft_req(pos("chess", "", &["e4", "e5"]), 2)).await.unwrap();
+    assert_eq!(after.total(), 835); // python-chess agrees
+    for (variant, depth, want) in [("camel-rhino", 2, 11_016), ("alpaca", 3, 92), ("alseid", 4, 1744)] {
+        let run = perft(&mut client, perft_req(pos(variant, "", &[]), depth)).await.unwrap();
+        assert_eq!(run.total(), want, "{variant}");
+        assert_eq!(run.divides.iter().map(|d| d.nodes).sum::<u64>(), want, "{variant}");
+    }
+    let run = perft(&mut client, perft_req(pos("chess", POSITION3, &[]), 5)).await.unwrap();
+    assert_eq!(run.total(), 674_624);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perft_reports_progress_on_a_longer_run() {
+    let _g = shared().await;
+    let mut c = config();
+    c.progress_ms = 10;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    let run = perft(&mut client, perft_req(pos("chess", KIWIPETE, &[]), 5)).await.unwrap();
+    assert_eq!(run.total(), 193_690_690);
+    assert_eq!(run.divides.len(), 48);
+    assert_eq!(run.divides.iter().map(|d| d.nodes).sum::<u64>(), 193_690_690);
+    assert!(!run.progress.is_empty(), "no progress events");
+    for p in &run.progress {
+        assert_eq!(p.moves_total, 48);
+        assert!(p.moves_done <= 48 && p.nodes <= 193_690_690, "{p:?}");
+    }
+    assert!(run.progress.windows(2).all(|w| w[0].nodes <= w[1].nodes && w[0].moves_done <= w[1].moves_done));
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_perft_streams_are_all_correct() {
+    let _g = shared().await;
+    let mut c = config();
+    c.max_jobs = 3;
+    c.max_threads = 1;
+    let server = start(c).await;
+    let client = server.client().await;
+    let cases = [
+        (start_pos(), 4, 197_281),
+        (pos("chess", KIWIPETE, &[]), 3, 97_862),
+        (pos("chess", POSITION3, &[]), 5, 674_624),
+    ];
+    // All three streams are open at once before any is read.
+    let mut streams = Vec::new();
+    for (position, depth, _) in &cases {
+        let mut c = client.clone();
+        streams.push(c.perft(perft_req(position.clone(), *depth)).await.unwrap().into_inner());
+    }
+    let tasks: Vec<_> = streams.into_iter().map(|s| tokio::spawn(collect_perft(s))).collect();
+    for (task, (_, depth, want)) in tasks.into_iter().zip(cases) {
+        let run = task.await.unwrap().unwrap();
+        assert_eq!(run.total(), want, "depth {depth}");
+        assert_eq!(run.divides.iter().map(|d| d.nodes).sum::<u64>(), want);
+    }
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+    assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), 3);
+}
+
+// ---------------------------------------------------------------- PerftBatch
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
+    let _g = shared().await;
+    let mut c = config();
+    c.max_perft_depth = 5;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    let dc = |depth, nodes| pb::DepthCount { depth, nodes };
+    let jobs = vec![
+        pb::PerftJob {
+            id: "start-epd".into(),
+            epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902".into(),
+            ..Default::default()
+        },
+        pb::PerftJob {
+            id: "kiwipete-wrong".into(),
+            epd: format!("{KIWIPETE} ;D1 48 ;D2 2040"),
+            ..Default::default()
+        },
+        pb::PerftJob { id: "bad-fen".into(), epd: "not/a/fen w - - 0 1 ;D1 20".into(), ..Default::default() },
+        pb::PerftJob {
+            id: "camel-rhino-epd".into(),
+            epd: "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1 ;variant camel-rhino ;D1 105 ;D2 11016 ;D3 1119157 ;D4 113332570".into(),
+            max_depth: 2,
+            ..Default::default()
+        },
+        pb::PerftJob {
+            id: "alpaca-default-variant".into(),
+            epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1 ;D1 2 ;D2 10 ;D3 92".into(),
+            default_variant: "alpaca".into(),
+            ..Default::default()
+        },
+        pb::PerftJob {
+            id: "position".into(),
+            position: pos("chess", "", &["e4", "e5"]),
+            expected: vec![dc(1, 29), dc(2, 835)],
+            ..Default::default()
+        },
+        pb::PerftJob {
+            id: "position-wrong".into(),
+            position: pos("chess", POSITION3, &[]),
+            expected: vec![dc(1, 14), dc(2, 190)],
+            ..Default::default()
+        },
+        pb::PerftJob { id: "bad-variant".into(), position: pos("shogi", "", &[]), expected: vec![dc(1, 30)], ..Default::default() },
+        pb::PerftJob { id: "too-deep".into(), position: start_pos(), expected: vec![dc(6, 119_060_324)], ..Default::default() },
+        pb::PerftJob {
+            id: "illegal-move".into(),
+            position: pos("chess", "", &["e2e4", "e2e4"]),
+            expected: vec![dc(1, 20)],
+            ..Default::default()
+        },
+        pb::PerftJob { id: "last".into(), position: start_pos(), expected: vec![dc(3, 8902)], ..Default::default() },
+    ];
+    let n = jobs.len();
+    let mut stream = client.perft_batch(tokio_stream::iter(jobs)).await.unwrap().into_inner();
+    let mut results = BTreeMap::new();
+    let mut order = Vec::new();
+    while let Some(r) = stream.message().await.unwrap() {
+        order.push(r.id.clone());
+        results.insert(r.id.clone(), r);
+    }
+    assert_eq!(results.len(), n, "one result per job: {order:?}");
+    assert_eq!(order.last().map(String::as_str), Some("last"), "results come in job order");
+
+    let ok = |id: &str| {
+        let r = &results[id];
+        assert!(r.error.is_empty() && r.error_code.is_empty(), "{id}: {r:?}");
+        r
+    };
+    let r = ok("start-epd");
+    assert!(r.pass);
+    assert_eq!(
+        r.depths.iter().map(|d| (d.depth, d.expected, d.actual, d.pass)).collect::<Vec<_>>(),
+        [(1, 20, 20, true), (2, 400, 400, true), (3, 8902, 8902, true)]
+    );
+    let r = ok("kiwipete-wrong");
+    assert!(!r.pass);
+    assert_eq!(r.depths[1].actual, 2039);
+    assert!(r.depths[0].pass && !r.depths[1].pass);
+    let r = ok("camel-rhino-epd");
+    assert!(r.pass);
+    assert_eq!(r.depths.len(), 2, "max_depth skips the deeper counts");
+    assert!(ok("alpaca-default-variant").pass);
+    assert!(ok("position").pass);
+    let r = ok("position-wrong");
+    assert!(!r.pass && r.depths[0].pass && r.depths[1].actual == 191);
+    assert!(ok("last").pass);
+
+    let err = |id: &str, code: &str| {
+        let r = &results[id];
+        assert_eq!(r.error_code, code, "{id}: {r:?}");
+        assert!(!r.error.is_empty() && !r.pass, "{id}: {r:?}");
+    };
+    err("bad-fen", "INVALID_ARGUMENT");
+    err("bad-variant", "INVALID_ARGUMENT");
+    err("too-deep", "OUT_OF_RANGE");
+    err("illegal-move", "FAILED_PRECONDITION");
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // One job at a time: each result arrives before the next job is sent.
+    let (tx, rx) = mpsc::channel(4);
+    let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
+    for (i, depth) in [(0, 2), (1, 3)] {
+        let job = pb::PerftJob {
+            id: format!("job{i}"),
+            position: start_pos(),
+            expected: vec![pb::DepthCount { depth, nodes: [20, 400, 8902][depth as usize - 1] }],
+            ..Default::default()
+        };
+        tx.send(job).await.unwrap();
+        let r = stream.message().await.unwrap().unwrap();
+        assert!(r.pass && r.id == format!("job{i}"), "{r:?}");
+    }
+    drop(tx);
+    assert!(stream.message().await.unwrap().is_none());
+
+    // An idle batch stream ends when its deadline passes.
+    let (_tx, rx) = mpsc::channel::<pb::PerftJob>(1);
+    let mut req = Request::new(ReceiverStream::new(rx));
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.perft_batch(req).await.unwrap().into_inner();
+    assert_eq!(stream_error(&mut stream).await.code(), Code::DeadlineExceeded);
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+}
+
+// ---------------------------------------------------------------- Analyze / BestMove
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyze_streams_deepening_info_then_the_best_move() {
+    use pb::analyze_event::Event;
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let req = pb::AnalyzeRequest { depth: 6, multipv: 2, ..analyze_req(pos("chess", "", &["e4", "e5"])) };
+    let mut stream = client.analyze(req).await.unwrap().into_inner();
+    let mut infos = Vec::new();
+    let mut best = None;
+    while let Some(ev) = stream.message().await.unwrap() {
+        assert!(best.is_none(), "an event after the best move");
+        match ev.event.unwrap() {
+            Event::Info(i) => infos.push(i),
+            Event::BestMove(b) => best = Some(b),
+        }
+    }
+    assert!(!infos.is_empty());
+    assert!(infos.windows(2).all(|w| w[0].depth < w[1].depth), "depths must increase: {infos:?}");
+    assert_eq!(infos.last().unwrap().depth, 6);
+    for i in &infos {
+        assert_eq!(i.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(), [1, 2], "{i:?}");
+        for l in &i.lines {
+            assert!(!l.pv.is_empty() && l.pv.len() == l.pv_san.len(), "{l:?}");
+            assert!(l.score.is_some());
+        }
+        assert_ne!(i.lines[0].pv[0], i.lines[1].pv[0], "two different first moves");
+    }
+    let best = best.expect("no best_move event");
+    assert_eq!(best.depth, 6);
+    assert_eq!(best.lines.len(), 2);
+    assert!(best.score.is_some() && best.nodes > 0);
+    // The best move is legal, and its SAN matches.
+    let v = client
+        .validate_move(validate_req(pos("chess", "", &["e4", "e5"]), &best.best_move))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(v.legal && v.san == best.best_move_san, "{best:?} {v:?}");
+    // The PV's coordinate and SAN forms name the same moves.
+    let line = &best.lines[0];
+    assert_eq!(line.pv[0], best.best_move);
+    assert_eq!(line.pv_san[0], best.best_move_san);
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn best_move_honours_depth_nodes_movetime_and_multipv() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let legal: Vec<String> = client
+        .legal_moves(legal_req(start_pos()))
+        .await
+        .unwrap()
+        .into_inner()
+        .moves
+        .into_iter()
+        .map(|m| m.uci)
+        .collect();
+
+    let r = client.best_move(pb::AnalyzeRequest { depth: 5, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    assert_eq!(r.depth, 5);
+    assert!(legal.contains(&r.best_move), "{r:?}");
+    assert!(!r.best_move_san.is_empty() && r.score.is_some() && r.nodes > 0, "{r:?}");
+    assert_eq!(r.lines.len(), 1);
+
+    let r =
+        client.best_move(pb::AnalyzeRequest { nodes: 20_000, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    assert!(legal.contains(&r.best_move), "{r:?}");
+    assert!(r.nodes > 0 && r.depth >= 1, "{r:?}");
+
+    let r = client
+        .best_move(pb::AnalyzeRequest { movetime_ms: 200, ..analyze_req(start_pos()) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(legal.contains(&r.best_move) && r.depth >= 1, "{r:?}");
+
+    let r = client
+        .best_move(pb::AnalyzeRequest { depth: 4, multipv: 3, ..analyze_req(start_pos()) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(), [1, 2, 3]);
+    let firsts: std::collections::BTreeSet<&str> = r.lines.iter().map(|l| l.pv[0].as_str()).collect();
+    assert_eq!(firsts.len(), 3, "{r:?}");
+    assert_eq!(r.lines[0].pv[0], r.best_move);
+
+    // Mate in one is found, with a mate score.
+    let r = client
+        .best_move(pb::AnalyzeRequest { depth: 3, ..analyze_req(pos("chess", "", &FOOLS_MATE)) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((r.best_move.as_str(), r.best_move_san.as_str()), ("d8h4", "Qh4#"));
+    assert_eq!(r.score.unwrap().value, Some(pb::score::Value::Mate(1)));
+
+    // Fairy variants, and more than one search thread.
+    let r = client
+        .best_move(pb::AnalyzeRequest { depth: 3, threads: 2, ..analyze_req(pos("camel-rhino", "", &[])) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!r.best_move.is_empty(), "{r:?}");
+    let r = client
+        .best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(pos("alpaca", "", &[])) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(r.best_move == "accept" || r.best_move == "decline", "{r:?}");
+    wait_until("running jobs to reach 0", || server.running() == 0).await;
+}
+
+// ---------------------------------------------------------------- Error codes
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_arguments_name_the_field() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let cases = [
+        (pos("shogi", "", &[]), "position.variant"),
+        (pos("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", &[]), "position.fen"),
+        (pos("chess", "not a fen", &[]), "position.fen"),
+        (pos("camel-rhino", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[]), "position.fen"),
+        (pos("chess", "", &["e4", "hello"]), "position.moves[1]"),
+        (pos("chess", "", &["e4", "e5", "Nf3", "!!"]), "position.moves[3]"),
+    ];
+    for (position, field) in cases {
+        assert_bad_field(
+            client.validate_move(validate_req(position.clone(), "e2e4")).await,
+            Code::InvalidArgument,
+            field,
+        );
+        assert_bad_field(client.legal_moves(legal_req(position.clone())).await, Code::InvalidArgument, field);
+        assert_bad_field(client.perft(perft_req(position.clone(), 2)).await, Code::InvalidArgument, field);
+        let analyze = pb::AnalyzeRequest { depth: 2, ..analyze_req(position.clone()) };
+        assert_bad_field(client.analyze(analyze.clone()).await, Code::InvalidArgument, field);
+        assert_bad_field(client.best_move(analyze).await, Code::InvalidArgument, field);
+    }
+    // The message says what is wrong.
+    let s = client.legal_moves(legal_req(pos("shogi", "", &[]))).await.unwrap_err();
+    assert!(s.message().contains("shogi") && s.message().contains("camel-rhino"), "{s:?}");
+    // Perft depth 0.
+    assert_bad_field(client.perft(perft_req(start_pos(), 0)).await, Code::InvalidArgument, "depth");
+    assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), 0, "no job was admitted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_preconditions_for_illegal_moves_and_finished_games() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // An illegal move in position.moves.
+    for (moves, field) in
+        [(&["e2e4", "e2e4"][..], "position.moves[1]"), (&["e4", "e5", "Ke3"][..], "position.moves[2]")]
+    {
+        let s = client.legal_moves(legal_req(pos("chess", "", moves))).await.unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+        let details = s.get_error_details();
+        let violations = &details.precondition_failure().unwrap().violations;
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].subject, field, "{s:?}");
+        assert!(!violations[0].description.is_empty());
+        let s = client.perft(perft_req(pos("chess", "", moves), 2)).await.unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+        let s = client
+            .best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(pos("chess", "", moves)) })
+            .await
+            .unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    }
+    // Analysis of a finished game.
+    for position in [pos("chess", "", &["f3", "e5", "g4", "Qh4#"]), pos("chess", STALEMATE, &[])] {
+        let req = pb::AnalyzeRequest { depth: 3, ..analyze_req(position) };
+        let s = client.analyze(req.clone()).await.unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+        assert!(s.message().contains("over"), "{s:?}");
+        let s = client.best_move(req).await.unwrap_err();
+        assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    }
+    // Perft of a finished game is fine: zero.
+    let run = perft(&mut client, perft_req(pos("chess", STALEMATE, &[]), 3)).await.unwrap();
+    assert_eq!(run.total(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_over_the_caps_are_out_of_range() {
+    let _g = shared().await;
+    let mut c = config();
+    c.max_perft_depth = 4;
+    c.max_perft_hash_mb = 8;
+    c.max_analysis_depth = 10;
+    c.max_analysis_nodes = 1_000_000;
+    c.max_analysis_ms = 2_000;
+    c.max_multipv = 4;
+    c.max_moves = 3;
+    let server = start(c).await;
+    let mut client = server.client().await;
+
+    assert_bad_field(client.perft(perft_req(start_pos(), 5)).await, Code::OutOfRange, "depth");
+    let req = pb::PerftRequest { hash_mb: 9, ..perft_req(start_pos(), 2) };
+    assert_bad_field(client.perft(req).await, Code::OutOfRange, "hash_mb");
+    let req = pb::PerftRequest { threads: 3, ..perft_req(start_pos(), 2) };
+    assert_bad_field(client.perft(req).await, Code::OutOfRange, "threads");
+    // At the caps is fine.
+    assert_eq!(perft(&mut client, perft_req(start_pos(), 4)).await.unwrap().total(), 197_281);
+
+    let base = || analyze_req(start_pos());
+    for (req, field) in [
+        (pb::AnalyzeRequest { depth: 11, ..base() }, "depth"),
+        (pb::AnalyzeRequest { nodes: 1_000_001, ..base() }, "nodes"),
+        (pb::AnalyzeRequest { movetime_ms: 2_001, ..base() }, "movetime_ms"),
+        (pb::AnalyzeRequest { depth: 2, multipv: 5, ..base() }, "multipv"),
+        (pb::AnalyzeRequest { depth: 2, threads: 3, ..base() }, "threads"),
+    ] {
+        assert_bad_field(client.best_move(req.clone()).await, Code::OutOfRange, field);
+        assert_bad_field(client.analyze(req).await, Code::OutOfRange, field);
+    }
+    let s = client.best_move(pb::AnalyzeRequest { depth: 11, ..base() }).await.unwrap_err();
+    assert!(s.message().contains("11") && s.message().contains("10"), "{s:?}");
+    let r = client.best_move(pb::AnalyzeRequest { depth: 3, multipv: 4, ..base() }).await.unwrap().into_inner();
+    assert_eq!(r.lines.len(), 4);
+
+    // Too many moves in position.moves.
+    let r = client.legal_moves(legal_req(pos("chess", "", &["e4", "e5", "Nf3", "Nc6"]))).await;
+    assert_bad_field(r, Code::OutOfRange, "position.moves");
+    assert_eq!(
+        client.legal_moves(legal_req(pos("chess", "", &["e4", "e5", "Nf3"]))).await.unwrap().into_inner().moves.len(),
+        29
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn busy_server_refuses_with_resource_exhausted() {
+    let _g = shared().await;
+    let mut c = config();
+    c.max_jobs = 1;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    // One long analysis holds the only job slot.
+    let long = pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) };
+    let mut stream = client.analyze(long.clone()).await.unwrap().into_inner();
+    assert!(stream.message().await.unwrap().is_some());
+    assert_eq!(server.running(), 1);
+
+    let s = client.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await.unwrap_err();
+    assert_eq!(s.code(), Code::ResourceExhausted, "{s:?}");
+    assert!(s.get_error_details().retry_info().is_some(), "a retry hint: {s:?}");
+    assert_eq!(client.perft(perft_req(start_pos(), 3)).await.unwrap_err().code(), Code::ResourceExhausted);
+    assert_eq!(client.analyze(long).await.unwrap_err().code(), Code::ResourceExhausted);
+    let s = client.perft_batch(tokio_stream::iter(Vec::<pb::PerftJob>::new())).await.unwrap_err();
+    assert_eq!(s.code(), Code::ResourceExhausted);
+    // Cheap calls need no job slot.
+    assert_eq!(client.legal_moves(legal_req(start_pos())).await.unwrap().into_inner().moves.len(), 20);
+    assert!(client.validate_move(validate_req(start_pos(), "e4")).await.unwrap().into_inner().legal);
+
+    // Once the analysis is gone the slot is free again.
+    drop(stream);
+    wait_until("the slot to be free", || server.running() == 0).await;
+    let r = client.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await.unwrap();
+    assert!(!r.into_inner().best_move.is_empty());
+}
+
+// ---------------------------------------------------------------- Deadlines and cancellation (CPU)
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deadline_stops_a_long_perft_and_its_cpu_work() {
+    let _g = exclusive().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let before = server.stopped_early();
+    let mut req = Request::new(perft_req(start_pos(), 7));
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.perft(req).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+    assert!(server.stopped_early() > before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deadline_stops_a_long_analysis_and_its_cpu_work() {
+    let _g = exclusive().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+
+    // Streamed.
+    let before = server.stopped_early();
+    let mut req = Request::new(pb::AnalyzeRequest { depth: 64, threads: 2, ..analyze_req(start_pos()) });
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.analyze(req).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+    assert!(server.stopped_early() > before);
+
+    // Unary: the server answers just before tonic's timeout layers would
+    // (they report an expired deadline as CANCELLED "Timeout expired").
+    let before = server.stopped_early();
+    let mut req = Request::new(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) });
+    req.set_timeout(Duration::from_millis(300));
+    let s = client.best_move(req).await.unwrap_err();
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+    wait_until("stopped_early to count the analysis", || server.stopped_early() > before).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_a_stream_or_call_stops_its_cpu_work() {
+    let _g = exclusive().await;
+    let mut c = config();
+    c.progress_ms = 50;
+    let server = start(c).await;
+    let mut client = server.client().await;
+
+    // A deep perft: read one event, then go away.
+    let before = server.stopped_early();
+    let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
+    assert!(stream.message().await.unwrap().is_some());
+    assert_eq!(server.running(), 1);
+    drop(stream);
+    assert_work_stops(&server).await;
+    wait_until("stopped_early to count the perft", || server.stopped_early() > before).await;
+
+    // A long analysis stream.
+    let before = server.stopped_early();
+    let mut stream =
+        client.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    assert!(stream.message().await.unwrap().is_some());
+    drop(stream);
+    assert_work_stops(&server).await;
+    wait_until("stopped_early to count the analysis", || server.stopped_early() > before).await;
+
+    // A unary BestMove whose caller gives up.
+    let before = server.stopped_early();
+    let mut c2 = client.clone();
+    let call =
+        tokio::spawn(async move { c2.best_move(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await });
+    wait_until("the best_move job to start", || server.running() == 1).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    call.abort();
+    assert!(call.await.unwrap_err().is_cancelled());
+    assert_work_stops(&server).await;
+    wait_until("stopped_early to count the best_move", || server.stopped_early() > before).await;
+
+    // A batch in the middle of a deep job.
+    let before = server.stopped_early();
+    let (tx, rx) = mpsc::channel(1);
+    let stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
+    let job = pb::PerftJob {
+        id: "deep".into(),
+        position: start_pos(),
+        expected: vec![pb::DepthCount { depth: 7, nodes: 3_195_901_860 }],
+        ..Default::default()
+    };
+    tx.send(job).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(stream);
+    drop(tx);
+    assert_work_stops(&server).await;
+    wait_until("stopped_early to count the batch job", || server.stopped_early() > before).await;
+}
+
+// ---------------------------------------------------------------- Shutdown
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graceful_shutdown_finishes_unary_calls_and_ends_streams() {
+    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+    let _g = shared().await;
+    let mut server = start(config()).await;
+    let mut client = server.client().await;
+    let mut health = HealthClient::new(server.channel().await);
+    let mut watches = Vec::new();
+    for service in ["menagerie.v1.Analysis", ""] {
+        let mut w = health.watch(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
+        assert_eq!(w.message().await.unwrap().unwrap().status(), ServingStatus::Serving);
+        watches.push(w);
+    }
+
+    let mut c2 = client.clone();
+    let best = tokio::spawn(async move {
+        c2.best_move(pb::AnalyzeRequest { movetime_ms: 1_000, ..analyze_req(start_pos()) }).await
+    });
+    let mut perft_stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
+    let (_batch_tx, batch_rx) = mpsc::channel::<pb::PerftJob>(1);
+    let mut batch_stream = client.perft_batch(ReceiverStream::new(batch_rx)).await.unwrap().into_inner();
+    wait_until("three jobs to run", || server.running() == 3).await;
+
+    server.begin_shutdown();
+    for w in &mut watches {
+        assert_eq!(w.message().await.unwrap().unwrap().status(), ServingStatus::NotServing);
+    }
+    drop(watches);
+    let s = stream_error(&mut perft_stream).await;
+    assert_eq!(s.code(), Code::Unavailable, "{s:?}");
+    let s = stream_error(&mut batch_stream).await;
+    assert_eq!(s.code(), Code::Unavailable, "{s:?}");
+    let r = best.await.unwrap().unwrap().into_inner();
+    assert!(!r.best_move.is_empty(), "{r:?}");
+    drop((perft_stream, batch_stream, client, health));
+    // The server returns once its calls are done, well before the 30 s grace.
+    let served = tokio::time::timeout(Duration::from_secs(20), server.serving).await;
+    served.expect("serve did not return after its calls ended").unwrap().unwrap();
+    assert_eq!(server.service.jobs().running(), 0);
+    // No new connections.
+    assert!(Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_outlasting_the_grace_period_are_stopped() {
+    let _g = shared().await;
+    let mut server = start_with_grace(config(), Duration::from_millis(300)).await;
+    let mut client = server.client().await;
+    let before = server.stopped_early();
+    let call = tokio::spawn(async move {
+        client.best_move(pb::AnalyzeRequest { movetime_ms: 30_000, ..analyze_req(start_pos()) }).await
+    });
+    wait_until("the best_move job to start", || server.running() == 1).await;
+    server.begin_shutdown();
+    tokio::time::timeout(Duration::from_secs(20), &mut server.serving).await.unwrap().unwrap().unwrap();
+    let s = call.await.unwrap().unwrap_err();
+    assert_eq!(s.code(), Code::Unavailable, "{s:?}");
+    wait_until("the job to stop", || server.running() == 0 && server.stopped_early() > before).await;
+}
+
+// ---------------------------------------------------------------- Health and reflection
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_reports_serving() {
+    use tonic_health::pb::{HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient};
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut health = HealthClient::new(server.channel().await);
+    for service in ["menagerie.v1.Analysis", ""] {
+        let r = health.check(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
+        assert_eq!(r.status(), ServingStatus::Serving, "{service:?}");
+    }
+    let s = health.check(HealthCheckRequest { service: "no.such.Service".into() }).await.unwrap_err();
+    assert_eq!(s.code(), Code::NotFound);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reflection_lists_the_services_in_v1_and_v1alpha() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let channel = server.channel().await;
+    let want = ["menagerie.v1.Analysis", "grpc.health.v1.Health"];
+
+    {
+        use tonic_reflection::pb::v1::{
+            ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+            server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+        };
+        let mut client = ServerReflectionClient::new(channel.clone());
+        let reqs = vec![
+            ServerReflectionRequest {
+                host: String::new(),
+                message_request: Some(MessageRequest::ListServices(String::new())),
+            },
+            ServerReflectionRequest {
+                host: String::new(),
+                message_request: Some(MessageRequest::FileContainingSymbol("menagerie.v1.Analysis".into())),
+            },
+        ];
+        let mut stream = client.server_reflection_info(tokio_stream::iter(reqs)).await.unwrap().into_inner();
+        let Some(MessageResponse::ListServicesResponse(list)) =
+            stream.message().await.unwrap().unwrap().message_response
+        else {
+            panic!("not a service list")
+        };
+        let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
+        for w in want {
+            assert!(names.contains(&w), "v1 lists {names:?}");
+        }
+        let Some(MessageResponse::FileDescriptorResponse(files)) =
+            stream.message().await.unwrap().unwrap().message_response
+        else {
+            panic!("not a file descriptor")
+        };
+        assert!(!files.file_descriptor_proto.is_empty());
+    }
+    {
+        use tonic_reflection::pb::v1alpha::{
+            ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+            server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+        };
+        let mut client = ServerReflectionClient::new(channel);
+        let req = ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::ListServices(String::new())),
+        };
+        let mut stream = client.server_reflection_info(tokio_stream::iter(vec![req])).await.unwrap().into_inner();
+        let Some(MessageResponse::ListServicesResponse(list)) =
+            stream.message().await.unwrap().unwrap().message_response
+        else {
+            panic!("not a service list")
+        };
+        let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
+        for w in want {
+            assert!(names.contains(&w), "v1alpha lists {names:?}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------- The binary
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_shuts_down_gracefully_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    let _g = shared().await;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args(["--listen", "127.0.0.1:0", "--log-format", "json", "--log", "info"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // {"timestamp":...,"fields":{"message":"menagerie-server listening","addr":"127.0.0.1:PORT",...}}
+    let addr = loop {
+        let line = lines.next().expect("the server exited before listening").unwrap();
+        if let Some(rest) = line.split("\"addr\":\"").nth(1) {
+            break rest.split('"').next().unwrap().to_string();
+        }
+    };
+    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    let mut client = AnalysisClient::new(channel);
+    assert_eq!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len(), 7);
+    let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
+
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    assert_eq!(stream_error(&mut stream).await.code(), Code::Unavailable);
+    drop((stream, client));
+    let mut status = None;
+    for _ in 0..500 {
+        status = child.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let status = status.unwrap_or_else(|| {
+        let _ = child.kill();
+        panic!("the server did not exit after SIGTERM")
+    });
+    assert!(status.success(), "exit status {status:?}: SIGTERM must be handled, not fatal");
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest.iter().any(|l| l.contains("shutting down")), "{rest:?}");
+}

@@ -50,15 +50,23 @@ pub(crate) struct Done {
     pub error: String,
 }
 
+/// A job waiting to run, with its failed attempts so far and the replicas
+/// (by index) it failed on in the current round.
+struct Pending {
+    job: Job,
+    tries: u32,
+    failed_on: Vec<usize>,
+}
+
 struct Queue {
-    jobs: Mutex<VecDeque<(Job, u32)>>,
+    jobs: Mutex<VecDeque<Pending>>,
     outstanding: AtomicUsize,
     wake: Notify,
 }
 
 /// Errors that say the job itself is bad (no point retrying elsewhere).
 fn permanent(code: &str) -> bool {
-    matches!(code, "InvalidArgument" | "FailedPrecondition" | "OutOfRange")
+    matches!(code, "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "OUT_OF_RANGE")
 }
 
 async fn run_one(
@@ -94,9 +102,10 @@ async fn run_jobs(
     if jobs.is_empty() {
         return Ok(());
     }
+    let total = jobs.len();
     let queue = Arc::new(Queue {
-        outstanding: AtomicUsize::new(jobs.len()),
-        jobs: Mutex::new(jobs.into_iter().map(|j| (j, 0)).collect()),
+        outstanding: AtomicUsize::new(total),
+        jobs: Mutex::new(jobs.into_iter().map(|job| Pending { job, tries: 0, failed_on: Vec::new() }).collect()),
         wake: Notify::new(),
     });
     let (tx, mut rx) = mpsc::channel::<Done>(256);
@@ -104,8 +113,9 @@ async fn run_jobs(
     let attempts = args.attempts.max(1);
     let nodes = Arc::new(AtomicU64::new(0));
     let per_replica = args.jobs_per_replica.max(1);
+    let n_reps = reps.len();
     let mut tasks = Vec::new();
-    for rep in reps {
+    for (ri, rep) in reps.into_iter().enumerate() {
         for _ in 0..per_replica {
             let queue = queue.clone();
             let tx = tx.clone();
@@ -115,11 +125,22 @@ async fn run_jobs(
                 let mut client: Option<AnalysisClient<tonic::transport::Channel>> = None;
                 let mut failures = 0u32;
                 loop {
-                    let next = queue.jobs.lock().await.pop_front();
-                    let Some((job, tries)) = next else {
-                        if queue.outstanding.load(Ordering::Acquire) == 0 {
-                            return;
-                        }
+                    if queue.outstanding.load(Ordering::Acquire) == 0 {
+                        return;
+                    }
+                    // Back off *before* taking work: a failing replica must not
+                    // hold a job that a healthy one could run meanwhile.
+                    if failures > 0 {
+                        tokio::time::sleep(Duration::from_millis((200 * failures as u64).min(3000))).await;
+                    }
+                    // The first job that has not failed on this replica in the
+                    // current round: a dead replica costs each job at most one
+                    // attempt per round instead of all of them.
+                    let next = {
+                        let mut q = queue.jobs.lock().await;
+                        q.iter().position(|p| !p.failed_on.contains(&ri)).and_then(|i| q.remove(i))
+                    };
+                    let Some(Pending { job, tries, mut failed_on }) = next else {
                         // Others may still fail and hand work back.
                         tokio::select! {
                             _ = queue.wake.notified() => {}
@@ -127,9 +148,6 @@ async fn run_jobs(
                         }
                         continue;
                     };
-                    if failures > 0 {
-                        tokio::time::sleep(Duration::from_millis((200 * failures as u64).min(3000))).await;
-                    }
                     if client.is_none() {
                         client = rep.endpoint.connect().await.ok().map(AnalysisClient::new);
                     }
@@ -186,7 +204,12 @@ async fn run_jobs(
                                 })
                             } else {
                                 bar.suspend(|| eprintln!("job {} on {}: {why}; retrying", job.id, rep.name));
-                                queue.jobs.lock().await.push_back((job, tries + 1));
+                                failed_on.push(ri);
+                                if failed_on.len() >= n_reps {
+                                    // Failed on every replica: a new round.
+                                    failed_on.clear();
+                                }
+                                queue.jobs.lock().await.push_back(Pending { job, tries: tries + 1, failed_on });
                                 queue.wake.notify_waiters();
                                 None
                             }
@@ -205,14 +228,20 @@ async fn run_jobs(
     }
     drop(tx);
     let t0 = Instant::now();
-    while let Some(d) = rx.recv().await {
+    let mut received = 0;
+    while received < total {
+        let Some(d) = rx.recv().await else { break };
+        received += 1;
         nodes.fetch_add(d.actual, Ordering::Relaxed);
         let n = nodes.load(Ordering::Relaxed);
         bar.set_message(format!("{:.1} Mnodes/s", n as f64 / t0.elapsed().as_secs_f64().max(1e-9) / 1e6));
         bar.inc(d.expected.max(1));
         done(d);
     }
+    // Every job has its result: workers still backing off or waiting on an
+    // unreachable replica have nothing left to do.
     for t in tasks {
+        t.abort();
         let _ = t.await;
     }
     Ok(())
@@ -228,7 +257,11 @@ impl Results {
     fn open(path: Option<&Path>) -> Result<Results> {
         let mut done = HashMap::new();
         let Some(path) = path else { return Ok(Results { done, file: None }) };
+        let mut torn = false;
         if let Ok(text) = std::fs::read_to_string(path) {
+            // An interrupted run may have left its last line without a newline:
+            // end it, or the next record would be glued onto it.
+            torn = !text.is_empty() && !text.ends_with('\n');
             for (i, line) in text.lines().enumerate() {
                 if line.trim().is_empty() {
                     continue;
@@ -243,19 +276,25 @@ impl Results {
                 }
             }
         }
-        let file = std::fs::OpenOptions::new()
+        let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open results file {}", path.display()))?;
+        if torn {
+            file.write_all(b"\n").with_context(|| format!("cannot write results file {}", path.display()))?;
+        }
         Ok(Results { done, file: Some(file) })
     }
 
     fn record(&mut self, d: &Done) {
         if let Some(f) = self.file.as_mut()
-            && let Ok(line) = serde_json::to_string(d)
+            && let Ok(mut line) = serde_json::to_string(d)
         {
-            let _ = writeln!(f, "{line}");
+            // One write per record, newline included, so that an
+            // interruption cannot leave a complete record without its newline.
+            line.push('\n');
+            let _ = f.write_all(line.as_bytes());
             let _ = f.flush();
         }
     }
@@ -300,7 +339,13 @@ pub(crate) async fn epd(
             });
         }
     }
-    let todo: Vec<Job> = jobs.iter().filter(|j| !results.done.contains_key(&j.id)).cloned().collect();
+    // A stored result counts only for the same depth and expected count:
+    // a results file left by another version of the suite is not trusted.
+    let todo: Vec<Job> = jobs
+        .iter()
+        .filter(|j| !results.done.get(&j.id).is_some_and(|d| d.depth == j.depth && d.expected == j.expected))
+        .cloned()
+        .collect();
     let skipped = jobs.len() - todo.len();
     if skipped > 0 {
         eprintln!("resuming: {skipped} of {} jobs already done", jobs.len());

@@ -9,8 +9,16 @@ mod xboard;
 use std::io::BufRead;
 
 fn main() {
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines().map_while(Result::ok);
+    // Lines are read as bytes and decoded leniently: a line that is not
+    // UTF-8 is answered as an unknown command instead of ending the input.
+    let mut stdin = std::io::stdin().lock();
+    let mut lines = std::iter::from_fn(move || {
+        let mut buf = Vec::new();
+        match stdin.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(String::from_utf8_lossy(&buf).into_owned()),
+        }
+    });
     let mut session = session::Session::new();
     while let Some(line) = lines.next() {
         let line = line.trim();

@@ -23,6 +23,11 @@ pub struct Session {
     pub start: AnyPosition,
     pub moves: Vec<Move>,
     search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// Set by [`Session::stop_and_wait`]: a held search (`go infinite`)
+    /// announces its result only after this.
+    stop_requested: Arc<AtomicBool>,
+    /// UCI `go ponder`: the limits to search with after `ponderhit`.
+    pub ponder_limits: Option<Limits>,
     /// Set when a search's result should not be announced (e.g. `new` in XBoard).
     pub quiet_abort: Arc<AtomicBool>,
     pub debug: Arc<Mutex<bool>>,
@@ -38,6 +43,8 @@ impl Session {
             start: AnyPosition::start(VariantId::Chess),
             moves: Vec::new(),
             search: None,
+            stop_requested: Arc::new(AtomicBool::new(false)),
+            ponder_limits: None,
             quiet_abort: Arc::new(AtomicBool::new(false)),
             debug: Arc::new(Mutex::new(false)),
             engine_move: Arc::new(Mutex::new(None)),
@@ -93,18 +100,61 @@ impl Session {
     }
 
     /// Starts a search; `on_info` prints info lines, `on_done` the result.
+    /// With `hold` (UCI `go infinite` and `go ponder`) the result is handed
+    /// to `on_done` only once the search is stopped from outside, even if
+    /// it ended by itself (maximum depth, or no legal move).
     pub fn go(
         &mut self,
         limits: Limits,
+        hold: bool,
         on_info: impl FnMut(Info) + Send + 'static,
         on_done: impl FnOnce(SearchResult) + Send + 'static,
     ) {
         self.stop_and_wait();
         self.quiet_abort.store(false, Ordering::Relaxed);
+        self.stop_requested.store(false, Ordering::Relaxed);
+        // If the search thread fails (a panic in the search or the rules
+        // code), its result has no move; a legal move is still better than
+        // `bestmove (none)`, which a GUI reads as the end of the game.
+        let fallback = self.position().legal_moves().iter().next().copied();
         let handle = self.engine.go(limits, on_info);
         let stop = handle.stop_flag();
-        let waiter = std::thread::spawn(move || on_done(handle.wait()));
+        let requested = self.stop_requested.clone();
+        let waiter = std::thread::spawn(move || {
+            let mut result = handle.wait();
+            if result.best.is_none() && fallback.is_some() {
+                result.best = fallback;
+                result.ponder = None;
+            }
+            while hold && !requested.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            on_done(result)
+        });
         self.search = Some((stop, waiter));
+    }
+
+    /// Waits for a running search to end by itself (without stopping it).
+    pub fn wait_search(&mut self) {
+        if let Some((_, join)) = self.search.take() {
+            let _ = join.join();
+        }
+    }
+
+    /// Resizes the hash table, refusing sizes the machine cannot hold (the
+    /// allocation would abort the process).
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        if let Some(avail) = available_memory_mb() {
+            // The table is at most `mb` MB; keep room for the old one and the rest.
+            if mb > avail / 4 * 3 {
+                return Err(format!(
+                    "Hash {mb} MB exceeds the available memory ({avail} MB); keeping {} MB",
+                    self.engine.options().hash_mb
+                ));
+            }
+        }
+        self.engine.set_hash(mb);
+        Ok(())
     }
 
     /// True while a search runs.
@@ -114,9 +164,18 @@ impl Session {
 
     /// Stops a running search and waits until its result has been handled.
     pub fn stop_and_wait(&mut self) {
+        self.stop_requested.store(true, Ordering::Relaxed);
         if let Some((stop, join)) = self.search.take() {
             stop.store(true, Ordering::Relaxed);
             let _ = join.join();
         }
     }
+}
+
+/// `MemAvailable` from `/proc/meminfo`, in MB (None where unknown).
+fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }

@@ -76,8 +76,11 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             position(s, &rest);
         }
         "go" => go(s, &rest),
-        "stop" => s.stop_and_wait(),
-        "ponderhit" => {}
+        "stop" => {
+            s.ponder_limits = None;
+            s.stop_and_wait();
+        }
+        "ponderhit" => ponderhit(s),
         "quit" => {
             s.stop_and_wait();
             return false;
@@ -109,7 +112,11 @@ fn setoption(s: &mut Session, rest: &[&str]) {
     let number = || value.parse::<usize>().ok();
     match name.to_ascii_lowercase().as_str() {
         "hash" => match number() {
-            Some(mb) if (1..=65536).contains(&mb) => s.engine.set_hash(mb),
+            Some(mb) if (1..=65536).contains(&mb) => {
+                if let Err(e) = s.set_hash(mb) {
+                    send(&format!("info string {e}"));
+                }
+            }
             _ => send(&format!("info string Hash must be 1..65536, got '{value}'")),
         },
         "threads" => match number() {
@@ -150,6 +157,7 @@ fn position(s: &mut Session, rest: &[&str]) {
 
 fn go(s: &mut Session, rest: &[&str]) {
     let mut limits = Limits::default();
+    let mut ponder = false;
     let mut i = 0;
     let num = |i: usize| rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
     let ms = |i: usize| num(i).map(Duration::from_millis);
@@ -170,11 +178,15 @@ fn go(s: &mut Session, rest: &[&str]) {
             "binc" => limits.binc = ms(i),
             "movestogo" => limits.movestogo = num(i).map(|n| n as u32),
             "infinite" | "ponder" => {
-                limits.infinite = true;
+                if rest[i] == "infinite" {
+                    limits.infinite = true;
+                } else {
+                    ponder = true;
+                }
                 i += 1;
                 continue;
             }
-            "mate" => limits.depth = num(i).map(|m| (2 * m as u32).clamp(1, 100)),
+            "mate" => limits.depth = num(i).map(|m| m.saturating_mul(2).clamp(1, 100) as u32),
             _ => {
                 i += 1;
                 continue;
@@ -182,15 +194,52 @@ fn go(s: &mut Session, rest: &[&str]) {
         }
         i += 2;
     }
+    // Pondering searches without limits until `ponderhit` (then the real
+    // limits apply) or `stop`; like `go infinite`, it never ends by itself.
+    s.ponder_limits = None;
+    if ponder {
+        s.ponder_limits = Some(limits.clone());
+        limits = Limits { infinite: true, ..Limits::default() };
+    }
+    start_search(s, limits);
+}
+
+fn start_search(s: &mut Session, limits: Limits) {
     let v = s.variant;
-    s.go(limits, move |info| send(&info_line(v, &info)), move |r| send(&bestmove_line(v, r.best, r.ponder)));
+    let hold = limits.infinite;
+    let quiet = s.quiet_abort.clone();
+    s.go(
+        limits,
+        hold,
+        move |info| send(&info_line(v, &info)),
+        move |r| {
+            if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
+                send(&bestmove_line(v, r.best, r.ponder));
+            }
+        },
+    );
+}
+
+/// The opponent played the expected move: the pondering search is replaced
+/// by one with the clock limits of `go ponder` (the table keeps what
+/// pondering found).
+fn ponderhit(s: &mut Session) {
+    let Some(limits) = s.ponder_limits.take() else { return };
+    s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
+    s.stop_and_wait();
+    start_search(s, limits);
 }
 
 fn perft(s: &Session, depth: u32) {
     let p = s.position();
     let t = std::time::Instant::now();
     let mut total = 0;
-    for (m, n) in p.divide(depth.max(1)) {
+    // A panic in the rules code must not take the engine down with it.
+    let Ok(divide) = std::panic::catch_unwind(|| p.divide(depth.max(1))) else {
+        send("info string error: perft failed (internal error)");
+        return;
+    };
+    for (m, n) in divide {
         send(&format!("{}: {n}", uci::format(s.variant, m)));
         total += n;
     }

@@ -111,13 +111,19 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
     g.outcome()
 }
 
+/// The score of a thinking line: centipawns, or (CECP §10) 100000 + N for
+/// mate in N moves and -100000 - N for mated in N moves.
+fn xboard_score(score: Score) -> i32 {
+    match score {
+        Score::Cp(c) => c,
+        Score::Mate(m) if m > 0 => 100_000 + m,
+        Score::Mate(m) => -100_000 + m,
+    }
+}
+
 /// A thinking line: `depth score centiseconds nodes pv`.
 fn thinking(v: VariantId, i: &Info) -> String {
-    let score = match i.score {
-        Score::Cp(c) => c,
-        Score::Mate(m) if m > 0 => 100_000 - m,
-        Score::Mate(m) => -100_000 - m,
-    };
+    let score = xboard_score(i.score);
     let pv: Vec<String> = i.pv.iter().map(|&m| uci::format(v, m)).collect();
     format!("{} {} {} {} {}", i.depth, score, i.time_ms / 10, i.nodes, pv.join(" "))
 }
@@ -166,6 +172,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         let slot = s.engine_move.clone();
         s.go(
             limits,
+            false,
             move |info| {
                 if post && info.multipv == 1 {
                     send(&thinking(v, &info));
@@ -212,8 +219,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         if line.is_empty() {
             continue;
         }
-        // Sync the engine's own move into the game before handling input.
-        if pending_engine_move && !s.searching() {
+        // Sync the engine's own move into the game before handling input:
+        // once it is announced (the slot is filled before the `move` line
+        // goes out), the search thread is only finishing up.
+        if pending_engine_move && (!s.searching() || engine_move_announced(s)) {
+            s.wait_search();
             pending_engine_move = false;
             sync_engine_move(s);
         }
@@ -233,13 +243,15 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             "accepted" | "rejected" | "computer" | "name" | "rating" | "ics" | "hard" | "easy" | "random" | "bk"
             | "hint" | "draw" | "otim" => {
                 if cmd == "otim" {
-                    clock.other =
-                        args.first().and_then(|t| t.parse::<u64>().ok()).map(|cs| Duration::from_millis(cs * 10));
+                    clock.other = args.first().and_then(|t| centiseconds(t));
                 }
             }
             "new" => {
                 s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
                 s.stop_and_wait();
+                // A move the old game's search announced must not leak into the new game.
+                pending_engine_move = false;
+                discard_engine_move(s);
                 s.engine.new_game();
                 s.set_variant(VariantId::Chess);
                 force = false;
@@ -276,25 +288,26 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 if let [mps, base, inc, ..] = args.as_slice() {
                     clock.mps = mps.parse().unwrap_or(0);
                     let secs = match base.split_once(':') {
-                        Some((m, sec)) => m.parse::<u64>().unwrap_or(0) * 60 + sec.parse::<u64>().unwrap_or(0),
-                        None => base.parse::<u64>().unwrap_or(5) * 60,
+                        Some((m, sec)) => m
+                            .parse::<u64>()
+                            .unwrap_or(0)
+                            .saturating_mul(60)
+                            .saturating_add(sec.parse::<u64>().unwrap_or(0)),
+                        None => base.parse::<u64>().unwrap_or(5).saturating_mul(60),
                     };
                     clock.base = Duration::from_secs(secs);
-                    clock.inc = Duration::from_secs_f64(inc.parse::<f64>().unwrap_or(0.0).max(0.0));
+                    clock.inc = seconds(inc, 0.0).unwrap_or(Duration::ZERO);
                     clock.per_move = None;
                 }
             }
-            "st" => {
-                clock.per_move =
-                    args.first().and_then(|t| t.parse::<f64>().ok()).map(|t| Duration::from_secs_f64(t.max(0.01)))
-            }
+            "st" => clock.per_move = args.first().and_then(|t| seconds(t, 0.01)),
             "sd" => clock.depth = args.first().and_then(|d| d.parse::<u32>().ok()).map(|d| d.clamp(1, 100)),
-            "time" => {
-                clock.own = args.first().and_then(|t| t.parse::<u64>().ok()).map(|cs| Duration::from_millis(cs * 10))
-            }
+            "time" => clock.own = args.first().and_then(|t| centiseconds(t)),
             "memory" => {
-                if let Some(mb) = args.first().and_then(|m| m.parse::<usize>().ok()) {
-                    s.engine.set_hash(mb.clamp(1, 65536));
+                if let Some(mb) = args.first().and_then(|m| m.parse::<usize>().ok())
+                    && let Err(e) = s.set_hash(mb.clamp(1, 65536))
+                {
+                    send(&format!("telluser {e}"));
                 }
             }
             "cores" => {
@@ -305,18 +318,29 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             "post" => post = true,
             "nopost" => post = false,
             "ping" => {
-                s.stop_and_wait();
-                if pending_engine_move {
+                // While analysing, answer at once and go on; while thinking on
+                // its own move, answer only after the move (CECP: ping), but
+                // without cutting the search short.
+                if !analyzing {
+                    s.wait_search();
+                }
+                if pending_engine_move && !s.searching() {
                     pending_engine_move = false;
                     sync_engine_move(s);
                 }
                 send(&format!("pong {}", args.first().unwrap_or(&"")));
             }
             "setboard" => {
+                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
                 s.stop_and_wait();
+                pending_engine_move = false;
+                discard_engine_move(s);
                 let f = args.join(" ");
                 if let Err(e) = s.set_game(Some(&f), &[]) {
                     send(&format!("tellusererror Illegal position: {e}"));
+                }
+                if analyzing {
+                    think(s, &clock, true, true);
                 }
             }
             "usermove" => {
@@ -353,6 +377,9 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 if cmd == "remove" {
                     s.pop_move();
                 }
+                if analyzing {
+                    think(s, &clock, true, true);
+                }
             }
             "result" => {
                 s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -385,6 +412,30 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         }
     }
     s.stop_and_wait();
+}
+
+/// A time in seconds (`st`, the increment of `level`), at least `min`;
+/// None for text that is no number or too large a time.
+fn seconds(text: &str, min: f64) -> Option<Duration> {
+    let t = text.parse::<f64>().ok()?;
+    Duration::try_from_secs_f64(if t.is_nan() { min } else { t.max(min) }).ok()
+}
+
+/// A clock reading in centiseconds (`time`, `otim`).
+fn centiseconds(text: &str) -> Option<Duration> {
+    text.parse::<u64>().ok().map(|cs| Duration::from_millis(cs.saturating_mul(10)))
+}
+
+/// True once the engine's search has announced its move.
+fn engine_move_announced(s: &Session) -> bool {
+    s.engine_move.lock().is_ok_and(|slot| slot.is_some())
+}
+
+/// Forgets a move the engine announced but that was not added to the game.
+fn discard_engine_move(s: &mut Session) {
+    if let Ok(mut slot) = s.engine_move.lock() {
+        *slot = None;
+    }
 }
 
 /// Applies the engine's announced move to the game once its search ended.

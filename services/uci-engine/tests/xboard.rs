@@ -1,0 +1,495 @@
+#![allow(clippy::unwrap_used)]
+//! XBoard/CECP transcripts against the built `menagerie-uci` binary.
+
+mod common;
+
+use common::{Engine, QUICK, legal, position_after};
+use menagerie_notation::fen;
+use menagerie_variants::{AnyPosition, VariantId};
+use std::time::{Duration, Instant};
+
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+/// Each of Black's three moves is met by Rh8#.
+const MATED_IN_ONE: &str = "k7/6p1/1K6/8/8/8/8/7R b - - 0 1";
+const CHECKMATED: &str = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+
+fn engine() -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.read_until(QUICK, |l| l.contains("done=1"));
+    e
+}
+
+/// `ping N` and the lines before `pong N`.
+fn sync(e: &mut Engine, n: u32) -> Vec<String> {
+    e.send(&format!("ping {n}"));
+    let mut lines = e.read_until(QUICK, |l| l == format!("pong {n}"));
+    lines.pop();
+    lines
+}
+
+/// Reads up to the engine's `move`, checks it is legal in `pos` and that
+/// every thinking line before it is well formed; returns (thinking, move).
+fn engine_move(e: &mut Engine, pos: &AnyPosition, timeout: Duration) -> (Vec<String>, String) {
+    let mut lines = e.read_until_prefix("move ", timeout);
+    let mv = lines.pop().unwrap()["move ".len()..].to_string();
+    legal(pos, &mv).unwrap_or_else(|err| e.fail(&format!("engine move: {err}")));
+    for l in &lines {
+        check_thinking(e, pos, l);
+    }
+    (lines, mv)
+}
+
+/// A thinking line: `depth score centiseconds nodes pv...`, the pv legal.
+fn check_thinking(e: &mut Engine, pos: &AnyPosition, line: &str) {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let numbers = w.len() >= 5
+        && w[0].parse::<u32>().is_ok()
+        && w[1].parse::<i32>().is_ok()
+        && w[2].parse::<u64>().is_ok()
+        && w[3].parse::<u64>().is_ok();
+    if !numbers {
+        e.fail(&format!("not a thinking line: {line}"));
+    }
+    let mut p = *pos;
+    for m in &w[4..] {
+        let mv = legal(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{line}': {err}")));
+        p = p.play(mv).unwrap();
+    }
+}
+
+fn score_of(line: &str) -> i32 {
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn features_list_every_variant() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let lines = e.read_until(QUICK, |l| l == "feature done=1");
+    assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
+    let all = lines.join(" ");
+    assert!(
+        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino""#),
+        "{all}"
+    );
+    for f in ["usermove=1", "ping=1", "setboard=1", "analyze=1", "sigint=0", "sigterm=0", "myname=\"Menagerie"] {
+        assert!(all.contains(f), "{f} missing: {all}");
+    }
+    // Replies to features need no answer.
+    e.send("accepted usermove");
+    e.send("accepted ping");
+    e.send("rejected reuse");
+    assert!(sync(&mut e, 1).is_empty());
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn variants_describe_board_and_pieces() {
+    let mut e = engine();
+    e.send("new");
+    e.send("variant normal");
+    assert!(sync(&mut e, 1).is_empty(), "orthodox chess needs no setup");
+
+    let expect = [
+        ("alpaca", "8x8", &["piece A& WmD"][..]),
+        ("alpaca2", "8x8", &["piece A& WmD"][..]),
+        ("alpaca-samefile", "8x8", &["piece A& WmD"][..]),
+        ("alseid", "8x8", &["piece S& "][..]),
+        ("alseid-weak", "8x8", &["piece S& "][..]),
+        ("camel-rhino", "10x10", &["piece C& ", "piece H& ", "piece Z& ", "piece W& "][..]),
+    ];
+    for (i, (name, size, pieces)) in expect.into_iter().enumerate() {
+        e.send("new");
+        e.send(&format!("variant {name}"));
+        let lines = sync(&mut e, 10 + i as u32);
+        let v = VariantId::from_name(name).unwrap();
+        let setup = &lines[0];
+        let start = fen::format(&AnyPosition::start(v));
+        assert!(setup.starts_with("setup (") && setup.ends_with(&format!(") {size}+0_fairy {start}")), "{setup}");
+        let letters = &setup["setup (".len()..setup.find(')').unwrap()];
+        let (white, black) = letters.split_at(letters.len() / 2);
+        assert_eq!(white.to_ascii_lowercase(), black, "{setup}");
+        for k in v.rules().piece_kinds() {
+            assert!(white.contains(k.letter()), "{name}: {} missing in {setup}", k.letter());
+        }
+        assert_eq!(lines.len(), 1 + pieces.len(), "{lines:?}");
+        for p in pieces {
+            assert!(
+                lines[1..].iter().any(|l| l.starts_with(p) && l.split_whitespace().count() == 3),
+                "{name}: no '{p}' in {lines:?}"
+            );
+        }
+    }
+    e.send("variant shogi");
+    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): shogi"]);
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn force_usermove_go_and_play_on() {
+    let mut e = engine();
+    e.send("new");
+    e.send("sd 3");
+    e.send("force");
+    e.send("usermove e2e4");
+    assert!(sync(&mut e, 1).is_empty());
+    e.send("go");
+    let pos = position_after(VariantId::Chess, None, &["e2e4"]);
+    let (thinking, reply) = engine_move(&mut e, &pos, QUICK);
+    assert!(!thinking.is_empty());
+    assert_eq!(thinking.last().unwrap().split_whitespace().next(), Some("3"), "sd 3: {thinking:?}");
+    // The engine plays Black from now on: each user move gets a reply.
+    let mut moves = vec!["e2e4".to_string(), reply];
+    for user in ["g1f3", "b1c3"] {
+        let pos = position_after(VariantId::Chess, None, &moves.iter().map(String::as_str).collect::<Vec<_>>());
+        let user = if legal(&pos, user).is_ok() { user.to_string() } else { pos_first_move(&pos) };
+        e.send(&format!("usermove {user}"));
+        moves.push(user);
+        let pos = position_after(VariantId::Chess, None, &moves.iter().map(String::as_str).collect::<Vec<_>>());
+        let (_, reply) = engine_move(&mut e, &pos, QUICK);
+        moves.push(reply);
+    }
+    // Protocol 1 style bare moves are accepted too (in force mode, no reply).
+    e.send("force");
+    let pos = position_after(VariantId::Chess, None, &moves.iter().map(String::as_str).collect::<Vec<_>>());
+    e.send(&pos_first_move(&pos));
+    e.send("nopost");
+    e.send("foo");
+    assert_eq!(sync(&mut e, 2), ["Error (unknown command): foo"]);
+    e.quit(Some("quit"));
+}
+
+fn pos_first_move(pos: &AnyPosition) -> String {
+    menagerie_notation::uci::format(pos.variant(), pos.legal_moves().iter().copied().next().unwrap())
+}
+
+#[test]
+fn ping_while_thinking_answers_after_the_move() {
+    let mut e = engine();
+    e.send("new");
+    e.send("st 1");
+    let t = Instant::now();
+    e.send("go");
+    e.send("ping 7");
+    let lines = e.read_until(QUICK, |l| l == "pong 7");
+    let at = lines.iter().position(|l| l.starts_with("move ")).unwrap_or_else(|| e.fail("no move before pong"));
+    assert_eq!(at, lines.len() - 2, "{lines:?}");
+    // The search was not cut short by the ping.
+    assert!(t.elapsed() >= Duration::from_millis(700), "st 1 move after {:?}", t.elapsed());
+    legal(&AnyPosition::start(VariantId::Chess), &lines[at]["move ".len()..]).unwrap();
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn time_controls() {
+    let mut e = engine();
+    // 40 moves in 5 minutes, 2 s left on our clock: a quick move.
+    e.send("new");
+    e.send("level 40 5 0");
+    e.send("time 200");
+    e.send("otim 200");
+    let t = Instant::now();
+    e.send("go");
+    engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
+    assert!(t.elapsed() < Duration::from_millis(1500), "{:?} with 2 s left", t.elapsed());
+
+    // Incremental, base in minutes:seconds.
+    e.send("new");
+    e.send("level 0 0:30 1");
+    e.send("time 3000");
+    e.send("otim 3000");
+    e.send("usermove e2e4");
+    let t = Instant::now();
+    engine_move(&mut e, &position_after(VariantId::Chess, None, &["e2e4"]), QUICK);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+
+    // Fixed time per move.
+    e.send("new");
+    e.send("st 1");
+    let t = Instant::now();
+    e.send("go");
+    engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
+    let took = t.elapsed();
+    assert!(took >= Duration::from_millis(700) && took < Duration::from_secs(3), "st 1 took {took:?}");
+
+    // Fixed depth (with a long time control).
+    e.send("new");
+    e.send("level 40 5 0");
+    e.send("sd 3");
+    e.send("go");
+    let (thinking, _) = engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
+    let depths: Vec<&str> = thinking.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(depths, ["1", "2", "3"]);
+
+    // `?` moves now.
+    e.send("new");
+    e.send("st 30");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("?");
+    engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
+    assert!(t.elapsed() < Duration::from_secs(1), "? took {:?}", t.elapsed());
+
+    // Nonsense values are survived.
+    for cmd in ["level 40 5 inf", "level x y z", "level 40 99999999999999999999 1e300", "st inf", "st 1e300", "st -3"] {
+        e.send(cmd);
+    }
+    e.send("time 99999999999999999999");
+    e.send("otim 18446744073709551615");
+    e.send("sd 0");
+    e.send("new");
+    assert!(sync(&mut e, 5).is_empty());
+    assert!(e.alive());
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn illegal_usermoves_are_refused() {
+    let mut e = engine();
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e5");
+    e.send("usermove xyz");
+    e.send("usermove e7e5");
+    e.send("usermove");
+    e.send("usermove e2e4");
+    assert_eq!(sync(&mut e, 1), ["Illegal move: e2e5", "Illegal move: xyz", "Illegal move: e7e5", "Illegal move: "]);
+    // e2e4 was played: now e7e5 is fine and e2e4 is not.
+    e.send("usermove e7e5");
+    e.send("usermove e2e4");
+    assert_eq!(sync(&mut e, 2), ["Illegal move: e2e4"]);
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn setboard_undo_and_remove() {
+    let mut e = engine();
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove e7e5");
+    e.send("remove");
+    e.send("usermove e7e5");
+    e.send("usermove d2d4");
+    e.send("undo");
+    e.send("usermove d7d5");
+    e.send("usermove c2c4");
+    assert_eq!(sync(&mut e, 1), ["Illegal move: e7e5", "Illegal move: d7d5"]);
+    // Undo with nothing to undo is harmless.
+    e.send("undo");
+    e.send("remove");
+    e.send("undo");
+    assert!(sync(&mut e, 2).is_empty());
+
+    e.send(&format!("setboard {MATE_IN_ONE}"));
+    e.send("usermove e2e4");
+    e.send("usermove a1a7");
+    assert_eq!(sync(&mut e, 3), ["Illegal move: e2e4"]);
+    e.send("setboard not a fen");
+    let said = sync(&mut e, 4);
+    assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
+
+    // A gated FEN in its variant.
+    e.send("variant alpaca");
+    sync(&mut e, 5);
+    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@f] w KQkq - 0 1");
+    e.send("usermove g1f3");
+    e.send("sd 2");
+    e.send("go");
+    let gated = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@f] w KQkq - 0 1";
+    engine_move(&mut e, &position_after(VariantId::Alpaca, Some(gated), &["g1f3"]), QUICK);
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn game_ends_give_result_lines() {
+    let mut e = engine();
+    // The engine mates.
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {MATE_IN_ONE}"));
+    e.send("sd 3");
+    e.send("go");
+    let lines = e.read_until(QUICK, |l| l.starts_with("1-0"));
+    let n = lines.len();
+    assert_eq!(lines[n - 2], "move a1a8");
+    assert_eq!(lines[n - 1], "1-0 {White mates}");
+    // Mate-in-one is reported as 100000 + 1 in the thinking output.
+    assert_eq!(score_of(&lines[n - 3]), 100_001, "{lines:?}");
+    assert!(sync(&mut e, 1).is_empty());
+
+    // The engine is mated in one whatever it plays: -100000 - 1.
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {MATED_IN_ONE}"));
+    e.send("sd 3");
+    e.send("go");
+    let (thinking, _) = engine_move(&mut e, &fen::parse(VariantId::Chess, MATED_IN_ONE).unwrap(), QUICK);
+    assert_eq!(score_of(thinking.last().unwrap()), -100_001, "{thinking:?}");
+    // The user mates: the result follows the move.
+    e.send("force");
+    e.send("usermove h1h8");
+    assert_eq!(sync(&mut e, 2), ["1-0 {White mates}"]);
+
+    // Black mates by the user's move (fool's mate).
+    e.send("new");
+    e.send("force");
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        e.send(&format!("usermove {m}"));
+    }
+    assert_eq!(sync(&mut e, 3), ["0-1 {Black mates}"]);
+
+    // Stalemate by the user's move.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    e.send("usermove f1f7");
+    assert_eq!(sync(&mut e, 4), ["1/2-1/2 {stalemate, draw}"]);
+
+    // Asked to move in a lost position: only the result.
+    e.send("new");
+    e.send("force");
+    e.send(&format!("setboard {CHECKMATED}"));
+    e.send("go");
+    let lines = e.read_until(QUICK, |l| l.starts_with("1-0"));
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "1-0 {White mates}");
+
+    // Camel and Rhino Chess: a takeover of the last Camel or Rhino loses.
+    e.send("new");
+    e.send("variant camel-rhino");
+    sync(&mut e, 5);
+    e.send("force");
+    e.send("setboard 4k5/10/10/10/10/10/10/3h6/2C7/4K5 w - - 0 1");
+    e.send("usermove c2d3");
+    assert_eq!(sync(&mut e, 6), ["1-0 {Black has no Camel or Rhino}"]);
+    e.quit(Some("quit"));
+}
+
+/// Skips to the first depth-1 thinking line and checks the new analysis up
+/// to depth 3 against `pos`.
+fn restarted(e: &mut Engine, pos: &AnyPosition) -> Vec<String> {
+    e.read_until(QUICK, |l| l.starts_with("1 "));
+    let lines = e.read_until(QUICK, |l| l.starts_with("3 "));
+    for l in &lines {
+        check_thinking(e, pos, l);
+    }
+    lines
+}
+
+#[test]
+fn analyze_follows_the_board_until_exit() {
+    let mut e = engine();
+    e.send("new");
+    e.send("force");
+    e.send("post");
+    e.send("usermove e2e4");
+    e.send("analyze");
+    let after_e4 = position_after(VariantId::Chess, None, &["e2e4"]);
+    let lines = e.read_until(QUICK, |l| l.starts_with("4 "));
+    for l in &lines {
+        check_thinking(&mut e, &after_e4, l);
+    }
+    // ping is answered at once and the analysis goes on.
+    e.send("ping 1");
+    let mut lines = e.read_until(QUICK, |l| l == "pong 1");
+    lines.pop();
+    let after = e.collect_for(Duration::from_millis(300));
+    assert!(!after.is_empty(), "analysis stopped at ping");
+    lines.extend(after);
+    for l in &lines {
+        check_thinking(&mut e, &after_e4, l);
+    }
+
+    // A move, an undo and a new board: each restarts the analysis (the old
+    // one was deeper than 1 by now, so its lines end at the first depth-1 line).
+    e.send("usermove e7e5");
+    let after_e5 = position_after(VariantId::Chess, None, &["e2e4", "e7e5"]);
+    restarted(&mut e, &after_e5);
+    e.send("undo");
+    restarted(&mut e, &after_e4);
+    e.send(&format!("setboard {MATE_IN_ONE}"));
+    let lines = restarted(&mut e, &fen::parse(VariantId::Chess, MATE_IN_ONE).unwrap());
+    assert_eq!(score_of(lines.last().unwrap()), 100_001);
+    e.send(".");
+    e.send("exit");
+    let lines = sync(&mut e, 2);
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    // Nothing after exit.
+    assert!(e.collect_for(Duration::from_millis(300)).is_empty());
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn variant_games_over_xboard() {
+    let mut e = engine();
+    // Camel and Rhino Chess: two-digit ranks both ways.
+    e.send("new");
+    e.send("variant camel-rhino");
+    sync(&mut e, 10);
+    e.send("sd 2");
+    e.send("usermove a3a4");
+    let pos = position_after(VariantId::CamelRhino, None, &["a3a4"]);
+    let (_, reply) = engine_move(&mut e, &pos, QUICK);
+    let pos = pos.play(legal(&pos, &reply).unwrap()).unwrap();
+    e.send("force");
+    e.send("usermove a1a3");
+    e.send("usermove j10j9");
+    e.send("usermove j9j7");
+    assert_eq!(sync(&mut e, 1), ["Illegal move: j9j7"]);
+    let pos = pos.play(legal(&pos, "a1a3").unwrap()).unwrap();
+    let pos = pos.play(legal(&pos, "j10j9").unwrap()).unwrap();
+    e.send("usermove a3a1");
+    e.send("go");
+    engine_move(&mut e, &pos.play(legal(&pos, "a3a1").unwrap()).unwrap(), QUICK);
+
+    // Alpaca prelude: the engine (Black) places its Alpaca after White's.
+    e.send("new");
+    e.send("variant alpaca");
+    e.send("sd 2");
+    e.send("usermove accept");
+    assert!(sync(&mut e, 2).iter().all(|l| l.starts_with("setup") || l.starts_with("piece")));
+    e.send("usermove A@g");
+    let pos = position_after(VariantId::Alpaca, None, &["accept", "A@g"]);
+    let (_, placed) = engine_move(&mut e, &pos, QUICK);
+    assert!(placed.starts_with("A@"), "{placed}");
+    let pos = pos.play(legal(&pos, &placed).unwrap()).unwrap();
+    e.send("usermove g1f3");
+    let pos = pos.play(legal(&pos, "g1f3").unwrap()).unwrap();
+    engine_move(&mut e, &pos, QUICK);
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn new_discards_a_running_search() {
+    let mut e = engine();
+    e.send("new");
+    e.send("st 5");
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("new");
+    let lines = sync(&mut e, 1);
+    assert!(t.elapsed() < Duration::from_secs(1));
+    assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+    // The new game starts clean: the engine plays Black after e2e4.
+    e.send("sd 2");
+    e.send("usermove e2e4");
+    engine_move(&mut e, &position_after(VariantId::Chess, None, &["e2e4"]), QUICK);
+
+    // Oversized hash is refused, not fatal.
+    e.send("memory 65536");
+    let said = sync(&mut e, 2);
+    assert!(said.iter().all(|l| l.starts_with("telluser")), "{said:?}");
+    e.send("cores 2");
+    e.send("new");
+    e.send("sd 4");
+    e.send("go");
+    engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
+    // End of input ends the engine cleanly.
+    e.quit(None);
+}

@@ -618,3 +618,18 @@ fn fen_error_black_places_before_white() {
     let e = position_error(ALPACA, &start_fen("Aa", "b"));
     assert!(matches!(e, PositionError::PreludeOrder(_)), "{e:?}");
 }
+
+/// §0 legality: a pinned Alpaca may move along the pin line, but its
+/// two-square jump never takes it over its own king or over the pinner.
+#[test]
+fn pinned_alpaca_stays_between_king_and_pinner() {
+    // Pinned on the first rank by the rook on a1: e1 and d1 only (not h1, over the king).
+    assert_eq!(
+        moves(ALPACA, "4k3/8/8/8/8/8/8/r4AK1 w - - 0 1"),
+        set(&["f1e1", "f1d1", "g1h1", "g1f2", "g1g2", "g1h2"])
+    );
+    // Pinned on the e-file next to the pinner: the capture, not the jump over it.
+    let alpaca_moves: Vec<String> =
+        moves(ALPACA, "4k3/8/8/8/4r3/4A3/8/4K3 w - - 0 1").into_iter().filter(|m| m.starts_with("e3")).collect();
+    assert_eq!(alpaca_moves, vec!["e3e2".to_string(), "e3e4".to_string()]);
+}

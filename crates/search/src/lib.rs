@@ -27,11 +27,13 @@ mod engine;
 mod eval;
 mod limits;
 mod search;
+mod see;
 mod tt;
 
 pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
 pub use eval::EvalTables;
 pub use limits::Limits;
+pub use see::see;
 pub use tt::{Bound, TranspositionTable, TtHit};
 
 use menagerie_variants::Move;

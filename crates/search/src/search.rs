@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 pub(crate) const MAX_PLY: usize = 128;
+/// Deepest quiescence line.
+const MAX_QPLY: u32 = 12;
 pub(crate) const INF: i32 = 32000;
 pub(crate) const MATE: i32 = 31000;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
@@ -130,11 +132,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
     }
 
-    /// True once the search must stop; depth 1 always completes, so there
-    /// is a move to play however early the stop comes.
+    /// True once the search must stop (root moves keep the best found so
+    /// far, so there is a move to play however early the stop comes).
     #[inline(always)]
     fn stopped(&self) -> bool {
-        self.completed_depth > 0 && self.shared.stopped()
+        self.shared.stopped()
     }
 
     #[inline]
@@ -248,7 +250,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         let in_check = pos.is_check();
         if depth <= 0 && !in_check {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         self.count_node();
         self.seldepth = self.seldepth.max(ply);
@@ -396,7 +398,7 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Quiescence search over captures, conversions and promotions (all
     /// moves when in check).
-    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         self.count_node();
         self.seldepth = self.seldepth.max(ply);
         if self.stopped() {
@@ -407,6 +409,11 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         if pos.variant_ended() {
             return Self::terminal_score(pos, ply);
+        }
+        // Conversions never run out of material, so exchanges of takeovers
+        // can go on forever: quiescence is bounded.
+        if qply >= MAX_QPLY {
+            return self.shared.eval.evaluate(pos);
         }
         let in_check = pos.is_check();
         // In check every evasion is searched; otherwise only material-changing moves.
@@ -433,11 +440,16 @@ impl<'a, V: Variant> Worker<'a, V> {
         }));
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
         for &(m, _) in scored.iter() {
-            if !in_check && m.promotion.is_none() && stand_pat + pos.gain(m) + 200 <= alpha {
-                continue;
+            if !in_check && m.promotion.is_none() {
+                if stand_pat + pos.gain(m) + 200 <= alpha {
+                    continue;
+                }
+                if crate::see::see(pos, m) < 0 {
+                    continue;
+                }
             }
             let child = pos.play_unchecked(m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped() {
                 break;
             }
@@ -555,11 +567,20 @@ impl<'a, V: Variant> Worker<'a, V> {
                     }
                     delta += delta / 2;
                 }
-                // Order the remaining lines best first (stable: earlier order breaks ties).
-                self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
-                if self.stopped() && depth > 1 {
+                if self.stopped() {
+                    // Scores of an interrupted iteration are partial: keep
+                    // the order (a move proven better was moved to the
+                    // front), and show the line if the best move changed.
+                    if self.main && pv_idx == 0 && last_best != Some(self.root_moves[0].mv) {
+                        self.flush();
+                        let info = self.info(depth, 0, &self.root_moves[0]);
+                        last_best = Some(self.root_moves[0].mv);
+                        report(info);
+                    }
                     break;
                 }
+                // Order the remaining lines best first (stable: earlier order breaks ties).
+                self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
                 if self.main {
                     self.flush();
                     let rm = &self.root_moves[pv_idx];
@@ -571,7 +592,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     report(info);
                 }
             }
-            if self.stopped() && depth > 1 {
+            if self.stopped() {
                 break;
             }
             self.completed_depth = depth;
@@ -618,7 +639,13 @@ impl<'a, V: Variant> Worker<'a, V> {
             depth,
             seldepth: rm.seldepth.max(depth as usize) as u32,
             multipv: pv_idx as u32 + 1,
-            score: score_of(if rm.score == -INF { rm.prev_score } else { rm.score }),
+            score: if rm.score > -INF {
+                score_of(rm.score)
+            } else if rm.prev_score > -INF {
+                score_of(rm.prev_score)
+            } else {
+                Score::Cp(0)
+            },
             nodes,
             nps: if elapsed.as_secs_f64() > 0.0 { (nodes as f64 / elapsed.as_secs_f64()) as u64 } else { 0 },
             time_ms: ms,

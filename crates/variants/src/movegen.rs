@@ -173,6 +173,23 @@ impl<V: Variant> Position<V> {
         false
     }
 
+    /// Where a piece pinned on `from` may go: the squares from the king
+    /// (exclusive) to the pinner (inclusive) on their common line — not the
+    /// whole line, since a leaper along it (the Alpaca's two-square jump)
+    /// could otherwise leave over the king or the pinner.
+    #[inline]
+    pub(crate) fn pin_ray(&self, ksq: Square, from: Square) -> BitsOf<V> {
+        type S<V> = <V as Variant>::Shape;
+        let d = menagerie_geometry::Delta::new(
+            S::<V>::file_of(from).0 as i8 - S::<V>::file_of(ksq).0 as i8,
+            S::<V>::rank_of(from).0 as i8 - S::<V>::rank_of(ksq).0 as i8,
+        );
+        match menagerie_geometry::Dir::of(d) {
+            Some(dir) => S::<V>::geometry().ray_attacks(ksq, dir, self.occupied() ^ BitsOf::<V>::bit(from)),
+            None => BitsOf::<V>::ZERO,
+        }
+    }
+
     /// True if the side to move's king is safe after `m` (played in full).
     #[inline]
     pub(crate) fn legal_after(&self, m: Move) -> bool {
@@ -250,12 +267,12 @@ impl<V: Variant> Position<V> {
         for from in (bq & own).iter() {
             let mut a = S::<V>::bishop_attacks(from, occ) & target_mask;
             if pinned.has(from) {
-                a &= S::<V>::line(ksq, from);
+                a &= self.pin_ray(ksq, from);
             }
             if rq.has(from) {
                 let mut r = S::<V>::rook_attacks(from, occ) & target_mask;
                 if pinned.has(from) {
-                    r &= S::<V>::line(ksq, from);
+                    r &= self.pin_ray(ksq, from);
                 }
                 a |= r;
             }
@@ -264,7 +281,7 @@ impl<V: Variant> Position<V> {
         for from in (self.kind(PieceKind::Rook) & own).iter() {
             let mut a = S::<V>::rook_attacks(from, occ) & target_mask;
             if pinned.has(from) {
-                a &= S::<V>::line(ksq, from);
+                a &= self.pin_ray(ksq, from);
             }
             sink.targets(from, a);
         }
@@ -275,7 +292,7 @@ impl<V: Variant> Position<V> {
                 let pc = Piece::new(us, PieceKind::Alpaca);
                 let mut a = (t.leap_attacks(pc, from) & target_mask) | (t.quiet_leaps(pc, from) & qmask);
                 if pinned.has(from) {
-                    a &= S::<V>::line(ksq, from);
+                    a &= self.pin_ray(ksq, from);
                 }
                 sink.targets(from, a);
             }
@@ -315,7 +332,7 @@ impl<V: Variant> Position<V> {
             sink.targets(from, t.leap_attacks(pc, from) & target_mask);
         }
         for from in (pcs & pinned).iter() {
-            sink.targets(from, t.leap_attacks(pc, from) & target_mask & V::Shape::line(ksq, from));
+            sink.targets(from, t.leap_attacks(pc, from) & target_mask & self.pin_ray(ksq, from));
         }
     }
 
@@ -356,7 +373,7 @@ impl<V: Variant> Position<V> {
         };
         emit(sink, free, S::<V>::ALL);
         for from in (pawns & pinned).iter() {
-            emit(sink, BitsOf::<V>::bit(from), S::<V>::line(ksq, from));
+            emit(sink, BitsOf::<V>::bit(from), self.pin_ray(ksq, from));
         }
 
         // En passant: tested in full (the captured pawn leaves a square the

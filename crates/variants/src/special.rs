@@ -89,7 +89,7 @@ impl<V: Variant> Position<V> {
         let own = self.by_color[us.idx()];
         let king_code = Piece::new(us, PieceKind::King).code();
         for from in self.pieces(Piece::new(us, PieceKind::Alseid)).iter() {
-            let line = if pinned.has(from) { S::<V>::line(ksq, from) } else { S::<V>::ALL };
+            let line = if pinned.has(from) { self.pin_ray(ksq, from) } else { S::<V>::ALL };
             for d in 0..8u8 {
                 let dir = Dir(d);
                 let targets = g.ray_attacks(from, dir, occ) & empty;
@@ -180,7 +180,7 @@ impl<V: Variant> Position<V> {
         for from in self.pieces(pc).iter() {
             let mut targets = S::<V>::pieces().leap_attacks(pc, from) & mask;
             if pinned.has(from) {
-                targets &= S::<V>::line(ksq, from);
+                targets &= self.pin_ray(ksq, from);
             }
             let promo = if last.has(from) { BitsOf::<V>::ZERO } else { targets & last };
             sink.targets(from, targets & !promo);

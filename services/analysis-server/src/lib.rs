@@ -26,7 +26,6 @@ use menagerie_api::pb::analysis_server::AnalysisServer;
 use std::future::Future;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 
 /// Errors starting or running the server.
 #[derive(Debug, thiserror::Error)]
@@ -74,13 +73,17 @@ pub async fn serve(
         let _ = grace_tx.send(());
     };
     tokio::spawn(drain);
+    // Small streamed replies must not wait for delayed ACKs (Nagle).
+    let incoming = tonic::transport::server::TcpIncoming::from(listener)
+        .with_nodelay(Some(true))
+        .with_keepalive(Some(Duration::from_secs(60)));
     let server = tonic::transport::Server::builder()
         .trace_fn(|req| tracing::info_span!("request", method = %req.uri().path()))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(AnalysisServer::new(service))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
+        .serve_with_incoming_shutdown(incoming, async {
             let _ = stop_rx.await;
         });
     // After the shutdown signal, in-flight calls get `grace` to finish.

@@ -525,7 +525,6 @@ fn the_engine_survives_internal_errors() {
 }
 
 #[test]
-#[ignore = "rules bug (crates/variants): a pinned Alpaca may leap over its own king along the pin line"]
 fn pinned_alpaca_cannot_leap_over_its_own_king() {
     let mut e = engine();
     e.send("setoption name UCI_Variant value alpaca");
@@ -549,8 +548,6 @@ fn pinned_alpaca_cannot_leap_over_its_own_king() {
 const CAMEL_RHINO_SLOW: &str = "r6b1N/1hzb1p1C2/pppp2Pk1p/4ww4/5c4/3H6/4WW4/PPPP2PPPP/2ZB1KB3/R8R b - - 0 10";
 
 #[test]
-#[ignore = "search bug (crates/search): quiescence over takeovers explodes in camel-rhino, and no limit or stop \
-            interrupts the first iteration"]
 fn camel_rhino_search_honours_limits() {
     let mut e = engine();
     e.send("setoption name UCI_Variant value camel-rhino");
@@ -572,8 +569,6 @@ fn camel_rhino_search_honours_limits() {
 }
 
 #[test]
-#[ignore = "search bug (crates/search): after an iteration cut short by a node or time limit, the bestmove can \
-            differ from the last reported pv (root moves are re-sorted on partial, stale scores)"]
 fn bestmove_agrees_with_the_last_reported_pv() {
     let mut e = engine();
     let mut moves: Vec<String> = Vec::new();

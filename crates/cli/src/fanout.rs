@@ -33,6 +33,8 @@ pub(crate) struct Job {
     pub expected: u64,
     /// Size estimate for the progress bar.
     pub weight: u64,
+    /// Perft threads on the server (0: its maximum).
+    pub threads: u32,
 }
 
 /// A finished job, as stored in the results file.
@@ -78,6 +80,7 @@ async fn run_one(
         id: job.id.clone(),
         position: Some(job.position.clone()),
         expected: vec![pb::DepthCount { depth: job.depth, nodes: job.expected }],
+        threads: job.threads,
         ..Default::default()
     };
     let mut request = tonic::Request::new(tokio_stream::once(req));
@@ -181,6 +184,14 @@ async fn run_jobs(
                             replica: rep.name.clone(),
                             error: r.error,
                         }),
+                        // A busy replica is not a failed attempt: hand the job
+                        // back and slow down.
+                        Err(s) if s.code() == tonic::Code::ResourceExhausted => {
+                            failures = failures.saturating_add(1).min(5);
+                            queue.jobs.lock().await.push_front(Pending { job, tries, failed_on });
+                            queue.wake.notify_waiters();
+                            None
+                        }
                         other => {
                             let why = match other {
                                 Ok(r) => r.error,
@@ -315,7 +326,7 @@ pub(crate) async fn epd(
     file: &Path,
     default_variant: &str,
     max_depth: Option<u32>,
-    _threads: usize,
+    threads: usize,
     args: &FanoutArgs,
 ) -> Result<ExitCode> {
     let default = VariantId::from_name(default_variant)
@@ -336,6 +347,7 @@ pub(crate) async fn epd(
                 depth: d,
                 expected: n,
                 weight: n,
+                threads: threads as u32,
             });
         }
     }
@@ -431,7 +443,7 @@ pub(crate) async fn perft_split(
     pos: &PositionArgs,
     depth: u32,
     k: u32,
-    _threads: usize,
+    threads: usize,
     args: &FanoutArgs,
 ) -> Result<u64> {
     crate::local::check_depth(depth)?;
@@ -459,6 +471,7 @@ pub(crate) async fn perft_split(
             depth: depth - k,
             expected: 0,
             weight: 1,
+            threads: threads as u32,
         });
     }
     let todo: Vec<Job> = jobs.iter().filter(|j| !results.done.contains_key(&j.id)).cloned().collect();

@@ -194,6 +194,25 @@ impl EvalTables {
             let shield = pos.pieces(Piece::new(c, PieceKind::Pawn)) & zones[c.idx()];
             mg[c.idx()] += shield.popcnt() as i32 * 12;
         }
+        // Bishop pair; rooks on open and half-open files.
+        for c in Color::ALL {
+            if pos.pieces(Piece::new(c, PieceKind::Bishop)).many() {
+                mg[c.idx()] += 30;
+                eg[c.idx()] += 50;
+            }
+            let own_pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
+            let all_pawns = pos.kind(PieceKind::Pawn);
+            for sq in pos.pieces(Piece::new(c, PieceKind::Rook)).iter() {
+                let file = S::<V>::file_mask(S::<V>::file_of(sq));
+                if (file & all_pawns).is_empty() {
+                    mg[c.idx()] += 25;
+                    eg[c.idx()] += 10;
+                } else if (file & own_pawns).is_empty() {
+                    mg[c.idx()] += 12;
+                    eg[c.idx()] += 6;
+                }
+            }
+        }
         // Pawn structure.
         if V::has(PieceKind::Pawn) {
             for c in Color::ALL {

@@ -63,8 +63,8 @@ impl TimeBudget {
         let inc = inc.unwrap_or_default();
         let overhead = Duration::from_millis(30).min(time / 4);
         let left = time.saturating_sub(overhead);
-        let moves = limits.movestogo.unwrap_or(30).clamp(1, 50);
-        let base = left / moves + inc * 3 / 4;
+        let moves = limits.movestogo.unwrap_or(25).clamp(1, 50);
+        let base = left / moves + inc * 4 / 5;
         let soft = base.min(left / 2);
         let hard = (soft * 4).min(left * 3 / 4).max(soft);
         TimeBudget { soft: Some(soft), hard: Some(hard) }

@@ -303,6 +303,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
+        // Internal iterative reduction: without a hash move, search shallower.
+        let depth = if tt_move.is_none() && depth >= 5 && !in_check { depth - 1 } else { depth };
         let mut ordered = std::mem::take(&mut self.buffers[ply]);
         self.order(pos, &moves, tt_move, ply, &mut ordered);
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
@@ -609,7 +611,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 }
                 // Time: don't start an iteration that cannot finish.
                 if let Some(soft) = self.shared.budget.soft
-                    && self.shared.start.elapsed() >= soft / 2
+                    && self.shared.start.elapsed() >= soft * 3 / 5
                     && self.shared.limits.movetime.is_none()
                 {
                     break;

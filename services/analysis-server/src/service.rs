@@ -696,7 +696,10 @@ impl AnalysisService {
                 return fail(e);
             }
             let progress = AtomicU64::new(0);
-            let threads = self.config.max_threads;
+            let threads = match job.threads as usize {
+                0 => self.config.max_threads,
+                t => t.min(self.config.max_threads),
+            };
             let got = match Self::perft_job(&parsed.current, d, threads, None, watch, &progress, &|_, _| true) {
                 Ok(n) => n,
                 Err(e) => return fail(e),

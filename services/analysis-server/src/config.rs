@@ -57,6 +57,11 @@ pub struct Config {
     /// Log filter (tracing-subscriber env-filter syntax).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+    /// OpenTelemetry collector (OTLP over gRPC) to export spans to, e.g.
+    /// `http://127.0.0.1:4317`; unset: no export.
+    #[cfg(feature = "otel")]
+    #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
 }
 
 fn cores() -> usize {

@@ -18,6 +18,8 @@ pub mod config;
 pub mod error;
 pub mod jobs;
 mod service;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 
 pub use config::Config;
 pub use service::AnalysisService;
@@ -78,7 +80,12 @@ pub async fn serve(
         .with_nodelay(Some(true))
         .with_keepalive(Some(Duration::from_secs(60)));
     let server = tonic::transport::Server::builder()
-        .trace_fn(|req| tracing::info_span!("request", method = %req.uri().path()))
+        .trace_fn(|req| {
+            let span = tracing::info_span!("request", method = %req.uri().path());
+            #[cfg(feature = "otel")]
+            telemetry::join_caller_trace(&span, req.headers());
+            span
+        })
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -4,17 +4,27 @@ use anyhow::Context;
 use clap::Parser;
 use menagerie_analysis_server::{AnalysisService, Config, serve};
 use std::time::Duration;
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     let filter = EnvFilter::try_new(&config.log).context("bad --log filter")?;
-    match config.log_format.as_str() {
-        "json" => tracing_subscriber::fmt().json().with_env_filter(filter).with_current_span(true).init(),
-        "text" => tracing_subscriber::fmt().with_env_filter(filter).init(),
+    let logs = match config.log_format.as_str() {
+        "json" => tracing_subscriber::fmt::layer().json().with_current_span(true).boxed(),
+        "text" => tracing_subscriber::fmt::layer().boxed(),
         other => anyhow::bail!("--log-format must be text or json, not '{other}'"),
-    }
+    };
+    #[cfg(feature = "otel")]
+    let telemetry =
+        config.otlp_endpoint.as_deref().map(menagerie_analysis_server::telemetry::Telemetry::start).transpose()?;
+    #[cfg(feature = "otel")]
+    let export = telemetry.as_ref().map(|t| t.layer());
+    #[cfg(not(feature = "otel"))]
+    let export: Option<tracing_subscriber::layer::Identity> = None;
+    tracing_subscriber::registry().with(filter).with(logs).with(export).init();
     // Catch the signals before anything else: one arriving between start-up
     // and the first poll of the shutdown future must not kill the process.
     let shutdown = shutdown_signal()?;
@@ -26,6 +36,10 @@ async fn main() -> anyhow::Result<()> {
     let grace = Duration::from_millis(config.grace_ms);
     serve(AnalysisService::new(config), listener, shutdown, grace).await?;
     tracing::info!("stopped");
+    #[cfg(feature = "otel")]
+    if let Some(telemetry) = telemetry {
+        tokio::task::spawn_blocking(move || telemetry.shutdown()).await?;
+    }
     Ok(())
 }
 

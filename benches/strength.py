@@ -12,6 +12,7 @@ import argparse
 import math
 import pathlib
 import sys
+import time
 
 import chess
 import chess.engine
@@ -41,9 +42,11 @@ def play(menagerie, stockfish, opening, menagerie_white, base, inc, max_plies=30
         limit = chess.engine.Limit(
             white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=inc, black_inc=inc
         )
+        # The clock is the wall time the engine took to answer (the engines'
+        # own "time" reports are optional and not to be trusted).
+        started = time.monotonic()
         result = engine.play(board, limit, info=chess.engine.INFO_NONE)
-        spent = result.info.get("time", None)
-        clocks[side] = clocks[side] + inc - (spent if spent is not None else 0)
+        clocks[side] = clocks[side] + inc - (time.monotonic() - started)
         if result.move is None or clocks[side] < -0.5:
             # Flag fall (with a small tolerance for process latency) or resignation.
             return 0.0 if (side == chess.WHITE) == menagerie_white else 1.0

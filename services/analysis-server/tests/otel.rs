@@ -1,4 +1,3 @@
-#![cfg(feature = "otel")]
 #![allow(clippy::unwrap_used)]
 //! OpenTelemetry export end to end (cargo feature `otel`): the real
 //! `menagerie-server` binary exports to a real OTLP/gRPC collector endpoint

@@ -340,3 +340,30 @@ def test_localhost_url(trio):
     assert "6 passed, 0 failed" in proc.stdout
     split = perft_count("--remote", f"http://localhost:{port}", "perft", "--split-depth", "1", "4")
     assert split == 197281
+
+
+# --- (e) a mismatch over the replicas -------------------------------------------
+
+def test_epd_remote_mismatch_exits_1_and_lists_the_failing_lines(trio, tmp_path):
+    """Wrong expected counts and a bad FEN fail their lines, exit code 1,
+    and every failing line is named with its depth, expected and actual
+    count; the right lines still pass."""
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    suite = tmp_path / "mismatch.epd"
+    suite.write_text(
+        "# one good line, two wrong counts (chess and camel-rhino), one bad FEN\n"
+        f"{start} ;D1 20 ;D2 400 ;D3 8902\n"
+        f"{start} ;D1 20 ;D2 401\n"
+        "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1 ;variant camel-rhino ;D1 73\n"
+        "not a fen ;D1 1\n"
+    )
+    proc = menagerie("--remote", remote(trio), "epd", str(suite), "--results", str(tmp_path / "r.jsonl"),
+                     check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    report = [l for l in proc.stdout.splitlines() if l.startswith("line ")]
+    assert [l.split(":")[0] for l in report] == ["line 3", "line 4", "line 5"], proc.stdout
+    assert report[0].startswith("line 3: depth 2: expected 401, got 400"), report
+    assert report[1].startswith("line 4: depth 1: expected 73, got "), report
+    assert "got 73" not in report[1]
+    assert "INVALID_ARGUMENT" in report[2] or "FEN" in report[2], report
+    assert proc.stdout.splitlines()[-1] == "1 passed, 3 failed"

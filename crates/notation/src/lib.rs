@@ -24,6 +24,10 @@ pub use uci::MoveError;
 /// Reads a move in coordinate form or SAN.
 pub fn parse_move(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
     let t = text.trim();
+    let (files, ranks) = pos.variant().size();
+    if let Some(square) = uci::off_board_square(t, files, ranks) {
+        return Err(MoveError::OffBoard { mv: t.to_string(), square, files, ranks });
+    }
     if uci::looks_like_coordinate(t) {
         match uci::parse(pos, t) {
             Ok(m) => return Ok(m),

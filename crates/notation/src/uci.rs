@@ -31,6 +31,38 @@ pub enum MoveError {
     /// SAN that fits more than one legal move.
     #[error("'{0}' is ambiguous here")]
     Ambiguous(String),
+    /// Names a square that is not on the variant's board (e.g. `e2e9` on
+    /// 8x8, `zz9`): never legal, whatever the position.
+    #[error("'{mv}' names the square {square}, which is off the {files}x{ranks} board")]
+    OffBoard {
+        /// The move text.
+        mv: String,
+        /// The first square off the board.
+        square: String,
+        /// Board width.
+        files: u8,
+        /// Board height.
+        ranks: u8,
+    },
+}
+
+/// The first square named in `text` (a file letter then a rank number) that
+/// lies off a `files` x `ranks` board.
+pub(crate) fn off_board_square(text: &str, files: u8, ranks: u8) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if c.is_ascii_lowercase() && digits > 0 {
+            let rank: u32 = text[i + 1..i + 1 + digits].parse().unwrap_or(u32::MAX);
+            if c - b'a' >= files || rank == 0 || rank > u32::from(ranks) {
+                return Some(text[i..i + 1 + digits].to_string());
+            }
+        }
+        i += 1 + digits;
+    }
+    None
 }
 
 /// Formats `m` in coordinate form for `variant`.

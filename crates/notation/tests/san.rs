@@ -342,6 +342,36 @@ fn illegal_castling_is_illegal_not_syntax() {
 }
 
 #[test]
+fn moves_naming_squares_off_the_board() {
+    let chess = AnyPosition::start(V);
+    for (text, square) in [("zz9", "z9"), ("e2e9", "e9"), ("i2i4", "i2"), ("a0a1", "a0"), ("Ni3", "i3"), ("e8=Q9", "")]
+    {
+        let r = parse_move(&chess, text);
+        if square.is_empty() {
+            assert!(!matches!(r, Err(MoveError::OffBoard { .. })), "{text}: {r:?}");
+            continue;
+        }
+        match r {
+            Err(MoveError::OffBoard { mv, square: s, files: 8, ranks: 8 }) => {
+                assert_eq!((mv.as_str(), s.as_str()), (text, square));
+            }
+            other => panic!("{text}: expected OffBoard, got {other:?}"),
+        }
+    }
+    let e = parse_move(&chess, "e2e9").unwrap_err();
+    assert_eq!(e.to_string(), "'e2e9' names the square e9, which is off the 8x8 board");
+    // On 10x10 the j file and the tenth rank exist; k and 11 do not.
+    let cr = AnyPosition::start(VariantId::CamelRhino);
+    assert!(matches!(parse_move(&cr, "j10j9"), Err(MoveError::Illegal { .. })));
+    assert!(matches!(parse_move(&cr, "k3k4"), Err(MoveError::OffBoard { files: 10, ranks: 10, .. })));
+    assert!(matches!(parse_move(&cr, "a11a10"), Err(MoveError::OffBoard { .. })));
+    // Moves on the board are unaffected, in every notation.
+    for text in ["e2e4", "e4", "Nf3", "Nbd2", "accept"] {
+        assert!(!matches!(parse_move(&chess, text), Err(MoveError::OffBoard { .. })), "{text}");
+    }
+}
+
+#[test]
 fn garbage_input() {
     let p = AnyPosition::start(V);
     for text in ["", "   ", "hello", "x", "K", "+", "!!", "Nf", "N3", "Xf3", "Nf3xyz", "e2e4e6e7", "é4", "N@f3", "--"]

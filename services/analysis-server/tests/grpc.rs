@@ -319,6 +319,13 @@ async fn validate_move_illegal_says_why() {
     }
     // Text that is no move at all is a bad argument, not an illegal move.
     assert_bad_field(client.validate_move(validate_req(start_pos(), "hello")).await, Code::InvalidArgument, "move");
+    // So is a move naming a square the board does not have.
+    for (variant, mv) in [("chess", "zz9"), ("chess", "e2e9"), ("chess", "Ni3"), ("camel-rhino", "k3k4")] {
+        let r = client.validate_move(validate_req(pos(variant, "", &[]), mv)).await;
+        assert_bad_field(r, Code::InvalidArgument, "move");
+    }
+    let s = client.validate_move(validate_req(start_pos(), "e2e9")).await.unwrap_err();
+    assert!(s.message().contains("e9") && s.message().contains("8x8"), "{s:?}");
 }
 
 // ---------------------------------------------------------------- LegalMoves
@@ -732,6 +739,7 @@ async fn invalid_arguments_name_the_field() {
         (pos("camel-rhino", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[]), "position.fen"),
         (pos("chess", "", &["e4", "hello"]), "position.moves[1]"),
         (pos("chess", "", &["e4", "e5", "Nf3", "!!"]), "position.moves[3]"),
+        (pos("chess", "", &["e4", "e5", "zz9"]), "position.moves[2]"),
     ];
     for (position, field) in cases {
         assert_bad_field(

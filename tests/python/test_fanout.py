@@ -167,11 +167,17 @@ def read_results(path):
     return records
 
 
-def spawn_epd(processes, suite_path, urls, results, *extra):
+def ignore_sigint():
+    """Starts a child the way a non-interactive shell starts a background
+    job: with SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def spawn_epd(processes, suite_path, urls, results, *extra, preexec_fn=None):
     proc = subprocess.Popen(
         [str(binary("menagerie")), "epd", str(suite_path), "--remote", urls,
          "--jobs-per-replica", "1", "--results", str(results), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn,
     )
     processes.append(proc)
     return proc
@@ -249,11 +255,15 @@ def test_epd_resumes_after_interruption(servers, processes, suite, tmp_path, sig
     path, n_lines, ids = suite
     urls = remote(servers(3))
     results = tmp_path / "results.jsonl"
-    client = spawn_epd(processes, path, urls, results, "--max-depth", str(SUITE_MAX_DEPTH))
+    # The client handles the signal itself, even when it was started with
+    # SIGINT ignored (as from a background job of a script).
+    client = spawn_epd(processes, path, urls, results, "--max-depth", str(SUITE_MAX_DEPTH),
+                       preexec_fn=ignore_sigint if sig == signal.SIGINT else None)
     wait_for_results(results, 20, client)
     client.send_signal(sig)
-    client.communicate(timeout=30)
-    assert client.returncode != 0, "the client finished before it was interrupted"
+    _, err = client.communicate(timeout=30)
+    assert client.returncode == 128 + sig, f"exit {client.returncode}: {err}"
+    assert f"interrupted by {sig.name}" in err
     before = read_results(results)
     done = {r["id"] for r in before if not r.get("error")}
     assert 20 <= len(done) < len(ids)

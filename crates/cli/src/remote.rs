@@ -9,9 +9,47 @@ use std::time::Duration;
 use tonic::transport::{Channel, Endpoint};
 
 /// Runs a command remotely.
+///
+/// SIGINT or SIGTERM ends the run at once, whatever the signal dispositions
+/// inherited from the parent: the calls in flight are cancelled (their
+/// servers stop the work), finished jobs are already in the results file, and
+/// the exit code is 130 (SIGINT) or 143 (SIGTERM).
 pub fn run(urls: &[String], command: Command) -> Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(run_async(urls, command))
+    rt.block_on(async {
+        let interrupted = interrupted()?;
+        tokio::select! {
+            r = run_async(urls, command) => r,
+            (name, code) = interrupted => {
+                eprintln!("menagerie: interrupted by {name}; jobs finished so far are in the results file (if any): rerun with the same --results to resume");
+                Ok(ExitCode::from(code))
+            }
+        }
+    })
+}
+
+/// A future resolving to the signal's name and the exit code to use; the
+/// handlers are installed now.
+#[cfg(unix)]
+fn interrupted() -> Result<impl std::future::Future<Output = (&'static str, u8)>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+    let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => ("SIGINT", 130),
+            _ = term.recv() => ("SIGTERM", 143),
+        }
+    })
+}
+
+/// A future resolving on Ctrl-C.
+#[cfg(not(unix))]
+fn interrupted() -> Result<impl std::future::Future<Output = (&'static str, u8)>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        ("Ctrl-C", 130)
+    })
 }
 
 /// A replica: its display name and endpoint.

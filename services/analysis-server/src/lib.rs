@@ -16,6 +16,7 @@
 
 pub mod config;
 pub mod error;
+mod health;
 pub mod jobs;
 mod service;
 #[cfg(feature = "otel")]
@@ -51,7 +52,12 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> Result<(), ServeError> {
-    let (health, health_service) = tonic_health::server::health_reporter();
+    let health = tonic_health::server::HealthReporter::new();
+    let (draining_tx, draining_rx) = tokio::sync::watch::channel(false);
+    let health_service = tonic_health::pb::health_server::HealthServer::new(health::DrainingHealth {
+        inner: tonic_health::server::HealthService::from_health_reporter(health.clone()),
+        draining: draining_rx,
+    });
     health.set_serving::<AnalysisServer<AnalysisService>>().await;
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
@@ -70,6 +76,8 @@ pub async fn serve(
         tracing::info!(running = jobs.running(), "shutting down");
         health.set_not_serving::<AnalysisServer<AnalysisService>>().await;
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+        // Health watchers have been told NOT_SERVING: end their streams.
+        let _ = draining_tx.send(true);
         jobs.begin_shutdown();
         let _ = stop_tx.send(());
         let _ = grace_tx.send(());

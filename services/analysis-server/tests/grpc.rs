@@ -1003,17 +1003,20 @@ async fn graceful_shutdown_finishes_unary_calls_and_ends_streams() {
     wait_until("three jobs to run", || server.running() == 3).await;
 
     server.begin_shutdown();
+    // Health watchers are told NOT_SERVING, then their streams end (they
+    // must not hold the draining server for its grace period).
     for w in &mut watches {
         assert_eq!(w.message().await.unwrap().unwrap().status(), ServingStatus::NotServing);
+        let end = tokio::time::timeout(Duration::from_secs(10), w.message()).await;
+        assert!(end.expect("the health watch did not end").unwrap().is_none());
     }
-    drop(watches);
     let s = stream_error(&mut perft_stream).await;
     assert_eq!(s.code(), Code::Unavailable, "{s:?}");
     let s = stream_error(&mut batch_stream).await;
     assert_eq!(s.code(), Code::Unavailable, "{s:?}");
     let r = best.await.unwrap().unwrap().into_inner();
     assert!(!r.best_move.is_empty(), "{r:?}");
-    drop((perft_stream, batch_stream, client, health));
+    drop((perft_stream, batch_stream, client, health, watches));
     // The server returns once its calls are done, well before the 30 s grace.
     let served = tokio::time::timeout(Duration::from_secs(20), server.serving).await;
     served.expect("serve did not return after its calls ended").unwrap().unwrap();

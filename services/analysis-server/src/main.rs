@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::Parser;
 use menagerie_analysis_server::{AnalysisService, Config, serve};
+use std::io::IsTerminal;
 use std::time::Duration;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -14,7 +15,8 @@ async fn main() -> anyhow::Result<()> {
     let filter = EnvFilter::try_new(&config.log).context("bad --log filter")?;
     let logs = match config.log_format.as_str() {
         "json" => tracing_subscriber::fmt::layer().json().with_current_span(true).boxed(),
-        "text" => tracing_subscriber::fmt::layer().boxed(),
+        // Colours only on a terminal: log files and collectors get plain text.
+        "text" => tracing_subscriber::fmt::layer().with_ansi(std::io::stdout().is_terminal()).boxed(),
         other => anyhow::bail!("--log-format must be text or json, not '{other}'"),
     };
     #[cfg(feature = "otel")]

@@ -10,7 +10,11 @@
 //!   flag set when the client cancels, its deadline passes, a stream send
 //!   fails or the server shuts down. Panics in jobs become `INTERNAL`.
 //! - Health (`grpc.health.v1`) and reflection (v1 and v1alpha) are served
-//!   beside the API; SIGTERM/SIGINT shut down gracefully.
+//!   beside the API; SIGTERM/SIGINT shut down gracefully (health watchers
+//!   are told NOT_SERVING and their streams end).
+//! - With the cargo feature `otel`, request, job and search spans are
+//!   exported over OTLP/gRPC (`telemetry`), inside the caller's trace when
+//!   the request carries a W3C `traceparent`.
 //!
 //! An empty `variant` means `chess`.
 

@@ -16,7 +16,7 @@ import argparse
 import math
 import pathlib
 
-import subprocess
+from uci_process import UciProcess
 
 CHESS = [
     ("startpos", "startpos"),
@@ -38,32 +38,11 @@ VARIANTS = [
 def raw_nps(path, variant, position, movetime, threads):
     """(nodes, nps) of one `go movetime` search in a fresh engine process;
     the last `info ... nodes N ... time T` before bestmove gives the rate."""
-    p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        lines = []
-        for line in p.stdout:
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError(f"{path} ended before {prefix}")
-
-    send("uci")
-    until("uciok")
-    send(f"setoption name UCI_Variant value {variant}")
-    send(f"setoption name Threads value {threads}")
-    send("setoption name Hash value 64")
-    send("isready")
-    until("readyok")
-    send("position startpos" if position == "startpos" else f"position fen {position}")
-    send(f"go movetime {int(movetime * 1000)}")
-    lines = until("bestmove")
-    send("quit")
-    p.wait(timeout=10)
+    engine = UciProcess(path, variant, threads)
+    engine.position(position)
+    engine.send(f"go movetime {int(movetime * 1000)}")
+    lines = engine.until("bestmove")
+    engine.quit()
     nodes = ms = None
     for line in lines:
         words = line.split()

@@ -8,39 +8,23 @@ Not a test: the figures go into benches/README.md.
 """
 import argparse
 import pathlib
-import subprocess
 import time
+
+from uci_process import UciProcess
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def latency_ms(engine, variant, threads, think=1.0):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait_for(prefix):
-        for line in p.stdout:
-            if line.startswith(prefix):
-                return
-        raise RuntimeError(f"engine ended before {prefix}")
-
-    send("uci")
-    send(f"setoption name UCI_Variant value {variant}")
-    send(f"setoption name Threads value {threads}")
-    send("isready")
-    wait_for("readyok")
-    send("position startpos")
-    send("go infinite")
+    e = UciProcess(engine, variant, threads)
+    e.position("startpos")
+    e.send("go infinite")
     time.sleep(think)
     t = time.monotonic()
-    send("stop")
-    wait_for("bestmove")
+    e.send("stop")
+    e.until("bestmove")
     elapsed = (time.monotonic() - t) * 1000
-    send("quit")
-    p.wait(timeout=10)
+    e.quit()
     return elapsed
 
 

@@ -57,6 +57,12 @@ pub struct Config {
     /// Log filter (tracing-subscriber env-filter syntax).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+    /// TLS and authentication.
+    #[command(flatten)]
+    pub security: crate::security::SecurityConfig,
+    /// Prometheus metrics.
+    #[command(flatten)]
+    pub metrics: crate::metrics::MetricsConfig,
     /// OpenTelemetry collector (OTLP over gRPC) to export spans to, e.g.
     /// `http://127.0.0.1:4317`; unset: no export.
     #[cfg(feature = "otel")]

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
 
-/// Counters describing the jobs the server has run.
-#[derive(Default, Debug)]
+/// Counters describing the jobs the server has run (exported as metrics).
+#[derive(Debug)]
 pub struct JobStats {
     /// Jobs admitted so far.
     pub started: AtomicU64,
@@ -18,7 +18,43 @@ pub struct JobStats {
     pub finished: AtomicU64,
     /// Jobs stopped early (client gone, deadline, shutdown).
     pub stopped_early: AtomicU64,
+    /// Jobs refused because every slot of the server was taken.
+    pub refused_busy: AtomicU64,
+    /// Jobs refused because the client already held its share of slots.
+    pub refused_client: AtomicU64,
+    /// Jobs that ended in a panic (reported as INTERNAL).
+    pub panicked: AtomicU64,
+    /// Perft nodes counted by finished perft work.
+    pub perft_nodes: AtomicU64,
+    /// Search nodes visited by finished analyses.
+    pub search_nodes: AtomicU64,
+    /// Seconds each admitted job waited for a slot.
+    pub queue_wait: prometheus_client::metrics::histogram::Histogram,
 }
+
+impl Default for JobStats {
+    fn default() -> JobStats {
+        JobStats {
+            started: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            stopped_early: AtomicU64::new(0),
+            refused_busy: AtomicU64::new(0),
+            refused_client: AtomicU64::new(0),
+            panicked: AtomicU64::new(0),
+            perft_nodes: AtomicU64::new(0),
+            search_nodes: AtomicU64::new(0),
+            queue_wait: prometheus_client::metrics::histogram::Histogram::new(
+                [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0].into_iter(),
+            ),
+        }
+    }
+}
+
+/// Who a request comes from, for per-client limits: the authenticated
+/// token's name when authentication is on (inserted into the request's
+/// extensions by the auth layer), else the peer's IP address.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ClientId(pub String);
 
 /// The job admission controller.
 #[derive(Clone)]

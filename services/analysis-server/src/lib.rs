@@ -22,6 +22,8 @@ pub mod config;
 pub mod error;
 mod health;
 pub mod jobs;
+pub mod metrics;
+pub mod security;
 mod service;
 #[cfg(feature = "otel")]
 pub mod telemetry;

@@ -12,6 +12,9 @@
 //! - Health (`grpc.health.v1`) and reflection (v1 and v1alpha) are served
 //!   beside the API; SIGTERM/SIGINT shut down gracefully (health watchers
 //!   are told NOT_SERVING and their streams end).
+//! - [`security`]: TLS, mutual TLS and bearer tokens (`UNAUTHENTICATED`
+//!   without an accepted one); [`metrics`]: one access-log event per call
+//!   and Prometheus metrics on their own listener.
 //! - With the cargo feature `otel`, request, job and search spans are
 //!   exported over OTLP/gRPC (`telemetry`), inside the caller's trace when
 //!   the request carries a W3C `traceparent`.
@@ -47,23 +50,52 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
 }
 
+/// What [`serve_with`] adds to the API listener.
+#[derive(Debug, Default)]
+pub struct ServeOptions {
+    /// TLS and authentication.
+    pub security: security::Security,
+    /// Where calls are counted (`None`: access log only).
+    pub metrics: Option<metrics::Metrics>,
+    /// A plaintext listener for `grpc.health.v1` alone (probes that cannot
+    /// speak TLS), served until the shutdown.
+    pub health_listener: Option<TcpListener>,
+}
+
 /// Serves `service` on `listener` until `shutdown` resolves, then shuts
 /// down gracefully: health turns to NOT_SERVING (the service and the
 /// server, `""`), new jobs are refused, running streams end with
 /// `UNAVAILABLE`, and in-flight unary calls get `grace` to finish; after
 /// that their jobs are stopped (`UNAVAILABLE`) and this returns.
+///
+/// Plaintext, no authentication, no metrics: see [`serve_with`].
 pub async fn serve(
     service: AnalysisService,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> Result<(), ServeError> {
+    serve_with(service, listener, ServeOptions::default(), shutdown, grace).await
+}
+
+/// [`serve`] with TLS, authentication, metrics and a health listener as
+/// `options` say. Every call is written to the access log.
+pub async fn serve_with(
+    service: AnalysisService,
+    listener: TcpListener,
+    options: ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> Result<(), ServeError> {
     let health = tonic_health::server::HealthReporter::new();
     let (draining_tx, draining_rx) = tokio::sync::watch::channel(false);
-    let health_service = tonic_health::pb::health_server::HealthServer::new(health::DrainingHealth {
-        inner: tonic_health::server::HealthService::from_health_reporter(health.clone()),
-        draining: draining_rx,
-    });
+    let health_server = |draining: tokio::sync::watch::Receiver<bool>| {
+        tonic_health::pb::health_server::HealthServer::new(health::DrainingHealth {
+            inner: tonic_health::server::HealthService::from_health_reporter(health.clone()),
+            draining,
+        })
+    };
+    let health_service = health_server(draining_rx.clone());
     health.set_serving::<AnalysisServer<AnalysisService>>().await;
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
@@ -75,8 +107,23 @@ pub async fn serve(
         .build_v1alpha()?;
     let jobs = service.jobs().clone();
     let abort_jobs = jobs.clone();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let (grace_tx, grace_rx) = tokio::sync::oneshot::channel::<()>();
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|&s| s).await;
+    };
+    if let Some(listener) = options.health_listener {
+        let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+        let probes = tonic::transport::Server::builder()
+            .layer(metrics::ObserveLayer::new(options.metrics.clone()))
+            .add_service(health_server(draining_rx))
+            .serve_with_incoming_shutdown(incoming, stopped(stop_rx.clone()));
+        tokio::spawn(async move {
+            if let Err(e) = probes.await {
+                tracing::error!(error = %e, "health listener failed");
+            }
+        });
+    }
     let drain = async move {
         shutdown.await;
         tracing::info!(running = jobs.running(), "shutting down");
@@ -85,7 +132,7 @@ pub async fn serve(
         // Health watchers have been told NOT_SERVING: end their streams.
         let _ = draining_tx.send(true);
         jobs.begin_shutdown();
-        let _ = stop_tx.send(());
+        let _ = stop_tx.send(true);
         let _ = grace_tx.send(());
     };
     tokio::spawn(drain);
@@ -93,20 +140,25 @@ pub async fn serve(
     let incoming = tonic::transport::server::TcpIncoming::from(listener)
         .with_nodelay(Some(true))
         .with_keepalive(Some(Duration::from_secs(60)));
-    let server = tonic::transport::Server::builder()
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(tls) = options.security.tls {
+        builder = builder.tls_config(tls)?;
+    }
+    let server = builder
         .trace_fn(|req| {
             let span = tracing::info_span!("request", method = %req.uri().path());
             #[cfg(feature = "otel")]
             telemetry::join_caller_trace(&span, req.headers());
             span
         })
+        // Outermost first: calls refused by authentication are logged and counted too.
+        .layer(metrics::ObserveLayer::new(options.metrics))
+        .layer(options.security.auth)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(AnalysisServer::new(service))
-        .serve_with_incoming_shutdown(incoming, async {
-            let _ = stop_rx.await;
-        });
+        .serve_with_incoming_shutdown(incoming, stopped(stop_rx));
     // After the shutdown signal, in-flight calls get `grace` to finish.
     let grace_timer = async move {
         if grace_rx.await.is_ok() {

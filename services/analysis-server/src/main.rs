@@ -2,7 +2,9 @@
 
 use anyhow::Context;
 use clap::Parser;
-use menagerie_analysis_server::{AnalysisService, Config, serve};
+use menagerie_analysis_server::metrics::{Metrics, serve_metrics};
+use menagerie_analysis_server::security::exposure_warnings;
+use menagerie_analysis_server::{AnalysisService, Config, ServeOptions, serve_with};
 use std::io::IsTerminal;
 use std::time::Duration;
 use tracing_subscriber::layer::SubscriberExt;
@@ -30,13 +32,46 @@ async fn main() -> anyhow::Result<()> {
     // Catch the signals before anything else: one arriving between start-up
     // and the first poll of the shutdown future must not kill the process.
     let shutdown = shutdown_signal()?;
+    let security = config.security.load()?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, max_jobs = config.max_jobs, max_threads = config.max_threads, "menagerie-server listening");
+    let health_listener = match config.security.health_listen {
+        Some(a) => Some(tokio::net::TcpListener::bind(a).await.with_context(|| format!("cannot listen on {a}"))?),
+        None => None,
+    };
+    let metrics_listener = match config.metrics.metrics_listen {
+        Some(a) => Some(tokio::net::TcpListener::bind(a).await.with_context(|| format!("cannot listen on {a}"))?),
+        None => None,
+    };
+    tracing::info!(
+        %addr,
+        tls = security.tls.is_some(),
+        mutual_tls = security.mutual_tls,
+        auth = security.auth.enabled(),
+        max_jobs = config.max_jobs,
+        max_threads = config.max_threads,
+        "menagerie-server listening"
+    );
+    for warning in exposure_warnings(addr, &security) {
+        tracing::warn!("{warning}");
+    }
     let grace = Duration::from_millis(config.grace_ms);
-    serve(AnalysisService::new(config), listener, shutdown, grace).await?;
+    let service = AnalysisService::new(config);
+    let metrics = metrics_listener.map(|l| {
+        let metrics = Metrics::new(service.jobs());
+        if let Ok(a) = l.local_addr() {
+            tracing::info!(addr = %a, "metrics on http://{a}/metrics");
+        }
+        tokio::spawn(serve_metrics(l, metrics.clone()));
+        metrics
+    });
+    if let Some(a) = health_listener.as_ref().and_then(|l| l.local_addr().ok()) {
+        tracing::info!(addr = %a, "plaintext health listener");
+    }
+    let options = ServeOptions { security, metrics, health_listener };
+    serve_with(service, listener, options, shutdown, grace).await?;
     tracing::info!("stopped");
     #[cfg(feature = "otel")]
     if let Some(telemetry) = telemetry {

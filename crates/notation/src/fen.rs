@@ -67,7 +67,8 @@ pub enum FenError {
     Field {
         /// Which field.
         field: FenField,
-        /// The text of the field.
+        /// The text of the field (a text over 64 characters is cut to its
+        /// first 64, followed by `…`).
         value: String,
         /// What is wrong.
         reason: String,
@@ -77,7 +78,7 @@ pub enum FenError {
     Rank {
         /// The rank's number on the board (e.g. 8 for the first group on 8x8).
         rank: u32,
-        /// The rank's text.
+        /// The rank's text (cut like [`FenError::Field`]'s value).
         value: String,
         /// What is wrong.
         reason: String,
@@ -98,8 +99,20 @@ impl FenError {
     }
 }
 
+/// The longest field text quoted whole in an error.
+const QUOTE_MAX: usize = 64;
+
+/// `text`, or its first [`QUOTE_MAX`] characters and `…` if it is longer
+/// (a FEN of a megabyte must not give an error message of a megabyte).
+fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 fn field_err(field: FenField, value: &str, reason: impl Into<String>) -> FenError {
-    FenError::Field { field, value: value.to_string(), reason: reason.into() }
+    FenError::Field { field, value: quote(value), reason: reason.into() }
 }
 
 /// Parses a FEN into unvalidated [`Setup`] data for `variant`'s board size.
@@ -127,7 +140,8 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
         None => (fields[0], None),
     };
     let pieces = parse_board(board_text, files, ranks)?;
-    let reserve = reserve_text.map(parse_reserve).transpose()?;
+    let max = variant.rules().gating.map(|g| usize::from(g.count));
+    let reserve = reserve_text.map(|r| parse_reserve(r, max, variant)).transpose()?;
     let side = match fields[1] {
         "w" => Color::White,
         "b" => Color::Black,
@@ -187,7 +201,7 @@ fn parse_board(text: &str, files: u8, ranks: u8) -> Result<Vec<(Square, Piece)>,
     let mut pieces = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - 1 - i as u8;
-        let err = |reason: String| FenError::Rank { rank: rank as u32 + 1, value: row.to_string(), reason };
+        let err = |reason: String| FenError::Rank { rank: rank as u32 + 1, value: quote(row), reason };
         let mut file: u32 = 0;
         let mut chars = row.chars().peekable();
         if row.is_empty() {
@@ -248,12 +262,17 @@ fn parse_castling(s: &str) -> Result<Castling, FenError> {
     Ok(c)
 }
 
-fn parse_reserve(s: &str) -> Result<Reserve, FenError> {
+/// Reads the text inside the reserve bracket. With `max` (the variant's
+/// reserve pieces per side), a side listing more is a reserve field error
+/// giving the exact number listed; entries beyond `max` are never stored.
+fn parse_reserve(s: &str, max: Option<usize>, variant: VariantId) -> Result<Reserve, FenError> {
     let (body, pending) = match s.strip_suffix('?') {
         Some(b) => (b, true),
         None => (s, false),
     };
     let mut entries = Vec::new();
+    // Counted wide: no number of entries wraps around to a valid count.
+    let mut per_side = [0usize; 2];
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         let piece = Piece::from_char(c)
@@ -267,7 +286,20 @@ fn parse_reserve(s: &str) -> Result<Reserve, FenError> {
                 .ok_or_else(|| field_err(FenField::Reserve, s, format!("'{c}@' must be followed by a file letter")))?;
             file = Some(f);
         }
-        entries.push(ReserveEntry { piece, file });
+        let n = &mut per_side[piece.color.idx()];
+        *n += 1;
+        if max.is_none_or(|max| *n <= max) {
+            entries.push(ReserveEntry { piece, file });
+        }
+    }
+    if let Some(max) = max {
+        for c in Color::ALL {
+            let n = per_side[c.idx()];
+            if n > max {
+                let reason = format!("{} has {n} reserve pieces; {variant} allows {max}", c.name());
+                return Err(field_err(FenField::Reserve, s, reason));
+            }
+        }
     }
     // White's entries first, then Black's (RULES.md §2.4).
     if entries.windows(2).any(|w| w[0].piece.color == Color::Black && w[1].piece.color == Color::White) {

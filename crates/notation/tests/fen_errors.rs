@@ -1,6 +1,7 @@
-//! FEN reading for orthodox chess: one test per typed error (the variant,
-//! the field it names, a one-line message that says where the problem is),
-//! and the round trips that must succeed.
+//! FEN reading, mostly for orthodox chess (plus the reserve counts of the
+//! gating variants): one test per typed error (the variant, the field it
+//! names, a one-line message that says where the problem is), and the round
+//! trips that must succeed.
 
 use menagerie_notation::fen::{self, FenError, FenField};
 use menagerie_pieces::Color;
@@ -345,6 +346,84 @@ fn reserve_bracket_in_chess() {
     // An unclosed bracket is a syntax error in the reserve field.
     let e = fails("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa w KQkq - 0 1", "reserve");
     assert_field(&e, FenField::Reserve, "[Aa");
+}
+
+// ----- reserve counts (gating variants) --------------------------------------
+
+/// Parses `text` as `v`, which must fail with a reserve field error whose
+/// one-line message says `says` and stays short; returns the quoted value.
+#[track_caller]
+fn reserve_error(v: VariantId, text: &str, says: &str) -> String {
+    let e = match fen::parse(v, text) {
+        Ok(p) => panic!("{v} '{}…' parsed as {}", &text[..text.len().min(80)], fen::format(&p)),
+        Err(e) => e,
+    };
+    assert_eq!(e.field(), Some(FenField::Reserve), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains(says), "{msg}");
+    assert!(!msg.contains('\n') && msg.len() < 200, "message too long: {} bytes", msg.len());
+    match e {
+        FenError::Field { value, .. } => value,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn reserve_counts_do_not_wrap_at_256() {
+    // 256 and 257 black Alseids in hand: formerly counted in a byte, so 257
+    // read as one (the normal start) and 256 as none.
+    let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    for n in [2, 255, 256, 257, 513] {
+        let bracket = format!("S{}?", "s".repeat(n));
+        let text = format!("{board}[{bracket}] w KQkq - 0 1");
+        let value = reserve_error(VariantId::Alseid, &text, &format!("Black has {n} reserve pieces; alseid allows 1"));
+        if bracket.chars().count() <= 64 {
+            assert_eq!(value, bracket);
+        } else {
+            assert_eq!(value, format!("{}…", &bracket[..64]));
+        }
+    }
+    // The same for White, before Black's entries, and placed entries count too.
+    reserve_error(
+        VariantId::Alpaca2,
+        &format!("{board}[{}aa] b KQkq - 0 1", "A@b".repeat(257)),
+        "White has 257 reserve pieces; alpaca2 allows 2",
+    );
+    // The normal start is still read as such.
+    let start = fen::parse(VariantId::Alseid, &format!("{board}[Ss?] w KQkq - 0 1")).unwrap();
+    assert_eq!(start, AnyPosition::start(VariantId::Alseid));
+}
+
+#[test]
+fn megabyte_reserve_is_rejected_with_a_short_message() {
+    // 2^20 white Alpacas: a multiple of 256, formerly read as `[]`.
+    let text = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1", "A".repeat(1 << 20));
+    let value = reserve_error(VariantId::Alpaca, &text, "White has 1048576 reserve pieces; alpaca allows 1");
+    assert_eq!(value, format!("{}…", "A".repeat(64)));
+}
+
+#[test]
+fn reserve_count_is_checked_on_setup_data_too() {
+    // A Setup built by a program, not read from a FEN: the position check
+    // counts without wrapping as well.
+    let mut setup = fen::parse_setup(VariantId::Alseid, "4k3/8/8/8/8/8/8/4K3[s] b - - 0 1").unwrap();
+    let entry = setup.reserve.as_ref().unwrap().entries[0];
+    setup.reserve.as_mut().unwrap().entries = vec![entry; 257];
+    assert_eq!(
+        AnyPosition::from_setup(VariantId::Alseid, &setup),
+        Err(PositionError::ReserveCount { color: Color::Black, count: 257, max: 1, variant: "alseid" })
+    );
+}
+
+#[test]
+fn long_field_texts_are_cut_in_errors() {
+    let digits = "9".repeat(100_000);
+    let e = fails(&format!("{} {digits} 1", &START[..START.len() - 4]), "halfmove");
+    assert_field(&e, FenField::Halfmove, &format!("{}…", &digits[..64]));
+    let rank = "p".repeat(100_000);
+    let e = fails(&format!("rnbqkbnr/{rank}/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), "rank 7");
+    assert!(matches!(&e, FenError::Rank { rank: 7, value, .. } if *value == format!("{}…", &rank[..64])), "{e:?}");
+    assert!(e.to_string().len() < 200, "{e}");
 }
 
 // ----- what must be accepted -------------------------------------------------

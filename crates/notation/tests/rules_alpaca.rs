@@ -5,9 +5,9 @@
 //! the engine.
 
 use menagerie_notation::fen::{self, FenError, FenField};
-use menagerie_notation::{san, uci};
+use menagerie_notation::{MoveError, san, uci};
 use menagerie_pieces::Color;
-use menagerie_variants::{AnyPosition, PositionError, VariantId};
+use menagerie_variants::{AnyPosition, IllegalMove, Move, Outcome, PositionError, ReserveEntry, VariantId, WinReason};
 use std::collections::BTreeSet;
 
 const ALPACA: VariantId = VariantId::Alpaca;
@@ -312,6 +312,143 @@ fn perft_samefile_start() {
     assert_eq!(got, [2, 10, 36, 568]);
 }
 
+/// §2.2: a side in check during the prelude (reachable only from a FEN) has
+/// no legal move, since prelude actions move nothing and a move is legal
+/// only if the mover's king is not attacked afterwards: it is checkmated.
+/// Checks generation, the outcome, perft, coordinate/SAN parsing and
+/// playing the action directly; `control` is the same prelude state out of
+/// check, with its exact legal actions `control_moves`.
+#[track_caller]
+fn assert_prelude_in_check_checkmated(
+    v: VariantId,
+    text: &str,
+    actions: &[(&str, Move)],
+    control: &str,
+    control_moves: &[&str],
+) {
+    let p = pos(v, text);
+    assert!(p.is_check(), "{text}: not in check");
+    assert_eq!(moves(v, text), BTreeSet::new(), "{text}");
+    assert_eq!(p.count_legal(), 0, "{text}");
+    let winner = p.side_to_move().flip();
+    assert_eq!(p.outcome(), Some(Outcome::Win { winner, reason: WinReason::Checkmate }), "{text}");
+    for d in 1..=3 {
+        assert_eq!(p.perft(d), 0, "{text} perft {d}");
+        assert_eq!(p.perft_parallel(d), 0, "{text} perft {d}");
+    }
+    assert!(p.divide(2).is_empty(), "{text}");
+    for &(name, m) in actions {
+        match menagerie_notation::parse_move(&p, name) {
+            Err(MoveError::Illegal { reason, .. }) => assert!(reason.contains("checkmate"), "{name}: {reason}"),
+            other => panic!("{text}: {name} gave {other:?}"),
+        }
+        assert!(uci::parse(&p, name).is_err(), "{text}: {name} parsed");
+        assert!(san::parse(&p, name).is_err(), "{text}: {name} parsed as SAN");
+        assert_eq!(p.play(m), Err(IllegalMove), "{text}: {name} played");
+    }
+    // Out of check, the same prelude state has its actions.
+    let c = pos(v, control);
+    assert!(!c.is_check(), "{control}: in check");
+    assert_eq!(moves(v, control), set(control_moves), "{control}");
+    assert_eq!(c.outcome(), None, "{control}");
+}
+
+/// The bit mask of gate files named by `files` (`"de"` → d and e).
+fn files_mask(files: &str) -> u8 {
+    files.bytes().fold(0, |m, f| m | 1 << (f - b'a'))
+}
+
+/// §2.2: Black to place its Alpaca while in check (the rook on e1): no
+/// placement is legal (formerly `A@e`, after which `e1e8` took the king).
+#[test]
+fn prelude_black_placement_in_check_is_checkmate() {
+    assert_prelude_in_check_checkmated(
+        ALPACA,
+        "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1",
+        &[("A@e", Move::place(files_mask("e")))],
+        "4k3/8/8/8/8/8/8/3R2K1[a] b - - 0 1",
+        &["A@e"],
+    );
+}
+
+/// §2.2: White to place while in check: no placement is legal.
+#[test]
+fn prelude_white_placement_in_check_is_checkmate() {
+    assert_prelude_in_check_checkmated(
+        ALPACA,
+        "4r1k1/8/8/8/8/8/8/4K3[Aa] w - - 0 1",
+        &[("A@e", Move::place(files_mask("e")))],
+        "3r2k1/8/8/8/8/8/8/4K3[Aa] w - - 0 1",
+        &["A@e"],
+    );
+}
+
+/// §2.2: two Alpacas to place (`alpaca2`) while in check: none is legal.
+#[test]
+fn prelude_alpaca2_placement_in_check_is_checkmate() {
+    assert_prelude_in_check_checkmated(
+        ALPACA2,
+        "3rk3/8/8/8/8/8/8/4R1K1[aa] b - - 0 1",
+        &[("A@de", Move::place(files_mask("de")))],
+        "3rk3/8/8/8/8/8/8/2R3K1[aa] b - - 0 1",
+        &["A@de"],
+    );
+}
+
+/// §2.2: in `alpaca-samefile`, Black following White's file while in check
+/// (the queen on a4): not legal either.
+#[test]
+fn prelude_samefile_placement_in_check_is_checkmate() {
+    assert_prelude_in_check_checkmated(
+        SAMEFILE,
+        "4k3/8/8/8/Q7/8/8/4K3[A@ea] b - - 0 1",
+        &[("A@e", Move::place(files_mask("e")))],
+        "4k3/8/8/8/8/Q7/8/4K3[A@ea] b - - 0 1",
+        &["A@e"],
+    );
+}
+
+/// §2.2: the decision (`accept`/`decline`) while in check, by White first
+/// and by Black after White declined: neither action is legal.
+#[test]
+fn prelude_decision_in_check_is_checkmate() {
+    let actions = [("accept", Move::ACCEPT), ("decline", Move::DECLINE)];
+    for v in [ALPACA, ALPACA2, SAMEFILE] {
+        let (w, b) = if v == ALPACA2 { ("AAaa?", "AAaa?") } else { ("Aa?", "Aa?") };
+        assert_prelude_in_check_checkmated(
+            v,
+            &format!("4r1k1/8/8/8/8/8/8/4K3[{w}] w - - 0 1"),
+            &actions,
+            &format!("3r2k1/8/8/8/8/8/8/4K3[{w}] w - - 0 1"),
+            &["accept", "decline"],
+        );
+        assert_prelude_in_check_checkmated(
+            v,
+            &format!("4k3/8/8/8/8/8/8/4R1K1[{b}] b - - 0 1"),
+            &actions,
+            &format!("4k3/8/8/8/8/8/8/3R2K1[{b}] b - - 0 1"),
+            &["accept", "decline"],
+        );
+    }
+}
+
+/// §2.2: a prelude action never leaves the other side in check, so a side
+/// can be in check during the prelude only when a FEN says so: from the
+/// control positions above, each action keeps the board as it was.
+#[test]
+fn prelude_actions_never_give_check() {
+    for (v, text, mv) in [
+        (ALPACA, "4k3/8/8/8/8/8/8/3R2K1[a] b - - 0 1", "A@e"),
+        (ALPACA, "3r2k1/8/8/8/8/8/8/4K3[Aa] w - - 0 1", "A@e"),
+        (ALPACA, "3r2k1/8/8/8/8/8/8/4K3[Aa?] w - - 0 1", "accept"),
+        (ALPACA, "3r2k1/8/8/8/8/8/8/4K3[Aa?] w - - 0 1", "decline"),
+    ] {
+        let p = pos(v, &after(v, text, mv));
+        assert!(!p.is_check(), "{text} {mv}");
+        assert!(p.count_legal() > 0, "{text} {mv}");
+    }
+}
+
 // ---------------------------------------------------------------- §2.3 gating
 
 /// §2.3: the home piece's ordinary move makes the reserve piece enter on the
@@ -565,14 +702,24 @@ fn fen_error_decision_marker_with_placed_pieces() {
     }
 }
 
-/// §2.4: more reserve pieces than the variant allows.
+/// §2.4: more reserve pieces than the variant allows: an error in the
+/// reserve field of the FEN, naming the side and the numbers.
 #[test]
 fn fen_error_too_many_reserve_pieces() {
-    let e = position_error(ALPACA, &start_fen("A@bA@gaa", "b"));
-    assert!(matches!(e, PositionError::ReserveCount { color: Color::White, count: 2, max: 1, .. }), "{e:?}");
-    let e = position_error(SAMEFILE, &start_fen("A@ga@ga@b", "w"));
-    assert!(matches!(e, PositionError::ReserveCount { color: Color::Black, count: 2, max: 1, .. }), "{e:?}");
-    let e = position_error(ALPACA2, &start_fen("A@bA@cA@ga", "b"));
+    for (v, bracket, says) in [
+        (ALPACA, "A@bA@gaa", "White has 2 reserve pieces; alpaca allows 1"),
+        (SAMEFILE, "A@ga@ga@b", "Black has 2 reserve pieces; alpaca-samefile allows 1"),
+        (ALPACA2, "A@bA@cA@ga", "White has 3 reserve pieces; alpaca2 allows 2"),
+    ] {
+        let e = fen::parse(v, &start_fen(bracket, "b")).expect_err(bracket);
+        assert!(matches!(&e, FenError::Field { field: FenField::Reserve, value, .. } if value == bracket), "{e:?}");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    // Built from setup data directly, the position check says the same.
+    let mut setup = fen::parse_setup(ALPACA2, &start_fen("A@ba", "b")).unwrap();
+    let extra = ReserveEntry { file: None, ..setup.reserve.as_ref().unwrap().entries[0] };
+    setup.reserve.as_mut().unwrap().entries.splice(0..0, [extra, extra]);
+    let e = AnyPosition::from_setup(ALPACA2, &setup).expect_err("three white entries");
     assert!(matches!(e, PositionError::ReserveCount { color: Color::White, count: 3, max: 2, .. }), "{e:?}");
 }
 

@@ -9,7 +9,7 @@
 //! moved to O.
 
 use menagerie_notation::{fen, san, uci};
-use menagerie_variants::{AnyPosition, VariantId};
+use menagerie_variants::{AnyPosition, Outcome, VariantId, WinReason};
 use std::collections::BTreeSet;
 
 const ALSEID: VariantId = VariantId::Alseid;
@@ -428,6 +428,46 @@ fn start_position_is_pioneer_gating() {
         assert_eq!(d1, f("Ss?", "b"));
         assert_eq!(after(v, &d1, "decline"), f("", "w"));
         assert_eq!(after(v, &d1, "accept"), f("Ss", "w"));
+    }
+}
+
+/// §2.2 (the prelude, shared with Alpaca Chess): a side in check during the
+/// prelude has no legal move (prelude actions move nothing, and the mover's
+/// king must not be attacked afterwards), so it is checkmated. Formerly
+/// Black's `S@e` was generated here and `e1e8` then took the king.
+#[test]
+fn prelude_in_check_has_no_legal_move() {
+    for v in [ALSEID, WEAK] {
+        for (text, control, actions) in [
+            // Black to place, checked by the rook on e1.
+            ("4k3/8/8/8/8/8/8/4R1K1[s] b - - 0 1", "4k3/8/8/8/8/8/8/3R2K1[s] b - - 0 1", &["S@e"][..]),
+            // White to place, checked by the rook on e8.
+            ("4r1k1/8/8/8/8/8/8/4K3[Ss] w - - 0 1", "3r2k1/8/8/8/8/8/8/4K3[Ss] w - - 0 1", &["S@e"][..]),
+            // The decision, by White and (after White declined) by Black.
+            (
+                "4r1k1/8/8/8/8/8/8/4K3[Ss?] w - - 0 1",
+                "3r2k1/8/8/8/8/8/8/4K3[Ss?] w - - 0 1",
+                &["accept", "decline"][..],
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4R1K1[Ss?] b - - 0 1",
+                "4k3/8/8/8/8/8/8/3R2K1[Ss?] b - - 0 1",
+                &["accept", "decline"][..],
+            ),
+        ] {
+            let p = pos(v, text);
+            assert!(p.is_check(), "{text}");
+            assert_eq!(moves(v, text), BTreeSet::new(), "{v:?} {text}");
+            let winner = p.side_to_move().flip();
+            assert_eq!(p.outcome(), Some(Outcome::Win { winner, reason: WinReason::Checkmate }), "{text}");
+            assert_eq!((1..=3).map(|d| p.perft(d)).collect::<Vec<_>>(), [0, 0, 0], "{v:?} {text}");
+            for a in actions {
+                let e = menagerie_notation::parse_move(&p, a).expect_err(a);
+                assert!(e.to_string().contains("checkmate"), "{text} {a}: {e}");
+            }
+            // Out of check, the same state has exactly those actions.
+            assert_eq!(moves(v, control), set(actions), "{v:?} {control}");
+        }
     }
 }
 

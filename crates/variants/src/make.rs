@@ -22,7 +22,11 @@ impl<V: Variant> Position<V> {
     }
 
     /// Plays `m`, which must be one of [`Position::legal_moves`] (otherwise
-    /// the result is unspecified but memory-safe).
+    /// the result is unspecified but memory-safe). Legal moves never
+    /// capture, convert or remove a king (captures need the king attacked
+    /// by the side to move, which legality rules out; takeovers skip kings;
+    /// kidnapping only moves one), so every position reached has both kings;
+    /// debug builds assert that no king is captured.
     #[inline]
     pub fn play_unchecked(&self, m: Move) -> Self {
         let mut p = *self;
@@ -166,6 +170,7 @@ impl<V: Variant> Position<V> {
             MoveKind::Normal | MoveKind::DoublePush => {
                 if self.board[m.to.idx()] != 0 {
                     let cap = self.take(m.to);
+                    debug_assert!(cap.kind != PieceKind::King, "{m:?} captures a king in {self:?}");
                     self.captured_on(m.to, cap.color);
                     reset_clock = true;
                 }
@@ -231,7 +236,8 @@ impl<V: Variant> Position<V> {
                     self.put(sq, Piece::new(us, v.kind));
                 }
                 if self.board[m.to.idx()] != 0 {
-                    self.take(m.to);
+                    let cap = self.take(m.to);
+                    debug_assert!(cap.kind != PieceKind::King, "{m:?} captures a king in {self:?}");
                 }
                 self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
                 reset_clock = true;

@@ -6,6 +6,10 @@
 //! special powers (kidnaps, swaps, takeovers) are generated pseudo-legally and
 //! kept only if, after the whole move, the mover's king is not attacked.
 //!
+//! Prelude actions of the gating variants are moves like any other: legal
+//! only if the mover's king is not attacked afterwards, so a side in check
+//! during the prelude has none.
+//!
 //! Generation writes into a [`Sink`], which either collects moves or only
 //! counts them (bulk counting for perft, by population count of target sets).
 
@@ -414,8 +418,15 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// Prelude actions (accept, decline, placement). They move no piece, so
+    /// the mover's king is attacked after one exactly when it is attacked
+    /// now: a side in check during the prelude has no legal move
+    /// (RULES.md §2.2), which makes it checkmated.
     fn generate_prelude<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
         let Some(g) = V::GATING else { return };
+        if self.is_check() {
+            return;
+        }
         if self.gates.pending {
             sink.push(Move::ACCEPT);
             sink.push(Move::DECLINE);

@@ -473,6 +473,9 @@ impl<V: Variant> Position<V> {
         };
         let mut gates = Gates::default();
         let mut files: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        // Per colour, every entry (in hand or gated), counted wide so no
+        // number of entries can wrap around to a valid count.
+        let mut count = [0usize; 2];
         for e in &reserve.entries {
             if e.piece.kind != g.piece {
                 return Err(PositionError::ReservePiece {
@@ -482,6 +485,15 @@ impl<V: Variant> Position<V> {
                 });
             }
             let c = e.piece.color.idx();
+            count[c] += 1;
+            if count[c] > g.count as usize {
+                return Err(PositionError::ReserveCount {
+                    color: e.piece.color,
+                    count: reserve.entries.iter().filter(|x| x.piece.color == e.piece.color).count(),
+                    max: g.count,
+                    variant: name,
+                });
+            }
             match e.file {
                 None => gates.unplaced[c] += 1,
                 Some(File(f)) => {
@@ -497,10 +509,6 @@ impl<V: Variant> Position<V> {
             }
         }
         for c in Color::ALL {
-            let n = gates.unplaced[c.idx()] + gates.live[c.idx()].count_ones() as u8;
-            if n > g.count {
-                return Err(PositionError::ReserveCount { color: c, count: n, max: g.count, variant: name });
-            }
             if gates.unplaced[c.idx()] > 0 && gates.live[c.idx()] != 0 {
                 return Err(PositionError::PreludeOrder("a side cannot have pieces both in hand and on gates"));
             }

@@ -160,7 +160,7 @@ pub enum PositionError {
         /// The colour.
         color: Color,
         /// How many were given.
-        count: u8,
+        count: usize,
         /// The maximum.
         max: u8,
         /// Variant name.

@@ -1,4 +1,4 @@
-"""Independent reference implementation of /work/shared/RULES.md.
+"""Independent reference implementation of RULES.md, the project's rules text.
 
 A deliberately plain mailbox implementation, written from the rule text only, to serve as a
 differential-testing oracle for the Rust engine.  Correctness and readability over speed.
@@ -516,10 +516,11 @@ def _copy_entries(pos):
 def legal_successors(pos):
     """Return {move_string: successor Position} for all legal moves."""
     phase = pos.phase()
-    if phase == "decide":
-        return _decision_moves(pos)
-    if phase == "place":
-        return _placement_moves(pos)
+    if phase in ("decide", "place"):
+        # RULES.md §2.2: prelude actions are moves like any other, legal only if the
+        # mover's king is not attacked afterwards (so none while in check).
+        prelude = _decision_moves(pos) if phase == "decide" else _placement_moves(pos)
+        return {m: p for m, p in prelude.items() if not in_check(p, p.board, pos.turn)}
     if pos.cfg.camel_rule and (not owns_camel_or_rhino(pos.board, "w")
                                or not owns_camel_or_rhino(pos.board, "b")):
         return {}        # the game is over by the Camel/Rhino rule

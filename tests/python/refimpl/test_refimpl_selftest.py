@@ -44,7 +44,8 @@ def moves_from(variant, fen, square):
 
 def _epd():
     out = []
-    with open("/work/shared/perft/chess-standard.epd") as fh:
+    path = os.path.join(HERE, "..", "..", "perft", "chess-standard.epd")
+    with open(path) as fh:
         for line in fh:
             if not line.strip() or line.startswith("#"):
                 continue

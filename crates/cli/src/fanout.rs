@@ -50,6 +50,11 @@ pub(crate) struct Done {
     /// Set when the job failed for good (bad input the server rejected).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub error: String,
+    /// Set when the server checked nothing (`PerftJobResult.skipped`): not
+    /// a pass. Absent from records written before the field existed, and
+    /// written only when set, so results files stay readable both ways.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
 }
 
 /// A job waiting to run, with its failed attempts so far and the replicas
@@ -168,10 +173,12 @@ async fn run_jobs(
                                 depth: job.depth,
                                 expected: job.expected,
                                 actual: d.actual,
-                                pass: d.pass,
+                                // Nothing checked is not a pass.
+                                pass: d.pass && !r.skipped && !r.depths.is_empty(),
                                 seconds: t0.elapsed().as_secs_f64(),
                                 replica: rep.name.clone(),
                                 error: String::new(),
+                                skipped: r.skipped || r.depths.is_empty(),
                             })
                         }
                         Ok(r) if permanent(&r.error_code) => Some(Done {
@@ -183,6 +190,7 @@ async fn run_jobs(
                             seconds: t0.elapsed().as_secs_f64(),
                             replica: rep.name.clone(),
                             error: r.error,
+                            skipped: false,
                         }),
                         // A busy replica is not a failed attempt: hand the job
                         // back and slow down.
@@ -212,6 +220,7 @@ async fn run_jobs(
                                     seconds: 0.0,
                                     replica: rep.name.clone(),
                                     error: format!("gave up after {} attempts: {why}", tries + 1),
+                                    skipped: false,
                                 })
                             } else {
                                 bar.suspend(|| eprintln!("job {} on {}: {why}; retrying", job.id, rep.name));
@@ -277,9 +286,10 @@ impl Results {
                 if line.trim().is_empty() {
                     continue;
                 }
-                // A line cut short by an interruption is simply redone.
+                // A line cut short by an interruption is simply redone, and so
+                // is a job the server skipped (it costs nothing to ask again).
                 match serde_json::from_str::<Done>(line) {
-                    Ok(d) if d.error.is_empty() => {
+                    Ok(d) if d.error.is_empty() && !d.skipped => {
                         done.insert(d.id.clone(), d);
                     }
                     Ok(_) => {}
@@ -337,9 +347,19 @@ pub(crate) async fn epd(
     let mut results = Results::open(args.results.as_deref())?;
     let mut jobs = Vec::new();
     let mut by_line: HashMap<usize, (String, Vec<String>)> = HashMap::new();
+    let mut line_depths: HashMap<usize, Vec<(u32, u64)>> = HashMap::new();
     for l in &lines {
         let v = l.variant.unwrap_or(default);
-        by_line.insert(l.line, (l.fen.clone(), Vec::new()));
+        let mut why = Vec::new();
+        // A line with no job to send still has its FEN checked here, as a
+        // local run would: a bad FEN fails the line whatever its depths.
+        if !l.depths.iter().any(|(d, _)| *d <= max)
+            && let Err(e) = fen::parse(v, &l.fen)
+        {
+            why.push(format!("bad FEN: {e}"));
+        }
+        by_line.insert(l.line, (l.fen.clone(), why));
+        line_depths.insert(l.line, l.depths.clone());
         for &(d, n) in l.depths.iter().filter(|(d, _)| *d <= max) {
             jobs.push(Job {
                 id: format!("line{}-d{d}", l.line),
@@ -358,9 +378,9 @@ pub(crate) async fn epd(
         .filter(|j| !results.done.get(&j.id).is_some_and(|d| d.depth == j.depth && d.expected == j.expected))
         .cloned()
         .collect();
-    let skipped = jobs.len() - todo.len();
-    if skipped > 0 {
-        eprintln!("resuming: {skipped} of {} jobs already done", jobs.len());
+    let already = jobs.len() - todo.len();
+    if already > 0 {
+        eprintln!("resuming: {already} of {} jobs already done", jobs.len());
     }
     let reps = replicas(urls).await?;
     eprintln!("{} jobs over {} replica(s)", todo.len(), reps.len());
@@ -376,12 +396,23 @@ pub(crate) async fn epd(
     for d in fresh {
         results.done.insert(d.id.clone(), d);
     }
-    // Per line: pass when every depth passed.
-    let mut failed_lines = Vec::new();
+    // Per line: what failed, and how many depths were checked. A line passes
+    // when at least one depth was checked and none failed; with none checked
+    // (no depth at most --max-depth, or every job skipped by the server) it
+    // is skipped, never passed.
+    let mut checked: HashMap<usize, usize> = HashMap::new();
     for j in &jobs {
-        let ok = results.done.get(&j.id).is_some_and(|d| d.pass && d.error.is_empty());
-        if !ok && let Some((_, why)) = by_line.get_mut(&line_of(&j.id)) {
-            let reason = match results.done.get(&j.id) {
+        let line = line_of(&j.id);
+        let done = results.done.get(&j.id);
+        if done.is_some_and(|d| d.skipped && d.error.is_empty()) {
+            continue;
+        }
+        *checked.entry(line).or_default() += 1;
+        // Compared here too: the server takes an expected count of 0 as
+        // "unknown, just count", but a suite line's `;D1 0` means zero.
+        let ok = done.is_some_and(|d| d.pass && d.error.is_empty() && d.actual == j.expected);
+        if !ok && let Some((_, why)) = by_line.get_mut(&line) {
+            let reason = match done {
                 Some(d) if !d.error.is_empty() => format!("depth {}: {}", j.depth, d.error),
                 Some(d) => format!("depth {}: expected {}, got {}", j.depth, j.expected, d.actual),
                 None => format!("depth {}: not run", j.depth),
@@ -392,15 +423,26 @@ pub(crate) async fn epd(
     let mut out = std::io::stdout().lock();
     let mut keys: Vec<_> = by_line.keys().copied().collect();
     keys.sort_unstable();
+    let mut tally = crate::local::EpdTally::default();
     for k in &keys {
         let (fen, why) = &by_line[k];
         if !why.is_empty() {
-            failed_lines.push(*k);
+            tally.failed += 1;
             writeln!(out, "line {k}: {}  ({fen})", why.join("; "))?;
+        } else if checked.get(k).copied().unwrap_or(0) == 0 {
+            tally.skipped += 1;
+            let depths = line_depths.get(k).map_or(&[][..], |d| d.as_slice());
+            let reason = if depths.iter().any(|(d, _)| *d <= max) {
+                "the server checked nothing".to_string()
+            } else {
+                crate::local::skip_reason(depths, max)
+            };
+            writeln!(out, "line {k}: skipped: {reason}  ({fen})")?;
+        } else {
+            tally.passed += 1;
         }
     }
-    writeln!(out, "{} passed, {} failed", keys.len() - failed_lines.len(), failed_lines.len())?;
-    Ok(if failed_lines.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    tally.finish(&mut out, max)
 }
 
 fn line_of(id: &str) -> usize {
@@ -501,6 +543,9 @@ pub(crate) async fn perft_split(
         let d = results.done.get(&j.id).ok_or_else(|| anyhow!("subtree {} was not computed", j.id))?;
         if !d.error.is_empty() {
             bail!("subtree {} failed: {}", j.id, d.error);
+        }
+        if d.skipped {
+            bail!("subtree {} was skipped by the server: nothing was counted", j.id);
         }
         total += d.actual * weight[&j.id];
     }

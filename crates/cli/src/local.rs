@@ -30,6 +30,47 @@ pub(crate) fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
+/// Lines of an EPD run by result. A line passes when at least one of its
+/// depths was checked and every checked depth matched; it is skipped when
+/// none was checked (every depth above `--max-depth`, or none given), which
+/// is never a pass; it fails on any mismatch, a bad FEN or a job error.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct EpdTally {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl EpdTally {
+    /// Prints the summary line (`3 passed, 0 failed, 1 skipped`) and gives
+    /// the exit code: 1 if a line failed, or if nothing at all was checked
+    /// (said on stderr); 0 otherwise.
+    pub(crate) fn finish(self, out: &mut impl Write, max: u32) -> Result<ExitCode> {
+        writeln!(out, "{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped)?;
+        out.flush()?;
+        if self.failed > 0 {
+            return Ok(ExitCode::from(1));
+        }
+        if self.passed == 0 {
+            eprintln!(
+                "nothing was checked: {} line(s), none with a depth at most {max} (see --max-depth)",
+                self.skipped
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Why an EPD line with `depths` had nothing checked at `--max-depth max`.
+pub(crate) fn skip_reason(depths: &[(u32, u64)], max: u32) -> String {
+    if depths.is_empty() {
+        return "no depths given".into();
+    }
+    let list: Vec<String> = depths.iter().map(|(d, _)| format!("D{d}")).collect();
+    format!("every depth is above the maximum {max} ({})", list.join(", "))
+}
+
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     if threads == 0 || threads > 1024 {
         bail!("--threads must be between 1 and 1024");
@@ -138,11 +179,13 @@ pub fn run(command: Command) -> Result<ExitCode> {
                 ProgressStyle::with_template("{bar:40} {pos}/{len} lines {msg} [{elapsed_precise}, eta {eta}]")
                     .map_err(|e| anyhow!(e))?,
             );
-            let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+            let mut tally = EpdTally::default();
+            let mut nodes = 0u64;
             let t0 = Instant::now();
             for l in &lines {
                 let v = l.variant.unwrap_or(default);
                 let mut ok = true;
+                let mut checked = 0usize;
                 match fen::parse(v, &l.fen) {
                     Err(e) => {
                         ok = false;
@@ -152,6 +195,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
                         for &(d, want) in l.depths.iter().filter(|(d, _)| *d <= max) {
                             let got = pool.install(|| p.perft_parallel(d));
                             nodes += got;
+                            checked += 1;
                             if got != want {
                                 ok = false;
                                 bar.suspend(|| {
@@ -161,19 +205,19 @@ pub fn run(command: Command) -> Result<ExitCode> {
                         }
                     }
                 }
-                if ok {
-                    passed += 1
+                if !ok {
+                    tally.failed += 1;
+                } else if checked == 0 {
+                    tally.skipped += 1;
+                    bar.suspend(|| println!("line {}: skipped: {}  ({})", l.line, skip_reason(&l.depths, max), l.fen));
                 } else {
-                    failed += 1
+                    tally.passed += 1;
                 }
                 bar.set_message(format!("{:.1} Mnps", nps(nodes, t0.elapsed().as_secs_f64()) as f64 / 1e6));
                 bar.inc(1);
             }
             bar.finish_and_clear();
-            writeln!(out, "{passed} passed, {failed} failed")?;
-            if failed > 0 {
-                return Ok(ExitCode::from(1));
-            }
+            return tally.finish(&mut out, max);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -286,9 +286,9 @@ fn clap_usage_errors_exit_2() {
 #[test]
 fn epd_standard_suite_to_depth_3() {
     let out = ok(&["epd", "tests/perft/chess-standard.epd", "--max-depth", "3"]);
-    assert_eq!(last_line(&out), "6 passed, 0 failed");
+    assert_eq!(last_line(&out), "6 passed, 0 failed, 0 skipped");
     let out = ok(&["epd", "tests/perft/chess-standard.epd", "--max-depth", "2", "--threads", "2"]);
-    assert_eq!(last_line(&out), "6 passed, 0 failed");
+    assert_eq!(last_line(&out), "6 passed, 0 failed, 0 skipped");
 }
 
 /// A temporary suite file that removes itself.
@@ -320,7 +320,7 @@ fn epd_mismatch_exits_1_and_names_the_line() {
     let o = run(&["epd", suite.path()]);
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
-    assert_eq!(last_line(&out), "2 passed, 1 failed", "{out}");
+    assert_eq!(last_line(&out), "2 passed, 1 failed, 0 skipped", "{out}");
     let report: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
     assert_eq!(report.len(), 1, "{out}");
     assert!(report[0].starts_with("line 4: depth 2: expected 401, got 400"), "{out}");
@@ -333,7 +333,7 @@ fn epd_bad_fen_line_is_a_failure() {
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(out.lines().any(|l| l.starts_with("line 2: bad FEN") && l.contains("kings")), "{out}");
-    assert_eq!(last_line(&out), "1 passed, 1 failed");
+    assert_eq!(last_line(&out), "1 passed, 1 failed, 0 skipped");
 }
 
 #[test]
@@ -354,6 +354,77 @@ fn epd_rejects_absurd_max_depth() {
     let suite = TempSuite::new("deep", &format!("{START} ;D1 20 ;D99 1\n"));
     let e = bad_input(&["epd", suite.path(), "--max-depth", "99"]);
     assert!(e.contains("depth"), "{e}");
+}
+
+/// Nothing checked is not a pass: a line whose depths are all above
+/// `--max-depth` is skipped (counted and listed), and the run passes only if
+/// something was checked.
+#[test]
+fn epd_lines_above_max_depth_are_skipped_not_passed() {
+    let suite = TempSuite::new(
+        "skipped",
+        &format!(
+            "{START} ;D1 20 ;D2 400\n{START} ;D50 1\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15\n{START} ;D1 20 ;D7 3195901860\n"
+        ),
+    );
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(last_line(&out), "3 passed, 0 failed, 1 skipped", "{out}");
+    let report: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+    assert_eq!(report.len(), 1, "{out}");
+    assert!(report[0].starts_with("line 2: skipped: every depth is above the maximum 20 (D50)"), "{out}");
+
+    // A failure still fails the run, with the skipped line counted apart.
+    let suite = TempSuite::new("skipped-and-failed", &format!("{START} ;D1 21\n{START} ;D50 1\n"));
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(last_line(&stdout(&o)), "0 passed, 1 failed, 1 skipped");
+}
+
+/// With every line skipped nothing was checked: exit 1 with a message.
+#[test]
+fn epd_with_nothing_checked_exits_1() {
+    let suite = TempSuite::new("all-skipped", &format!("{START} ;D50 1\n{START} ;D3 8902\n"));
+    for args in [&["epd", suite.path(), "--max-depth", "0"][..], &["epd", suite.path(), "--max-depth", "2"]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let out = stdout(&o);
+        assert_eq!(last_line(&out), "0 passed, 0 failed, 2 skipped", "{out}");
+        assert_eq!(out.lines().filter(|l| l.contains(": skipped: ")).count(), 2, "{out}");
+        assert!(stderr(&o).contains("nothing was checked"), "{}", stderr(&o));
+    }
+    // A line with no depths at all is skipped too.
+    let suite = TempSuite::new("no-depths", &format!("{START}\n"));
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("line 1: skipped: no depths given"), "{}", stdout(&o));
+    // A bad FEN is a failure whatever its depths.
+    let suite = TempSuite::new("bad-skipped", "8/8/8/8/8/8/8/8 w - - 0 1 ;D50 1\n");
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(last_line(&stdout(&o)), "0 passed, 1 failed, 0 skipped");
+}
+
+/// RULES.md §2.2: a side in check during the prelude has no legal move; perft
+/// of such a position is 0 at every depth (it used to capture the king and
+/// panic).
+#[test]
+fn perft_of_a_prelude_in_check_is_zero() {
+    for (variant, fen) in [
+        ("alpaca", "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1"),
+        ("alpaca2", "3rk3/8/8/8/8/8/8/4R1K1[aa] b - - 0 1"),
+        ("alseid", "4k3/8/8/8/8/8/8/4R1K1[s] b - - 0 1"),
+        ("alpaca", "4r1k1/8/8/8/8/8/8/4K3[Aa?] w - - 0 1"),
+    ] {
+        let out = ok(&["perft", "--variant", variant, "--fen", fen, "3"]);
+        assert_eq!(last_line(&out), "0", "{variant} {fen}");
+        let out = ok(&["moves", "--variant", variant, "--fen", fen]);
+        assert_eq!(out, "", "{variant} {fen}: no legal move");
+    }
+    let o = run(&["validate", "--variant", "alpaca", "--fen", "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1", "A@e"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("checkmate"), "{}", stderr(&o));
 }
 
 #[test]

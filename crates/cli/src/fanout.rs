@@ -5,11 +5,11 @@
 //! appended to a JSON-lines results file, so an interrupted run resumes
 //! without redoing them.
 
-use crate::remote::{Replica, replicas};
+use crate::remote::{Client, Remote, Replica, replicas};
 use crate::{FanoutArgs, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_api::pb;
 use menagerie_notation::{epd as epd_fmt, fen};
 use menagerie_variants::{AnyPosition, VariantId};
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ fn permanent(code: &str) -> bool {
 }
 
 async fn run_one(
-    client: &mut AnalysisClient<tonic::transport::Channel>,
+    client: &mut Client,
     job: &Job,
     timeout: Option<Duration>,
 ) -> Result<pb::PerftJobResult, tonic::Status> {
@@ -130,7 +130,7 @@ async fn run_jobs(
             let rep = rep.clone();
             let bar = bar.clone();
             tasks.push(tokio::spawn(async move {
-                let mut client: Option<AnalysisClient<tonic::transport::Channel>> = None;
+                let mut client: Option<Client> = None;
                 let mut failures = 0u32;
                 loop {
                     if queue.outstanding.load(Ordering::Acquire) == 0 {
@@ -157,7 +157,7 @@ async fn run_jobs(
                         continue;
                     };
                     if client.is_none() {
-                        client = rep.endpoint.connect().await.ok().map(AnalysisClient::new);
+                        client = rep.connect().await.ok();
                     }
                     let t0 = Instant::now();
                     let outcome = match client.as_mut() {
@@ -332,7 +332,7 @@ fn bar(len: u64, unit: &str) -> ProgressBar {
 
 /// Verifies an EPD suite on the replicas, one job per (line, depth).
 pub(crate) async fn epd(
-    urls: &[String],
+    remote: &Remote,
     file: &Path,
     default_variant: &str,
     max_depth: Option<u32>,
@@ -382,7 +382,7 @@ pub(crate) async fn epd(
     if already > 0 {
         eprintln!("resuming: {already} of {} jobs already done", jobs.len());
     }
-    let reps = replicas(urls).await?;
+    let reps = replicas(remote).await?;
     eprintln!("{} jobs over {} replica(s)", todo.len(), reps.len());
     let total_weight: u64 = todo.iter().map(|j| j.weight.max(1)).sum();
     let progress = bar(total_weight, "nodes");
@@ -481,7 +481,7 @@ fn position_key(p: &AnyPosition) -> String {
 
 /// Perft of `depth`, split after `k` plies and fanned out over the replicas.
 pub(crate) async fn perft_split(
-    urls: &[String],
+    remote: &Remote,
     pos: &PositionArgs,
     depth: u32,
     k: u32,
@@ -520,7 +520,7 @@ pub(crate) async fn perft_split(
     if todo.len() < jobs.len() {
         eprintln!("resuming: {} of {} subtrees already done", jobs.len() - todo.len(), jobs.len());
     }
-    let reps = replicas(urls).await?;
+    let reps = replicas(remote).await?;
     eprintln!(
         "{} subtrees ({} move sequences) over {} replica(s)",
         jobs.len(),

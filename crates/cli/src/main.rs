@@ -25,10 +25,12 @@ const MAX_HASH_MB: usize = 1 << 16;
 )]
 struct Cli {
     /// Run the command on menagerie-server replicas (comma-separated URLs,
-    /// e.g. http://127.0.0.1:50051). A host name resolving to several
-    /// addresses counts as one replica per address.
+    /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
+    /// name resolving to several addresses counts as one replica per address.
     #[arg(long, global = true, env = "MENAGERIE_REMOTE", value_delimiter = ',')]
     remote: Vec<String>,
+    #[command(flatten)]
+    connect: remote::ConnectArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -163,7 +165,11 @@ pub(crate) enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = if cli.remote.is_empty() { local::run(cli.command) } else { remote::run(&cli.remote, cli.command) };
+    let result = if cli.remote.is_empty() {
+        local::run(cli.command)
+    } else {
+        remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, cli.command))
+    };
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -2,11 +2,16 @@
 
 use crate::{Command, PositionArgs, fanout};
 use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
 use menagerie_api::pb::{self, analysis_client::AnalysisClient};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use tonic::transport::{Channel, Endpoint};
+use tonic::metadata::{AsciiMetadataValue, MetadataValue};
+use tonic::service::Interceptor;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 /// Runs a command remotely.
 ///
@@ -14,12 +19,12 @@ use tonic::transport::{Channel, Endpoint};
 /// inherited from the parent: the calls in flight are cancelled (their
 /// servers stop the work), finished jobs are already in the results file, and
 /// the exit code is 130 (SIGINT) or 143 (SIGTERM).
-pub fn run(urls: &[String], command: Command) -> Result<ExitCode> {
+pub fn run(remote: &Remote, command: Command) -> Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async {
         let interrupted = interrupted()?;
         tokio::select! {
-            r = run_async(urls, command) => r,
+            r = run_async(remote, command) => r,
             (name, code) = interrupted => {
                 eprintln!("menagerie: interrupted by {name}; jobs finished so far are in the results file (if any): rerun with the same --results to resume");
                 Ok(ExitCode::from(code))
@@ -52,20 +57,141 @@ fn interrupted() -> Result<impl std::future::Future<Output = (&'static str, u8)>
     })
 }
 
+/// How to reach the servers: TLS and credentials (flags shared by every command).
+#[derive(Args, Clone, Debug, Default)]
+pub(crate) struct ConnectArgs {
+    /// PEM CA certificate(s) to verify https:// servers with (default: the
+    /// system's roots). Makes scheme-less --remote URLs https://.
+    #[arg(long, global = true, env = "MENAGERIE_CA")]
+    ca: Option<PathBuf>,
+    /// Bearer token sent with every call (`authorization: Bearer TOKEN`).
+    #[arg(long, global = true, env = "MENAGERIE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// File holding the bearer token (its first line).
+    #[arg(long, global = true, env = "MENAGERIE_TOKEN_FILE", conflicts_with = "token")]
+    token_file: Option<PathBuf>,
+    /// PEM client certificate for mutual TLS (with --client-key).
+    #[arg(long, global = true, env = "MENAGERIE_CLIENT_CERT", requires = "client_key")]
+    client_cert: Option<PathBuf>,
+    /// PEM private key of --client-cert.
+    #[arg(long, global = true, env = "MENAGERIE_CLIENT_KEY", requires = "client_cert")]
+    client_key: Option<PathBuf>,
+    /// Name the server certificates must carry (default: each URL's host,
+    /// also when a host name resolves to several replicas).
+    #[arg(long, global = true, env = "MENAGERIE_TLS_SERVER_NAME")]
+    tls_server_name: Option<String>,
+}
+
+fn read(what: &str, path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read {what} {}", path.display()))
+}
+
+/// The servers to run on and how to reach them.
+#[derive(Clone, Debug)]
+pub(crate) struct Remote {
+    urls: Vec<String>,
+    /// TLS for https:// URLs, before the server name is set.
+    tls: ClientTlsConfig,
+    /// Whether TLS was asked for by --ca or a client certificate.
+    tls_asked: bool,
+    server_name: Option<String>,
+    auth: Auth,
+}
+
+impl Remote {
+    /// The replicas at `urls`, reached as `args` say (files are read now).
+    pub(crate) fn new(urls: Vec<String>, args: &ConnectArgs) -> Result<Remote> {
+        let mut tls = ClientTlsConfig::new();
+        tls = match &args.ca {
+            Some(ca) => tls.ca_certificate(Certificate::from_pem(read("--ca", ca)?)),
+            None => tls.with_native_roots(),
+        };
+        if let (Some(cert), Some(key)) = (&args.client_cert, &args.client_key) {
+            tls = tls.identity(Identity::from_pem(read("--client-cert", cert)?, read("--client-key", key)?));
+        }
+        let token = match (&args.token, &args.token_file) {
+            (Some(t), _) => Some(t.trim().to_string()),
+            (None, Some(file)) => {
+                let text = String::from_utf8(read("--token-file", file)?)
+                    .map_err(|_| anyhow!("--token-file {} is not UTF-8 text", file.display()))?;
+                Some(text.lines().next().unwrap_or("").trim().to_string())
+            }
+            (None, None) => None,
+        };
+        let header = match token {
+            Some(t) if t.is_empty() => bail!("the bearer token is empty"),
+            Some(t) => Some(
+                MetadataValue::try_from(format!("Bearer {t}"))
+                    .map_err(|_| anyhow!("the bearer token must be printable ASCII"))?,
+            ),
+            None => None,
+        };
+        Ok(Remote {
+            urls,
+            tls,
+            tls_asked: args.ca.is_some() || args.client_cert.is_some(),
+            server_name: args.tls_server_name.clone(),
+            auth: Auth(header),
+        })
+    }
+
+    /// An endpoint for `url`, whose certificate must name `host` (or --tls-server-name).
+    fn endpoint(&self, url: &str, host: &str) -> Result<Endpoint> {
+        let mut e = Endpoint::from_shared(url.to_string())?
+            .connect_timeout(Duration::from_secs(3))
+            .tcp_nodelay(true)
+            .http2_keep_alive_interval(Duration::from_secs(20))
+            .keep_alive_while_idle(true);
+        if url.starts_with("https://") {
+            let name = self.server_name.clone().unwrap_or_else(|| host.trim_matches(['[', ']']).to_string());
+            e = e.tls_config(self.tls.clone().domain_name(name))?;
+        } else if self.tls_asked {
+            bail!("--ca and --client-cert need an https:// URL, not '{url}'");
+        }
+        Ok(e)
+    }
+}
+
+/// Adds the bearer token (if any) to every call.
+#[derive(Clone, Debug)]
+pub(crate) struct Auth(Option<AsciiMetadataValue>);
+
+impl Interceptor for Auth {
+    fn call(&mut self, mut req: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(v) = &self.0 {
+            req.metadata_mut().insert("authorization", v.clone());
+        }
+        Ok(req)
+    }
+}
+
+/// A client of one replica, or of several balanced.
+pub(crate) type Client = AnalysisClient<InterceptedService<Channel, Auth>>;
+
 /// A replica: its display name and endpoint.
 #[derive(Clone, Debug)]
 pub(crate) struct Replica {
     pub name: String,
     pub endpoint: Endpoint,
+    auth: Auth,
 }
 
-/// The replicas named by `urls`: one per URL, or one per address when a
+impl Replica {
+    /// Connects to the replica.
+    pub(crate) async fn connect(&self) -> Result<Client, tonic::transport::Error> {
+        Ok(AnalysisClient::with_interceptor(self.endpoint.connect().await?, self.auth.clone()))
+    }
+}
+
+/// The replicas named by the URLs: one per URL, or one per address when a
 /// host name resolves to several addresses of one family (a headless
-/// Kubernetes Service).
-pub(crate) async fn replicas(urls: &[String]) -> Result<Vec<Replica>> {
+/// Kubernetes Service). Over TLS each address is still verified against
+/// the host name.
+pub(crate) async fn replicas(remote: &Remote) -> Result<Vec<Replica>> {
     let mut out = Vec::new();
-    for url in urls.iter().map(|u| u.trim()).filter(|u| !u.is_empty()) {
-        let url = if url.contains("://") { url.to_string() } else { format!("http://{url}") };
+    let default_scheme = if remote.tls_asked { "https" } else { "http" };
+    for url in remote.urls.iter().map(|u| u.trim()).filter(|u| !u.is_empty()) {
+        let url = if url.contains("://") { url.to_string() } else { format!("{default_scheme}://{url}") };
         let uri: tonic::transport::Uri = url.parse().with_context(|| format!("bad --remote URL '{url}'"))?;
         let host = uri.host().ok_or_else(|| anyhow!("--remote URL '{url}' has no host"))?.to_string();
         let port = uri.port_u16().unwrap_or(50051);
@@ -81,13 +207,14 @@ pub(crate) async fn replicas(urls: &[String]) -> Result<Vec<Replica>> {
         addrs.sort();
         addrs.dedup();
         let parsed_ip = host.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok();
+        let auth = remote.auth.clone();
         if addrs.len() > 1 && !parsed_ip {
             for a in addrs {
                 let u = format!("{scheme}://{a}");
-                out.push(Replica { name: u.clone(), endpoint: endpoint(&u)? });
+                out.push(Replica { name: u.clone(), endpoint: remote.endpoint(&u, &host)?, auth: auth.clone() });
             }
         } else {
-            out.push(Replica { name: url.clone(), endpoint: endpoint(&url)? });
+            out.push(Replica { name: url.clone(), endpoint: remote.endpoint(&url, &host)?, auth });
         }
     }
     if out.is_empty() {
@@ -96,23 +223,16 @@ pub(crate) async fn replicas(urls: &[String]) -> Result<Vec<Replica>> {
     Ok(out)
 }
 
-fn endpoint(url: &str) -> Result<Endpoint> {
-    Ok(Endpoint::from_shared(url.to_string())?
-        .connect_timeout(Duration::from_secs(3))
-        .tcp_nodelay(true)
-        .http2_keep_alive_interval(Duration::from_secs(20))
-        .keep_alive_while_idle(true))
-}
-
 /// One client balanced over all replicas (for single requests).
-async fn client(urls: &[String]) -> Result<AnalysisClient<Channel>> {
-    let reps = replicas(urls).await?;
+async fn client(remote: &Remote) -> Result<Client> {
+    let reps = replicas(remote).await?;
+    let auth = reps[0].auth.clone();
     let channel = if reps.len() == 1 {
         reps[0].endpoint.connect().await.with_context(|| format!("cannot reach {}", reps[0].name))?
     } else {
         Channel::balance_list(reps.into_iter().map(|r| r.endpoint))
     };
-    Ok(AnalysisClient::new(channel).max_decoding_message_size(64 << 20))
+    Ok(AnalysisClient::with_interceptor(channel, auth).max_decoding_message_size(64 << 20))
 }
 
 /// A gRPC status as a one-line error naming the offending field.
@@ -136,16 +256,16 @@ fn score_text(s: &Option<pb::Score>) -> String {
     }
 }
 
-async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
+async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match command {
         Command::Perft { pos, threads, hash, split_depth: Some(k), fanout: f, depth } => {
             let _ = hash;
-            let total = fanout::perft_split(urls, &pos, depth, k, threads, &f).await?;
+            let total = fanout::perft_split(remote, &pos, depth, k, threads, &f).await?;
             writeln!(out, "{total}")?;
         }
         Command::Perft { pos, threads, hash, depth, .. } => {
-            let mut c = client(urls).await?;
+            let mut c = client(remote).await?;
             let req = pb::PerftRequest {
                 position: Some(position_pb(&pos)),
                 depth,
@@ -167,7 +287,7 @@ async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
             }
         }
         Command::Divide { pos, threads, depth } => {
-            let mut c = client(urls).await?;
+            let mut c = client(remote).await?;
             let req =
                 pb::PerftRequest { position: Some(position_pb(&pos)), depth, threads: threads as u32, hash_mb: 0 };
             let mut stream = c.perft(req).await.map_err(status_error)?.into_inner();
@@ -183,7 +303,7 @@ async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
             }
         }
         Command::Moves { pos, san, fens } => {
-            let mut c = client(urls).await?;
+            let mut c = client(remote).await?;
             let r = c
                 .legal_moves(pb::LegalMovesRequest { position: Some(position_pb(&pos)) })
                 .await
@@ -201,7 +321,7 @@ async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
             }
         }
         Command::Validate { pos, mv } => {
-            let mut c = client(urls).await?;
+            let mut c = client(remote).await?;
             let r = c
                 .validate_move(pb::ValidateMoveRequest { position: Some(position_pb(&pos)), r#move: mv })
                 .await
@@ -221,7 +341,7 @@ async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
             }
         }
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
-            let mut c = client(urls).await?;
+            let mut c = client(remote).await?;
             let req = pb::AnalyzeRequest {
                 position: Some(position_pb(&pos)),
                 depth: depth.unwrap_or(0),
@@ -262,7 +382,7 @@ async fn run_async(urls: &[String], command: Command) -> Result<ExitCode> {
         }
         Command::Epd { file, variant, max_depth, threads, fanout: f } => {
             drop(out);
-            return fanout::epd(urls, &file, &variant, max_depth, threads, &f).await;
+            return fanout::epd(remote, &file, &variant, max_depth, threads, &f).await;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -29,9 +29,24 @@ def proto_service() -> str:
     return f"{package}.{services[0]}"
 
 
+# The server's flags live in config.rs and the structs it flattens in.
+SERVER_CONFIG = [ROOT / "services" / "analysis-server" / "src" / f for f in ("config.rs", "security.rs", "metrics.rs")]
+# The CLI's: main.rs, and the connection flags in remote.rs.
+CLI_CONFIG = [ROOT / "crates" / "cli" / "src" / f for f in ("main.rs", "remote.rs")]
+
+
 def server_env_names() -> set:
-    text = (ROOT / "services" / "analysis-server" / "src" / "config.rs").read_text()
-    return set(re.findall(r'env\s*=\s*"([A-Z0-9_]+)"', text))
+    names = set()
+    for path in SERVER_CONFIG:
+        names |= set(re.findall(r'env\s*=\s*"([A-Z0-9_]+)"', path.read_text()))
+    return names
+
+
+def cli_env_names() -> set:
+    names = set()
+    for path in CLI_CONFIG:
+        names |= set(re.findall(r'env\s*=\s*"([A-Z0-9_]+)"', path.read_text()))
+    return names
 
 
 def long_flags(path) -> set:
@@ -46,11 +61,11 @@ def long_flags(path) -> set:
 
 
 def cli_flags() -> set:
-    return long_flags(ROOT / "crates" / "cli" / "src" / "main.rs")
+    return set().union(*(long_flags(p) for p in CLI_CONFIG))
 
 
 def server_flags() -> set:
-    return long_flags(ROOT / "services" / "analysis-server" / "src" / "config.rs")
+    return set().union(*(long_flags(p) for p in SERVER_CONFIG))
 
 
 def bin_names() -> set:
@@ -159,8 +174,13 @@ def test_kustomize_builds():
     proc = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     kinds = sorted(d["kind"] for d in yaml.safe_load_all(proc.stdout) if d)
-    assert kinds == sorted(["ConfigMap", "Deployment", "Service", "Service",
-                            "HorizontalPodAutoscaler", "PodDisruptionBudget", "Job"])
+    assert kinds == sorted(["ConfigMap", "Deployment", "Service", "Service", "Service",
+                            "HorizontalPodAutoscaler", "PodDisruptionBudget", "Job", "NetworkPolicy"])
+    # The ServiceMonitor (Prometheus Operator CRD) is a kustomization of its own.
+    proc = subprocess.run([kubectl, "kustomize", str(K8S / "monitoring")], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert [d["kind"] for d in yaml.safe_load_all(proc.stdout) if d] == ["ServiceMonitor"]
 
 
 def test_deployment_basics(deployment, pod_labels):
@@ -175,19 +195,32 @@ def test_deployment_basics(deployment, pod_labels):
         assert subset(t["labelSelector"]["matchLabels"], pod_labels)
 
 
-def test_container_port_and_listen_address(container):
-    (port,) = container["ports"]
-    assert port == {"name": "grpc", "containerPort": PORT, "protocol": "TCP"}
-    assert env_of(container)["MENAGERIE_LISTEN"] == f"0.0.0.0:{PORT}"
+def named_ports(c) -> dict:
+    return {p["name"]: p["containerPort"] for p in c["ports"]}
 
 
-def test_probes_are_grpc_on_the_container_port(container):
-    declared = {p["containerPort"] for p in container["ports"]}
+def test_container_ports_and_listen_addresses(container):
+    env = env_of(container)
+    assert all(p["protocol"] == "TCP" for p in container["ports"])
+    assert named_ports(container) == {
+        "grpc": PORT,
+        "health": port_of(env["MENAGERIE_HEALTH_LISTEN"]),
+        "metrics": port_of(env["MENAGERIE_METRICS_LISTEN"]),
+    }
+    assert env["MENAGERIE_LISTEN"] == f"0.0.0.0:{PORT}"
+    assert env["MENAGERIE_HEALTH_LISTEN"].startswith("0.0.0.0:")
+    assert env["MENAGERIE_METRICS_LISTEN"].startswith("0.0.0.0:")
+
+
+def test_probes_are_grpc_on_the_plaintext_health_port(container):
+    health = port_of(env_of(container)["MENAGERIE_HEALTH_LISTEN"])
+    assert health != PORT
     for kind in ("readinessProbe", "livenessProbe", "startupProbe"):
         probe = container[kind]
         assert set(probe) & {"grpc", "httpGet", "tcpSocket", "exec"} == {"grpc"}, kind
-        # Kubernetes grpc probes take a port number, not a name.
-        assert isinstance(probe["grpc"]["port"], int) and probe["grpc"]["port"] in declared, kind
+        # Kubernetes grpc probes take a port number, not a name, and speak no
+        # TLS: they ask the health-only listener.
+        assert isinstance(probe["grpc"]["port"], int) and probe["grpc"]["port"] == health, kind
 
 
 def test_readiness_checks_the_proto_service(container):
@@ -244,9 +277,13 @@ def test_env_names_exist_in_server_config(container, compose, dockerfile):
 
 
 def test_services_target_the_grpc_port(k8s, container, pod_labels):
-    named = {p["name"]: p["containerPort"] for p in container["ports"]}
+    named = named_ports(container)
     services = {k: v for k, v in k8s.items() if k.startswith("Service/")}
-    assert set(services) == {"Service/menagerie", "Service/menagerie-headless"}
+    assert set(services) == {"Service/menagerie", "Service/menagerie-headless", "Service/menagerie-metrics"}
+    metrics = services.pop("Service/menagerie-metrics")
+    assert subset(metrics["spec"]["selector"], pod_labels)
+    (port,) = metrics["spec"]["ports"]
+    assert port["name"] == "metrics" and named[port["targetPort"]] == named["metrics"]
     for key, svc in services.items():
         spec = svc["spec"]
         assert subset(spec["selector"], pod_labels), key
@@ -254,6 +291,8 @@ def test_services_target_the_grpc_port(k8s, container, pod_labels):
         assert port["port"] == PORT, key
         target = port["targetPort"]
         assert (named[target] if isinstance(target, str) else target) == PORT, key
+        # The gRPC port speaks TLS: cleartext HTTP/2 (h2c) would be a lie.
+        assert port.get("appProtocol") != "kubernetes.io/h2c", key
     assert services["Service/menagerie"]["spec"].get("type", "ClusterIP") == "ClusterIP"
     assert services["Service/menagerie"]["spec"].get("clusterIP") != "None"
     assert services["Service/menagerie-headless"]["spec"]["clusterIP"] == "None"
@@ -375,13 +414,13 @@ def test_compose_three_replicas_on_distinct_ports(compose):
         build = svc["build"]
         assert (DEPLOY / build["context"]).resolve() == ROOT
         assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
-        (mapping,) = svc["ports"]
-        host, container_port = mapping.rsplit(":", 2)[-2:]
-        assert int(container_port) == PORT
-        host_ports.add(int(host))
+        mappings = {int(m.rsplit(":", 2)[-1]): m.rsplit(":", 2)[-2:] for m in svc["ports"]}
+        assert set(mappings) == {PORT, port_of(svc["environment"]["MENAGERIE_METRICS_LISTEN"])}
+        assert all(m.startswith("127.0.0.1:") for m in svc["ports"]), "published on the host's loopback only"
+        host_ports.add(int(mappings[PORT][0]))
         assert port_of(svc["environment"]["MENAGERIE_LISTEN"]) == PORT
         test = svc["healthcheck"]["test"]
-        assert test[0] in ("CMD", "CMD-SHELL") and f"127.0.0.1:{PORT}" in " ".join(test)
+        assert test[0] in ("CMD", "CMD-SHELL") and f"https://127.0.0.1:{PORT}" in " ".join(test)
         assert flags_in(test) <= cli_flags()
     assert host_ports == {50051, 50052, 50053}
 
@@ -401,3 +440,138 @@ def test_compose_verify_runs_over_the_three(compose):
     mounts = dict(v.rsplit(":", 2)[:2] for v in verify["volumes"])
     (host_dir,) = [h for h, c in mounts.items() if suite.startswith(c + "/")]
     assert (DEPLOY / host_dir / suite.rsplit("/", 1)[1]).exists()
+
+
+# --- Security and monitoring ----------------------------------------------------
+
+GEN_CERTS = DEPLOY / "gen-certs.sh"
+
+
+def secret_mounts(pod_spec, c) -> dict:
+    """Mount path -> (Secret name, keys it exposes or None for all)."""
+    volumes = {v["name"]: v for v in pod_spec.get("volumes", [])}
+    out = {}
+    for m in c.get("volumeMounts", []):
+        secret = volumes[m["name"]].get("secret")
+        if secret:
+            assert m.get("readOnly") is True, m
+            keys = [i["path"] for i in secret["items"]] if "items" in secret else None
+            out[m["mountPath"]] = (secret["secretName"], keys)
+    return out
+
+
+def secret_of(mounts, path):
+    """The (Secret, key) a file path comes from."""
+    for mount, (secret, keys) in mounts.items():
+        if path.startswith(mount + "/"):
+            key = path[len(mount) + 1:]
+            assert keys is None or key in keys, (path, keys)
+            return secret, key
+    raise AssertionError(f"{path} is not in a mounted Secret: {mounts}")
+
+
+def test_tls_and_tokens_come_from_secrets(deployment, container, k8s):
+    pod = deployment["spec"]["template"]["spec"]
+    mounts = secret_mounts(pod, container)
+    env = env_of(container)
+    assert secret_of(mounts, env["MENAGERIE_TLS_CERT"]) == ("menagerie-tls", "tls.crt")
+    assert secret_of(mounts, env["MENAGERIE_TLS_KEY"]) == ("menagerie-tls", "tls.key")
+    assert secret_of(mounts, env["MENAGERIE_AUTH_TOKENS_FILE"]) == ("menagerie-tokens", "tokens")
+    # Secrets are not world-readable; the pod's group may read them.
+    for v in pod["volumes"]:
+        if "secret" in v:
+            assert v["secret"]["defaultMode"] & 0o007 == 0, v
+    assert pod["securityContext"]["fsGroup"] == pod["securityContext"]["runAsGroup"]
+    # The EPD Job trusts the same CA and sends its own token, over https.
+    job = k8s["Job/menagerie-epd"]["spec"]["template"]["spec"]
+    (c,) = job["containers"]
+    job_env = env_of(c)
+    assert urlparse(job_env["REMOTE"]).scheme == "https"
+    assert {"MENAGERIE_CA", "MENAGERIE_TOKEN_FILE"} <= cli_env_names()
+    job_mounts = secret_mounts(job, c)
+    assert secret_of(job_mounts, job_env["MENAGERIE_CA"]) == ("menagerie-tls", "ca.crt")
+    assert secret_of(job_mounts, job_env["MENAGERIE_TOKEN_FILE"])[0] == "menagerie-epd-token"
+    # The Job sees the CA only, never the server's key.
+    assert job_mounts[next(m for m in job_mounts if job_mounts[m][0] == "menagerie-tls")][1] == ["ca.crt"]
+
+
+def test_network_policy_admits_clients_prometheus_and_probes(k8s, container, pod_labels):
+    policy = k8s["NetworkPolicy/menagerie-server"]
+    assert policy["apiVersion"] == "networking.k8s.io/v1"
+    spec = policy["spec"]
+    assert subset(spec["podSelector"]["matchLabels"], pod_labels)
+    assert "Ingress" in spec["policyTypes"]
+    ports = named_ports(container)
+    rules = {}
+    for rule in spec["ingress"]:
+        for p in rule["ports"]:
+            rules[p["port"]] = rule.get("from")
+    # Every port the pod listens on has a rule, and nothing else is opened.
+    assert set(rules) == set(ports.values())
+    # gRPC from the EPD Job's pods (and labelled clients), not from everywhere.
+    grpc_from = rules[ports["grpc"]]
+    assert grpc_from
+    job_labels = k8s["Job/menagerie-epd"]["spec"]["template"]["metadata"]["labels"]
+    assert any(subset(f.get("podSelector", {}).get("matchLabels", {}), job_labels) for f in grpc_from)
+    assert all("ipBlock" not in f for f in grpc_from)
+    assert rules[ports["metrics"]], "metrics must not be open to everyone"
+
+
+def test_scrape_annotations_and_service_monitor(deployment, container, k8s):
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert int(annotations["prometheus.io/port"]) == named_ports(container)["metrics"]
+    assert annotations["prometheus.io/path"] == "/metrics"
+    (monitor,) = load_all(K8S / "monitoring" / "servicemonitor.yaml")
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1" and monitor["kind"] == "ServiceMonitor"
+    service = k8s["Service/menagerie-metrics"]
+    assert subset(monitor["spec"]["selector"]["matchLabels"], service["metadata"]["labels"])
+    # No other Service is picked up by the monitor.
+    others = [k for k, v in k8s.items() if k.startswith("Service/") and v is not service]
+    assert not any(subset(monitor["spec"]["selector"]["matchLabels"], k8s[k]["metadata"]["labels"]) for k in others)
+    (endpoint,) = monitor["spec"]["endpoints"]
+    assert endpoint["port"] in {p["name"] for p in service["spec"]["ports"]}
+    assert endpoint["path"] == "/metrics"
+    kust = yaml.safe_load((K8S / "monitoring" / "kustomization.yaml").read_text())
+    assert kust["resources"] == ["servicemonitor.yaml"]
+
+
+def test_compose_uses_tls_tokens_and_generated_certs(compose):
+    script = GEN_CERTS.read_text()
+    for name, svc in compose["services"].items():
+        if not name.startswith("menagerie-"):
+            continue
+        env = svc["environment"]
+        mounts = dict(v.rsplit(":", 2)[:2] for v in svc["volumes"])
+        assert mounts.get("./certs") == "/etc/menagerie"
+        for var in ("MENAGERIE_TLS_CERT", "MENAGERIE_TLS_KEY", "MENAGERIE_AUTH_TOKENS_FILE"):
+            path = env[var]
+            assert path.startswith("/etc/menagerie/"), var
+            assert path.rsplit("/", 1)[1] in script, f"gen-certs.sh does not write {path}"
+        test = svc["healthcheck"]["test"]
+        assert test[test.index("--ca") + 1].rsplit("/", 1)[1] in script
+        assert test[test.index("--token-file") + 1].rsplit("/", 1)[1] in script
+    words = compose["services"]["verify"].get("entrypoint", []) + compose["services"]["verify"]["command"]
+    assert all(urlparse(u).scheme == "https" for u in words[words.index("--remote") + 1].split(","))
+    assert "--ca" in words and "--token-file" in words
+
+
+@pytest.mark.skipif(not shutil.which("openssl"), reason="openssl not installed")
+def test_gen_certs_makes_a_chain_for_the_compose_names(compose, tmp_path):
+    proc = subprocess.run(["sh", str(GEN_CERTS), str(tmp_path / "certs")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    d = tmp_path / "certs"
+    for f in ("ca.pem", "server.pem", "server.key", "client.pem", "client.key", "tokens", "client.token",
+              "healthcheck.token"):
+        assert (d / f).stat().st_size > 0, f
+    verify = subprocess.run(["openssl", "verify", "-CAfile", d / "ca.pem", d / "server.pem", d / "client.pem"],
+                            capture_output=True, text=True)
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    sans = subprocess.run(["openssl", "x509", "-in", d / "server.pem", "-noout", "-ext", "subjectAltName"],
+                          capture_output=True, text=True).stdout
+    for name in [n for n in compose["services"] if n.startswith("menagerie-")] + ["localhost"]:
+        assert f"DNS:{name}" in sans, sans
+    assert "IP Address:127.0.0.1" in sans
+    tokens = dict(l.split(":", 1) for l in (d / "tokens").read_text().splitlines() if l and not l.startswith("#"))
+    assert (d / "client.token").read_text().strip() in tokens.values()
+    assert (d / "healthcheck.token").read_text().strip() in tokens.values()

@@ -1,0 +1,251 @@
+#![allow(clippy::unwrap_used)]
+//! Watching the server run: real gRPC calls, then the Prometheus endpoint
+//! scraped with a real HTTP client (hyper-util's), and the access log of the
+//! `menagerie-server` binary read from its output.
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use menagerie_analysis_server::metrics::{Metrics, serve_metrics};
+use menagerie_analysis_server::{AnalysisService, Config, ServeOptions, serve_with};
+use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+use tonic::{Code, Request};
+
+/// `GET url` with hyper-util's client: the status and the body.
+async fn get(url: &str) -> (http::StatusCode, String) {
+    let client: Client<_, Empty<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.get(url.parse().unwrap()).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(body.to_vec()).unwrap())
+}
+
+/// The value of `series` (`name{labels}` exactly as exposed), if present.
+fn value(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.split(' ').next()?.parse().ok())
+}
+
+fn requests(text: &str, rpc: &str, code: &str) -> f64 {
+    let series = format!("menagerie_grpc_requests_total{{rpc=\"menagerie.v1.Analysis/{rpc}\",code=\"{code}\"}}");
+    value(text, &series).unwrap_or(0.0)
+}
+
+fn start_position() -> Option<pb::Position> {
+    Some(pb::Position { variant: "chess".into(), ..Default::default() })
+}
+
+struct Running {
+    grpc: SocketAddr,
+    metrics: SocketAddr,
+    _shutdown: oneshot::Sender<()>,
+}
+
+async fn start(config: Config) -> Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let grpc = listener.local_addr().unwrap();
+    let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics_addr = metrics_listener.local_addr().unwrap();
+    let service = AnalysisService::new(config);
+    let metrics = Metrics::new(service.jobs());
+    tokio::spawn(serve_metrics(metrics_listener, metrics.clone()));
+    let (tx, rx) = oneshot::channel::<()>();
+    let shutdown = async {
+        let _ = rx.await;
+    };
+    let options = ServeOptions { metrics: Some(metrics), ..ServeOptions::default() };
+    tokio::spawn(serve_with(service, listener, options, shutdown, Duration::from_secs(1)));
+    Running { grpc, metrics: metrics_addr, _shutdown: tx }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_are_counted_by_rpc_and_status_including_streams() {
+    let mut config = Config::defaults();
+    config.max_jobs = 1;
+    config.max_threads = 1;
+    config.analysis_hash_mb = 16;
+    let server = start(config).await;
+    let channel = Channel::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let mut client = AnalysisClient::new(channel);
+
+    for _ in 0..2 {
+        client.list_variants(pb::ListVariantsRequest {}).await.unwrap();
+    }
+    let bad = pb::ValidateMoveRequest {
+        position: Some(pb::Position { variant: "no-such-variant".into(), ..Default::default() }),
+        r#move: "e4".into(),
+    };
+    assert_eq!(client.validate_move(bad).await.unwrap_err().code(), Code::InvalidArgument);
+    // A server stream that ends well: its status arrives in the trailers.
+    let perft = pb::PerftRequest { position: start_position(), depth: 3, ..Default::default() };
+    let mut stream = client.perft(perft.clone()).await.unwrap().into_inner();
+    while stream.message().await.unwrap().is_some() {}
+    // One too deep: refused.
+    let too_deep = pb::PerftRequest { depth: 99, ..perft.clone() };
+    let refused = match client.perft(too_deep).await {
+        Err(s) => s,
+        Ok(r) => r.into_inner().message().await.unwrap_err(),
+    };
+    assert_eq!(refused.code(), Code::OutOfRange);
+
+    // A long analysis holds the only job slot: the running gauge shows it,
+    // and the next job is refused.
+    let analyze = pb::AnalyzeRequest { position: start_position(), movetime_ms: 1500, ..Default::default() };
+    // (The slot of the perft above is given back just after its stream ends.)
+    let mut retried = 0;
+    let mut analysis = loop {
+        let first = match client.analyze(analyze.clone()).await {
+            Ok(r) => {
+                let mut stream = r.into_inner();
+                stream.message().await.map(|first| (first, stream))
+            }
+            Err(s) => Err(s),
+        };
+        match first {
+            Ok((first, stream)) => {
+                assert!(first.is_some(), "the analysis sent nothing");
+                break stream;
+            }
+            Err(s) if s.code() == Code::ResourceExhausted && retried < 100 => {
+                retried += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(s) => panic!("{s:?}"),
+        }
+    };
+    let url = format!("http://{}/metrics", server.metrics);
+    let (_, during) = get(&url).await;
+    assert_eq!(value(&during, "menagerie_jobs_running"), Some(1.0), "{during}");
+    let busy = match client.perft(perft.clone()).await {
+        Err(s) => s,
+        Ok(r) => r.into_inner().message().await.unwrap_err(),
+    };
+    assert_eq!(busy.code(), Code::ResourceExhausted, "{busy:?}");
+    while analysis.message().await.unwrap().is_some() {}
+
+    // Counters are recorded when the call ends; the analysis stream may end
+    // a moment after its last message reaches the client.
+    let mut text = String::new();
+    for _ in 0..100 {
+        let (status, body) = get(&url).await;
+        assert_eq!(status, http::StatusCode::OK);
+        text = body;
+        if requests(&text, "Analyze", "OK") >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(requests(&text, "ListVariants", "OK"), 2.0, "{text}");
+    assert_eq!(requests(&text, "ValidateMove", "INVALID_ARGUMENT"), 1.0, "{text}");
+    assert_eq!(requests(&text, "Perft", "OK"), 1.0, "{text}");
+    assert_eq!(requests(&text, "Perft", "OUT_OF_RANGE"), 1.0, "{text}");
+    assert_eq!(requests(&text, "Perft", "RESOURCE_EXHAUSTED"), 1.0, "{text}");
+    assert_eq!(requests(&text, "Analyze", "RESOURCE_EXHAUSTED"), f64::from(retried), "{text}");
+    assert_eq!(requests(&text, "Analyze", "OK"), 1.0, "{text}");
+    let perft_calls =
+        value(&text, r#"menagerie_grpc_request_duration_seconds_count{rpc="menagerie.v1.Analysis/Perft"}"#);
+    assert_eq!(perft_calls, Some(3.0), "{text}");
+    let analysis_seconds =
+        value(&text, r#"menagerie_grpc_request_duration_seconds_sum{rpc="menagerie.v1.Analysis/Analyze"}"#);
+    assert!(analysis_seconds.unwrap() >= 1.0, "a stream's latency runs to its end: {text}");
+    assert_eq!(value(&text, "menagerie_jobs_running"), Some(0.0), "{text}");
+    let refused = value(&text, r#"menagerie_jobs_refused_total{reason="busy"}"#).unwrap()
+        + value(&text, r#"menagerie_jobs_refused_total{reason="client"}"#).unwrap();
+    assert_eq!(refused, 1.0 + f64::from(retried), "{text}");
+    assert!(value(&text, "menagerie_jobs_started_total").unwrap() >= 2.0, "{text}");
+    for series in [
+        "menagerie_jobs_panicked_total",
+        "menagerie_perft_nodes_total",
+        "menagerie_search_nodes_total",
+        "menagerie_jobs_stopped_early_total",
+        "menagerie_job_queue_wait_seconds_count",
+    ] {
+        assert!(value(&text, series).is_some(), "{series} missing: {text}");
+    }
+    assert!(text.contains(&format!("menagerie_build_info{{version=\"{}\"", env!("CARGO_PKG_VERSION"))), "{text}");
+
+    // Only /metrics is served.
+    assert_eq!(get(&format!("http://{}/", server.metrics)).await.0, http::StatusCode::NOT_FOUND);
+}
+
+/// The binary: `--metrics-listen` serves metrics, and each call writes one
+/// access-log line with its RPC, peer, status, latency and request id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_logs_each_call_and_serves_metrics() {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json"])
+        .args(["--log", "info", "--max-jobs", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let field = |line: &str, name: &str| -> Option<String> {
+        Some(line.split(&format!("\"{name}\":\"")).nth(1)?.split('"').next()?.to_string())
+    };
+    let mut grpc = None;
+    let mut metrics = None;
+    while grpc.is_none() || metrics.is_none() {
+        let line = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+            .await
+            .expect("the server did not start")
+            .expect("the server exited before listening");
+        if line.contains("menagerie-server listening") {
+            grpc = field(&line, "addr");
+        } else if line.contains("metrics on") {
+            metrics = field(&line, "addr");
+        }
+    }
+    let (grpc, metrics) = (grpc.unwrap(), metrics.unwrap());
+
+    let channel = Channel::from_shared(format!("http://{grpc}")).unwrap().connect().await.unwrap();
+    let mut client = AnalysisClient::new(channel);
+    let mut req = Request::new(pb::ValidateMoveRequest { position: start_position(), r#move: "Nf3".into() });
+    req.metadata_mut().insert("x-request-id", "req-42".parse().unwrap());
+    assert!(client.validate_move(req).await.unwrap().into_inner().legal);
+    let bad = pb::LegalMovesRequest {
+        position: Some(pb::Position { variant: "chess".into(), fen: "not a fen".into(), moves: vec![] }),
+    };
+    assert_eq!(client.legal_moves(bad).await.unwrap_err().code(), Code::InvalidArgument);
+
+    let (status, text) = get(&format!("http://{metrics}/metrics")).await;
+    assert_eq!(status, http::StatusCode::OK);
+    assert_eq!(requests(&text, "ValidateMove", "OK"), 1.0, "{text}");
+    assert_eq!(requests(&text, "LegalMoves", "INVALID_ARGUMENT"), 1.0, "{text}");
+
+    let _ = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let mut access = Vec::new();
+    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
+        if line.contains("\"target\":\"access\"") {
+            access.push(line);
+        }
+    }
+    let _ = child.wait();
+    let validate = access
+        .iter()
+        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.Analysis/ValidateMove\""))
+        .unwrap_or_else(|| panic!("no access line for ValidateMove: {access:?}"));
+    assert_eq!(field(validate, "status").as_deref(), Some("OK"), "{validate}");
+    assert_eq!(field(validate, "trace_id").as_deref(), Some("req-42"), "{validate}");
+    assert!(field(validate, "peer").is_some_and(|p| p.starts_with("127.0.0.1:")), "{validate}");
+    assert!(validate.contains("\"latency_ms\":"), "{validate}");
+    let legal = access
+        .iter()
+        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.Analysis/LegalMoves\""))
+        .unwrap_or_else(|| panic!("no access line for LegalMoves: {access:?}"));
+    assert_eq!(field(legal, "status").as_deref(), Some("INVALID_ARGUMENT"), "{legal}");
+    assert_eq!(access.len(), 2, "one line per call: {access:?}");
+}

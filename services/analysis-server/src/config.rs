@@ -15,6 +15,25 @@ pub struct Config {
     /// CPU jobs (perft, analysis, batch streams) running at once; more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "MENAGERIE_MAX_JOBS", default_value_t = default_jobs())]
     pub max_jobs: usize,
+    /// Job slots one client (peer IP address, or token name when authentication is on) may hold at once
+    /// [default: half of --max-jobs, rounded up].
+    #[arg(long, env = "MENAGERIE_MAX_JOBS_PER_CLIENT")]
+    pub max_jobs_per_client: Option<usize>,
+    /// Unary calls (ValidateMove, LegalMoves) computing at once, off the async runtime; more wait their turn.
+    #[arg(long, env = "MENAGERIE_MAX_UNARY", default_value_t = 2 * cores())]
+    pub max_unary: usize,
+    /// Longest a unary call waits for its turn before RESOURCE_EXHAUSTED, in milliseconds.
+    #[arg(long, env = "MENAGERIE_UNARY_WAIT_MS", default_value_t = 5_000)]
+    pub unary_wait_ms: u64,
+    /// A stream holding a job slot that neither sends nor reads for this long is ended (DEADLINE_EXCEEDED), in milliseconds.
+    #[arg(long, env = "MENAGERIE_STREAM_IDLE_MS", default_value_t = 30_000)]
+    pub stream_idle_ms: u64,
+    /// Longest one perft (or one batch job) may run, in milliseconds (longer: OUT_OF_RANGE).
+    #[arg(long, env = "MENAGERIE_MAX_PERFT_MS", default_value_t = 300_000)]
+    pub max_perft_ms: u64,
+    /// Most nodes one perft (or one batch job) may count (more: OUT_OF_RANGE).
+    #[arg(long, env = "MENAGERIE_MAX_PERFT_NODES", default_value_t = 100_000_000_000)]
+    pub max_perft_nodes: u64,
     /// Threads one job may use (perft root moves, search threads).
     #[arg(long, env = "MENAGERIE_MAX_THREADS", default_value_t = cores())]
     pub max_threads: usize,
@@ -82,6 +101,19 @@ impl Config {
     /// The embedded defaults (what the server uses with no flags and no environment).
     pub fn defaults() -> Config {
         Config::parse_from(["menagerie-server"])
+    }
+    /// The job and unary-work capacity.
+    pub fn capacity(&self) -> crate::jobs::Capacity {
+        crate::jobs::Capacity {
+            jobs: self.max_jobs,
+            jobs_per_client: self.max_jobs_per_client.unwrap_or(self.max_jobs.div_ceil(2)),
+            unary: self.max_unary,
+            unary_wait: Duration::from_millis(self.unary_wait_ms),
+        }
+    }
+    /// How long a stream may sit idle holding a slot.
+    pub fn stream_idle(&self) -> Duration {
+        Duration::from_millis(self.stream_idle_ms.max(1))
     }
     /// Interval between perft progress events.
     pub fn progress_interval(&self) -> Duration {

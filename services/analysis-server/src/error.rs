@@ -41,6 +41,20 @@ pub enum ServiceError {
     /// Too many jobs are running.
     #[error("server busy: {0} jobs running; retry later")]
     Busy(usize),
+    /// The client already runs as many jobs as one client may.
+    #[error("this client already runs {0} jobs, the most one client may; retry when one ends")]
+    ClientBusy(usize),
+    /// A stream neither sent nor read for the idle timeout; its slot was freed.
+    #[error("stream idle for {0:?} (the client neither sent a job nor read a result); its slot was freed")]
+    Idle(std::time::Duration),
+    /// Work stopped at one of the server's caps (perft time or nodes).
+    #[error("stopped at the server's cap of {max} {what}; ask for less (a smaller depth, or split the work)")]
+    LimitReached {
+        /// What was capped: `nodes` or `ms`.
+        what: &'static str,
+        /// The cap.
+        max: u64,
+    },
     /// The server is shutting down.
     #[error("server is shutting down")]
     ShuttingDown,
@@ -50,6 +64,9 @@ pub enum ServiceError {
     /// The client cancelled.
     #[error("cancelled")]
     Cancelled,
+    /// The client's request stream failed (reset, malformed message).
+    #[error("request stream: {}", .0.message())]
+    Client(Status),
     /// A bug (a panic in a worker), reported instead of crashing.
     #[error("internal error: {0}")]
     Internal(String),
@@ -75,11 +92,14 @@ impl ServiceError {
             ServiceError::BadField { .. } => Code::InvalidArgument,
             ServiceError::IllegalMove { .. } | ServiceError::GameOver(_) => Code::FailedPrecondition,
             ServiceError::OutOfRange { .. } => Code::OutOfRange,
-            ServiceError::Busy(_) => Code::ResourceExhausted,
+            ServiceError::Busy(_) | ServiceError::ClientBusy(_) => Code::ResourceExhausted,
+            ServiceError::Idle(_) => Code::DeadlineExceeded,
+            ServiceError::LimitReached { .. } => Code::OutOfRange,
             ServiceError::ShuttingDown => Code::Unavailable,
             ServiceError::Deadline => Code::DeadlineExceeded,
             ServiceError::Cancelled => Code::Cancelled,
             ServiceError::Internal(_) => Code::Internal,
+            ServiceError::Client(s) => s.code(),
         }
     }
 }
@@ -108,12 +128,38 @@ pub fn code_name(code: Code) -> &'static str {
     }
 }
 
+/// The longest run of non-blank characters an error message echoes whole.
+const ECHO_MAX: usize = 80;
+/// What is kept of a longer run.
+const ECHO_KEEP: usize = 64;
+
+/// `text` with every run of non-blank characters longer than 80 characters
+/// (a client's field echoed back: a variant name, a move, a FEN field) cut
+/// to its first 64 characters and `…`, so that an error about a huge field
+/// stays small enough for the status header.
+pub fn clip(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1024));
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if word.chars().count() > ECHO_MAX {
+            out.extend(word.chars().take(ECHO_KEEP));
+            out.push('…');
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
 impl From<ServiceError> for Status {
     fn from(e: ServiceError) -> Status {
         let code = e.code();
-        let msg = e.to_string();
+        let msg = clip(&e.to_string());
         match &e {
             ServiceError::BadField { field, message } | ServiceError::IllegalMove { field, message } => {
+                let message = &clip(message);
                 let mut d = ErrorDetails::with_bad_request_violation(field.clone(), message.clone());
                 if code == Code::FailedPrecondition {
                     d = ErrorDetails::with_precondition_failure_violation(
@@ -129,12 +175,32 @@ impl From<ServiceError> for Status {
                 msg.clone(),
                 ErrorDetails::with_bad_request_violation(field.clone(), msg),
             ),
-            ServiceError::Busy(_) => Status::with_error_details(
+            ServiceError::Busy(_) | ServiceError::ClientBusy(_) => Status::with_error_details(
                 code,
                 msg,
                 ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(200))),
             ),
             _ => Status::new(code, msg),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_echoes_are_clipped() {
+        let huge = "x".repeat(1 << 20);
+        let e =
+            ServiceError::BadField { field: "position.variant".into(), message: format!("unknown variant '{huge}'") };
+        let s = Status::from(e);
+        assert!(s.message().len() < 200, "{}", s.message().len());
+        assert!(s.message().ends_with('…'), "{}", s.message());
+        assert!(s.details().len() < 400);
+        // Ordinary messages (a 10x10 FEN board is 66 characters) stay whole.
+        let fen = "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1";
+        assert_eq!(clip(fen), fen);
+        assert_eq!(clip("é".repeat(100).as_str()).chars().count(), 65);
     }
 }

@@ -4,10 +4,11 @@
 //! shuts down.
 
 use crate::error::ServiceError;
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot, watch};
 
 /// Counters describing the jobs the server has run (exported as metrics).
 #[derive(Debug)]
@@ -43,9 +44,9 @@ impl Default for JobStats {
             panicked: AtomicU64::new(0),
             perft_nodes: AtomicU64::new(0),
             search_nodes: AtomicU64::new(0),
-            queue_wait: prometheus_client::metrics::histogram::Histogram::new(
-                [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0].into_iter(),
-            ),
+            queue_wait: prometheus_client::metrics::histogram::Histogram::new([
+                0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0,
+            ]),
         }
     }
 }
@@ -56,11 +57,16 @@ impl Default for JobStats {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ClientId(pub String);
 
-/// The job admission controller.
+/// The job admission controller: job slots (server-wide and per client),
+/// the pool for CPU-heavy unary work, and the shutdown flags.
 #[derive(Clone)]
 pub struct Jobs {
     permits: Arc<Semaphore>,
     max: usize,
+    per_client: usize,
+    clients: Arc<Mutex<HashMap<ClientId, usize>>>,
+    unary: Arc<Semaphore>,
+    unary_wait: Duration,
     shutdown: Arc<AtomicBool>,
     abort: Arc<AtomicBool>,
     shutdown_tx: Arc<watch::Sender<bool>>,
@@ -68,12 +74,28 @@ pub struct Jobs {
     pub stats: Arc<JobStats>,
 }
 
-/// A running job's admission: holds a permit and the job's stop flag.
-/// Dropping the ticket (the request's future or stream was dropped) stops the job.
+/// How many jobs and how much unary work the server takes at once.
+#[derive(Clone, Copy, Debug)]
+pub struct Capacity {
+    /// Job slots (perft, analysis, batch streams) on the whole server.
+    pub jobs: usize,
+    /// Job slots one client may hold at once.
+    pub jobs_per_client: usize,
+    /// Unary calls (validation, legal moves) computing at once; more wait.
+    pub unary: usize,
+    /// Longest a unary call waits for its turn before RESOURCE_EXHAUSTED.
+    pub unary_wait: Duration,
+}
+
+/// A running job's admission: holds a slot and the job's stop flag.
+/// Dropping the ticket (the request's future or stream was dropped) stops
+/// the job and gives the slot back.
 pub struct Ticket {
     _permit: OwnedSemaphorePermit,
     stop: Arc<AtomicBool>,
     stats: Arc<JobStats>,
+    client: ClientId,
+    clients: Arc<Mutex<HashMap<ClientId, usize>>>,
 }
 
 impl Ticket {
@@ -87,15 +109,28 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.stats.finished.fetch_add(1, Ordering::Relaxed);
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = clients.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                clients.remove(&self.client);
+            }
+        }
     }
 }
 
 impl Jobs {
-    /// A controller admitting at most `max` jobs at once.
-    pub fn new(max: usize) -> Jobs {
+    /// A controller with `capacity`.
+    pub fn new(capacity: Capacity) -> Jobs {
+        install_panic_hook();
+        let max = capacity.jobs.max(1);
         Jobs {
-            permits: Arc::new(Semaphore::new(max.max(1))),
-            max: max.max(1),
+            permits: Arc::new(Semaphore::new(max)),
+            max,
+            per_client: capacity.jobs_per_client.clamp(1, max),
+            clients: Arc::default(),
+            unary: Arc::new(Semaphore::new(capacity.unary.max(1))),
+            unary_wait: capacity.unary_wait,
             shutdown: Arc::new(AtomicBool::new(false)),
             abort: Arc::new(AtomicBool::new(false)),
             shutdown_tx: Arc::new(watch::channel(false).0),
@@ -103,19 +138,42 @@ impl Jobs {
         }
     }
 
-    /// Admits a job, or refuses it when all permits are taken or the server is stopping.
-    pub fn admit(&self) -> Result<Ticket, ServiceError> {
+    /// Admits a job for `client`, or refuses it when the client already
+    /// holds its share of slots, all slots are taken, or the server is stopping.
+    pub fn admit(&self, client: &ClientId) -> Result<Ticket, ServiceError> {
         if self.shutdown.load(Ordering::Relaxed) {
             return Err(ServiceError::ShuttingDown);
         }
-        let permit = self.permits.clone().try_acquire_owned().map_err(|_| ServiceError::Busy(self.max))?;
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if clients.get(client).copied().unwrap_or(0) >= self.per_client {
+            self.stats.refused_client.fetch_add(1, Ordering::Relaxed);
+            return Err(ServiceError::ClientBusy(self.per_client));
+        }
+        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+            self.stats.refused_busy.fetch_add(1, Ordering::Relaxed);
+            return Err(ServiceError::Busy(self.max));
+        };
+        *clients.entry(client.clone()).or_default() += 1;
+        drop(clients);
         self.stats.started.fetch_add(1, Ordering::Relaxed);
-        Ok(Ticket { _permit: permit, stop: Arc::new(AtomicBool::new(false)), stats: self.stats.clone() })
+        self.stats.queue_wait.observe(0.0);
+        Ok(Ticket {
+            _permit: permit,
+            stop: Arc::new(AtomicBool::new(false)),
+            stats: self.stats.clone(),
+            client: client.clone(),
+            clients: self.clients.clone(),
+        })
     }
 
     /// Jobs running now.
     pub fn running(&self) -> usize {
         self.max - self.permits.available_permits()
+    }
+
+    /// Jobs `client` is running now.
+    pub fn running_for(&self, client: &ClientId) -> usize {
+        self.clients.lock().unwrap_or_else(|e| e.into_inner()).get(client).copied().unwrap_or(0)
     }
 
     /// The flag set when the server begins shutting down.
@@ -129,10 +187,15 @@ impl Jobs {
         self.abort.clone()
     }
 
-    /// Starts the shutdown: no new jobs, running streams end.
+    /// Starts the shutdown: no new jobs or unary calls, running streams end.
     pub fn begin_shutdown(&self) {
         self.shutdown.store(true, Ordering::Relaxed);
         self.shutdown_tx.send_replace(true);
+    }
+
+    /// Whether the shutdown has begun.
+    pub fn shutting_down(&self) -> bool {
+        self.shutdown.load(Ordering::Relaxed)
     }
 
     /// Ends the grace period: every job still running stops.
@@ -148,6 +211,172 @@ impl Jobs {
         async move {
             let _ = rx.wait_for(|&s| s).await;
         }
+    }
+
+    /// Runs CPU-heavy unary work off the async runtime, at most
+    /// `Capacity::unary` at once: waits its turn (counted in
+    /// `queue_wait`) until `deadline` or `Capacity::unary_wait`, then runs
+    /// `f` on a blocking thread inside `span`. A panic becomes `INTERNAL`.
+    pub async fn run_unary<R: Send + 'static>(
+        &self,
+        span: tracing::Span,
+        deadline: Option<Instant>,
+        f: impl FnOnce() -> Result<R, ServiceError> + Send + 'static,
+    ) -> Result<R, ServiceError> {
+        if self.shutting_down() {
+            return Err(ServiceError::ShuttingDown);
+        }
+        let t0 = Instant::now();
+        let give_up = t0.checked_add(self.unary_wait).map_or(deadline, |w| Some(deadline.map_or(w, |d| d.min(w))));
+        let acquire = self.unary.clone().acquire_owned();
+        let permit = match give_up {
+            Some(t) => match tokio::time::timeout_at(t.into(), acquire).await {
+                Ok(p) => p,
+                Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => return Err(ServiceError::Deadline),
+                Err(_) => {
+                    self.stats.refused_busy.fetch_add(1, Ordering::Relaxed);
+                    return Err(ServiceError::Busy(self.max));
+                }
+            },
+            None => acquire.await,
+        }
+        .map_err(|_| ServiceError::ShuttingDown)?;
+        self.stats.queue_wait.observe(t0.elapsed().as_secs_f64());
+        let stats = self.stats.clone();
+        let r = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            catch(&stats, || span.in_scope(f))
+        })
+        .await;
+        r.unwrap_or_else(|e| Err(ServiceError::Internal(format!("unary task lost: {e}"))))
+    }
+
+    /// Runs `f` on a dedicated job thread inside `span`; a panic becomes
+    /// `INTERNAL` (logged once, counted); the result arrives through the
+    /// returned channel.
+    pub fn spawn<R: Send + 'static>(
+        &self,
+        span: tracing::Span,
+        f: impl FnOnce() -> Result<R, ServiceError> + Send + 'static,
+    ) -> oneshot::Receiver<Result<R, ServiceError>> {
+        let (tx, rx) = oneshot::channel();
+        let stats = self.stats.clone();
+        let body = move || {
+            let _ = tx.send(catch(&stats, || span.in_scope(f)));
+        };
+        if std::thread::Builder::new().name("menagerie-job".into()).stack_size(32 << 20).spawn(body).is_err() {
+            // Out of threads: the receiver sees a closed channel and reports it.
+            tracing::error!("could not spawn a job thread");
+        }
+        rx
+    }
+}
+
+/// Runs `f`, turning a panic into `INTERNAL` (counted in `stats.panicked`;
+/// the panic hook has logged it, once, with its location).
+pub fn catch<R>(stats: &JobStats, f: impl FnOnce() -> Result<R, ServiceError>) -> Result<R, ServiceError> {
+    let was = IN_JOB.with(|j| j.replace(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    IN_JOB.with(|j| j.set(was));
+    r.unwrap_or_else(|p| {
+        stats.panicked.fetch_add(1, Ordering::Relaxed);
+        Err(ServiceError::Internal(panic_message(p.as_ref())))
+    })
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
+}
+
+thread_local! {
+    /// Set while a thread runs a job's work under [`catch`].
+    static IN_JOB: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs a panic hook that reports a panic in a job (a thread running
+/// [`catch`], or one named `menagerie-…`) as one `tracing` error event
+/// naming the thread and the location, instead of a backtrace on stderr;
+/// other panics go to the previous hook. `std::thread::scope` re-raises a
+/// worker's panic in its parent; that second panic is not logged again.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let thread = std::thread::current();
+            let name = thread.name().unwrap_or("?");
+            if !IN_JOB.with(|j| j.get()) && !name.starts_with("menagerie-") {
+                return previous(info);
+            }
+            let msg = panic_message(info.payload());
+            if msg == "a scoped thread panicked" {
+                return;
+            }
+            let location = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+            tracing::error!(thread = name, %location, panic = %msg, "panic in a job");
+        }));
+    });
+}
+
+/// Sends a job's events to its client: waits for room in the stream (the
+/// client reading) at most the stream's idle timeout, and gives up at once
+/// when the job must stop.
+pub struct EventSender<T> {
+    tx: mpsc::Sender<Result<T, tonic::Status>>,
+    idle: Duration,
+    rt: tokio::runtime::Handle,
+}
+
+impl<T> Clone for EventSender<T> {
+    fn clone(&self) -> Self {
+        EventSender { tx: self.tx.clone(), idle: self.idle, rt: self.rt.clone() }
+    }
+}
+
+impl<T: Send> EventSender<T> {
+    /// A sender on `tx`; must be created on the async runtime.
+    pub fn new(tx: mpsc::Sender<Result<T, tonic::Status>>, idle: Duration) -> EventSender<T> {
+        EventSender { tx, idle, rt: tokio::runtime::Handle::current() }
+    }
+
+    /// Sends `item` from a job thread; an error says why the job should stop.
+    pub fn send(&self, item: Result<T, tonic::Status>, watch: &Watch) -> Result<(), ServiceError> {
+        let t0 = Instant::now();
+        loop {
+            if let Some(reason) = watch.reason() {
+                return Err(reason);
+            }
+            let slice = Duration::from_millis(20);
+            match self.rt.block_on(async { tokio::time::timeout(slice, self.tx.reserve()).await }) {
+                Ok(Ok(permit)) => {
+                    permit.send(item);
+                    return Ok(());
+                }
+                Ok(Err(_)) => return Err(ServiceError::Cancelled),
+                Err(_) if t0.elapsed() >= self.idle => return Err(ServiceError::Idle(self.idle)),
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Sends a stream's last item (its result or its error), waiting for
+    /// room at most a second: a client that reads nothing will not see it.
+    pub fn send_last(&self, item: Result<T, tonic::Status>) {
+        let wait = self.idle.min(Duration::from_secs(1));
+        let _ = self.rt.block_on(async { tokio::time::timeout(wait, self.tx.send(item)).await });
+    }
+
+    /// Sends `item` if there is room now (progress reports that may be dropped).
+    pub fn offer(&self, item: Result<T, tonic::Status>) {
+        let _ = self.tx.try_send(item);
+    }
+
+    /// Whether the client has gone.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
     }
 }
 
@@ -187,33 +416,6 @@ impl Watch {
     }
 }
 
-/// Runs `f` on a dedicated thread inside `span`, catching panics; the
-/// result arrives through the returned channel.
-pub fn spawn<R: Send + 'static>(
-    span: tracing::Span,
-    f: impl FnOnce() -> Result<R, ServiceError> + Send + 'static,
-) -> oneshot::Receiver<Result<R, ServiceError>> {
-    let (tx, rx) = oneshot::channel();
-    let body = move || {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| span.in_scope(f)));
-        let r = r.unwrap_or_else(|p| {
-            let msg = p
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".into());
-            tracing::error!(panic = %msg, "job panicked");
-            Err(ServiceError::Internal(msg))
-        });
-        let _ = tx.send(r);
-    };
-    if std::thread::Builder::new().name("menagerie-job".into()).stack_size(32 << 20).spawn(body).is_err() {
-        // Out of threads: the receiver sees a closed channel and reports it.
-        tracing::error!("could not spawn a job thread");
-    }
-    rx
-}
-
 /// Parses a `grpc-timeout` header value (`100m`, `5S`, ...).
 pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
     let (num, unit) = v.split_at(v.len().checked_sub(1)?);
@@ -237,7 +439,8 @@ pub fn deadline_of<T>(req: &tonic::Request<T>) -> Option<Instant> {
     let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
     let timeout = parse_grpc_timeout(v)?;
     let margin = (timeout / 10).min(Duration::from_millis(50));
-    Some(Instant::now() + (timeout - margin))
+    // A timeout too far away to represent (`18446744073709551615S`) is no deadline.
+    Instant::now().checked_add(timeout - margin)
 }
 
 #[cfg(test)]
@@ -256,17 +459,57 @@ mod tests {
     }
 
     #[test]
+    fn an_enormous_timeout_is_no_deadline() {
+        let mut req = tonic::Request::new(());
+        req.metadata_mut().insert("grpc-timeout", "18446744073709551615S".parse().unwrap());
+        assert_eq!(deadline_of(&req), None);
+        req.metadata_mut().insert("grpc-timeout", "18446744073709551615H".parse().unwrap());
+        assert_eq!(deadline_of(&req), None);
+        req.metadata_mut().insert("grpc-timeout", "5S".parse().unwrap());
+        assert!(deadline_of(&req).is_some());
+    }
+
+    fn capacity(jobs: usize, per_client: usize) -> Capacity {
+        Capacity { jobs, jobs_per_client: per_client, unary: 1, unary_wait: Duration::from_millis(10) }
+    }
+
+    #[test]
     fn admission_is_bounded_and_tickets_release() {
-        let jobs = Jobs::new(2);
-        let a = jobs.admit().unwrap();
-        let _b = jobs.admit().unwrap();
-        assert!(matches!(jobs.admit(), Err(ServiceError::Busy(2))));
+        let jobs = Jobs::new(capacity(2, 2));
+        let me = ClientId("me".into());
+        let a = jobs.admit(&me).unwrap();
+        let _b = jobs.admit(&me).unwrap();
+        assert!(matches!(jobs.admit(&ClientId("other".into())), Err(ServiceError::Busy(2))));
         let stop = a.stop_flag();
         drop(a);
         assert!(stop.load(Ordering::Relaxed));
         assert_eq!(jobs.running(), 1);
-        assert!(jobs.admit().is_ok());
+        assert!(jobs.admit(&me).is_ok());
         jobs.begin_shutdown();
-        assert!(matches!(jobs.admit(), Err(ServiceError::ShuttingDown)));
+        assert!(matches!(jobs.admit(&me), Err(ServiceError::ShuttingDown)));
+    }
+
+    #[test]
+    fn one_client_cannot_take_every_slot() {
+        let jobs = Jobs::new(capacity(4, 2));
+        let greedy = ClientId("greedy".into());
+        let held: Vec<_> = (0..2).map(|_| jobs.admit(&greedy).unwrap()).collect();
+        assert!(matches!(jobs.admit(&greedy), Err(ServiceError::ClientBusy(2))));
+        assert_eq!(jobs.stats.refused_client.load(Ordering::Relaxed), 1);
+        let other = ClientId("other".into());
+        let _o = jobs.admit(&other).unwrap();
+        assert_eq!(jobs.running_for(&greedy), 2);
+        drop(held);
+        assert_eq!(jobs.running_for(&greedy), 0);
+        assert!(jobs.admit(&greedy).is_ok());
+    }
+
+    #[test]
+    fn a_panicking_job_reports_internal() {
+        let jobs = Jobs::new(capacity(1, 1));
+        let rx = jobs.spawn(tracing::Span::none(), || -> Result<(), ServiceError> { panic!("boom") });
+        let r = rx.blocking_recv().unwrap();
+        assert!(matches!(r, Err(ServiceError::Internal(m)) if m == "boom"));
+        assert_eq!(jobs.stats.panicked.load(Ordering::Relaxed), 1);
     }
 }

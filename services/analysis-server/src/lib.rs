@@ -36,8 +36,10 @@ pub use service::AnalysisService;
 
 use menagerie_api::pb::analysis_server::AnalysisServer;
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio_stream::Stream;
 
 /// Errors starting or running the server.
 #[derive(Debug, thiserror::Error)]
@@ -124,8 +126,17 @@ pub async fn serve_with(
             }
         });
     }
+    // Small streamed replies must not wait for delayed ACKs (Nagle).
+    let incoming = tonic::transport::server::TcpIncoming::from(listener)
+        .with_nodelay(Some(true))
+        .with_keepalive(Some(Duration::from_secs(60)));
+    let incoming = Closable(Arc::new(Mutex::new(Some(incoming))));
+    let listening = incoming.0.clone();
     let drain = async move {
         shutdown.await;
+        // New connections are refused at once (UNAVAILABLE) instead of
+        // waiting in the listen backlog for their deadline.
+        drop(listening.lock().unwrap_or_else(|e| e.into_inner()).take());
         tracing::info!(running = jobs.running(), "shutting down");
         health.set_not_serving::<AnalysisServer<AnalysisService>>().await;
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
@@ -136,10 +147,6 @@ pub async fn serve_with(
         let _ = grace_tx.send(());
     };
     tokio::spawn(drain);
-    // Small streamed replies must not wait for delayed ACKs (Nagle).
-    let incoming = tonic::transport::server::TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .with_keepalive(Some(Duration::from_secs(60)));
     let mut builder = tonic::transport::Server::builder();
     if let Some(tls) = options.security.tls {
         builder = builder.tls_config(tls)?;
@@ -175,6 +182,20 @@ pub async fn serve_with(
             tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
             abort_jobs.abort();
             Ok(())
+        }
+    }
+}
+
+/// A stream of connections whose source can be closed from outside (by
+/// taking it out), also while the server is not polling it.
+struct Closable<S>(Arc<Mutex<Option<S>>>);
+
+impl<S: Stream + Unpin> Stream for Closable<S> {
+    type Item = S::Item;
+    fn poll_next(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
+        match self.0.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(s) => std::pin::Pin::new(s).poll_next(cx),
+            None => std::task::Poll::Ready(None),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::config::Config;
 use crate::error::ServiceError;
-use crate::jobs::{self, Jobs, Ticket, Watch};
+use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_server::Analysis};
 use menagerie_notation::{epd, fen, parse_move, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
@@ -10,20 +10,38 @@ use menagerie_variants::{
     AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, VariantId, WinReason,
 };
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 
-/// A stream of responses that keeps its job's ticket alive: when the
-/// client goes away the stream is dropped, the ticket with it, and the
-/// job's stop flag is set.
+/// A stream of a job's responses: when the client goes away the stream
+/// is dropped and the job's stop flag is set. (The job's slot is held by the
+/// job itself and given back when it ends, so a client that stops reading
+/// cannot keep it past the stream's idle timeout.)
 pub struct JobStream<T> {
     inner: ReceiverStream<Result<T, Status>>,
-    _ticket: Ticket,
+    _stop: StopOnDrop,
+}
+
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs a closure when dropped, also while unwinding from a panic.
+struct Defer<F: FnMut()>(F);
+
+impl<F: FnMut()> Drop for Defer<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
 }
 
 impl<T> Stream for JobStream<T> {
@@ -33,11 +51,43 @@ impl<T> Stream for JobStream<T> {
     }
 }
 
+/// The server's caps on one perft run.
+#[derive(Clone, Copy)]
+struct PerftCaps {
+    nodes: u64,
+    time: Duration,
+}
+
+/// Who sent `req`: the authenticated name the auth layer put in the
+/// request's extensions, else the peer's IP address.
+fn client_of<T>(req: &Request<T>) -> ClientId {
+    if let Some(id) = req.extensions().get::<ClientId>() {
+        return id.clone();
+    }
+    ClientId(req.remote_addr().map_or_else(|| "unknown".to_string(), |a| a.ip().to_string()))
+}
+
 /// The service: configuration and job admission.
 #[derive(Clone)]
 pub struct AnalysisService {
     config: Arc<Config>,
     jobs: Jobs,
+    faults: Arc<Faults>,
+}
+
+/// Panics to inject, for tests of the failure paths.
+#[derive(Default)]
+struct Faults(AtomicU64);
+
+impl Faults {
+    /// Panics if a fault is pending (and takes it).
+    fn trip(&self) {
+        if self.0.load(Ordering::Relaxed) > 0
+            && self.0.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
+        {
+            panic!("injected fault");
+        }
+    }
 }
 
 /// A parsed request position.
@@ -110,8 +160,16 @@ fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
 impl AnalysisService {
     /// A service with `config`.
     pub fn new(config: Config) -> AnalysisService {
-        let jobs = Jobs::new(config.max_jobs);
-        AnalysisService { config: Arc::new(config), jobs }
+        let jobs = Jobs::new(config.capacity());
+        AnalysisService { config: Arc::new(config), jobs, faults: Arc::default() }
+    }
+
+    /// Makes the next `n` units of work panic (a perft root move, a batch
+    /// job, a unary call), to test that a panic ends only its own call, with
+    /// INTERNAL. For tests; never set in production.
+    #[doc(hidden)]
+    pub fn inject_panics(&self, n: u64) {
+        self.faults.0.store(n, Ordering::Relaxed);
     }
 
     /// The job controller (for shutdown and metrics).
@@ -236,13 +294,14 @@ impl AnalysisService {
                 break;
             }
             if client_gone.load(Ordering::Relaxed) {
-                reason = Some(ServiceError::Cancelled);
+                reason = Some(watch.reason().unwrap_or(ServiceError::Cancelled));
                 handle.stop();
                 break;
             }
             std::thread::sleep(Duration::from_millis(2));
         }
         let result = handle.wait();
+        watch.stats.search_nodes.fetch_add(result.nodes, Ordering::Relaxed);
         if let Some(r) = reason {
             return Err(watch.stopped_early(Some(r)));
         }
@@ -276,27 +335,75 @@ impl AnalysisService {
         Ok(())
     }
 
+    /// Starts a streaming job on a job thread: `work` sends its events
+    /// through the sender it is given and returns the last one, if any; an error
+    /// (a panic included, as INTERNAL) ends the stream with its status.
+    /// The job's slot is given back when the work ends.
+    fn stream_job<T: Send + 'static>(
+        &self,
+        ticket: Ticket,
+        watch: Watch,
+        span: tracing::Span,
+        work: impl FnOnce(&EventSender<T>, &Watch) -> Result<Option<T>, ServiceError> + Send + 'static,
+    ) -> JobStream<T> {
+        let (tx, rx) = mpsc::channel(64);
+        let sender = EventSender::new(tx, self.config.stream_idle());
+        let stop = ticket.stop_flag();
+        let stats = self.jobs.stats.clone();
+        // The job reports through the stream; its own result channel is not needed.
+        drop(self.jobs.spawn(span, move || {
+            let r = jobs::catch(&stats, || work(&sender, &watch));
+            match r {
+                Ok(Some(last)) => sender.send_last(Ok(last)),
+                Ok(None) => {}
+                Err(e) => sender.send_last(Err(Status::from(e))),
+            }
+            drop(ticket);
+            Ok(())
+        }));
+        JobStream { inner: ReceiverStream::new(rx), _stop: StopOnDrop(stop) }
+    }
+
     /// Root-parallel perft over `threads` threads; `on_root` gets each root
-    /// move's count as it finishes and returns false if the client left.
+    /// move's count as it finishes and says why to stop, if it must. Stops
+    /// at the client, its deadline, the shutdown, or the server's caps; a
+    /// panic in a worker stops the others and propagates.
+    #[allow(clippy::too_many_arguments)]
     fn perft_job(
         pos: &AnyPosition,
         depth: u32,
         threads: usize,
         table: Option<&PerftTable>,
         watch: &Watch,
+        caps: PerftCaps,
         progress: &AtomicU64,
-        on_root: &(dyn Fn(Move, u64) -> bool + Sync),
+        on_root: &(dyn Fn(Move, u64) -> Result<(), ServiceError> + Sync),
     ) -> Result<u64, ServiceError> {
         let moves = pos.legal_moves().to_vec();
         let stop = AtomicBool::new(false);
+        let why: Mutex<Option<ServiceError>> = Mutex::new(None);
+        let halt = |e: ServiceError| {
+            why.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
+        };
         let next = AtomicUsize::new(0);
         let total = AtomicU64::new(0);
         let ctl = PerftControl { stop: &stop, progress, table };
         let workers = threads.clamp(1, moves.len().max(1));
         let active = AtomicUsize::new(workers);
+        let t0 = Instant::now();
         std::thread::scope(|scope| {
             for _ in 0..workers {
-                scope.spawn(|| {
+                let worker = std::thread::Builder::new().name("menagerie-perft".into());
+                let spawned = worker.spawn_scoped(scope, || {
+                    // Counted out even when the work panics, so that the
+                    // watcher ends and the other workers stop.
+                    let _out = Defer(|| {
+                        if std::thread::panicking() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        active.fetch_sub(1, Ordering::Relaxed);
+                    });
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= moves.len() || stop.load(Ordering::Relaxed) {
@@ -305,27 +412,40 @@ impl AnalysisService {
                         let child = pos.play_unchecked(moves[i]);
                         let Some(n) = child.perft_controlled(depth - 1, &ctl) else { break };
                         total.fetch_add(n, Ordering::Relaxed);
-                        if !on_root(moves[i], n) {
-                            stop.store(true, Ordering::Relaxed);
+                        if let Err(e) = on_root(moves[i], n) {
+                            halt(e);
                         }
                     }
-                    active.fetch_sub(1, Ordering::Relaxed);
                 });
+                if spawned.is_err() {
+                    active.fetch_sub(1, Ordering::Relaxed);
+                    halt(ServiceError::Internal("could not spawn a perft thread".into()));
+                }
             }
-            // Watch for the client, the deadline and shutdown while the workers run.
+            // Watch for the client, the deadline, shutdown and the caps while the workers run.
             scope.spawn(|| {
                 while active.load(Ordering::Relaxed) > 0 {
-                    if watch.reason().is_some() {
-                        stop.store(true, Ordering::Relaxed);
+                    if let Some(r) = watch.reason() {
+                        halt(r);
+                    } else if progress.load(Ordering::Relaxed) > caps.nodes {
+                        halt(ServiceError::LimitReached { what: "nodes", max: caps.nodes });
+                    } else if t0.elapsed() > caps.time {
+                        halt(ServiceError::LimitReached { what: "ms", max: caps.time.as_millis() as u64 });
                     }
                     std::thread::sleep(Duration::from_millis(2));
                 }
             });
         });
         if stop.load(Ordering::Relaxed) {
-            return Err(watch.stopped_early(None));
+            return Err(watch.stopped_early(why.into_inner().unwrap_or_else(|p| p.into_inner())));
         }
-        Ok(total.load(Ordering::Relaxed))
+        let n = total.load(Ordering::Relaxed);
+        watch.stats.perft_nodes.fetch_add(n, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn perft_caps(&self) -> PerftCaps {
+        PerftCaps { nodes: self.config.max_perft_nodes, time: Duration::from_millis(self.config.max_perft_ms) }
     }
 }
 
@@ -375,57 +495,24 @@ impl Analysis for AnalysisService {
         &self,
         req: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
         let r = req.into_inner();
-        let parsed = self.parse_position(r.position.as_ref())?;
-        let pos = parsed.current;
-        let game = parsed.game();
-        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
-        if let Some(o) = game.outcome().filter(|_| pos.count_legal() == 0) {
-            return Ok(Response::new(illegal(format!("the game is over: {}", o.describe()))));
-        }
-        let m = match parse_move(&pos, &r.r#move) {
-            Ok(m) => m,
-            Err(e @ menagerie_notation::MoveError::Illegal { .. }) => return Ok(Response::new(illegal(e.to_string()))),
-            Err(e @ menagerie_notation::MoveError::Ambiguous(_)) => return Ok(Response::new(illegal(e.to_string()))),
-            Err(e) => return Err(ServiceError::mv("move", e).into()),
-        };
-        let after = pos.play_unchecked(m);
-        let mut g = game;
-        let _ = g.play(m);
-        Ok(Response::new(pb::ValidateMoveResponse {
-            legal: true,
-            reason: String::new(),
-            uci: uci::format(pos.variant(), m),
-            san: san::format(&pos, m),
-            fen: fen::format(&after),
-            check: after.is_check(),
-            outcome: g.outcome().map(outcome_pb),
-        }))
+        let svc = self.clone();
+        let span = tracing::info_span!("validate_move");
+        let answer = self.jobs.run_unary(span, deadline, move || svc.validate(&r)).await?;
+        Ok(Response::new(answer))
     }
 
     async fn legal_moves(
         &self,
         req: Request<pb::LegalMovesRequest>,
     ) -> Result<Response<pb::LegalMovesResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
         let r = req.into_inner();
-        let parsed = self.parse_position(r.position.as_ref())?;
-        let pos = parsed.current;
-        let legal = pos.legal_moves();
-        let v = pos.variant();
-        Ok(Response::new(pb::LegalMovesResponse {
-            moves: legal
-                .iter()
-                .map(|&m| pb::LegalMove {
-                    uci: uci::format(v, m),
-                    san: san::format_with(&pos, m, &legal),
-                    fen: fen::format(&pos.play_unchecked(m)),
-                })
-                .collect(),
-            fen: fen::format(&pos),
-            side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
-            check: pos.is_check(),
-            outcome: parsed.game().outcome().map(outcome_pb),
-        }))
+        let svc = self.clone();
+        let span = tracing::info_span!("legal_moves");
+        let answer = self.jobs.run_unary(span, deadline, move || svc.list_legal(&r)).await?;
+        Ok(Response::new(answer))
     }
 
     type PerftStream = EventStream<pb::PerftEvent>;
@@ -450,15 +537,16 @@ impl Analysis for AnalysisService {
             }
             .into());
         }
-        let ticket = self.jobs.admit()?;
+        let ticket = self.jobs.admit(&client_of(&req))?;
         let watch = self.watch(&ticket, &req);
         let depth = r.depth;
         let threads = if r.threads == 0 { self.config.max_threads } else { r.threads as usize };
         let hash_mb = r.hash_mb as usize;
         let interval = self.config.progress_interval();
-        let (tx, rx) = mpsc::channel(256);
+        let caps = self.perft_caps();
+        let faults = self.faults.clone();
         let span = tracing::info_span!("perft", variant = %parsed.current.variant(), depth, threads);
-        let _done = jobs::spawn(span, move || {
+        let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
             let pos = parsed.current;
             let legal = pos.legal_moves();
             let n_moves = legal.len() as u32;
@@ -468,11 +556,12 @@ impl Analysis for AnalysisService {
             let t0 = Instant::now();
             let nps = |n: u64| (n as f64 / t0.elapsed().as_secs_f64().max(1e-9)) as u64;
             let finished = AtomicBool::new(false);
-            let result = std::thread::scope(|scope| {
-                // Periodic progress.
+            let total = std::thread::scope(|scope| {
+                // Periodic progress, until the count ends (also by a panic).
+                let _end = Defer(|| finished.store(true, Ordering::Relaxed));
                 scope.spawn(|| {
                     let mut last = Instant::now();
-                    while !finished.load(Ordering::Relaxed) {
+                    while !finished.load(Ordering::Relaxed) && !tx.is_closed() {
                         std::thread::sleep(Duration::from_millis(5));
                         if last.elapsed() >= interval {
                             last = Instant::now();
@@ -484,49 +573,38 @@ impl Analysis for AnalysisService {
                                 moves_total: n_moves,
                                 elapsed_seconds: t0.elapsed().as_secs_f64(),
                             };
-                            let msg = pb::PerftEvent { event: Some(pb::perft_event::Event::Progress(ev)) };
-                            if tx.try_send(Ok(msg)).is_err() && tx.is_closed() {
-                                return;
-                            }
+                            tx.offer(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Progress(ev)) }));
                         }
                     }
                 });
                 let on_root = |m: Move, n: u64| {
+                    faults.trip();
                     done_moves.fetch_add(1, Ordering::Relaxed);
                     let ev = pb::PerftDivide {
                         r#move: uci::format(pos.variant(), m),
                         san: san::format_with(&pos, m, &legal),
                         nodes: n,
                     };
-                    tx.blocking_send(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Divide(ev)) })).is_ok()
+                    tx.send(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Divide(ev)) }), watch)
                 };
-                let r = if depth == 1 {
+                if depth == 1 {
                     for &m in legal.iter() {
-                        if !on_root(m, 1) {
-                            break;
-                        }
+                        on_root(m, 1).map_err(|e| watch.stopped_early(Some(e)))?;
                     }
                     Ok(legal.len() as u64)
                 } else {
-                    Self::perft_job(&pos, depth, threads, table.as_ref(), &watch, &progress, &on_root)
-                };
-                finished.store(true, Ordering::Relaxed);
-                r
-            });
-            let msg = match result {
-                Ok(total) => Ok(pb::PerftEvent {
-                    event: Some(pb::perft_event::Event::Total(pb::PerftTotal {
-                        nodes: total,
-                        nps: nps(total),
-                        elapsed_seconds: t0.elapsed().as_secs_f64(),
-                    })),
-                }),
-                Err(e) => Err(Status::from(e)),
-            };
-            let _ = tx.blocking_send(msg);
-            Ok(())
+                    Self::perft_job(&pos, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
+                }
+            })?;
+            Ok(Some(pb::PerftEvent {
+                event: Some(pb::perft_event::Event::Total(pb::PerftTotal {
+                    nodes: total,
+                    nps: nps(total),
+                    elapsed_seconds: t0.elapsed().as_secs_f64(),
+                })),
+            }))
         });
-        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+        Ok(Response::new(stream))
     }
 
     type PerftBatchStream = EventStream<pb::PerftJobResult>;
@@ -535,66 +613,68 @@ impl Analysis for AnalysisService {
         &self,
         req: Request<Streaming<pb::PerftJob>>,
     ) -> Result<Response<Self::PerftBatchStream>, Status> {
-        let ticket = self.jobs.admit()?;
+        let ticket = self.jobs.admit(&client_of(&req))?;
         let watch = self.watch(&ticket, &req);
         let mut input = req.into_inner();
-        let (tx, rx) = mpsc::channel(64);
         let service = self.clone();
-        let shutdown = self.jobs.shutdown_started();
-        tokio::spawn(async move {
-            // Waiting for the client's next job ends, like a job, when the
-            // server shuts down or the deadline passes.
-            let deadline = async {
-                match watch.deadline {
-                    Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::pin!(shutdown, deadline);
+        let idle = self.config.stream_idle();
+        let rt = tokio::runtime::Handle::current();
+        let shutdown = self.jobs.shutdown_flag();
+        let span = tracing::info_span!("perft_batch");
+        // One job thread serves the whole stream: it reads the next job only
+        // when the last result has been taken (flow control end to end), and
+        // runs each job in turn; a panic in one job is that job's INTERNAL
+        // error, and the stream goes on.
+        let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
             loop {
-                let next = tokio::select! {
-                    next = input.message() => next,
-                    () = &mut shutdown => Err(ServiceError::ShuttingDown.into()),
-                    () = &mut deadline => Err(ServiceError::Deadline.into()),
-                };
+                // Waiting for the client's next job ends, like a job, at the
+                // shutdown, the deadline or the idle timeout.
+                let next = rt.block_on(async {
+                    let give_up = tokio::time::Instant::now() + idle;
+                    let until = watch.deadline.map_or(give_up, |d| give_up.min(d.into()));
+                    let mut tick = tokio::time::interval(Duration::from_millis(50));
+                    let message = input.message();
+                    tokio::pin!(message);
+                    loop {
+                        tokio::select! {
+                            next = &mut message => return next.map_err(ServiceError::Client),
+                            _ = tick.tick() => {
+                                if let Some(r) = watch.reason() {
+                                    return Err(r);
+                                }
+                                if shutdown.load(Ordering::Relaxed) {
+                                    return Err(ServiceError::ShuttingDown);
+                                }
+                                if tokio::time::Instant::now() >= until {
+                                    return Err(watch.reason().unwrap_or(ServiceError::Idle(idle)));
+                                }
+                            }
+                        }
+                    }
+                });
                 let job = match next {
                     Ok(Some(job)) => job,
-                    Ok(None) => break,
-                    Err(status) => {
-                        let _ = tx.send(Err(status)).await;
-                        break;
-                    }
+                    Ok(None) => return Ok(None),
+                    Err(e) => return Err(watch.stopped_early(Some(e))),
                 };
-                let svc = service.clone();
-                let w = watch.clone();
                 let id = job.id.clone();
-                let span = tracing::info_span!("perft_job", id = %id);
-                let result = jobs::spawn(span, move || Ok(svc.batch_job(job, &w))).await;
-                let result = match result {
-                    Ok(Ok(r)) => r,
-                    Ok(Err(e)) => pb::PerftJobResult {
+                let t0 = Instant::now();
+                let result = jobs::catch(&watch.stats, || Ok(service.batch_job(job, watch))).unwrap_or_else(|e| {
+                    pb::PerftJobResult {
                         id,
                         error_code: crate::error::code_name(e.code()).into(),
-                        error: e.to_string(),
+                        error: crate::error::clip(&e.to_string()),
+                        elapsed_seconds: t0.elapsed().as_secs_f64(),
                         ..Default::default()
-                    },
-                    Err(_) => pb::PerftJobResult {
-                        id,
-                        error: "job thread lost".into(),
-                        error_code: crate::error::code_name(tonic::Code::Internal).into(),
-                        ..Default::default()
-                    },
-                };
+                    }
+                });
                 if let Some(e) = watch.reason() {
-                    let _ = tx.send(Err(Status::from(e))).await;
-                    break;
+                    return Err(watch.stopped_early(Some(e)));
                 }
-                if tx.send(Ok(result)).await.is_err() {
-                    break;
-                }
+                tx.send(Ok(result), watch).map_err(|e| watch.stopped_early(Some(e)))?;
             }
         });
-        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+        Ok(Response::new(stream))
     }
 
     type AnalyzeStream = EventStream<pb::AnalyzeEvent>;
@@ -606,25 +686,19 @@ impl Analysis for AnalysisService {
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
-        let ticket = self.jobs.admit()?;
+        let ticket = self.jobs.admit(&client_of(&req))?;
         let watch = self.watch(&ticket, &req);
-        let (tx, rx) = mpsc::channel(256);
         let span = tracing::info_span!("analyze", variant = %parsed.current.variant(), multipv = options.multipv);
-        let _done = jobs::spawn(span, move || {
+        let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
             let info_tx = tx.clone();
-            let result = Self::run_analysis(&parsed, limits, options, &watch, move |info| {
-                info_tx
-                    .blocking_send(Ok(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::Info(info)) }))
-                    .is_ok()
-            });
-            let msg = match result {
-                Ok(best) => Ok(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::BestMove(best)) }),
-                Err(e) => Err(Status::from(e)),
-            };
-            let _ = tx.blocking_send(msg);
-            Ok(())
+            let info_watch = watch.clone();
+            let best = Self::run_analysis(&parsed, limits, options, watch, move |info| {
+                let event = pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::Info(info)) };
+                info_tx.send(Ok(event), &info_watch).is_ok()
+            })?;
+            Ok(Some(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::BestMove(best)) }))
         });
-        Ok(Response::new(JobStream { inner: ReceiverStream::new(rx), _ticket: ticket }))
+        Ok(Response::new(stream))
     }
 
     async fn best_move(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
@@ -634,11 +708,11 @@ impl Analysis for AnalysisService {
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
-        let ticket = self.jobs.admit()?;
+        let ticket = self.jobs.admit(&client_of(&req))?;
         let watch = self.unary_watch(&ticket, &req);
         let span = tracing::info_span!("best_move", variant = %parsed.current.variant());
         let deadline = watch.deadline;
-        let rx = jobs::spawn(span, move || Self::run_analysis(&parsed, limits, options, &watch, |_| true));
+        let rx = self.jobs.spawn(span, move || Self::run_analysis(&parsed, limits, options, &watch, |_| true));
         // Dropping this future (client cancelled) drops the ticket and stops the job.
         let result = match deadline {
             // Answer at the deadline itself, not when the job thread next looks.
@@ -655,14 +729,71 @@ impl Analysis for AnalysisService {
 }
 
 impl AnalysisService {
+    /// ValidateMove's answer (CPU work: runs off the async runtime).
+    fn validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
+        self.faults.trip();
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let pos = parsed.current;
+        let game = parsed.game();
+        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
+        if let Some(o) = game.outcome().filter(|_| pos.count_legal() == 0) {
+            return Ok(illegal(format!("the game is over: {}", o.describe())));
+        }
+        let m = match parse_move(&pos, &r.r#move) {
+            Ok(m) => m,
+            Err(e @ menagerie_notation::MoveError::Illegal { .. }) => {
+                return Ok(illegal(crate::error::clip(&e.to_string())));
+            }
+            Err(e @ menagerie_notation::MoveError::Ambiguous(_)) => {
+                return Ok(illegal(crate::error::clip(&e.to_string())));
+            }
+            Err(e) => return Err(ServiceError::mv("move", e)),
+        };
+        let after = pos.play_unchecked(m);
+        let mut g = game;
+        let _ = g.play(m);
+        Ok(pb::ValidateMoveResponse {
+            legal: true,
+            reason: String::new(),
+            uci: uci::format(pos.variant(), m),
+            san: san::format(&pos, m),
+            fen: fen::format(&after),
+            check: after.is_check(),
+            outcome: g.outcome().map(outcome_pb),
+        })
+    }
+
+    /// LegalMoves' answer (CPU work: runs off the async runtime).
+    fn list_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let pos = parsed.current;
+        let legal = pos.legal_moves();
+        let v = pos.variant();
+        Ok(pb::LegalMovesResponse {
+            moves: legal
+                .iter()
+                .map(|&m| pb::LegalMove {
+                    uci: uci::format(v, m),
+                    san: san::format_with(&pos, m, &legal),
+                    fen: fen::format(&pos.play_unchecked(m)),
+                })
+                .collect(),
+            fen: fen::format(&pos),
+            side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
+            check: pos.is_check(),
+            outcome: parsed.game().outcome().map(outcome_pb),
+        })
+    }
+
     /// Runs one batch job to completion (errors become the result's `error`).
     fn batch_job(&self, job: pb::PerftJob, watch: &Watch) -> pb::PerftJobResult {
+        self.faults.trip();
         let t0 = Instant::now();
         let id = job.id.clone();
         let fail = |e: ServiceError| pb::PerftJobResult {
             id: id.clone(),
             error_code: crate::error::code_name(e.code()).into(),
-            error: e.to_string(),
+            error: crate::error::clip(&e.to_string()),
             elapsed_seconds: t0.elapsed().as_secs_f64(),
             ..Default::default()
         };
@@ -690,6 +821,7 @@ impl AnalysisService {
             }
         };
         let max = if job.max_depth == 0 { u32::MAX } else { job.max_depth };
+        let caps = self.perft_caps();
         let mut depths = Vec::new();
         for (d, want) in expected.into_iter().filter(|(d, _)| *d <= max) {
             if let Err(e) = self.check_perft_depth(d, "expected.depth") {
@@ -700,7 +832,7 @@ impl AnalysisService {
                 0 => self.config.max_threads,
                 t => t.min(self.config.max_threads),
             };
-            let got = match Self::perft_job(&parsed.current, d, threads, None, watch, &progress, &|_, _| true) {
+            let got = match Self::perft_job(&parsed.current, d, threads, None, watch, caps, &progress, &|_, _| Ok(())) {
                 Ok(n) => n,
                 Err(e) => return fail(e),
             };

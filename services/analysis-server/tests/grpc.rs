@@ -451,6 +451,7 @@ async fn concurrent_perft_streams_are_all_correct() {
     let _g = shared().await;
     let mut c = config();
     c.max_jobs = 3;
+    c.max_jobs_per_client = Some(3);
     c.max_threads = 1;
     let server = start(c).await;
     let client = server.client().await;
@@ -1165,4 +1166,313 @@ async fn the_binary_shuts_down_gracefully_on_sigterm() {
     assert!(status.success(), "exit status {status:?}: SIGTERM must be handled, not fatal");
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("shutting down")), "{rest:?}");
+}
+
+// ---------------------------------------------------------------- Hostile clients and fairness
+
+/// Threads of this process now.
+fn threads() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Threads:")).unwrap();
+    line[8..].trim().parse().unwrap()
+}
+
+/// A client whose connections come from `ip` (a distinct peer for per-client limits).
+async fn client_from(server: &TestServer, ip: &str) -> AnalysisClient<Channel> {
+    let channel = Channel::from_shared(format!("http://{}", server.addr))
+        .unwrap()
+        .local_address(Some(ip.parse().unwrap()))
+        .connect()
+        .await
+        .unwrap();
+    AnalysisClient::new(channel)
+}
+
+/// Runs a call, failing the test (instead of hanging it) after 20 s.
+async fn bounded<T>(what: &str, call: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(Duration::from_secs(20), call).await.unwrap_or_else(|_| panic!("{what} hung"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_in_a_job_ends_only_its_call_with_internal_and_frees_its_slot_and_threads() {
+    let _g = exclusive().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    assert_eq!(perft(&mut client, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
+    let threads_before = threads();
+    for _ in 0..30 {
+        // A perft worker panics on its first root move.
+        server.service.inject_panics(1);
+        let s = bounded("perft", perft(&mut client, perft_req(start_pos(), 4))).await.unwrap_err();
+        assert_eq!(s.code(), Code::Internal, "{s:?}");
+    }
+    // Unary.
+    server.service.inject_panics(1);
+    let s = bounded("validate", client.validate_move(validate_req(start_pos(), "e4"))).await.unwrap_err();
+    assert_eq!(s.code(), Code::Internal, "{s:?}");
+    // A batch: the job that panics is that job's INTERNAL error; the stream goes on.
+    server.service.inject_panics(1);
+    let job = |id: &str| pb::PerftJob {
+        id: id.into(),
+        position: start_pos(),
+        expected: vec![pb::DepthCount { depth: 2, nodes: 400 }],
+        ..Default::default()
+    };
+    let stream = client.perft_batch(tokio_stream::iter(vec![job("a"), job("b")])).await.unwrap().into_inner();
+    let results: Vec<_> = bounded("batch", tokio_stream::StreamExt::collect::<Vec<_>>(stream)).await;
+    let results: Vec<_> = results.into_iter().map(Result::unwrap).collect();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0].error_code, "INTERNAL", "{:?}", results[0]);
+    assert!(!results[0].pass);
+    assert!(results[1].pass, "{:?}", results[1]);
+
+    wait_until("every slot to be free", || server.running() == 0).await;
+    assert_eq!(server.service.jobs().stats.panicked.load(Ordering::Relaxed), 32);
+    // No thread leaked (a few of tokio's idle blocking threads may linger).
+    wait_until("the job threads to end", || threads() <= threads_before + 4).await;
+    assert_eq!(perft(&mut client, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prelude_action_never_leaves_the_king_in_check() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    for (variant, fen, action) in [
+        ("alpaca", "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1", "A@e"),
+        ("alseid", "4k3/8/8/8/8/8/8/4R1K1[s] b - - 0 1", "S@e"),
+    ] {
+        let position = pos(variant, fen, &[]);
+        let legal = bounded("legal", client.legal_moves(legal_req(position.clone()))).await.unwrap().into_inner();
+        assert!(legal.moves.is_empty(), "{variant}: {:?}", legal.moves);
+        assert!(legal.check);
+        let r = bounded("validate", client.validate_move(validate_req(position.clone(), action))).await.unwrap();
+        assert!(!r.into_inner().legal);
+        let moved = bounded("validate", client.validate_move(validate_req(pos(variant, fen, &[action]), "e1e8"))).await;
+        assert_eq!(moved.unwrap_err().code(), Code::FailedPrecondition);
+        let run = bounded("perft", perft(&mut client, perft_req(position.clone(), 3))).await.unwrap();
+        assert_eq!(run.total(), 0);
+        let job = pb::PerftJob {
+            id: variant.into(),
+            position,
+            expected: vec![pb::DepthCount { depth: 3, nodes: 0 }],
+            ..Default::default()
+        };
+        let mut results = client.perft_batch(tokio_stream::iter(vec![job])).await.unwrap().into_inner();
+        let result = bounded("batch", results.message()).await.unwrap().unwrap();
+        assert_eq!(result.depths[0].actual, 0, "{result:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_fields_get_a_short_error_naming_the_field() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let huge = "x".repeat(1 << 20);
+    let check = |r: Result<tonic::Response<pb::LegalMovesResponse>, Status>, field: &str| {
+        let s = r.unwrap_err();
+        assert_eq!(s.code(), Code::InvalidArgument, "{}", &s.message()[..s.message().len().min(200)]);
+        assert!(s.message().len() < 1024, "a {} byte message", s.message().len());
+        assert_eq!(bad_fields(&s), vec![field.to_string()]);
+    };
+    check(client.legal_moves(legal_req(pos(&huge, "", &[]))).await, "position.variant");
+    check(client.legal_moves(legal_req(pos("chess", "", &["e4", &huge]))).await, "position.moves[1]");
+    check(client.legal_moves(legal_req(pos("chess", &huge, &[]))).await, "position.fen");
+    // Reserve counts do not wrap: 257 Alseids in reserve, a megabyte of Alpacas.
+    let alseids = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[S{}?] w KQkq - 0 1", "s".repeat(257));
+    check(client.legal_moves(legal_req(pos("alseid", &alseids, &[]))).await, "position.fen");
+    let alpacas = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1", "A".repeat(1 << 20));
+    check(client.legal_moves(legal_req(pos("alpaca", &alpacas, &[]))).await, "position.fen");
+    let s = client.validate_move(validate_req(start_pos(), &huge)).await.unwrap_err();
+    assert_eq!(s.code(), Code::InvalidArgument);
+    assert!(s.message().len() < 1024);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_enormous_grpc_timeout_is_no_deadline() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    for timeout in ["18446744073709551615S", "99999999H", "99999999S"] {
+        let mut req = Request::new(validate_req(start_pos(), "e4"));
+        req.metadata_mut().insert("grpc-timeout", timeout.parse().unwrap());
+        assert!(client.validate_move(req).await.unwrap().into_inner().legal, "{timeout}");
+        let mut req = Request::new(perft_req(start_pos(), 2));
+        req.metadata_mut().insert("grpc-timeout", timeout.parse().unwrap());
+        assert_eq!(collect_perft(client.perft(req).await.unwrap().into_inner()).await.unwrap().total(), 400);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_many_small_jobs_completes_on_one_connection() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    const N: usize = 20_000;
+    let jobs = (0..N).map(|i| pb::PerftJob {
+        id: i.to_string(),
+        position: start_pos(),
+        expected: vec![pb::DepthCount { depth: 1, nodes: 20 }],
+        ..Default::default()
+    });
+    let mut results = client.perft_batch(tokio_stream::iter(jobs)).await.unwrap().into_inner();
+    let mut n = 0;
+    while let Some(r) = bounded("the batch", results.message()).await.unwrap() {
+        assert!(r.pass, "{r:?}");
+        assert_eq!(r.id, n.to_string());
+        n += 1;
+    }
+    assert_eq!(n, N);
+    // The connection is still good.
+    assert!(client.validate_move(validate_req(start_pos(), "e4")).await.unwrap().into_inner().legal);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_checked_is_skipped_not_passed() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let jobs = vec![
+        pb::PerftJob { id: "no-depths".into(), position: start_pos(), ..Default::default() },
+        pb::PerftJob {
+            id: "too-deep".into(),
+            epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D50 1".into(),
+            max_depth: 5,
+            ..Default::default()
+        },
+        pb::PerftJob { id: "epd-no-depths".into(), epd: KIWIPETE.into(), ..Default::default() },
+        pb::PerftJob {
+            id: "checked".into(),
+            epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D50 1".into(),
+            max_depth: 5,
+            ..Default::default()
+        },
+    ];
+    let stream = client.perft_batch(tokio_stream::iter(jobs)).await.unwrap().into_inner();
+    let results: Vec<_> = tokio_stream::StreamExt::collect::<Vec<_>>(stream).await;
+    let results: Vec<_> = results.into_iter().map(Result::unwrap).collect();
+    for r in &results[..3] {
+        assert!(r.skipped && !r.pass && r.depths.is_empty(), "{r:?}");
+    }
+    assert!(results[3].pass && !results[3].skipped, "{:?}", results[3]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_greedy_client_cannot_lock_out_the_others() {
+    let _g = exclusive().await;
+    let mut c = config();
+    c.max_jobs = 6;
+    c.max_jobs_per_client = Some(2);
+    c.max_threads = 1;
+    let server = start(c).await;
+    let greedy = client_from(&server, "127.0.0.1").await;
+    let mut streams = Vec::new();
+    let mut refused = 0;
+    for _ in 0..50 {
+        match greedy.clone().perft(perft_req(start_pos(), 7)).await {
+            Ok(s) => streams.push(s.into_inner()),
+            Err(s) => {
+                assert_eq!(s.code(), Code::ResourceExhausted, "{s:?}");
+                assert!(s.get_error_details().retry_info().is_some());
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((streams.len(), refused), (2, 48));
+    // Others still get their work.
+    for ip in ["127.0.0.2", "127.0.0.3"] {
+        let mut other = client_from(&server, ip).await;
+        assert_eq!(perft(&mut other, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
+        let r = other.best_move(pb::AnalyzeRequest { depth: 3, ..analyze_req(start_pos()) }).await.unwrap();
+        assert!(!r.into_inner().best_move.is_empty());
+    }
+    assert!(server.service.jobs().stats.refused_client.load(Ordering::Relaxed) >= 48);
+    drop(streams);
+    assert_work_stops(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_stream_gives_its_slot_back() {
+    let _g = shared().await;
+    let mut c = config();
+    c.stream_idle_ms = 300;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    // A batch stream that never sends a job.
+    let (_tx, rx) = mpsc::channel::<pb::PerftJob>(1);
+    let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
+    assert_eq!(server.running(), 1);
+    let s = bounded("the idle batch", stream_error(&mut stream)).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert!(s.message().contains("idle"), "{s:?}");
+    wait_until("the slot to be free", || server.running() == 0).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn perft_stops_at_the_server_caps() {
+    let _g = exclusive().await;
+    let mut c = config();
+    c.max_perft_nodes = 100_000;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    assert_eq!(perft(&mut client, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
+    let s = bounded("perft", perft(&mut client, perft_req(start_pos(), 6))).await.unwrap_err();
+    assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
+    assert!(s.message().contains("100000 nodes"), "{s:?}");
+    assert_work_stops(&server).await;
+
+    let mut c = config();
+    c.max_perft_ms = 300;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    let s = bounded("perft", perft(&mut client, perft_req(start_pos(), 7))).await.unwrap_err();
+    assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
+    assert!(s.message().contains("300 ms"), "{s:?}");
+    // A batch job at the cap is that job's error.
+    let job = pb::PerftJob {
+        id: "deep".into(),
+        position: start_pos(),
+        expected: vec![pb::DepthCount { depth: 7, nodes: 3_195_901_860 }],
+        ..Default::default()
+    };
+    let mut results = client.perft_batch(tokio_stream::iter(vec![job])).await.unwrap().into_inner();
+    let r = bounded("batch", results.message()).await.unwrap().unwrap();
+    assert_eq!(r.error_code, "OUT_OF_RANGE", "{r:?}");
+    assert_work_stops(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
+    let _g = shared().await;
+    let mut server = start(config()).await;
+    let mut client = server.client().await;
+    let mut c2 = client.clone();
+    // A unary call that the drain lets finish.
+    let best = tokio::spawn(async move {
+        c2.best_move(pb::AnalyzeRequest { movetime_ms: 2_000, ..analyze_req(start_pos()) }).await
+    });
+    wait_until("the analysis to run", || server.running() == 1).await;
+    server.begin_shutdown();
+    wait_until("the drain to begin", || server.service.jobs().shutting_down()).await;
+    for _ in 0..3 {
+        // A new connection.
+        let lazy = Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect_lazy();
+        let mut fresh = AnalysisClient::new(lazy);
+        let mut req = Request::new(validate_req(start_pos(), "e4"));
+        req.set_timeout(Duration::from_secs(10));
+        let t0 = std::time::Instant::now();
+        let s = fresh.validate_move(req).await.unwrap_err();
+        assert_eq!(s.code(), Code::Unavailable, "{s:?}");
+        assert!(t0.elapsed() < Duration::from_secs(9), "it waited out its deadline");
+        // The draining connection refuses new streams (tonic reports a
+        // stream refused after GOAWAY as CANCELLED).
+        let mut req = Request::new(perft_req(start_pos(), 3));
+        req.set_timeout(Duration::from_secs(10));
+        let t0 = std::time::Instant::now();
+        let s = client.perft(req).await.unwrap_err();
+        assert!(matches!(s.code(), Code::Unavailable | Code::Cancelled), "{s:?}");
+        assert!(t0.elapsed() < Duration::from_secs(9), "it waited out its deadline");
+    }
+    assert!(!best.await.unwrap().unwrap().into_inner().best_move.is_empty());
 }

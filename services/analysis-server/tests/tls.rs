@@ -298,6 +298,58 @@ async fn an_accepted_token_names_the_client() {
     assert!(r.headers().get("client").is_none());
 }
 
+/// The health-only listener answers probes in plaintext, without a token,
+/// while the API listener wants TLS and a token; it serves nothing else.
+#[tokio::test]
+async fn the_health_listener_is_plaintext_and_serves_health_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = Ca::new("test CA");
+    let server_cert = ca.server();
+    let security = SecurityConfig {
+        tls_cert: Some(write(dir.path(), "server.pem", &server_cert.cert)),
+        tls_key: Some(write(dir.path(), "server.key", &server_cert.key)),
+        auth_tokens: vec!["ops:tok".into()],
+        auth_exempt_health: false,
+        ..SecurityConfig::default()
+    }
+    .load()
+    .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let health_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let health_addr = health_listener.local_addr().unwrap();
+    let service = AnalysisService::new(Config::defaults());
+    let (tx, rx) = oneshot::channel::<()>();
+    let shutdown = async {
+        let _ = rx.await;
+    };
+    let options = ServeOptions { security, health_listener: Some(health_listener), ..ServeOptions::default() };
+    let serving = tokio::spawn(serve_with(service, listener, options, shutdown, Duration::from_secs(1)));
+    let channel = connect(format!("http://{health_addr}"), None).await.unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    let ask = |service: &str| tonic_health::pb::HealthCheckRequest { service: service.into() };
+    let serving_status = tonic_health::pb::health_check_response::ServingStatus::Serving as i32;
+    assert_eq!(health.check(ask("")).await.unwrap().into_inner().status, serving_status);
+    assert_eq!(health.check(ask("menagerie.v1.Analysis")).await.unwrap().into_inner().status, serving_status);
+    let not_here = list_variants(channel, Some("tok")).await.unwrap_err();
+    assert_eq!(not_here.code(), Code::Unimplemented);
+    // On shutdown the probes see NOT_SERVING (or the listener is gone).
+    tx.send(()).unwrap();
+    let mut drained = false;
+    for _ in 0..100 {
+        match health.check(ask("")).await {
+            Ok(r) if r.get_ref().status == serving_status => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            _ => {
+                drained = true;
+                break;
+            }
+        }
+    }
+    assert!(drained, "the health listener still says SERVING after the shutdown");
+    tokio::time::timeout(Duration::from_secs(10), serving).await.unwrap().unwrap().unwrap();
+}
+
 #[test]
 fn unreadable_or_empty_token_files_are_errors() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,8 @@
   (SIGTERM), and a replica that is down from the start;
 - an interrupted run resumes from its results file without redoing jobs;
 - split perft over the replicas equals local perft in every variant;
-- a host name (`localhost`) works as a replica URL.
+- a host name (`localhost`) works as a replica URL;
+- wrong counts fail their lines, and lines with nothing checked are skipped.
 
 Every server and client started here is killed by a fixture finalizer.
 """
@@ -376,4 +377,43 @@ def test_epd_remote_mismatch_exits_1_and_lists_the_failing_lines(trio, tmp_path)
     assert report[1].startswith("line 4: depth 1: expected 73, got "), report
     assert "got 73" not in report[1]
     assert "INVALID_ARGUMENT" in report[2] or "FEN" in report[2], report
-    assert proc.stdout.splitlines()[-1] == "1 passed, 3 failed"
+    assert proc.stdout.splitlines()[-1] == "1 passed, 3 failed, 0 skipped"
+
+
+# --- (f) nothing checked is not a pass ------------------------------------------
+
+def test_epd_remote_skipped_lines_are_not_passes(trio, tmp_path):
+    """A line with no depth at most --max-depth is sent to no replica: it is
+    listed and counted as skipped, never passed; `;D1 0` means zero nodes
+    (not "unknown"); a run where everything was skipped exits 1."""
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    suite = tmp_path / "skipped.epd"
+    suite.write_text(
+        f"{start} ;D1 20 ;D2 400\n"
+        f"{start} ;D50 1\n"
+        f"{start} ;D1 0\n"
+        "4k3/8/8/8/8/8/8/4R1K1[A@ga] b - - 0 1 ;variant alpaca ;D1 0 ;D2 0 ;D3 0\n"
+    )
+    results = tmp_path / "r.jsonl"
+    proc = menagerie("--remote", remote(trio), "epd", str(suite), "--results", str(results), check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    report = [l for l in proc.stdout.splitlines() if l.startswith("line ")]
+    assert [l.split(":")[0] for l in report] == ["line 2", "line 3"], proc.stdout
+    assert report[0].startswith("line 2: skipped: every depth is above the maximum 20 (D50)"), report
+    assert report[1].startswith("line 3: depth 1: expected 0, got 20"), report
+    assert proc.stdout.splitlines()[-1] == "2 passed, 1 failed, 1 skipped"
+    # Only checked depths have records; the record format is unchanged.
+    ids = sorted(r["id"] for r in read_results(results))
+    assert ids == ["line1-d1", "line1-d2", "line3-d1", "line4-d1", "line4-d2", "line4-d3"], ids
+    assert all("skipped" not in r for r in read_results(results))
+
+    # Every line skipped: nothing was checked, exit 1.
+    proc = menagerie("--remote", remote(trio), "epd", str(suite), "--max-depth", "0", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "0 passed, 0 failed, 4 skipped"
+    assert "nothing was checked" in proc.stderr
+    # Without the mismatching line, the rest passes with one skipped.
+    suite.write_text(f"{start} ;D1 20 ;D2 400\n{start} ;D50 1\n")
+    proc = menagerie("--remote", remote(trio), "epd", str(suite), check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "1 passed, 0 failed, 1 skipped"

@@ -551,3 +551,37 @@ pub(crate) async fn perft_split(
     }
     Ok(total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Done;
+
+    fn done(skipped: bool) -> Done {
+        Done {
+            id: "line1-d1".into(),
+            depth: 1,
+            expected: 20,
+            actual: 0,
+            pass: false,
+            seconds: 0.5,
+            replica: "http://127.0.0.1:50051".into(),
+            error: String::new(),
+            skipped,
+        }
+    }
+
+    #[test]
+    fn results_records_stay_compatible() {
+        // A record written before `skipped` existed reads as not skipped.
+        let old = r#"{"id":"line1-d1","depth":1,"expected":20,"actual":20,"pass":true,"seconds":0.1,"replica":"r"}"#;
+        let d: Done = serde_json::from_str(old).unwrap();
+        assert!(d.pass && !d.skipped);
+        // `skipped` is written only when set, so older readers see the same
+        // records as before for every job that was checked.
+        let text = serde_json::to_string(&done(false)).unwrap();
+        assert!(!text.contains("skipped"), "{text}");
+        let text = serde_json::to_string(&done(true)).unwrap();
+        assert!(text.contains(r#""skipped":true"#), "{text}");
+        assert_eq!(serde_json::from_str::<Done>(&text).unwrap(), done(true));
+    }
+}

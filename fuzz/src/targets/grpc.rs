@@ -1,0 +1,495 @@
+//! `grpc`: whole request messages, decoded with prost and served in-process
+//! by the real [`AnalysisService`] (through the tonic `Analysis` trait) on a
+//! current-thread tokio runtime.
+//!
+//! Input: one selector byte (the RPC, modulo 7: ListVariants, ValidateMove,
+//! LegalMoves, Perft, PerftBatch, Analyze, BestMove), then the encoded
+//! request; for PerftBatch a sequence of length-delimited `PerftJob`s, each
+//! sent as one gRPC frame of the request stream. Bytes that prost cannot
+//! decode end the input (that is prost's business, not the service's).
+//!
+//! Invariants: no panic on any thread (the service catches job panics and
+//! answers INTERNAL; the harness's panic hook sees them first); no INTERNAL
+//! or UNKNOWN status; every call — unary reply or the whole drained stream —
+//! ends within [`BOUND`]; every FEN the service returns parses in the
+//! request's variant; a perft total equals the sum of its divide counts.
+//! Requests carry `grpc-timeout: 1000m`, so deep work must stop with
+//! DEADLINE_EXCEEDED well inside the bound.
+
+use crate::mutate::Mutator;
+use crate::rng::Rng;
+use bytes::Bytes;
+use clap::Parser;
+use menagerie_analysis_server::{AnalysisService, Config};
+use menagerie_api::pb::{self, analysis_server::Analysis};
+use menagerie_notation::fen;
+use menagerie_variants::VariantId;
+use prost::Message;
+use std::time::Duration;
+use tokio::runtime::Runtime;
+use tokio_stream::{Stream, StreamExt};
+use tonic::codec::Codec;
+use tonic::metadata::MetadataValue;
+use tonic::{Code, Request, Response, Status, Streaming};
+
+/// The longest any call may take, reply or drained stream included.
+pub const BOUND: Duration = Duration::from_secs(3);
+
+/// The deadline each request carries (`grpc-timeout`).
+const REQUEST_TIMEOUT: &str = "1000m";
+
+/// RPC names, by selector.
+pub const RPCS: &[&str] = &["ListVariants", "ValidateMove", "LegalMoves", "Perft", "PerftBatch", "Analyze", "BestMove"];
+
+/// Server flags: small caps so that every request is cheap.
+pub const SERVER_ARGS: &[&str] = &[
+    "menagerie-server",
+    "--max-jobs",
+    "4",
+    "--max-threads",
+    "2",
+    "--max-perft-depth",
+    "3",
+    "--max-perft-hash-mb",
+    "1",
+    "--max-analysis-depth",
+    "6",
+    "--max-analysis-nodes",
+    "20000",
+    "--max-analysis-ms",
+    "50",
+    "--default-analysis-ms",
+    "5",
+    "--max-multipv",
+    "4",
+    "--analysis-hash-mb",
+    "1",
+    "--max-moves",
+    "64",
+    "--progress-ms",
+    "10",
+];
+
+struct Harness {
+    rt: Runtime,
+    service: AnalysisService,
+}
+
+thread_local! {
+    static HARNESS: Option<Harness> = {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok();
+        let _entered = rt.as_ref().map(Runtime::enter);
+        let service = AnalysisService::new(Config::parse_from(SERVER_ARGS));
+        // The service installs its own panic hook (a log line); take it back.
+        crate::driver::claim_panic_hook();
+        rt.map(|rt| Harness { rt, service })
+    };
+}
+
+/// Runs one input; `true` if the request decoded and was answered with a response.
+pub fn run(data: &[u8]) -> bool {
+    let Some((&selector, body)) = data.split_first() else { return false };
+    HARNESS.with(|h| {
+        let Some(h) = h else { panic!("could not build a tokio runtime") };
+        let rpc = usize::from(selector) % RPCS.len();
+        match h.rt.block_on(async { tokio::time::timeout(BOUND, serve(&h.service, rpc, body)).await }) {
+            Ok(answered) => answered,
+            Err(_) => panic!("{} gave no complete answer within {BOUND:?}", RPCS[rpc]),
+        }
+    })
+}
+
+fn request<T>(msg: T) -> Request<T> {
+    let mut r = Request::new(msg);
+    r.metadata_mut().insert("grpc-timeout", MetadataValue::from_static(REQUEST_TIMEOUT));
+    r
+}
+
+/// A status that is not a documented error is a finding.
+fn check_status(rpc: &str, s: &Status) {
+    assert!(!matches!(s.code(), Code::Internal | Code::Unknown), "{rpc} answered {:?}: {}", s.code(), s.message());
+}
+
+fn check_fen(rpc: &str, position: Option<&pb::Position>, text: &str) {
+    let name = position.map_or("", |p| p.variant.as_str());
+    let name = if name.is_empty() { "chess" } else { name };
+    let Some(v) = VariantId::from_name(name) else { panic!("{rpc} served unknown variant {name:?}") };
+    if let Err(e) = fen::parse(v, text) {
+        panic!("{rpc} returned FEN {text:?}, which does not parse in {v}: {e}");
+    }
+}
+
+fn unary<T>(rpc: &str, r: Result<Response<T>, Status>) -> Option<T> {
+    match r {
+        Ok(resp) => Some(resp.into_inner()),
+        Err(s) => {
+            check_status(rpc, &s);
+            None
+        }
+    }
+}
+
+async fn drain<T, S: Stream<Item = Result<T, Status>> + Unpin>(rpc: &str, mut stream: S) -> Vec<T> {
+    let mut out = Vec::new();
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(x) => out.push(x),
+            Err(s) => check_status(rpc, &s),
+        }
+    }
+    out
+}
+
+async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
+    let name = RPCS[rpc];
+    match rpc {
+        0 => {
+            let Ok(m) = pb::ListVariantsRequest::decode(body) else { return false };
+            let Some(r) = unary(name, svc.list_variants(request(m)).await) else { return false };
+            for v in &r.variants {
+                check_fen(name, Some(&pb::Position { variant: v.name.clone(), ..Default::default() }), &v.start_fen);
+            }
+            true
+        }
+        1 => {
+            let Ok(m) = pb::ValidateMoveRequest::decode(body) else { return false };
+            let position = m.position.clone();
+            let Some(r) = unary(name, svc.validate_move(request(m)).await) else { return false };
+            if r.legal {
+                assert!(!r.uci.is_empty() && !r.san.is_empty(), "{name}: a legal move without uci/san: {r:?}");
+                check_fen(name, position.as_ref(), &r.fen);
+            }
+            true
+        }
+        2 => {
+            let Ok(m) = pb::LegalMovesRequest::decode(body) else { return false };
+            let position = m.position.clone();
+            let Some(r) = unary(name, svc.legal_moves(request(m)).await) else { return false };
+            check_fen(name, position.as_ref(), &r.fen);
+            for lm in &r.moves {
+                check_fen(name, position.as_ref(), &lm.fen);
+            }
+            true
+        }
+        3 => {
+            let Ok(m) = pb::PerftRequest::decode(body) else { return false };
+            let depth = m.depth;
+            let Some(stream) = unary(name, svc.perft(request(m)).await) else { return false };
+            let events = drain(name, stream).await;
+            let mut divided = 0u64;
+            let mut total = None;
+            for e in events {
+                match e.event {
+                    Some(pb::perft_event::Event::Divide(d)) => divided += d.nodes,
+                    Some(pb::perft_event::Event::Total(t)) => total = Some(t.nodes),
+                    _ => {}
+                }
+            }
+            if let Some(t) = total {
+                assert_eq!(t, divided, "{name} depth {depth}: total {t} != sum of divide {divided}");
+            }
+            true
+        }
+        4 => {
+            let mut frames = Vec::new();
+            let mut rest = body;
+            while !rest.is_empty() {
+                let Ok(len) = prost::encoding::decode_varint(&mut rest) else { break };
+                let Some(chunk) = usize::try_from(len).ok().and_then(|n| rest.get(..n)) else { break };
+                rest = &rest[chunk.len()..];
+                if pb::PerftJob::decode(chunk).is_err() {
+                    break;
+                }
+                frames.push(0u8);
+                frames.extend_from_slice(&(chunk.len() as u32).to_be_bytes());
+                frames.extend_from_slice(chunk);
+            }
+            let decoder = tonic_prost::ProstCodec::<pb::PerftJobResult, pb::PerftJob>::default().decoder();
+            let body = tonic::body::Body::new(http_body_util::Full::new(Bytes::from(frames)));
+            let input = Streaming::new_request(decoder, body, None, None);
+            let Some(stream) = unary(name, svc.perft_batch(request(input)).await) else { return false };
+            for r in drain(name, stream).await {
+                assert!(
+                    r.error_code != "INTERNAL" && r.error_code != "UNKNOWN",
+                    "{name}: job {:?} failed with {}: {}",
+                    r.id,
+                    r.error_code,
+                    r.error
+                );
+            }
+            true
+        }
+        _ => {
+            let Ok(m) = pb::AnalyzeRequest::decode(body) else { return false };
+            if rpc == 5 {
+                let Some(stream) = unary(name, svc.analyze(request(m)).await) else { return false };
+                drain(name, stream).await;
+            } else {
+                unary(name, svc.best_move(request(m)).await);
+            }
+            true
+        }
+    }
+}
+
+/// Variant names, including near-misses.
+const VARIANT_NAMES: &[&str] = &[
+    "",
+    "chess",
+    "alpaca",
+    "alpaca2",
+    "alpaca-samefile",
+    "alseid",
+    "alseid-weak",
+    "camel-rhino",
+    "camel-rhino-plain",
+    "CHESS",
+    " chess",
+    "shogi",
+    "alpaca3",
+];
+
+fn position(variant: &str, fen: &str, moves: &[&str]) -> Option<pb::Position> {
+    Some(pb::Position {
+        variant: variant.into(),
+        fen: fen.into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+/// Encodes a request for the selector `rpc`.
+pub fn encode(rpc: u8, msg: &impl Message) -> Vec<u8> {
+    let mut out = vec![rpc];
+    out.extend(msg.encode_to_vec());
+    out
+}
+
+/// Seeds: a few requests of every RPC in every variant.
+pub fn seeds() -> Vec<(String, Vec<u8>)> {
+    let mut out = vec![("list-variants".to_string(), encode(0, &pb::ListVariantsRequest {}))];
+    let games: &[(&str, &str, &[&str], &str)] = &[
+        ("chess", "", &["e4", "e5"], "Nf3"),
+        ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], "e1g1"),
+        ("alpaca", "", &["accept", "A@g", "A@b"], "Nf3"),
+        ("alpaca2", "", &["accept"], "A@bg"),
+        ("alpaca-samefile", "", &["decline"], "accept"),
+        ("alseid", "", &["accept", "S@d", "S@d", "e4"], "e5"),
+        ("alseid-weak", "4k3/8/8/3n4/8/3S4/8/4K3 w - - 0 1", &[], "d3d4"),
+        ("camel-rhino", "", &["e3e4"], "h9g7t"),
+        ("camel-rhino-plain", "", &[], "b2c4"),
+        ("chess", "7k/8/8/8/8/8/8/K6R w - - 0 1", &["Rh2"], "Kg8"),
+        ("chess", "k7/8/1Q6/8/8/8/8/K7 b - - 0 1", &[], "Ka7"),
+    ];
+    for (i, (v, f, moves, mv)) in games.iter().enumerate() {
+        let p = position(v, f, moves);
+        out.push((
+            format!("validate-{i:02}-{v}"),
+            encode(1, &pb::ValidateMoveRequest { position: p.clone(), r#move: mv.to_string() }),
+        ));
+        out.push((format!("legal-{i:02}-{v}"), encode(2, &pb::LegalMovesRequest { position: p.clone() })));
+        out.push((
+            format!("perft-{i:02}-{v}"),
+            encode(3, &pb::PerftRequest { position: p.clone(), depth: 1 + (i as u32 % 3), threads: 0, hash_mb: 0 }),
+        ));
+        out.push((
+            format!("analyze-{i:02}-{v}"),
+            encode(5, &pb::AnalyzeRequest { position: p.clone(), depth: 3, multipv: 2, ..Default::default() }),
+        ));
+        out.push((
+            format!("bestmove-{i:02}-{v}"),
+            encode(6, &pb::AnalyzeRequest { position: p, nodes: 2000, ..Default::default() }),
+        ));
+    }
+    out.push((
+        "perft-hash-threads".into(),
+        encode(3, &pb::PerftRequest { position: position("camel-rhino", "", &[]), depth: 3, threads: 2, hash_mb: 1 }),
+    ));
+    let mut batch = vec![4u8];
+    for (i, line) in
+        crate::targets::epd::seeds().into_iter().filter(|(n, _)| n.starts_with("line-")).take(6).enumerate()
+    {
+        let job = pb::PerftJob {
+            id: format!("job{i}"),
+            epd: String::from_utf8_lossy(&line.1).into_owned(),
+            default_variant: "chess".into(),
+            max_depth: 2,
+            ..Default::default()
+        };
+        batch.extend(job.encode_length_delimited_to_vec());
+    }
+    let job = pb::PerftJob {
+        id: "pos".into(),
+        position: position("alpaca", "", &["accept"]),
+        expected: vec![pb::DepthCount { depth: 1, nodes: 0 }, pb::DepthCount { depth: 2, nodes: 5 }],
+        threads: 1,
+        ..Default::default()
+    };
+    batch.extend(job.encode_length_delimited_to_vec());
+    out.push(("perft-batch".into(), batch));
+    out
+}
+
+/// The request a selector names, decoded (or default when it does not decode).
+enum Req {
+    List(pb::ListVariantsRequest),
+    Validate(pb::ValidateMoveRequest),
+    Legal(pb::LegalMovesRequest),
+    Perft(pb::PerftRequest),
+    Batch(Vec<pb::PerftJob>),
+    Analyze(u8, pb::AnalyzeRequest),
+}
+
+impl Req {
+    fn decode(selector: u8, body: &[u8]) -> Req {
+        match usize::from(selector) % RPCS.len() {
+            0 => Req::List(pb::ListVariantsRequest::decode(body).unwrap_or_default()),
+            1 => Req::Validate(pb::ValidateMoveRequest::decode(body).unwrap_or_default()),
+            2 => Req::Legal(pb::LegalMovesRequest::decode(body).unwrap_or_default()),
+            3 => Req::Perft(pb::PerftRequest::decode(body).unwrap_or_default()),
+            4 => {
+                let mut jobs = Vec::new();
+                let mut rest = body;
+                while !rest.is_empty() {
+                    match pb::PerftJob::decode_length_delimited(&mut rest) {
+                        Ok(j) => jobs.push(j),
+                        Err(_) => break,
+                    }
+                }
+                Req::Batch(jobs)
+            }
+            _ => Req::Analyze(selector, pb::AnalyzeRequest::decode(body).unwrap_or_default()),
+        }
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        match self {
+            Req::List(m) => encode(0, m),
+            Req::Validate(m) => encode(1, m),
+            Req::Legal(m) => encode(2, m),
+            Req::Perft(m) => encode(3, m),
+            Req::Batch(jobs) => {
+                let mut out = vec![4];
+                for j in jobs {
+                    out.extend(j.encode_length_delimited_to_vec());
+                }
+                out
+            }
+            Req::Analyze(s, m) => encode(*s, m),
+        }
+    }
+}
+
+fn mutate_text(s: &mut String, rng: &mut Rng, m: &Mutator, others: &[Vec<u8>]) {
+    let mut b = std::mem::take(s).into_bytes();
+    m.mutate(&mut b, rng, others);
+    b.truncate(512);
+    *s = String::from_utf8_lossy(&b).into_owned();
+}
+
+/// FENs to draw from: every variant's start and the perft suites' positions.
+fn fens() -> &'static [Vec<u8>] {
+    static FENS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    FENS.get_or_init(|| {
+        let starts = VariantId::EVERY.iter().map(|v| v.start_fen().to_string());
+        let suites = crate::targets::epd::suite_positions().into_iter().map(|(_, f)| f);
+        starts.chain(suites).map(String::into_bytes).collect()
+    })
+}
+
+fn mutate_position(p: &mut Option<pb::Position>, rng: &mut Rng, m: &Mutator) {
+    let fens = fens();
+    let p = p.get_or_insert_with(Default::default);
+    match rng.below(8) {
+        0 => p.variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+        1 => mutate_text(&mut p.variant, rng, m, &[]),
+        2 => {
+            if let Some(f) = rng.pick(fens) {
+                p.fen = String::from_utf8_lossy(f).into_owned();
+            }
+        }
+        3 => mutate_text(&mut p.fen, rng, m, fens),
+        4 => p.fen.clear(),
+        5 if !p.moves.is_empty() => {
+            let i = rng.below(p.moves.len());
+            if rng.one_in(3) {
+                p.moves.remove(i);
+            } else {
+                mutate_text(&mut p.moves[i], rng, m, &[]);
+            }
+        }
+        _ => {
+            let t = String::from_utf8_lossy(m.dictionary.get(rng.below(m.dictionary.len())).map_or(&[][..], |v| v));
+            let i = rng.below(p.moves.len() + 1);
+            p.moves.insert(i, t.trim().to_string());
+        }
+    }
+}
+
+fn number(rng: &mut Rng) -> u64 {
+    match rng.below(4) {
+        0 => rng.below(5) as u64,
+        1 => rng.below(100) as u64,
+        2 => *rng.pick(&[u64::from(u32::MAX), u64::MAX, 1 << 31, 1 << 32, 65, 257]).unwrap_or(&0),
+        _ => rng.next_u64() >> rng.below(64),
+    }
+}
+
+/// Structure-aware mutation: decode the request, change one field (the RPC,
+/// the position's variant, FEN or moves, a number, a batch job), encode.
+pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>]) {
+    let Some((&selector, body)) = data.split_first() else {
+        *data = vec![rng.below(RPCS.len()) as u8];
+        return;
+    };
+    let mut req = Req::decode(selector, body);
+    let n32 = |rng: &mut Rng| number(rng) as u32;
+    if rng.one_in(12) {
+        // Same body, another RPC: fields overlap (position is field 1 nearly everywhere).
+        let mut out = vec![rng.below(RPCS.len()) as u8];
+        out.extend_from_slice(body);
+        *data = out;
+        return;
+    }
+    match &mut req {
+        Req::List(_) => {}
+        Req::Validate(r) => {
+            if rng.one_in(2) {
+                mutate_position(&mut r.position, rng, m)
+            } else {
+                mutate_text(&mut r.r#move, rng, m, &[])
+            }
+        }
+        Req::Legal(r) => mutate_position(&mut r.position, rng, m),
+        Req::Perft(r) => match rng.below(5) {
+            0 => r.depth = n32(rng),
+            1 => r.threads = n32(rng),
+            2 => r.hash_mb = n32(rng),
+            _ => mutate_position(&mut r.position, rng, m),
+        },
+        Req::Batch(jobs) => {
+            if jobs.is_empty() || rng.one_in(6) {
+                jobs.push(pb::PerftJob { id: format!("j{}", rng.below(100)), ..Default::default() });
+            }
+            let i = rng.below(jobs.len());
+            match rng.below(9) {
+                0 => mutate_text(&mut jobs[i].epd, rng, m, fens()),
+                1 => jobs[i].default_variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+                2 => jobs[i].max_depth = n32(rng),
+                3 => jobs[i].threads = n32(rng),
+                4 => jobs[i].expected.push(pb::DepthCount { depth: n32(rng), nodes: number(rng) }),
+                5 => drop(jobs.remove(i)),
+                6 => mutate_text(&mut jobs[i].id, rng, m, &[]),
+                _ => mutate_position(&mut jobs[i].position, rng, m),
+            }
+        }
+        Req::Analyze(_, r) => match rng.below(8) {
+            0 => r.depth = n32(rng),
+            1 => r.nodes = number(rng),
+            2 => r.movetime_ms = n32(rng),
+            3 => r.multipv = n32(rng),
+            4 => r.threads = n32(rng),
+            _ => mutate_position(&mut r.position, rng, m),
+        },
+    }
+    *data = req.encode();
+}

@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace --locked
-# OpenTelemetry export (an optional cargo feature) against a real OTLP endpoint.
-cargo test -p menagerie-analysis-server --features otel --locked --test otel
+# OpenTelemetry export (an optional cargo feature) against a real OTLP endpoint,
+# and trace ids in the access log.
+cargo test -p menagerie-analysis-server --features otel --locked --test otel --test metrics
 
 if [ -d tests/python ] && ls tests/python/test_*.py >/dev/null 2>&1; then
   if [ ! -x .venv/bin/python ]; then

@@ -172,44 +172,75 @@ async fn calls_are_counted_by_rpc_and_status_including_streams() {
     assert_eq!(get(&format!("http://{}/", server.metrics)).await.0, http::StatusCode::NOT_FOUND);
 }
 
+/// The `menagerie-server` binary with JSON logs on stdout, read line by line.
+struct Binary {
+    child: std::process::Child,
+    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+    grpc: String,
+    metrics: String,
+}
+
+/// A string field of a JSON log line.
+fn field(line: &str, name: &str) -> Option<String> {
+    Some(line.split(&format!("\"{name}\":\"")).nth(1)?.split('"').next()?.to_string())
+}
+
+impl Binary {
+    async fn start(extra: &[&str]) -> Binary {
+        use std::io::{BufRead, BufReader};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+            .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json"])
+            .args(["--log", "info", "--max-jobs", "2"])
+            .args(extra)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut grpc = None;
+        let mut metrics = None;
+        while grpc.is_none() || metrics.is_none() {
+            let line = tokio::time::timeout(Duration::from_secs(30), lines.recv())
+                .await
+                .expect("the server did not start")
+                .expect("the server exited before listening");
+            if line.contains("menagerie-server listening") {
+                grpc = field(&line, "addr");
+            } else if line.contains("metrics on") {
+                metrics = field(&line, "addr");
+            }
+        }
+        Binary { child, lines, grpc: grpc.unwrap(), metrics: metrics.unwrap() }
+    }
+
+    /// Stops the server (SIGTERM) and returns its access-log lines.
+    async fn stop(mut self) -> Vec<String> {
+        let _ = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let mut access = Vec::new();
+        while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), self.lines.recv()).await {
+            if line.contains("\"target\":\"access\"") {
+                access.push(line);
+            }
+        }
+        let _ = self.child.wait();
+        access
+    }
+}
+
 /// The binary: `--metrics-listen` serves metrics, and each call writes one
 /// access-log line with its RPC, peer, status, latency and request id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_logs_each_call_and_serves_metrics() {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json"])
-        .args(["--log", "info", "--max-jobs", "2"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let field = |line: &str, name: &str| -> Option<String> {
-        Some(line.split(&format!("\"{name}\":\"")).nth(1)?.split('"').next()?.to_string())
-    };
-    let mut grpc = None;
-    let mut metrics = None;
-    while grpc.is_none() || metrics.is_none() {
-        let line = tokio::time::timeout(Duration::from_secs(30), rx.recv())
-            .await
-            .expect("the server did not start")
-            .expect("the server exited before listening");
-        if line.contains("menagerie-server listening") {
-            grpc = field(&line, "addr");
-        } else if line.contains("metrics on") {
-            metrics = field(&line, "addr");
-        }
-    }
-    let (grpc, metrics) = (grpc.unwrap(), metrics.unwrap());
+    let server = Binary::start(&[]).await;
+    let (grpc, metrics) = (server.grpc.clone(), server.metrics.clone());
 
     let channel = Channel::from_shared(format!("http://{grpc}")).unwrap().connect().await.unwrap();
     let mut client = AnalysisClient::new(channel);
@@ -226,14 +257,7 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
     assert_eq!(requests(&text, "ValidateMove", "OK"), 1.0, "{text}");
     assert_eq!(requests(&text, "LegalMoves", "INVALID_ARGUMENT"), 1.0, "{text}");
 
-    let _ = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let mut access = Vec::new();
-    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await {
-        if line.contains("\"target\":\"access\"") {
-            access.push(line);
-        }
-    }
-    let _ = child.wait();
+    let access = server.stop().await;
     let validate = access
         .iter()
         .find(|l| l.contains("\"rpc\":\"/menagerie.v1.Analysis/ValidateMove\""))
@@ -248,4 +272,29 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
         .unwrap_or_else(|| panic!("no access line for LegalMoves: {access:?}"));
     assert_eq!(field(legal, "status").as_deref(), Some("INVALID_ARGUMENT"), "{legal}");
     assert_eq!(access.len(), 2, "one line per call: {access:?}");
+}
+
+/// With `otel` and an exporter, the access log carries the OpenTelemetry
+/// trace id: the caller's when it sent a `traceparent`, else a new one.
+#[cfg(feature = "otel")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_otel_the_access_log_has_the_trace_id() {
+    // Nothing listens there: spans are made, their export fails quietly.
+    let server = Binary::start(&["--otlp-endpoint", "http://127.0.0.1:9"]).await;
+    let channel = Channel::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
+    let mut client = AnalysisClient::new(channel);
+    let caller = "0af7651916cd43dd8448eb211c80319c";
+    let mut req = Request::new(pb::ListVariantsRequest {});
+    req.metadata_mut().insert("traceparent", format!("00-{caller}-b7ad6b7169203331-01").parse().unwrap());
+    req.metadata_mut().insert("x-request-id", "ignored".parse().unwrap());
+    client.list_variants(req).await.unwrap();
+    client.legal_moves(pb::LegalMovesRequest { position: start_position() }).await.unwrap();
+    let access = server.stop().await;
+    let id_of = |rpc: &str| {
+        let line = access.iter().find(|l| l.contains(rpc)).unwrap_or_else(|| panic!("no {rpc} in {access:?}"));
+        field(line, "trace_id").unwrap()
+    };
+    assert_eq!(id_of("ListVariants"), caller);
+    let fresh = id_of("LegalMoves");
+    assert!(fresh.len() == 32 && fresh.bytes().all(|b| b.is_ascii_hexdigit()) && fresh != caller, "{fresh}");
 }

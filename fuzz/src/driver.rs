@@ -259,9 +259,7 @@ pub fn fuzz(target: &Target, opts: &Options) -> Summary {
             }
             Ok(false) => {}
             Err((message, backtrace)) => {
-                // Distinct by where it panicked, whichever thread it was on.
-                let location =
-                    message.split(": ").next().and_then(|m| m.split(" at ").nth(1)).unwrap_or("").to_string();
+                let location = crash_key(&message);
                 let new = !seen_locations.contains(&location);
                 if new {
                     seen_locations.push(location);
@@ -300,6 +298,16 @@ pub fn fuzz(target: &Target, opts: &Options) -> Summary {
     sum
 }
 
+/// What makes two panics the same finding: where it panicked (whichever
+/// thread it was on) and the message's first line up to the first quote,
+/// without digits (quoted FENs and moves, counts and hashes vary).
+fn crash_key(message: &str) -> String {
+    let at = message.split_once(" at ").map_or(message, |(_, rest)| rest);
+    let first = at.lines().next().unwrap_or("");
+    let head = first.split('"').next().unwrap_or("");
+    head.chars().filter(|c| !c.is_ascii_digit()).collect()
+}
+
 fn lossy(input: &[u8]) -> String {
     let s = String::from_utf8_lossy(input);
     if s.chars().count() > 300 {
@@ -316,6 +324,15 @@ mod tests {
     fn panicking(data: &[u8]) -> bool {
         assert!(!data.starts_with(b"boom"), "boom");
         true
+    }
+
+    #[test]
+    fn crash_keys_ignore_threads_quotes_and_numbers() {
+        let a = "panicked on thread 'main' at a.rs:1:2: alpaca: hash wrong after \"e2e4\" left 12";
+        let b = "panicked on thread 'job' at a.rs:1:2: alpaca: hash wrong after \"g1f3\" left 99";
+        let c = "panicked on thread 'main' at a.rs:1:2: chess: hash wrong after \"e2e4\"";
+        assert_eq!(crash_key(a), crash_key(b));
+        assert_ne!(crash_key(a), crash_key(c));
     }
 
     #[test]

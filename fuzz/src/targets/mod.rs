@@ -258,7 +258,7 @@ pub fn check_position(pos: &AnyPosition) {
         assert_eq!(
             after.hash(),
             after.compute_hash(),
-            "{v}: incremental hash wrong after {} from {text:?}",
+            "{v}: incremental hash wrong after {:?} from {text:?}",
             menagerie_notation::uci::format(v, m)
         );
     }

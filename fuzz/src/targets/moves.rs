@@ -97,10 +97,10 @@ pub fn check_move(pos: &AnyPosition, m: Move, legal: &[Move]) {
     assert_eq!(parse_move(pos, &u), Ok(m), "{v}: parse_move({u:?}) is not {m:?} in {}", at());
     let after = match pos.play(m) {
         Ok(a) => a,
-        Err(e) => panic!("{v}: play({u}) refuses a legal move ({e:?}) in {}", at()),
+        Err(e) => panic!("{v}: play({u:?}) refuses a legal move ({e:?}) in {}", at()),
     };
-    assert!(after == pos.play_unchecked(m), "{v}: play and play_unchecked differ for {u} in {}", at());
-    assert_eq!(after.hash(), after.compute_hash(), "{v}: incremental hash wrong after {u} from {}", at());
+    assert!(after == pos.play_unchecked(m), "{v}: play and play_unchecked differ for {u:?} in {}", at());
+    assert_eq!(after.hash(), after.compute_hash(), "{v}: incremental hash wrong after {u:?} from {}", at());
 }
 
 /// Every legal move of `pos` round-trips; the position itself round-trips.

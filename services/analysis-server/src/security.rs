@@ -28,7 +28,7 @@ use subtle::ConstantTimeEq;
 use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
 /// Transport security and authentication settings.
-#[derive(clap::Args, Clone, Debug)]
+#[derive(clap::Args, Clone)]
 pub struct SecurityConfig {
     /// PEM certificate chain the server presents; with --tls-key, the
     /// listener speaks TLS only.
@@ -61,6 +61,22 @@ pub struct SecurityConfig {
     /// on this address (for probes that cannot speak TLS); off by default.
     #[arg(long, env = "MENAGERIE_HEALTH_LISTEN")]
     pub health_listen: Option<SocketAddr>,
+}
+
+impl fmt::Debug for SecurityConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Tokens must never reach a log: only how many there are.
+        f.debug_struct("SecurityConfig")
+            .field("tls_cert", &self.tls_cert)
+            .field("tls_key", &self.tls_key)
+            .field("tls_client_ca", &self.tls_client_ca)
+            .field("auth_tokens_file", &self.auth_tokens_file)
+            .field("auth_tokens", &format_args!("[{} redacted]", self.auth_tokens.len()))
+            .field("auth_exempt_health", &self.auth_exempt_health)
+            .field("auth_exempt_reflection", &self.auth_exempt_reflection)
+            .field("health_listen", &self.health_listen)
+            .finish()
+    }
 }
 
 impl Default for SecurityConfig {
@@ -380,6 +396,15 @@ mod tests {
         assert_eq!(t.find(b"s3cre"), None);
         assert_eq!(t.find(b""), None);
         assert_eq!(format!("{t:?}"), r#"["alice", "token-2"]"#);
+    }
+
+    #[test]
+    fn debug_output_hides_tokens() {
+        let config = SecurityConfig { auth_tokens: vec!["alice:s3cret".into()], ..SecurityConfig::default() };
+        let text = format!("{config:?}");
+        assert!(!text.contains("s3cret") && text.contains("1 redacted"), "{text}");
+        let loaded = format!("{:?}", config.load().expect("valid tokens"));
+        assert!(!loaded.contains("s3cret") && loaded.contains("alice"), "{loaded}");
     }
 
     #[test]

@@ -19,6 +19,15 @@ pub struct Config {
     /// [default: half of --max-jobs, rounded up].
     #[arg(long, env = "MENAGERIE_MAX_JOBS_PER_CLIENT")]
     pub max_jobs_per_client: Option<usize>,
+    /// Longest a job waits for a free slot (first come, first served) before RESOURCE_EXHAUSTED, in milliseconds; 0: refuse at once.
+    #[arg(long, env = "MENAGERIE_QUEUE_WAIT_MS", default_value_t = 2_000)]
+    pub queue_wait_ms: u64,
+    /// Jobs that may wait for a slot at once [default: 4 x --max-jobs].
+    #[arg(long, env = "MENAGERIE_MAX_QUEUED")]
+    pub max_queued: Option<usize>,
+    /// Nice value of job threads (perft, search), so that health checks and unary calls keep the CPU they need; 0: off.
+    #[arg(long, env = "MENAGERIE_JOB_NICE", default_value_t = 10)]
+    pub job_nice: i32,
     /// Unary calls (ValidateMove, LegalMoves) computing at once, off the async runtime; more wait their turn.
     #[arg(long, env = "MENAGERIE_MAX_UNARY", default_value_t = 2 * cores())]
     pub max_unary: usize,
@@ -109,6 +118,9 @@ impl Config {
             jobs_per_client: self.max_jobs_per_client.unwrap_or(self.max_jobs.div_ceil(2)),
             unary: self.max_unary,
             unary_wait: Duration::from_millis(self.unary_wait_ms),
+            queue_wait: Duration::from_millis(self.queue_wait_ms),
+            max_queued: self.max_queued.unwrap_or(4 * self.max_jobs),
+            nice: self.job_nice,
         }
     }
     /// How long a stream may sit idle holding a slot.

@@ -5,7 +5,7 @@
 
 use crate::error::ServiceError;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot, watch};
@@ -67,6 +67,10 @@ pub struct Jobs {
     clients: Arc<Mutex<HashMap<ClientId, usize>>>,
     unary: Arc<Semaphore>,
     unary_wait: Duration,
+    queue_wait: Duration,
+    max_queued: usize,
+    queued: Arc<AtomicUsize>,
+    nice: i32,
     shutdown: Arc<AtomicBool>,
     abort: Arc<AtomicBool>,
     shutdown_tx: Arc<watch::Sender<bool>>,
@@ -79,8 +83,16 @@ pub struct Jobs {
 pub struct Capacity {
     /// Job slots (perft, analysis, batch streams) on the whole server.
     pub jobs: usize,
-    /// Job slots one client may hold at once.
+    /// Job slots one client may hold or wait for at once.
     pub jobs_per_client: usize,
+    /// Longest a job waits for a free slot (first come, first served)
+    /// before RESOURCE_EXHAUSTED; zero: refuse at once.
+    pub queue_wait: Duration,
+    /// Jobs that may wait for a slot at once; more are refused at once.
+    pub max_queued: usize,
+    /// Nice value of job threads (and the threads they start), so that the
+    /// async runtime (health checks, unary calls) keeps the CPU it needs; 0: off.
+    pub nice: i32,
     /// Unary calls (validation, legal moves) computing at once; more wait.
     pub unary: usize,
     /// Longest a unary call waits for its turn before RESOURCE_EXHAUSTED.
@@ -92,10 +104,36 @@ pub struct Capacity {
 /// the job and gives the slot back.
 pub struct Ticket {
     _permit: OwnedSemaphorePermit,
+    _share: ClientShare,
     stop: Arc<AtomicBool>,
     stats: Arc<JobStats>,
+}
+
+/// One of a client's shares of the slots (held while its job waits or runs).
+struct ClientShare {
     client: ClientId,
     clients: Arc<Mutex<HashMap<ClientId, usize>>>,
+}
+
+impl Drop for ClientShare {
+    fn drop(&mut self) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = clients.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                clients.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Counts a job waiting for a slot while it waits.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Ticket {
@@ -109,13 +147,6 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.stats.finished.fetch_add(1, Ordering::Relaxed);
-        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = clients.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                clients.remove(&self.client);
-            }
-        }
     }
 }
 
@@ -131,6 +162,10 @@ impl Jobs {
             clients: Arc::default(),
             unary: Arc::new(Semaphore::new(capacity.unary.max(1))),
             unary_wait: capacity.unary_wait,
+            queue_wait: capacity.queue_wait,
+            max_queued: capacity.max_queued,
+            queued: Arc::default(),
+            nice: capacity.nice,
             shutdown: Arc::new(AtomicBool::new(false)),
             abort: Arc::new(AtomicBool::new(false)),
             shutdown_tx: Arc::new(watch::channel(false).0),
@@ -138,32 +173,57 @@ impl Jobs {
         }
     }
 
-    /// Admits a job for `client`, or refuses it when the client already
-    /// holds its share of slots, all slots are taken, or the server is stopping.
-    pub fn admit(&self, client: &ClientId) -> Result<Ticket, ServiceError> {
-        if self.shutdown.load(Ordering::Relaxed) {
+    /// Admits a job for `client`: at once when a slot is free, else after
+    /// waiting its turn (first come, first served) at most the queue wait
+    /// or until `deadline`. Refuses it when the client already holds or
+    /// waits for its share of slots, too many jobs wait, the wait runs out,
+    /// or the server is stopping.
+    pub async fn admit(&self, client: &ClientId, deadline: Option<Instant>) -> Result<Ticket, ServiceError> {
+        if self.shutting_down() {
             return Err(ServiceError::ShuttingDown);
         }
-        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        if clients.get(client).copied().unwrap_or(0) >= self.per_client {
-            self.stats.refused_client.fetch_add(1, Ordering::Relaxed);
-            return Err(ServiceError::ClientBusy(self.per_client));
-        }
-        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
-            self.stats.refused_busy.fetch_add(1, Ordering::Relaxed);
-            return Err(ServiceError::Busy(self.max));
+        let share = {
+            let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+            let held = clients.entry(client.clone()).or_default();
+            if *held >= self.per_client {
+                self.stats.refused_client.fetch_add(1, Ordering::Relaxed);
+                return Err(ServiceError::ClientBusy(self.per_client));
+            }
+            *held += 1;
+            ClientShare { client: client.clone(), clients: self.clients.clone() }
         };
-        *clients.entry(client.clone()).or_default() += 1;
-        drop(clients);
+        let t0 = Instant::now();
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) => {
+                let busy = || {
+                    self.stats.refused_busy.fetch_add(1, Ordering::Relaxed);
+                    ServiceError::Busy(self.max)
+                };
+                if self.queue_wait.is_zero() || self.queued.fetch_add(1, Ordering::Relaxed) >= self.max_queued {
+                    if !self.queue_wait.is_zero() {
+                        self.queued.fetch_sub(1, Ordering::Relaxed);
+                    }
+                    return Err(busy());
+                }
+                let _waiting = Waiting(self.queued.clone());
+                let give_up =
+                    t0.checked_add(self.queue_wait).map_or(deadline, |w| Some(deadline.map_or(w, |d| d.min(w))));
+                let until = give_up.map_or_else(|| tokio::time::Instant::now() + self.queue_wait, Into::into);
+                tokio::select! {
+                    p = tokio::time::timeout_at(until, self.permits.clone().acquire_owned()) => match p {
+                        Ok(Ok(p)) => p,
+                        Ok(Err(_)) => return Err(ServiceError::ShuttingDown),
+                        Err(_) if deadline.is_some_and(|d| Instant::now() >= d) => return Err(ServiceError::Deadline),
+                        Err(_) => return Err(busy()),
+                    },
+                    () = self.shutdown_started() => return Err(ServiceError::ShuttingDown),
+                }
+            }
+        };
         self.stats.started.fetch_add(1, Ordering::Relaxed);
-        self.stats.queue_wait.observe(0.0);
-        Ok(Ticket {
-            _permit: permit,
-            stop: Arc::new(AtomicBool::new(false)),
-            stats: self.stats.clone(),
-            client: client.clone(),
-            clients: self.clients.clone(),
-        })
+        self.stats.queue_wait.observe(t0.elapsed().as_secs_f64());
+        Ok(Ticket { _permit: permit, _share: share, stop: Arc::new(AtomicBool::new(false)), stats: self.stats.clone() })
     }
 
     /// Jobs running now.
@@ -261,7 +321,9 @@ impl Jobs {
     ) -> oneshot::Receiver<Result<R, ServiceError>> {
         let (tx, rx) = oneshot::channel();
         let stats = self.stats.clone();
+        let nice = self.nice;
         let body = move || {
+            lower_priority(nice);
             let _ = tx.send(catch(&stats, || span.in_scope(f)));
         };
         if std::thread::Builder::new().name("menagerie-job".into()).stack_size(32 << 20).spawn(body).is_err() {
@@ -270,6 +332,22 @@ impl Jobs {
         }
         rx
     }
+}
+
+/// Lowers the calling thread's scheduling priority to `nice` (Linux: a
+/// per-thread value, inherited by the threads it starts).
+fn lower_priority(nice: i32) {
+    #[cfg(target_os = "linux")]
+    if nice > 0 {
+        // SAFETY: setpriority has no memory-safety preconditions; `who` 0
+        // is the calling thread on Linux.
+        let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, nice) };
+        if r != 0 {
+            tracing::debug!(nice, "could not lower the job thread's priority");
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = nice;
 }
 
 /// Runs `f`, turning a panic into `INTERNAL` (counted in `stats.panicked`;
@@ -469,39 +547,51 @@ mod tests {
         assert!(deadline_of(&req).is_some());
     }
 
+    fn block<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
+    }
+
     fn capacity(jobs: usize, per_client: usize) -> Capacity {
-        Capacity { jobs, jobs_per_client: per_client, unary: 1, unary_wait: Duration::from_millis(10) }
+        Capacity {
+            jobs,
+            jobs_per_client: per_client,
+            unary: 1,
+            unary_wait: Duration::from_millis(10),
+            queue_wait: Duration::from_millis(10),
+            max_queued: 4,
+            nice: 0,
+        }
     }
 
     #[test]
     fn admission_is_bounded_and_tickets_release() {
         let jobs = Jobs::new(capacity(2, 2));
         let me = ClientId("me".into());
-        let a = jobs.admit(&me).unwrap();
-        let _b = jobs.admit(&me).unwrap();
-        assert!(matches!(jobs.admit(&ClientId("other".into())), Err(ServiceError::Busy(2))));
+        let a = block(jobs.admit(&me, None)).unwrap();
+        let _b = block(jobs.admit(&me, None)).unwrap();
+        assert!(matches!(block(jobs.admit(&ClientId("other".into()), None)), Err(ServiceError::Busy(2))));
         let stop = a.stop_flag();
         drop(a);
         assert!(stop.load(Ordering::Relaxed));
         assert_eq!(jobs.running(), 1);
-        assert!(jobs.admit(&me).is_ok());
+        assert!(block(jobs.admit(&me, None)).is_ok());
         jobs.begin_shutdown();
-        assert!(matches!(jobs.admit(&me), Err(ServiceError::ShuttingDown)));
+        assert!(matches!(block(jobs.admit(&me, None)), Err(ServiceError::ShuttingDown)));
     }
 
     #[test]
     fn one_client_cannot_take_every_slot() {
         let jobs = Jobs::new(capacity(4, 2));
         let greedy = ClientId("greedy".into());
-        let held: Vec<_> = (0..2).map(|_| jobs.admit(&greedy).unwrap()).collect();
-        assert!(matches!(jobs.admit(&greedy), Err(ServiceError::ClientBusy(2))));
+        let held: Vec<_> = (0..2).map(|_| block(jobs.admit(&greedy, None)).unwrap()).collect();
+        assert!(matches!(block(jobs.admit(&greedy, None)), Err(ServiceError::ClientBusy(2))));
         assert_eq!(jobs.stats.refused_client.load(Ordering::Relaxed), 1);
         let other = ClientId("other".into());
-        let _o = jobs.admit(&other).unwrap();
+        let _o = block(jobs.admit(&other, None)).unwrap();
         assert_eq!(jobs.running_for(&greedy), 2);
         drop(held);
         assert_eq!(jobs.running_for(&greedy), 0);
-        assert!(jobs.admit(&greedy).is_ok());
+        assert!(block(jobs.admit(&greedy, None)).is_ok());
     }
 
     #[test]

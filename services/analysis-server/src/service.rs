@@ -537,7 +537,7 @@ impl Analysis for AnalysisService {
             }
             .into());
         }
-        let ticket = self.jobs.admit(&client_of(&req))?;
+        let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
         let depth = r.depth;
         let threads = if r.threads == 0 { self.config.max_threads } else { r.threads as usize };
@@ -613,7 +613,7 @@ impl Analysis for AnalysisService {
         &self,
         req: Request<Streaming<pb::PerftJob>>,
     ) -> Result<Response<Self::PerftBatchStream>, Status> {
-        let ticket = self.jobs.admit(&client_of(&req))?;
+        let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
         let mut input = req.into_inner();
         let service = self.clone();
@@ -686,7 +686,7 @@ impl Analysis for AnalysisService {
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
-        let ticket = self.jobs.admit(&client_of(&req))?;
+        let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
         let span = tracing::info_span!("analyze", variant = %parsed.current.variant(), multipv = options.multipv);
         let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
@@ -708,7 +708,7 @@ impl Analysis for AnalysisService {
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
-        let ticket = self.jobs.admit(&client_of(&req))?;
+        let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.unary_watch(&ticket, &req);
         let span = tracing::info_span!("best_move", variant = %parsed.current.variant());
         let deadline = watch.deadline;

@@ -1476,3 +1476,38 @@ async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
     }
     assert!(!best.await.unwrap().unwrap().into_inner().best_move.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
+    let _g = shared().await;
+    let mut c = config();
+    c.max_jobs = 1;
+    c.queue_wait_ms = 10_000;
+    let server = start(c).await;
+    let mut first = client_from(&server, "127.0.0.1").await;
+    let mut second = client_from(&server, "127.0.0.2").await;
+    let mut holding =
+        first.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    assert!(holding.message().await.unwrap().is_some());
+    // The second client's job waits for the slot, and runs once it is free.
+    let waiting =
+        tokio::spawn(
+            async move { second.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await },
+        );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!waiting.is_finished(), "the job did not wait for the slot");
+    drop(holding);
+    let r = bounded("the waiting job", waiting).await.unwrap().unwrap();
+    assert!(!r.into_inner().best_move.is_empty());
+
+    // A wait longer than the caller's deadline ends at the deadline.
+    let mut holding =
+        first.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    assert!(holding.message().await.unwrap().is_some());
+    let mut third = client_from(&server, "127.0.0.3").await;
+    let mut req = Request::new(perft_req(start_pos(), 2));
+    req.set_timeout(Duration::from_millis(400));
+    let s = third.perft(req).await.unwrap_err();
+    assert!(matches!(s.code(), Code::DeadlineExceeded | Code::Cancelled), "{s:?}");
+    drop(holding);
+}

@@ -65,6 +65,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Distinct failures (at most one unless `keep_going`).
     pub crashes: Vec<Crash>,
+    /// Failing inputs, repeats of a known failure included.
+    pub failures: u64,
 }
 
 impl Summary {
@@ -259,6 +261,7 @@ pub fn fuzz(target: &Target, opts: &Options) -> Summary {
             }
             Ok(false) => {}
             Err((message, backtrace)) => {
+                sum.failures += 1;
                 let location = crash_key(&message);
                 let new = !seen_locations.contains(&location);
                 if new {
@@ -283,12 +286,13 @@ pub fn fuzz(target: &Target, opts: &Options) -> Summary {
             last_status = Instant::now();
             let secs = t0.elapsed().as_secs_f64();
             eprintln!(
-                "{}: {} inputs, {:.0}/s, {:.1}% accepted, pool {}, {} crashes, {:.0} s",
+                "{}: {} inputs, {:.0}/s, {:.1}% accepted, pool {}, {} failing ({} distinct), {:.0} s",
                 target.name,
                 sum.runs,
                 sum.runs as f64 / secs.max(1e-9),
                 100.0 * sum.accepted as f64 / sum.runs.max(1) as f64,
                 pool.len(),
+                sum.failures,
                 sum.crashes.len(),
                 secs
             );

@@ -119,13 +119,14 @@ fn main() -> ExitCode {
         }
         let s = driver::fuzz(t, &opts);
         println!(
-            "{}: {} inputs ({} seeds), {:.1}% accepted, {:.1} s, {:.0} inputs/s, {} panics (seed {seed})",
+            "{}: {} inputs ({} seeds), {:.1}% accepted, {:.1} s, {:.0} inputs/s, {} failing inputs, {} distinct (seed {seed})",
             t.name,
             s.runs,
             s.seeds,
             100.0 * s.accepted as f64 / s.runs.max(1) as f64,
             s.elapsed.as_secs_f64(),
             s.rate(),
+            s.failures,
             s.crashes.len()
         );
         for c in &s.crashes {

@@ -1,5 +1,5 @@
 //! Notation for Menagerie's games: FEN with each variant's extensions,
-//! coordinate (UCI) moves, SAN, and EPD perft suites.
+//! coordinate (UCI) moves, SAN, PGN game files and EPD perft suites.
 //!
 //! ```
 //! use menagerie_notation::{fen, san, uci};
@@ -14,11 +14,13 @@
 
 pub mod epd;
 pub mod fen;
+pub mod pgn;
 pub mod san;
 pub mod uci;
 
 use menagerie_variants::{AnyPosition, Move};
 
+pub use pgn::{GameResult, PgnError, PgnGame, PgnMove, PgnReader, ReadOptions, Variation};
 pub use uci::MoveError;
 
 /// Reads a move in coordinate form or SAN.

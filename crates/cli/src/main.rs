@@ -4,6 +4,7 @@
 
 mod fanout;
 mod local;
+mod pgn;
 mod remote;
 
 use clap::{Args, Parser, Subcommand};
@@ -32,7 +33,21 @@ struct Cli {
     #[command(flatten)]
     connect: remote::ConnectArgs,
     #[command(subcommand)]
-    command: Command,
+    command: TopCommand,
+}
+
+/// Every subcommand: the engine commands (local or remote) and `pgn`.
+#[derive(Subcommand)]
+enum TopCommand {
+    #[command(flatten)]
+    Engine(Command),
+    /// Read a PGN file of any variant: re-export, --check, --fen or --uci.
+    ///
+    /// Without an option the games are written back as normalised PGN;
+    /// --check validates them, --fen prints each game's final position,
+    /// --uci its main line in coordinate form. Runs locally (--remote is
+    /// ignored); exit 1 names every bad game on stderr.
+    Pgn(pgn::PgnArgs),
 }
 
 /// A position on the command line.
@@ -165,10 +180,12 @@ pub(crate) enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = if cli.remote.is_empty() {
-        local::run(cli.command)
-    } else {
-        remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, cli.command))
+    let result = match cli.command {
+        TopCommand::Pgn(args) => pgn::run(args),
+        TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
+        TopCommand::Engine(command) => {
+            remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))
+        }
     };
     match result {
         Ok(code) => code,

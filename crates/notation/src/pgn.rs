@@ -1043,7 +1043,7 @@ fn build(raw: RawGame, index: usize, options: ReadOptions) -> Result<PgnGame, Pg
     let variant = match find("Variant") {
         None => VariantId::Chess,
         Some((_, v, line)) => variant_from_tag(v).ok_or_else(|| {
-            let known = format!("{} (chess also Standard)", VariantId::names());
+            let known = format!("{}; chess is also Standard", VariantId::names());
             err(PgnErrorKind::UnknownVariant { name: cut(v), known }, *line)
         })?,
     };

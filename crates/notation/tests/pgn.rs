@@ -201,6 +201,27 @@ fn alpaca_fen_tag_with_reserve_bracket() {
     assert!(g.to_pgn().expect("legal").contains(&format!("[FEN \"{fen_text}\"]")));
 }
 
+/// `tests/pgn/variants.pgn` (read by the CLI tests) is one fixed-seed
+/// random game per variant as the writer writes it; regenerate it with
+/// `MENAGERIE_BLESS=1` after an intended format change.
+#[test]
+fn the_variants_fixture_is_what_the_writer_writes() {
+    let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+    let mut text = String::new();
+    for &variant in VariantId::ALL {
+        let mut g = random_game(variant, 50, variant == VariantId::Alpaca2, &mut rng);
+        g.set_tag("Event", &format!("{variant} playout"));
+        text.push_str(&g.to_pgn().expect("legal"));
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/pgn/variants.pgn");
+    if std::env::var_os("MENAGERIE_BLESS").is_some() {
+        std::fs::write(&path, &text).expect("writable");
+    }
+    let fixture = std::fs::read_to_string(&path).expect("test data");
+    assert_eq!(fixture, text, "tests/pgn/variants.pgn is stale: rerun with MENAGERIE_BLESS=1");
+    assert_eq!(pgn::read_str(&fixture).expect("reads").len(), VariantId::ALL.len());
+}
+
 // ----- the data model and writing --------------------------------------------------
 
 const OPERA: &str = include_str!("../../../tests/pgn/orthodox.pgn");

@@ -1,0 +1,143 @@
+//! Drives `menagerie pgn` on the files in `tests/pgn/`: re-export (stable on
+//! a second pass), `--check` (exit 1 naming each bad game), `--fen`,
+//! `--uci` and `--coordinates` (the UCI moves read back to the same final
+//! positions), standard input, and the exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `menagerie ARGS` from the repository root with `stdin` as input.
+fn run_with(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the menagerie binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("stdin written");
+    drop(input);
+    let out = child.wait_with_output().expect("finishes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "menagerie {args:?} panicked:\n{stderr}");
+    out
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with(args, "")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8")
+}
+
+/// Runs and expects exit 0; returns stdout.
+#[track_caller]
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "menagerie {args:?}: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+#[test]
+fn export_is_normalised_and_stable() {
+    for file in ["tests/pgn/orthodox.pgn", "tests/pgn/variants.pgn"] {
+        let once = ok(&["pgn", file]);
+        assert!(once.starts_with("[Event "), "{once}");
+        let o = run_with(&["pgn", "-"], &once);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), once, "re-exporting {file} changes it");
+    }
+    // The variants fixture is already in export form.
+    let fixture = std::fs::read_to_string(root().join("tests/pgn/variants.pgn")).expect("test data");
+    assert_eq!(ok(&["pgn", "tests/pgn/variants.pgn"]), fixture);
+}
+
+#[test]
+fn check_counts_games_and_names_bad_ones() {
+    assert_eq!(ok(&["pgn", "--check", "tests/pgn/variants.pgn"]), "7 games, 0 bad\n");
+    assert_eq!(ok(&["pgn", "--check", "tests/pgn/orthodox.pgn"]), "2 games, 0 bad\n");
+    let o = run(&["pgn", "--check", "tests/pgn/bad.pgn"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "4 games, 2 bad\n");
+    let err = text(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(
+        lines[0],
+        "tests/pgn/bad.pgn: game 2 (Carol - Dave), line 13: move 3. (White): 'Ke3' is illegal here: \
+         not a legal move in this position"
+    );
+    assert!(lines[1].starts_with("tests/pgn/bad.pgn: game 3, line 16: unknown variant 'Xiangqi'"), "{err}");
+}
+
+#[test]
+fn bad_games_are_skipped_by_every_mode() {
+    let o = run(&["pgn", "tests/pgn/bad.pgn"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(out.contains("[Event \"good one\"]") && out.contains("[Event \"fine alpaca\"]"), "{out}");
+    assert!(!out.contains("Carol"), "{out}");
+    assert_eq!(text(&o.stderr).lines().count(), 2);
+    let o = run(&["pgn", "--fen", "tests/pgn/bad.pgn"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout).lines().count(), 2);
+}
+
+#[test]
+fn fen_prints_each_final_position() {
+    let out = ok(&["pgn", "--fen", "tests/pgn/orthodox.pgn"]);
+    assert_eq!(
+        out,
+        "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17\n\
+         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n"
+    );
+    let fens = ok(&["pgn", "--fen", "tests/pgn/variants.pgn"]);
+    assert_eq!(fens.lines().count(), 7);
+    assert!(fens.lines().nth(6).is_some_and(|l| l.split(' ').next().is_some_and(|b| b.split('/').count() == 10)));
+}
+
+/// `--uci` moves, written as a PGN of coordinate moves with the same tags,
+/// read with `--coordinates` to the same final positions.
+#[test]
+fn uci_moves_read_back_with_coordinates() {
+    let exported = ok(&["pgn", "tests/pgn/variants.pgn"]);
+    let uci = ok(&["pgn", "--uci", "tests/pgn/variants.pgn"]);
+    let fens = ok(&["pgn", "--fen", "tests/pgn/variants.pgn"]);
+    let mut rebuilt = String::new();
+    // Export form: tags, a blank line, movetext, a blank line.
+    let parts: Vec<&str> = exported.split("\n\n").filter(|p| !p.is_empty()).collect();
+    assert_eq!(parts.len(), 14);
+    for (pair, moves) in parts.chunks(2).zip(uci.lines()) {
+        let result = pair[1].split_whitespace().last().expect("a result");
+        rebuilt.push_str(&format!("{}\n\n{moves} {result}\n\n", pair[0]));
+    }
+    let o = run_with(&["pgn", "--fen", "-"], &rebuilt);
+    assert_eq!(o.status.code(), Some(1), "SAN only by default");
+    let o = run_with(&["pgn", "--fen", "--coordinates", "-"], &rebuilt);
+    assert_eq!(o.status.code(), Some(0), "{}\n{rebuilt}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), fens);
+}
+
+#[test]
+fn unreadable_files_and_empty_input() {
+    let o = run(&["pgn", "tests/pgn/no-such-file.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.starts_with("error: cannot open tests/pgn/no-such-file.pgn"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    let o = run_with(&["pgn", "--check", "-"], "\n\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "0 games, 0 bad\n");
+    assert_eq!(text(&o.stderr), "-: no games found\n");
+    // The modes exclude each other.
+    let o = run(&["pgn", "--fen", "--uci", "tests/pgn/orthodox.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+}

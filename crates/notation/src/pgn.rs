@@ -41,8 +41,10 @@
 //! accepted too. Tokens:
 //! - `{...}` comments (may span lines; runs of whitespace inside are read
 //!   as one space), `;` comments to the end of the line, `%` escape lines;
-//! - NAGs `$n` (0–255) and the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!`
-//!   (read as `$1`–`$6`, glued to the move or standing alone);
+//! - NAGs `$n` (0–255), the suffixes `!`, `?`, `!!`, `??`, `!?`, `?!`
+//!   (read as `$1`–`$6`) and the evaluation glyphs `=`, `+=`, `=+`, `+/-`,
+//!   `-/+`, `+-`, `-+` (`$10`–`$19`), glued to the move or standing alone;
+//!   NAGs are written as `$n`;
 //! - move numbers `12.` and `12...` (checked by nothing: the position
 //!   decides whose move it is), also glued to the move (`12...e5`);
 //! - variations `( ... )`, nested to any depth; a variation holds the
@@ -796,7 +798,7 @@ impl Lexer {
         for (glyph, n) in GLYPHS {
             if let Some(head) = token.strip_suffix(glyph)
                 && head.len() > 1
-                && !head.ends_with(['=', '-', '+', '/'])
+                && !head.ends_with(['=', '-', '/'])
             {
                 token = head;
                 glued = Some(n);
@@ -891,10 +893,9 @@ impl<R: BufRead> PgnReader<R> {
 
     /// Splits off the next game's text; `Ok(None)` at the end of the input.
     fn raw(&mut self) -> Result<Option<RawGame>, (std::io::Error, usize)> {
-        let io = |e, line| (e, line);
         // Skip blank and escape lines.
         let first = loop {
-            match self.next_line().map_err(|e| io(e, self.line))? {
+            match self.next_line().map_err(|e| (e, self.line))? {
                 None => return Ok(None),
                 Some(l) if l.trim().is_empty() || l.starts_with('%') => {}
                 Some(l) => break l,
@@ -912,7 +913,7 @@ impl<R: BufRead> PgnReader<R> {
             {
                 raw.error = Some((PgnErrorKind::Tag { text: cut(l.trim()), reason }, self.line));
             }
-            line = self.next_line().map_err(|e| io(e, self.line))?;
+            line = self.next_line().map_err(|e| (e, self.line))?;
         }
         let mut lexer = Lexer::default();
         while let Some(l) = line.take() {
@@ -936,7 +937,7 @@ impl<R: BufRead> PgnReader<R> {
             if matches!(lexer.tokens.last(), Some((Tok::Result(_), _))) && lexer.depth == 0 {
                 break;
             }
-            line = self.next_line().map_err(|e| io(e, self.line))?;
+            line = self.next_line().map_err(|e| (e, self.line))?;
         }
         if let Some((_, start)) = lexer.open_comment.take()
             && raw.error.is_none()

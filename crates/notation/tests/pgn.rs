@@ -7,6 +7,7 @@
 use menagerie_notation::pgn::{self, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation};
 use menagerie_notation::{MoveError, fen, san, uci};
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
+use proptest::prelude::*;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
@@ -347,6 +348,10 @@ fn san_suffixes_stay_whole_and_variations_split() {
     assert_eq!(g.moves[1].nags, [5]);
     assert_eq!(g.moves[2].nags, [4]);
     assert_eq!(g.result, GameResult::BlackWins);
+    // A glyph glued after a check mark: `Nf3+` and `+-`.
+    let g = read_one("1. e4 e5 2. Bc4 Nc6 3. Bxf7++- Kxf7 *");
+    assert_eq!(g.san_moves().expect("legal")[4], "Bxf7+");
+    assert_eq!(g.moves[4].nags, [18]);
     let g = read_one("1.e4 1...e5 2.Nf3 1/2-1/2");
     assert_eq!((g.moves.len(), g.result), (3, GameResult::Draw));
 }
@@ -625,4 +630,84 @@ fn results() {
         assert_eq!(r.to_string(), r.as_str());
     }
     assert_eq!(GameResult::from_token("1/2"), None);
+}
+
+// ----- robustness -------------------------------------------------------------------
+
+/// Fragments of PGN (and of things that are not) to build random files from.
+const FRAGMENTS: &[&str] = &[
+    "[Event \"x\"]\n",
+    "[Variant \"alpaca\"]\n",
+    "[Variant \"camel-rhino\"]\n",
+    "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n",
+    "[SetUp \"1\"]\n",
+    "[White \"é\\\"\"]\n",
+    "[Bad",
+    "\n",
+    "\n\n",
+    " ",
+    "1.",
+    "12...",
+    "e4",
+    "e5",
+    "Nf3",
+    "Nf3(A@g1)",
+    "accept",
+    "A@g",
+    "A@b",
+    "(",
+    ")",
+    "{",
+    "}",
+    "{c}",
+    ";x\n",
+    "%esc\n",
+    "$1",
+    "$999",
+    "!?",
+    "??",
+    "+-",
+    "=",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "O-O",
+    "0-0-0",
+    "Sd4-d6(Nd1-d4)",
+    "Nxg4(=h3)",
+    "Qe2<>Kf2",
+    "(=",
+    "(A@",
+    "é",
+    "\u{feff}",
+    "--",
+    "[",
+    "]",
+    "\"",
+    "e2e4",
+    "h2g4t",
+    "z99",
+    "Q",
+    "@",
+    "<>",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// Reading any mix of fragments never panics, every game either reads
+    /// (and then writes and reads back equal) or is a short error.
+    #[test]
+    fn reading_anything_never_panics(parts in proptest::collection::vec(0..FRAGMENTS.len(), 0..60), glued: bool) {
+        let text: String = parts.iter().map(|&i| FRAGMENTS[i]).collect::<Vec<_>>().join(if glued { "" } else { " " });
+        for result in PgnReader::new(text.as_bytes()).take(100) {
+            match result {
+                Ok(g) => {
+                    let written = g.to_pgn().expect("a read game is legal");
+                    prop_assert_eq!(read_one(&written), g);
+                }
+                Err(e) => prop_assert!(e.to_string().len() < 600, "{}", e),
+            }
+        }
+    }
 }

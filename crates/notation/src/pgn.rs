@@ -18,7 +18,8 @@
 //! # Tags
 //! The seven-tag roster (`Event`, `Site`, `Date`, `Round`, `White`, `Black`,
 //! `Result`) is always written first, a missing one as `?` (`????.??.??`
-//! for the date); other tags follow in the order read. `Variant`, `SetUp`,
+//! for the date; reading fills them in the same way); other tags follow in
+//! the order read, and a tag given twice is an error. `Variant`, `SetUp`,
 //! `FEN` and `Result` are not kept among [`PgnGame::tags`]: they are read
 //! into [`PgnGame::variant`], [`PgnGame::start`] and [`PgnGame::result`] and
 //! written from them, so they can never disagree with the game.
@@ -58,6 +59,12 @@
 //! any other `(` starts a variation, so `e4(e5)` and `e4 (1. d4)` are
 //! variations and `Nf3(A@g1)+` is one move. The writer always puts a space
 //! before a variation.
+//!
+//! A game's movetext ends at its result (what follows on that line starts
+//! the next game) or at a tag line; a movetext without a result, or one
+//! whose result differs from the `Result` tag, is an error. [`PgnReader`]
+//! reads one game at a time from any [`BufRead`], so a file is never held
+//! in memory whole.
 //!
 //! Errors ([`PgnError`]) name the game (its 1-based index and players),
 //! the line, and for a move the move number, side and the token (tokens
@@ -913,12 +920,12 @@ impl<R: BufRead> PgnReader<R> {
             {
                 raw.error = Some((PgnErrorKind::Tag { text: cut(l.trim()), reason }, self.line));
             }
+            raw.last_line = self.line;
             line = self.next_line().map_err(|e| (e, self.line))?;
         }
         let mut lexer = Lexer::default();
         while let Some(l) = line.take() {
             let here = self.line;
-            raw.last_line = here;
             let blank = l.trim().is_empty();
             if lexer.open_comment.is_none() && l.trim_start().starts_with('[') {
                 self.pending = Some(l);
@@ -929,6 +936,9 @@ impl<R: BufRead> PgnReader<R> {
                 // closed, and the next game starts here.
                 self.pending = Some(l);
                 break;
+            }
+            if !blank {
+                raw.last_line = here;
             }
             if !blank && let Some(rest) = lexer.line(&l, here) {
                 self.pending = Some(rest);

@@ -605,6 +605,11 @@ fn unbalanced_comments_and_variations() {
     let e = read_err("[Event \"x\"]\n\n1. e4 e5\n");
     assert_eq!(*e.kind, PgnErrorKind::MissingResult);
     assert_eq!(e.line, 3);
+    // Ended by the next game's tags: the error is on the game's own last line.
+    let results: Vec<_> = PgnReader::new("1. e4 e5\n\n[Event \"y\"]\n*".as_bytes()).collect();
+    let e = results[0].clone().expect_err("no result");
+    assert_eq!((*e.kind.clone(), e.line), (PgnErrorKind::MissingResult, 1));
+    assert!(results[1].is_ok());
 }
 
 #[test]

@@ -46,15 +46,32 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// `n` empty entries, from zeroed memory: the operating system hands out
+/// zero pages lazily, so a big table costs nothing until it is used (a
+/// short analysis touches a few pages, not every byte of its table).
+fn zeroed_entries(n: usize) -> Box<[Entry]> {
+    let Ok(layout) = std::alloc::Layout::array::<Entry>(n) else {
+        panic!("a transposition table of {n} entries does not fit in memory");
+    };
+    // SAFETY: the layout has a non-zero size (n >= 1024 entries of 24
+    // bytes); all-zero bytes are a valid `Entry` (three `AtomicU64`s); the
+    // memory comes from the global allocator with the layout of `[Entry; n]`,
+    // which is how a `Box<[Entry]>` of length n is freed.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<Entry>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (a power-of-two number of entries).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.clamp(1, 1 << 20) << 20;
         let n = (bytes / core::mem::size_of::<Entry>()).next_power_of_two() / 2;
-        let entries = (0..n.max(1024))
-            .map(|_| Entry { key: AtomicU64::new(0), data: AtomicU64::new(0), extra: AtomicU64::new(0) })
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
+        let entries = zeroed_entries(n.max(1024));
         let mask = entries.len() - 1;
         TranspositionTable { entries, mask, generation: AtomicU8::new(0) }
     }

@@ -1,6 +1,7 @@
 //! Load generator for menagerie-server: many concurrent tonic clients calling
 //! ValidateMove, then LegalMoves, each for a fixed time; reports requests
-//! per second and latency percentiles per RPC.
+//! per second and latency percentiles per RPC; or (`--batch-jobs N`) one
+//! PerftBatch stream of N small jobs.
 //!
 //! ```text
 //! cargo build --release -p menagerie-analysis-server --bins --examples
@@ -29,6 +30,33 @@ struct Args {
     /// HTTP/2 connections shared by the tasks (round robin).
     #[arg(long, default_value_t = 1)]
     connections: usize,
+    /// Instead: one PerftBatch stream of this many small jobs (depth 1),
+    /// pipelined; reports jobs per second and checks every result.
+    #[arg(long, default_value_t = 0)]
+    batch_jobs: usize,
+}
+
+/// One PerftBatch stream of `n` depth-1 jobs sent as fast as flow control allows.
+async fn batch(channel: Channel, n: usize) -> anyhow::Result<()> {
+    let jobs = (0..n).map(|i| pb::PerftJob {
+        id: i.to_string(),
+        position: Some(pb::Position { variant: "chess".into(), ..Default::default() }),
+        expected: vec![pb::DepthCount { depth: 1, nodes: 20 }],
+        ..Default::default()
+    });
+    let t0 = Instant::now();
+    let mut results = AnalysisClient::new(channel).perft_batch(tokio_stream::iter(jobs)).await?.into_inner();
+    let mut passed = 0usize;
+    let mut received = 0usize;
+    while let Some(r) = results.message().await? {
+        anyhow::ensure!(r.id == received.to_string(), "result {} out of order: {}", received, r.id);
+        received += 1;
+        passed += usize::from(r.pass);
+    }
+    let s = t0.elapsed().as_secs_f64();
+    println!("PerftBatch: {received} of {n} results, {passed} passed, {s:.1} s, {:.0} jobs/s", received as f64 / s);
+    anyhow::ensure!(received == n && passed == n, "not every job passed");
+    Ok(())
 }
 
 /// A spread of positions: start, middlegame, fairy.
@@ -126,6 +154,9 @@ async fn main() -> anyhow::Result<()> {
     for _ in 0..args.connections.max(1) {
         let endpoint = Endpoint::from_shared(args.addr.clone()).context("bad --addr")?;
         channels.push(endpoint.connect().await.with_context(|| format!("cannot connect to {}", args.addr))?);
+    }
+    if args.batch_jobs > 0 {
+        return batch(channels[0].clone(), args.batch_jobs).await;
     }
     println!(
         "{} tasks, {} connection(s), {} s per RPC, against {}",

@@ -58,7 +58,10 @@
 //! (`(A@g1)`), or a letter and two squares joined by `-` (`(Nd1-d4)`);
 //! any other `(` starts a variation, so `e4(e5)` and `e4 (1. d4)` are
 //! variations and `Nf3(A@g1)+` is one move. The writer always puts a space
-//! before a variation.
+//! before a variation. A move written with suffixes must carry exactly its
+//! own: `Nf3(A@h1)` where the move is `Nf3(A@g1)`, or a takeover naming a
+//! wrong square, is an error (a takeover written without its suffix is the
+//! plain leap, as in [`crate::san`]).
 //!
 //! A game's movetext ends at its result (what follows on that line starts
 //! the next game) or at a tag line; a movetext without a result, or one
@@ -1155,6 +1158,7 @@ impl Parser<'_> {
                     } else {
                         san::parse(&pos, text)
                     };
+                    let parsed = parsed.and_then(|mv| check_suffix(&pos, mv, text));
                     let mv = parsed.map_err(|error| {
                         let kind = PgnErrorKind::Move {
                             number: pos.to_setup().fullmove,
@@ -1204,6 +1208,22 @@ impl Parser<'_> {
         }
         Ok((comments, moves, None))
     }
+}
+
+/// SAN parsing finds a move by the part before a `(` when nothing matches
+/// whole; a move written with suffixes must have exactly the suffixes its
+/// SAN has (`Nxg4(=h5)` is not the takeover `Nxg4(=h3)`, nor the plain
+/// leap `Nxg4`).
+fn check_suffix(pos: &AnyPosition, mv: Move, text: &str) -> Result<Move, MoveError> {
+    let Some(i) = text.find('(') else { return Ok(mv) };
+    let canon = san::format(pos, mv);
+    let marks: &[char] = &['+', '#'];
+    let want = canon.find('(').map_or("", |j| canon[j..].trim_end_matches(marks));
+    if text[i..].trim_end_matches(marks) == want {
+        return Ok(mv);
+    }
+    let reason = format!("its suffix does not fit the move it names, {canon}");
+    Err(MoveError::Illegal { mv: text.to_string(), reason })
 }
 
 /// `error` with its echoed move text cut like other tokens.

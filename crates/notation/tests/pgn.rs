@@ -402,6 +402,44 @@ fn camel_rhino_takeovers_and_swaps_read_as_written() {
     assert_eq!(found, [true; 3]);
 }
 
+/// A suffix must be the move's own: a wrong gate square, kidnap or
+/// converted square is an error, not the move its head names.
+#[test]
+fn wrong_suffixes_are_errors() {
+    let alpaca = "[Variant \"alpaca\"]\n1. accept A@g A@b 2. ";
+    let g = read_one(&format!("{alpaca}Nf3(A@g1)+- *"));
+    assert_eq!(g.moves.len(), 4);
+    for wrong in ["Nf3(A@h1)", "Nh3(A@g1)(A@b1)", "Nc3(A@g1)"] {
+        let e = read_err(&format!("{alpaca}{wrong} *"));
+        match &*e.kind {
+            PgnErrorKind::Move { error: MoveError::Illegal { reason, .. }, token, .. } => {
+                assert_eq!(token, wrong);
+                assert!(reason.contains("suffix"), "{e}");
+            }
+            k => panic!("{wrong}: {k:?}"),
+        }
+    }
+    // A camel-rhino takeover with a wrong converted square, found by playout.
+    let mut rng = Rng(5);
+    let mut p = AnyPosition::start(VariantId::CamelRhino);
+    let (pos, san_text) = loop {
+        let legal = p.legal_moves();
+        if let Some(s) = legal.iter().map(|&m| san::format_with(&p, m, &legal)).find(|s| s.contains("(=")) {
+            break (p, s);
+        }
+        p = p.play_unchecked(random_move(&p, &mut rng).expect("moves"));
+    };
+    let i = san_text.find("(=").expect("a takeover") + 2;
+    let file = san_text.as_bytes()[i];
+    let other = if file == b'a' { 'b' } else { 'a' };
+    let wrong = format!("{}{other}{}", &san_text[..i], &san_text[i + 1..]);
+    let text = PgnGame::from_position(pos).to_pgn().expect("no moves").replace("\n*\n", &format!("\n{wrong} *\n"));
+    let e = read_err(&text);
+    assert!(matches!(&*e.kind, PgnErrorKind::Move { error: MoveError::Illegal { .. }, .. }), "{wrong}: {e}");
+    let right = text.replace(&wrong, &san_text);
+    assert_eq!(read_one(&right).san_moves().expect("legal"), [san_text]);
+}
+
 #[test]
 fn coordinate_moves_only_when_asked() {
     let text = "1. e2e4 e7e5 2. g1f3 *";

@@ -359,3 +359,40 @@ fn unreadable_or_empty_token_files_are_errors() {
     let empty = SecurityConfig { auth_tokens_file: Some(empty), ..SecurityConfig::default() };
     assert!(empty.load().unwrap_err().to_string().contains("no tokens"));
 }
+
+/// With authentication, the per-client job limit counts by token name:
+/// one token cannot take every slot, another from the same address still
+/// gets its work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_client_limits_count_by_token_name() {
+    let config =
+        SecurityConfig { auth_tokens: vec!["alice:tok-a".into(), "bob:tok-b".into()], ..SecurityConfig::default() };
+    let server = start(config.load().unwrap()).await;
+    let channel = connect(format!("http://{}", server.addr), None).await.unwrap();
+    let perft = |token: &str, depth: u32| {
+        let mut req = Request::new(pb::PerftRequest {
+            position: Some(pb::Position { variant: "chess".into(), ..Default::default() }),
+            depth,
+            ..Default::default()
+        });
+        req.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+        req
+    };
+    let mut client = AnalysisClient::new(channel);
+    // Four slots, two per client: alice's third deep perft is refused at once.
+    let _held = [
+        client.perft(perft("tok-a", 7)).await.unwrap().into_inner(),
+        client.perft(perft("tok-a", 7)).await.unwrap().into_inner(),
+    ];
+    let refused = client.perft(perft("tok-a", 7)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert!(refused.message().contains("this client"), "{refused:?}");
+    let mut served = client.perft(perft("tok-b", 3)).await.unwrap().into_inner();
+    let mut total = None;
+    while let Some(event) = served.message().await.unwrap() {
+        if let Some(pb::perft_event::Event::Total(t)) = event.event {
+            total = Some(t.nodes);
+        }
+    }
+    assert_eq!(total, Some(8_902));
+}

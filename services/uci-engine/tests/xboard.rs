@@ -94,24 +94,43 @@ fn variants_describe_board_and_pieces() {
     assert!(sync(&mut e, 1).is_empty(), "orthodox chess needs no setup");
 
     let expect = [
-        ("alpaca", "8x8", &["piece A& WmD"][..]),
-        ("alpaca2", "8x8", &["piece A& WmD"][..]),
-        ("alpaca-samefile", "8x8", &["piece A& WmD"][..]),
-        ("alseid", "8x8", &["piece S& "][..]),
-        ("alseid-weak", "8x8", &["piece S& "][..]),
-        ("camel-rhino", "10x10", &["piece C& ", "piece H& ", "piece Z& ", "piece W& "][..]),
+        ("alpaca", "8x8+0_seirawan", &["piece A& WmD"][..]),
+        ("alpaca2", "8x8+0_seirawan", &["piece A& WmD"][..]),
+        ("alpaca-samefile", "8x8+0_seirawan", &["piece A& WmD"][..]),
+        ("alseid", "8x8+0_seirawan", &["piece S& "][..]),
+        ("alseid-weak", "8x8+0_seirawan", &["piece S& "][..]),
+        ("camel-rhino", "10x10+0_grand", &["piece C& ", "piece H& ", "piece Z& ", "piece W& "][..]),
     ];
+    // XBoard 4.9's piece order: the slots whose pictures the pieces take
+    // (Wazir, Zebra, Camel, Gnu for the Rhino, Camel for the Alpaca,
+    // Princess for the Alseid), the King last of 66.
+    let slots = [('P', 0), ('N', 1), ('W', 9), ('Z', 23), ('C', 24), ('H', 31), ('K', 65)];
     for (i, (name, size, pieces)) in expect.into_iter().enumerate() {
         e.send("new");
         e.send(&format!("variant {name}"));
         let lines = sync(&mut e, 10 + i as u32);
         let v = VariantId::from_name(name).unwrap();
         let setup = &lines[0];
+        // XBoard's FEN has no reserve bracket.
         let start = fen::format(&AnyPosition::start(v));
-        assert!(setup.starts_with("setup (") && setup.ends_with(&format!(") {size}+0_fairy {start}")), "{setup}");
+        let start = match (start.find('['), start.find(']')) {
+            (Some(a), Some(b)) => format!("{}{}", &start[..a], &start[b + 1..]),
+            _ => start,
+        };
+        assert!(setup.starts_with("setup (") && setup.ends_with(&format!(") {size} {start}")), "{setup}");
         let letters = &setup["setup (".len()..setup.find(')').unwrap()];
         let (white, black) = letters.split_at(letters.len() / 2);
+        assert_eq!(white.len(), 66, "{setup}");
         assert_eq!(white.to_ascii_lowercase(), black, "{setup}");
+        for (c, i) in slots {
+            if white.contains(c) {
+                assert_eq!(white.find(c), Some(i), "{name}: {c} in {setup}");
+            }
+        }
+        if v.rules().gating.is_some() {
+            let g = v.rules().gating.unwrap().piece.letter();
+            assert_eq!(white.find(g), Some(if g == 'A' { 24 } else { 64 }), "{setup}");
+        }
         for k in v.rules().piece_kinds() {
             assert!(white.contains(k.letter()), "{name}: {} missing in {setup}", k.letter());
         }
@@ -427,41 +446,106 @@ fn analyze_follows_the_board_until_exit() {
 #[test]
 fn variant_games_over_xboard() {
     let mut e = engine();
-    // Camel and Rhino Chess: two-digit ranks both ways.
+    // Camel and Rhino Chess: on ten ranks XBoard numbers them from 0, both
+    // ways (XBoard's a2a3 is a3a4).
     e.send("new");
     e.send("variant camel-rhino");
     sync(&mut e, 10);
     e.send("sd 2");
-    e.send("usermove a3a4");
+    e.send("usermove a2a3");
     let pos = position_after(VariantId::CamelRhino, None, &["a3a4"]);
-    let (_, reply) = engine_move(&mut e, &pos, QUICK);
-    let pos = pos.play(legal(&pos, &reply).unwrap()).unwrap();
+    let mut lines = e.read_until_prefix("move ", QUICK);
+    let reply = from_rank0(&lines.pop().unwrap()["move ".len()..]);
+    for l in &lines {
+        let pv: Vec<String> = l.split_whitespace().skip(4).map(from_rank0).collect();
+        let mut p = pos;
+        for m in &pv {
+            p = p.play(legal(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{l}': {err}")))).unwrap();
+        }
+    }
+    let pos = pos.play(legal(&pos, &reply).unwrap_or_else(|err| e.fail(&err))).unwrap();
     e.send("force");
-    e.send("usermove a1a3");
-    e.send("usermove j10j9");
-    e.send("usermove j9j7");
-    assert_eq!(sync(&mut e, 1), ["Illegal move: j9j7"]);
+    e.send("usermove a0a2");
+    e.send("usermove j9j8");
+    e.send("usermove j8j6");
+    assert_eq!(sync(&mut e, 1), ["Illegal move: j8j6"]);
     let pos = pos.play(legal(&pos, "a1a3").unwrap()).unwrap();
     let pos = pos.play(legal(&pos, "j10j9").unwrap()).unwrap();
-    e.send("usermove a3a1");
+    e.send("usermove a2a0");
     e.send("go");
-    engine_move(&mut e, &pos.play(legal(&pos, "a3a1").unwrap()).unwrap(), QUICK);
+    let mut lines = e.read_until_prefix("move ", QUICK);
+    let reply = from_rank0(&lines.pop().unwrap()["move ".len()..]);
+    legal(&pos.play(legal(&pos, "a3a1").unwrap()).unwrap(), &reply).unwrap_or_else(|err| e.fail(&err));
 
-    // Alpaca prelude: the engine (Black) places its Alpaca after White's.
+    // Alpaca prelude as XBoard moves: White's accept-and-place on g is the
+    // knight's visit g1-g3-g1; the engine (Black) places with a visit too.
     e.send("new");
     e.send("variant alpaca");
     e.send("sd 2");
-    e.send("usermove accept");
-    assert!(sync(&mut e, 2).iter().all(|l| l.starts_with("setup") || l.starts_with("piece")));
-    e.send("usermove A@g");
-    let pos = position_after(VariantId::Alpaca, None, &["accept", "A@g"]);
-    let (_, placed) = engine_move(&mut e, &pos, QUICK);
-    assert!(placed.starts_with("A@"), "{placed}");
-    let pos = pos.play(legal(&pos, &placed).unwrap()).unwrap();
-    e.send("usermove g1f3");
+    e.send("usermove g1g3,g3g1");
+    let mut lines = e.read_until_prefix("move ", QUICK);
+    let placed = lines.pop().unwrap()["move ".len()..].to_string();
+    assert!(
+        lines.iter().all(|l| l.starts_with("setup") || l.starts_with("piece") || l.split_whitespace().count() >= 5),
+        "{lines:?}"
+    );
+    let b = placed.as_bytes();
+    assert!(placed.len() == 7 && b[1] == b'8' && b[4] == b'-' && placed[..2] == placed[5..], "{placed}");
+    let files: String = {
+        let mut f = vec![b[0] as char, b[2] as char];
+        f.sort();
+        f.dedup();
+        f.into_iter().collect()
+    };
+    let pos = position_after(VariantId::Alpaca, None, &["accept", "A@g", &format!("A@{files}")]);
+    // The gating move carries the entering Alpaca (S-Chess style).
+    e.send("usermove g1f3a");
     let pos = pos.play(legal(&pos, "g1f3").unwrap()).unwrap();
     engine_move(&mut e, &pos, QUICK);
+
+    // Declining is a pass (@@@@); XBoard then sends the position after it,
+    // without the bracket, and the engine to move (here Black) plays.
+    e.send("new");
+    e.send("variant alpaca");
+    e.send("sd 2");
+    e.send("force");
+    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    e.send("go");
+    let lines = e.read_until_prefix("move ", QUICK);
+    let answer = &lines.last().unwrap()["move ".len()..];
+    assert!(answer == "@@@@" || answer == "e8e6-e8", "{answer}");
+    // The user (White) declines by a pass, then Black declines: orthodox chess.
+    e.send("new");
+    e.send("variant alpaca");
+    e.send("force");
+    e.send("usermove @@@@");
+    e.send("usermove @@@@");
+    e.send("usermove @@@@");
+    e.send("usermove e2e4");
+    let said: Vec<String> =
+        sync(&mut e, 2).into_iter().filter(|l| !l.starts_with("setup") && !l.starts_with("piece")).collect();
+    assert_eq!(said, ["Illegal move: @@@@"]);
     e.quit(Some("quit"));
+}
+
+/// A move in XBoard's ten-rank notation (ranks from 0) in Menagerie's.
+fn from_rank0(text: &str) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            out.push_str(&(digits.parse::<u32>().unwrap() + 1).to_string());
+            digits.clear();
+        }
+        if c != ' ' {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[test]

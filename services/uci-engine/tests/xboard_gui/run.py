@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""XBoard 4.9 runs Menagerie's variants with two `menagerie-uci` engines over CECP.
+
+For every variant, XBoard plays one game under Xvfb in TwoMachines mode
+(`-matchGames 1`, so it exits by itself) and saves the game (PGN) and the
+final position (FEN). The script then
+
+- checks that the game ended by a result (no forfeit, no illegal move),
+- decodes the moves XBoard accepted from the engines (its debug file) from
+  XBoard's notation to Menagerie's, replaying them with the `menagerie` CLI
+  (`moves` at each ply, `validate` for the last), and
+- compares the final position Menagerie computes with XBoard's own.
+
+Then two human moves are typed into XBoard with xdotool (a prelude choice in
+alpaca, a move on the 10x10 board of camel-rhino) and the engine's side of
+XBoard's debug file must show the move arriving and the engine answering.
+
+Needs `xboard`, `Xvfb` and `xdotool` (Debian: `apt-get install xboard xvfb
+xdotool`; nothing is installed here) and the release binaries:
+`cargo build --release -p menagerie-uci-engine -p menagerie-cli`.
+
+Usage: run.py [--variants a,b,...] [--keep DIR] [--no-human]
+Exit status 0 when every check passed, 1 otherwise, 2 when a tool is missing.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+ENGINE = ROOT / "target" / "release" / "menagerie-uci"
+CLI = ROOT / "target" / "release" / "menagerie"
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
+GATING = {"alpaca": "A", "alpaca2": "A", "alpaca-samefile": "A", "alseid": "S", "alseid-weak": "S"}
+GAME_TIMEOUT = 90
+
+
+def tool(name):
+    """The path of a program, also looked for in /usr/games (Debian's xboard)."""
+    found = shutil.which(name) or shutil.which(name, path="/usr/games")
+    return found
+
+
+class Display:
+    """An Xvfb server on a free display number."""
+
+    def __init__(self):
+        for n in range(90, 140):
+            if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+                break
+        self.name = f":{n}"
+        self.proc = subprocess.Popen(
+            [tool("Xvfb"), self.name, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            if os.path.exists(f"/tmp/.X11-unix/X{n}"):
+                break
+            time.sleep(0.05)
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def xboard_args(variant, work, extra):
+    xb_variant = "normal" if variant == "chess" else variant
+    return [
+        tool("xboard"),
+        "-fcp", str(ENGINE), "-fd", str(work), "-firstIsUCI", "false",
+        "-variant", xb_variant,
+        "-testLegality", "false",
+        "-saveGameFile", str(work / "game.pgn"),
+        "-savePositionFile", str(work / "final.fen"),
+        "-debug", "-nameOfDebugFile", str(work / "xboard.debug"),
+        "-popupExitMessage", "false", "-popupMoveErrors", "false",
+        "-autoCallFlag", "false", "-animateMoving", "false", "-flashCount", "0",
+        "-settingsFile", str(work / "xboard.settings"), "-saveSettingsFile", str(work / "xboard.settings"),
+    ] + extra
+
+
+def cli(*args):
+    out = subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise RuntimeError(f"menagerie {' '.join(args)}: {out.stderr.strip()}")
+    return out.stdout
+
+
+def legal_moves(variant, moves):
+    args = ["moves", "--variant", variant]
+    if moves:
+        args += ["--moves", " ".join(moves)]
+    return set(cli(*args).split())
+
+
+SQUARE = re.compile(r"([a-z])(\d+)")
+
+
+def decode(variant, xb, white, legal):
+    """Menagerie moves for one move in XBoard's notation (see xboard.rs)."""
+    ten = variant == "camel-rhino"
+    if xb == "@@@@":
+        return ["decline"]
+    if "," in xb or "-" in xb:
+        sq = SQUARE.findall(xb)
+        first = sq[0]
+        kill = sq[2] if "," in xb else sq[1]
+        files = "".join(sorted({first[0], kill[0]}))
+        place = f"{GATING[variant]}@{files}"
+        if "accept" in legal:
+            return ["accept", place] if white else ["accept"]
+        return [place]
+    m = re.fullmatch(r"([a-z])(\d+)([a-z])(\d+)([a-z]?)", xb)
+    if not m:
+        raise ValueError(f"not an XBoard move: {xb}")
+    f, r1, t, r2, suffix = m.groups()
+    r1, r2 = int(r1) + ten, int(r2) + ten
+    base = f"{f}{r1}{t}{r2}"
+    for cand in (base + suffix, base + "t" if suffix else None, base, f"{t}{r2}{f}{r1}"):
+        if cand and cand in legal:
+            return [cand]
+    raise ValueError(f"XBoard move {xb} ({base}{suffix}) is not legal here")
+
+
+def engine_moves(debug):
+    """The moves XBoard took from the engines, in order."""
+    return re.findall(r"^\d+ <(?:first |second): move (\S+)", debug, re.M)
+
+
+def pgn_plies(pgn):
+    body = pgn.split("\n\n", 1)[1] if "\n\n" in pgn else pgn
+    body = re.sub(r"\{[^}]*\}", " ", body)
+    toks = [t for t in body.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
+    return len(toks)
+
+
+def play_game(variant, work):
+    display = Display()
+    try:
+        env = dict(os.environ, DISPLAY=display.name, HOME=str(work))
+        args = xboard_args(
+            variant,
+            work,
+            ["-scp", str(ENGINE), "-sd", str(work), "-secondIsUCI", "false",
+             "-mode", "TwoMachines", "-matchGames", "1",
+             "-depth", "3", "-tc", "5", "-inc", "1", "-adjudicateDrawMoves", "100"],
+        )
+        t = time.monotonic()
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=GAME_TIMEOUT, check=False)
+        return time.monotonic() - t
+    finally:
+        display.close()
+
+
+def check_game(variant, work):
+    """Returns (ok, summary) for the game saved in `work`."""
+    pgn = (work / "game.pgn").read_text(errors="replace")
+    debug = (work / "xboard.debug").read_text(errors="replace")
+    result = re.search(r'\[Result "([^"]*)"\]', pgn)
+    result = result.group(1) if result else "?"
+    term = re.findall(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2|\*)\s*$", pgn)
+    term = term[-1] if term else ""
+    problems = []
+    if result not in ("1-0", "0-1", "1/2-1/2"):
+        problems.append(f"no result ({result})")
+    if re.search(r"forfeit|illegal|invalid", term, re.I) or re.search(r"Illegal move", debug):
+        problems.append(f"forfeit or illegal move: {term}")
+    xb = engine_moves(debug)
+    plies = pgn_plies(pgn)
+    if "adjudication" in term and plies < len(xb):
+        xb = xb[:plies]  # a move that arrived after XBoard adjudicated is not played
+    if plies != len(xb):
+        problems.append(f"PGN has {plies} plies, the engines made {len(xb)} moves")
+    moves = []
+    try:
+        for i, m in enumerate(xb):
+            moves += decode(variant, m, i % 2 == 0, legal_moves(variant, moves))
+        last = cli("validate", "--variant", variant, "--moves", " ".join(moves[:-1]), moves[-1])
+        fen = re.search(r"([^\s]+/[^\s]+(?:\[[^\]]*\])? [wb] \S+ \S+ \d+ \d+)", last)
+        mine = fen.group(1) if fen else ""
+        theirs = (work / "final.fen").read_text().strip().splitlines()[-1] if (work / "final.fen").exists() else ""
+        board = lambda f: re.split(r"[\[ ]", f, maxsplit=1)[0]
+        side = lambda f: f.split()[1] if len(f.split()) > 1 else "?"
+        if (board(mine), side(mine)) != (board(theirs), side(theirs)):
+            problems.append(f"final position differs: Menagerie {mine} / XBoard {theirs}")
+    except (RuntimeError, ValueError) as e:
+        problems.append(str(e))
+    summary = f"{result} in {len(xb)} XBoard moves ({len(moves)} Menagerie plies), {term}"
+    return not problems, summary, problems
+
+
+def human_move(variant, typed, work, expect_sent):
+    """Types `typed` into XBoard (engine plays Black) and checks what the
+    engine received and that it answered."""
+    display = Display()
+    try:
+        env = dict(os.environ, DISPLAY=display.name, HOME=str(work))
+        args = xboard_args(variant, work, ["-mode", "MachineBlack", "-depth", "2", "-tc", "5"])
+        xb = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        debug = work / "xboard.debug"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and "pong" not in (debug.read_text(errors="replace") if debug.exists() else ""):
+            time.sleep(0.2)
+        time.sleep(1.0)
+        wins = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "xboard"], env=env,
+                              capture_output=True, text=True).stdout.split()
+        if wins:
+            subprocess.run(["xdotool", "windowactivate", "--sync", wins[0]], env=env, capture_output=True)
+            subprocess.run(["xdotool", "windowfocus", "--sync", wins[0]], env=env, capture_output=True)
+        subprocess.run(["xdotool", "type", "--delay", "60", typed], env=env, capture_output=True)
+        time.sleep(0.5)
+        subprocess.run(["xdotool", "key", "Return"], env=env, capture_output=True)
+        text = ""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            text = debug.read_text(errors="replace") if debug.exists() else ""
+            if re.search(r"<first : move \S+", text):
+                break
+            time.sleep(0.2)
+        xb.terminate()
+        try:
+            xb.wait(5)
+        except subprocess.TimeoutExpired:
+            xb.kill()
+        # XBoard logs `usermove` and the move as two writes on one line.
+        sent = re.findall(r">first : usermove (?:\d+ >first : )?(\S+)", text)
+        reply = re.findall(r"<first : move (\S+)", text)
+        refused = re.findall(r"<first : (Illegal move.*)", text)
+        ok = expect_sent in sent and bool(reply) and not refused
+        return ok, f"typed {typed!r}: engine got {sent}, answered {reply}{' REFUSED ' + str(refused) if refused else ''}"
+    finally:
+        display.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--keep", help="keep the XBoard files (PGN, FEN, debug) in this directory")
+    ap.add_argument("--no-human", action="store_true", help="skip the typed human moves")
+    opts = ap.parse_args()
+    missing = [t for t in ("xboard", "Xvfb", "xdotool") if not tool(t)]
+    if missing:
+        print(f"missing: {', '.join(missing)} (apt-get install xboard xvfb xdotool)", file=sys.stderr)
+        return 2
+    for b in (ENGINE, CLI):
+        if not b.exists():
+            print(f"missing {b}: cargo build --release -p menagerie-uci-engine -p menagerie-cli", file=sys.stderr)
+            return 2
+    base = Path(opts.keep) if opts.keep else Path(tempfile.mkdtemp(prefix="menagerie-xboard-"))
+    base.mkdir(parents=True, exist_ok=True)
+    all_ok = True
+    t0 = time.monotonic()
+    for v in [v for v in opts.variants.split(",") if v]:
+        work = base / v
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        secs = play_game(v, work)
+        if not (work / "game.pgn").exists():
+            print(f"FAIL {v}: no game saved ({secs:.1f} s)")
+            all_ok = False
+            continue
+        ok, summary, problems = check_game(v, work)
+        print(f"{'ok  ' if ok else 'FAIL'} {v}: {summary} ({secs:.1f} s)")
+        for p in problems:
+            print(f"     {p}")
+        all_ok &= ok
+    if not opts.no_human:
+        for v, typed, sent in (("alpaca", "g1g3-g1", "g1g3,g3g1"), ("camel-rhino", "e3e4", "e3e4")):
+            work = base / f"human-{v}"
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+            t = time.monotonic()
+            ok, summary = human_move(v, typed, work, sent)
+            print(f"{'ok  ' if ok else 'FAIL'} human {v}: {summary} ({time.monotonic() - t:.1f} s)")
+            all_ok &= ok
+    print(f"{'passed' if all_ok else 'FAILED'} in {time.monotonic() - t0:.1f} s; files in {base}")
+    if not opts.keep and all_ok:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -153,7 +153,7 @@ def play_game(variant, work):
             work,
             ["-scp", str(ENGINE), "-sd", str(work), "-secondIsUCI", "false",
              "-mode", "TwoMachines", "-matchGames", "1",
-             "-depth", "3", "-tc", "5", "-inc", "1", "-adjudicateDrawMoves", "100"],
+             "-depth", "3", "-tc", "5", "-inc", "1", "-adjudicateDrawMoves", "400"],
         )
         t = time.monotonic()
         subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -289,6 +289,12 @@ fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix: Op
 ///   colour on XBoard's board, so it is refused here;
 /// - on ten ranks squares are numbered from rank 0, as XBoard does.
 fn to_xboard(pos: &AnyPosition, m: Move) -> Option<String> {
+    xboard_move(pos, m, true)
+}
+
+/// [`to_xboard`]; with `strict` false also the moves XBoard would show
+/// wrongly (in the same forms, e.g. a takeover as `h1g3n`).
+fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
     let v = pos.variant();
     let (files, ranks) = v.size();
     let board = grid(pos);
@@ -336,7 +342,7 @@ fn to_xboard(pos: &AnyPosition, m: Move) -> Option<String> {
     } else {
         None
     };
-    if xboard_apply(v, &board, from, to, suffix) != after {
+    if strict && xboard_apply(v, &board, from, to, suffix) != after {
         return None;
     }
     if let Some(s) = suffix {
@@ -478,7 +484,9 @@ fn thinking(pos: &AnyPosition, i: &Info) -> String {
     let mut p = *pos;
     let mut pv = Vec::with_capacity(i.pv.len());
     for &m in &i.pv {
-        pv.push(to_xboard(&p, m).unwrap_or_else(|| shift(&uci::format(p.variant(), m), p.variant().size().1, -1)));
+        pv.push(
+            xboard_move(&p, m, false).unwrap_or_else(|| shift(&uci::format(p.variant(), m), p.variant().size().1, -1)),
+        );
         match p.play(m) {
             Ok(next) => p = next,
             Err(_) => break,
@@ -510,7 +518,9 @@ fn choose_for_xboard(
 ) -> (Move, Option<Move>, String) {
     let pos = replay(start, moves);
     let v = pos.variant();
-    let plain = |_: &AnyPosition, m: Move| shift(&uci::format(v, m), v.size().1, -1);
+    let plain = |p: &AnyPosition, m: Move| {
+        xboard_move(p, m, false).unwrap_or_else(|| shift(&uci::format(v, m), v.size().1, -1))
+    };
     if best.kind == MoveKind::Accept && pos.side_to_move() == Color::White {
         let Ok(after) = pos.play(best) else { return (best, None, plain(&pos, best)) };
         let placements = after.legal_moves();
@@ -950,10 +960,15 @@ mod tests {
     #[test]
     fn takeovers_and_kidnaps_are_not_shown() {
         // A takeover converts pieces XBoard would keep in their colour.
-        let p = fen::parse(VariantId::CamelRhino, "4k5/10/10/10/10/10/10/3h6/2C7/4K5 w - - 0 1").unwrap();
+        let p = fen::parse(VariantId::CamelRhino, "4k4h/10/10/10/10/10/10/2r7/2C7/4K5 w - - 0 1").unwrap();
         let take = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Takeover);
+        assert!(take.is_some());
         if let Some(t) = take {
             assert_eq!(to_xboard(&p, t), None);
+            // Sent anyway (when it is the only move) as a "promotion" to itself.
+            let text = xboard_move(&p, t, false).unwrap();
+            assert!(text.ends_with('c') || text.ends_with('h'), "{text}");
+            assert_eq!(from_xboard(&p, &text), Some(vec![t]));
         }
         let p = fen::parse(VariantId::Alseid, "4k3/8/8/8/3S4/8/3P4/3NK3 w - - 0 1").unwrap();
         let kidnap = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Kidnap).unwrap();

@@ -4,7 +4,7 @@
 //!   each request retried after RESOURCE_EXHAUSTED until its deadline;
 //! - one greedy client opening 50 deep Perft streams;
 //! - a steady ValidateMove stream (a game of 200 SAN moves);
-//! - a health prober;
+//! - a health prober on the health port, from its own thread;
 //!
 //! and reports: the greedy client's admitted/refused streams, the other
 //! clients' success rate, ValidateMove and health latency percentiles, the
@@ -163,22 +163,23 @@ async fn drain<T>(mut s: tonic::Streaming<T>) -> Result<(), tonic::Status> {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let listen = format!("127.0.0.1:{}", args.port);
+    let health_listen = format!("127.0.0.1:{}", args.port + 1);
     let mut server = std::process::Command::new(&args.server)
-        .args(["--listen", &listen, "--log", "warn"])
+        .args(["--listen", &listen, "--health-listen", &health_listen, "--log", "warn"])
         .args(&args.server_args)
         .spawn()
         .with_context(|| format!("cannot start {}", args.server))?;
     let pid = server.id();
     let addr = format!("http://{listen}");
-    let mut health = None;
+    let mut up = false;
     for _ in 0..100 {
         tokio::time::sleep(Duration::from_millis(50)).await;
-        if let Ok(c) = channel(&addr, "127.0.0.1").await {
-            health = Some(HealthClient::new(c));
+        if channel(&addr, "127.0.0.1").await.is_ok() {
+            up = true;
             break;
         }
     }
-    let mut health = health.context("the server did not come up")?;
+    anyhow::ensure!(up, "the server did not come up");
     let deadline = Duration::from_millis(args.deadline_ms);
     let tally = Arc::new(Tally::default());
 
@@ -252,21 +253,37 @@ async fn main() -> anyhow::Result<()> {
         })
     };
 
-    // Health probes and RSS samples.
-    let mut health_latency = Vec::new();
-    let mut health_errors = 0;
+    // Health probes, as a probe would send them to the health port: from a
+    // thread and runtime of their own, so that the 500 streams of this load
+    // generator do not delay them here.
+    let probing = {
+        let health_addr = format!("http://{health_listen}");
+        std::thread::spawn(move || -> anyhow::Result<(Vec<Duration>, usize)> {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            rt.block_on(async move {
+                let mut health = HealthClient::new(channel(&health_addr, "127.0.0.1").await?);
+                let mut latency = Vec::new();
+                let mut errors = 0;
+                while Instant::now() < end {
+                    let t = Instant::now();
+                    let mut req = tonic::Request::new(HealthCheckRequest { service: "menagerie.v1.Analysis".into() });
+                    req.set_timeout(Duration::from_secs(2));
+                    match health.check(req).await {
+                        Ok(_) => latency.push(t.elapsed()),
+                        Err(_) => errors += 1,
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Ok((latency, errors))
+            })
+        })
+    };
     let mut peak_rss = 0;
     while Instant::now() < end {
-        let t = Instant::now();
-        let mut req = tonic::Request::new(HealthCheckRequest { service: "menagerie.v1.Analysis".into() });
-        req.set_timeout(Duration::from_secs(2));
-        match health.check(req).await {
-            Ok(_) => health_latency.push(t.elapsed()),
-            Err(_) => health_errors += 1,
-        }
         peak_rss = peak_rss.max(server_usage(pid).1);
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    let (mut health_latency, health_errors) = probing.join().map_err(|_| anyhow::anyhow!("the prober panicked"))??;
     for t in tasks {
         let _ = t.await;
     }

@@ -50,6 +50,9 @@ pub enum ServeError {
     /// The reflection service could not be built.
     #[error("reflection: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    /// The health listener could not be started.
+    #[error("health listener: {0}")]
+    Health(#[from] std::io::Error),
 }
 
 /// What [`serve_with`] adds to the API listener.
@@ -115,16 +118,34 @@ pub async fn serve_with(
         let _ = rx.wait_for(|&s| s).await;
     };
     if let Some(listener) = options.health_listener {
-        let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
-        let probes = tonic::transport::Server::builder()
-            .layer(metrics::ObserveLayer::new(options.metrics.clone()))
-            .add_service(health_server(draining_rx))
-            .serve_with_incoming_shutdown(incoming, stopped(stop_rx.clone()));
-        tokio::spawn(async move {
-            if let Err(e) = probes.await {
+        // Probes are answered by a thread and runtime of their own, so that
+        // however busy the API's runtime is (hundreds of streams), a probe
+        // never waits behind it.
+        let listener = listener.into_std()?;
+        let observe = metrics::ObserveLayer::new(options.metrics.clone());
+        let health = health_server(draining_rx);
+        let stop = stopped(stop_rx.clone());
+        let span = tracing::Span::current();
+        std::thread::Builder::new().name("menagerie-health".into()).spawn(move || {
+            let _entered = span.enter();
+            let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                Ok(rt) => rt,
+                Err(e) => return tracing::error!(error = %e, "health listener failed"),
+            };
+            let served = rt.block_on(async move {
+                let listener = TcpListener::from_std(listener)?;
+                let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+                tonic::transport::Server::builder()
+                    .layer(observe)
+                    .add_service(health)
+                    .serve_with_incoming_shutdown(incoming, stop)
+                    .await
+                    .map_err(std::io::Error::other)
+            });
+            if let Err(e) = served {
                 tracing::error!(error = %e, "health listener failed");
             }
-        });
+        })?;
     }
     // Small streamed replies must not wait for delayed ACKs (Nagle).
     let incoming = tonic::transport::server::TcpIncoming::from(listener)

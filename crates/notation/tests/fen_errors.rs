@@ -153,6 +153,28 @@ fn en_passant_on_the_wrong_rank() {
     assert!(matches!(&e, FenError::Position(PositionError::EnPassant { square, .. }) if square == "e5"), "{e:?}");
 }
 
+/// Found by the fuzzer: an en passant square while the prelude is pending
+/// was accepted, and the hash after the prelude action disagreed with the
+/// hash from scratch. The prelude comes before White's first move, so no
+/// double step can precede it.
+#[test]
+fn en_passant_during_the_prelude() {
+    for (variant, fen) in [
+        (VariantId::Alpaca, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Aa?] b KQkq e3"),
+        (VariantId::Alpaca, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[a] b KQkq e3 0 1"),
+        (VariantId::Alseid, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Ss?] b KQkq e3 0 1"),
+    ] {
+        let e = fen::parse(variant, fen).unwrap_err();
+        assert_position(
+            &e,
+            PositionError::EnPassant { square: "e3".into(), reason: "no double step can come before the prelude ends" },
+        );
+    }
+    // After the prelude, en passant squares are as in chess.
+    let after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[A@ga@b] b KQkq e3 0 1";
+    assert!(fen::parse(VariantId::Alpaca, after).is_ok());
+}
+
 #[test]
 fn en_passant_without_the_pawn_in_front() {
     // Black to move, e3 given, but no white pawn on e4.

@@ -436,6 +436,10 @@ impl<V: Variant> Position<V> {
             if !V::has(PieceKind::Pawn) {
                 return Err(bad("this variant has no pawns"));
             }
+            if p.gates.in_prelude() {
+                // The prelude comes before White's first move.
+                return Err(bad("no double step can come before the prelude ends"));
+            }
             let them = setup.side.flip();
             let f = S::<V>::FILES as i32;
             let (ep_rank, step) = match setup.side {

@@ -228,28 +228,34 @@ async fn main() -> anyhow::Result<()> {
     }
 
     let validate_latency = Arc::new(Mutex::new(Vec::new()));
+    // The steady ValidateMove client, like the prober, has a thread and
+    // runtime of its own: what it measures is the server.
     let validating = {
-        let mut c = AnalysisClient::new(channel(&addr, "127.0.0.3").await?);
+        let addr = addr.clone();
         let lat = validate_latency.clone();
         let tally = tally.clone();
-        tokio::spawn(async move {
-            let mut errors = 0u64;
-            while Instant::now() < end {
-                let (last, before) =
-                    game.split_last().map_or((String::new(), Vec::new()), |(l, b)| (l.clone(), b.to_vec()));
-                let position = Some(pb::Position { variant: "chess".into(), fen: String::new(), moves: before });
-                let mut req = tonic::Request::new(pb::ValidateMoveRequest { position, r#move: last });
-                req.set_timeout(deadline);
-                let t = Instant::now();
-                let r = c.validate_move(req).await;
-                tally.ended(t, deadline);
-                match r {
-                    Ok(_) => lat.lock().await.push(t.elapsed()),
-                    Err(_) => errors += 1,
+        std::thread::spawn(move || -> anyhow::Result<u64> {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            rt.block_on(async move {
+                let mut c = AnalysisClient::new(channel(&addr, "127.0.0.3").await?);
+                let mut errors = 0u64;
+                while Instant::now() < end {
+                    let (last, before) =
+                        game.split_last().map_or((String::new(), Vec::new()), |(l, b)| (l.clone(), b.to_vec()));
+                    let position = Some(pb::Position { variant: "chess".into(), fen: String::new(), moves: before });
+                    let mut req = tonic::Request::new(pb::ValidateMoveRequest { position, r#move: last });
+                    req.set_timeout(deadline);
+                    let t = Instant::now();
+                    let r = c.validate_move(req).await;
+                    tally.ended(t, deadline);
+                    match r {
+                        Ok(_) => lat.lock().await.push(t.elapsed()),
+                        Err(_) => errors += 1,
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            errors
+                Ok(errors)
+            })
         })
     };
 
@@ -287,7 +293,7 @@ async fn main() -> anyhow::Result<()> {
     for t in tasks {
         let _ = t.await;
     }
-    let validate_errors = validating.await.unwrap_or(0);
+    let validate_errors = validating.join().map_err(|_| anyhow::anyhow!("the validator panicked"))??;
     // Everyone goes away: the greedy client's streams are dropped.
     let greedy_admitted = held.len();
     drop(held);

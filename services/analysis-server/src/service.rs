@@ -51,6 +51,9 @@ impl<T> Stream for JobStream<T> {
     }
 }
 
+/// Perft depths counted on the job's own thread, without workers or a watcher.
+const SMALL_PERFT_DEPTH: u32 = 3;
+
 /// The server's caps on one perft run.
 #[derive(Clone, Copy)]
 struct PerftCaps {
@@ -389,41 +392,60 @@ impl AnalysisService {
         let next = AtomicUsize::new(0);
         let total = AtomicU64::new(0);
         let ctl = PerftControl { stop: &stop, progress, table };
-        let workers = threads.clamp(1, moves.len().max(1));
-        let active = AtomicUsize::new(workers);
-        let t0 = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..workers {
-                let worker = std::thread::Builder::new().name("menagerie-perft".into());
-                let spawned = worker.spawn_scoped(scope, || {
-                    // Counted out even when the work panics, so that the
-                    // watcher ends and the other workers stop.
-                    let _out = Defer(|| {
-                        if std::thread::panicking() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        active.fetch_sub(1, Ordering::Relaxed);
-                    });
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= moves.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let child = pos.play_unchecked(moves[i]);
-                        let Some(n) = child.perft_controlled(depth - 1, &ctl) else { break };
-                        total.fetch_add(n, Ordering::Relaxed);
-                        if let Err(e) = on_root(moves[i], n) {
-                            halt(e);
-                        }
-                    }
-                });
-                if spawned.is_err() {
-                    active.fetch_sub(1, Ordering::Relaxed);
-                    halt(ServiceError::Internal("could not spawn a perft thread".into()));
+        if depth <= SMALL_PERFT_DEPTH {
+            // Small counts (a few milliseconds at most) run on this thread:
+            // a batch of a million depth-1 jobs must not start threads.
+            for &m in moves.iter() {
+                if let Some(r) = watch.reason() {
+                    halt(r);
+                    break;
+                }
+                let Some(n) = pos.play_unchecked(m).perft_controlled(depth - 1, &ctl) else { break };
+                total.fetch_add(n, Ordering::Relaxed);
+                if let Err(e) = on_root(m, n) {
+                    halt(e);
+                    break;
                 }
             }
-            // Watch for the client, the deadline, shutdown and the caps while the workers run.
-            scope.spawn(|| {
+        } else {
+            let workers = threads.clamp(1, moves.len().max(1));
+            let active = AtomicUsize::new(workers);
+            let t0 = Instant::now();
+            let watcher = std::thread::current();
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    let worker = std::thread::Builder::new().name("menagerie-perft".into());
+                    let spawned = worker.spawn_scoped(scope, || {
+                        // Counted out even when the work panics, so that the
+                        // watcher ends and the other workers stop.
+                        let _out = Defer(|| {
+                            if std::thread::panicking() {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            if active.fetch_sub(1, Ordering::Relaxed) == 1 {
+                                watcher.unpark();
+                            }
+                        });
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= moves.len() || stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            let child = pos.play_unchecked(moves[i]);
+                            let Some(n) = child.perft_controlled(depth - 1, &ctl) else { break };
+                            total.fetch_add(n, Ordering::Relaxed);
+                            if let Err(e) = on_root(moves[i], n) {
+                                halt(e);
+                            }
+                        }
+                    });
+                    if spawned.is_err() {
+                        active.fetch_sub(1, Ordering::Relaxed);
+                        halt(ServiceError::Internal("could not spawn a perft thread".into()));
+                    }
+                }
+                // This thread watches for the client, the deadline, shutdown
+                // and the caps while the workers run; the last one wakes it.
                 while active.load(Ordering::Relaxed) > 0 {
                     if let Some(r) = watch.reason() {
                         halt(r);
@@ -432,10 +454,10 @@ impl AnalysisService {
                     } else if t0.elapsed() > caps.time {
                         halt(ServiceError::LimitReached { what: "ms", max: caps.time.as_millis() as u64 });
                     }
-                    std::thread::sleep(Duration::from_millis(2));
+                    std::thread::park_timeout(Duration::from_millis(2));
                 }
             });
-        });
+        }
         if stop.load(Ordering::Relaxed) {
             return Err(watch.stopped_early(why.into_inner().unwrap_or_else(|p| p.into_inner())));
         }

@@ -32,10 +32,19 @@ pub fn format(pos: &AnyPosition, m: Move) -> String {
 
 /// Formats `m` given the legal moves of `pos` (avoids regenerating them).
 pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
+    let after = pos.play_unchecked(m);
+    let mut s = body(pos, m, legal, &after);
+    if after.is_check() {
+        s.push(if after.count_legal() == 0 { '#' } else { '+' });
+    }
+    s
+}
+
+/// The SAN of `m` without its check or mate mark; `after` is `pos` after `m`.
+fn body(pos: &AnyPosition, m: Move, legal: &[Move], after: &AnyPosition) -> String {
     let variant = pos.variant();
     let files = variant.size().0;
     let name = |s: Square| square_name(s, files);
-    let after = pos.play_unchecked(m);
     let mut s = match m.kind {
         MoveKind::Accept | MoveKind::Decline | MoveKind::Place => return crate::uci::format(variant, m),
         MoveKind::Castle => {
@@ -116,9 +125,6 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
             }
         }
     }
-    if after.is_check() {
-        s.push(if after.count_legal() == 0 { '#' } else { '+' });
-    }
     s
 }
 
@@ -179,9 +185,15 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
         return Err(MoveError::Syntax(text.to_string()));
     }
     let legal = pos.legal_moves();
+    let files = pos.variant().size().0;
     let mut exact = Vec::new();
     for &m in legal.iter() {
-        let f = strip(&format_with(pos, m, &legal));
+        // Every form but castling and the prelude names the destination square.
+        let named = matches!(m.kind, MoveKind::Castle | MoveKind::Accept | MoveKind::Decline | MoveKind::Place);
+        if !named && !want.contains(&square_name(m.to, files)) {
+            continue;
+        }
+        let f = strip(&body(pos, m, &legal, &pos.play_unchecked(m)));
         // Compare without the gate-entry suffix too: it is implied by the move.
         let plain = f.split('(').next().unwrap_or("").to_string();
         // A swap may be written from either square.
@@ -205,7 +217,6 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
     let Some(pattern) = Pattern::read(&want) else {
         return Err(MoveError::Syntax(text.to_string()));
     };
-    let files = pos.variant().size().0;
     let found: Vec<Move> = legal
         .iter()
         .copied()

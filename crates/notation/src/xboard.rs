@@ -1,0 +1,451 @@
+//! Moves and positions the way XBoard (CECP) writes them, for every variant.
+//!
+//! XBoard 4.9 (with `-testLegality false`) numbers the ranks of ten-rank
+//! boards from 0, has no notation for the prelude, and updates its own board
+//! by simple rules ([`xboard_apply`]). [`to_xboard`] writes a Menagerie move
+//! in a form whose board update XBoard gets right, [`from_xboard`] reads
+//! one back. Shared by the engine's CECP mode and the match runner's
+//! driver for XBoard engines.
+
+use crate::{fen, parse_move, uci};
+use menagerie_pieces::Color;
+use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
+
+/// A position's FEN as XBoard writes it: without the reserve bracket.
+pub fn xboard_fen(pos: &AnyPosition) -> String {
+    let f = fen::format(pos);
+    match (f.find('['), f.find(']')) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &f[..a], &f[b + 1..]),
+        _ => f,
+    }
+}
+
+/// Reads a FEN from XBoard's `setboard`. XBoard drops the reserve bracket,
+/// so in a gating variant a bracketless FEN of the start array with the
+/// start castling rights is read as the prelude XBoard is playing: the
+/// start itself (White to move, move 1), after White's `decline` (Black to
+/// move: XBoard sends the position after a pass), or after both declined
+/// (White to move, move 2 or later). Anything else is read as Menagerie FEN.
+pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> {
+    let start = AnyPosition::start(v);
+    if v.rules().gating.is_some() && !text.contains('[') {
+        let want: Vec<String> = xboard_fen(&start).split_whitespace().take(3).map(String::from).collect();
+        let got: Vec<&str> = text.split_whitespace().collect();
+        if got.len() >= 3 && got[0] == want[0] && got[2] == want[2] {
+            let fullmove: u32 = got.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
+            let moves: &[Move] = match (got[1], fullmove) {
+                ("w", 0 | 1) => &[],
+                ("b", _) => &[Move::DECLINE],
+                _ => &[Move::DECLINE, Move::DECLINE],
+            };
+            let mut pos = start;
+            for &m in moves {
+                pos = pos.play(m).map_err(|e| e.to_string())?;
+            }
+            return Ok(pos);
+        }
+    }
+    fen::parse(v, text).map_err(|e| e.to_string())
+}
+
+/// The board of a position: `files * ranks` letters ('.' empty), a1 first.
+pub fn grid(pos: &AnyPosition) -> Vec<char> {
+    let (files, ranks) = pos.variant().size();
+    let f = fen::format(pos);
+    let board = f.split(['[', ' ']).next().unwrap_or("");
+    let mut cells = vec!['.'; files as usize * ranks as usize];
+    for (i, row) in board.split('/').enumerate() {
+        let Some(rank) = (ranks as usize).checked_sub(i + 1) else { break };
+        let mut file = 0usize;
+        let mut run = 0usize;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            file += run;
+            run = 0;
+            if file < files as usize {
+                cells[rank * files as usize + file] = c;
+            }
+            file += 1;
+        }
+    }
+    cells
+}
+
+/// Splits a coordinate move text into (from, to, suffix) square indices on
+/// a board `files` wide, ranks numbered from `first` (1 in Menagerie, 0 in
+/// XBoard on ten ranks).
+pub fn squares(text: &str, files: u8, ranks: u8, first: u32) -> Option<(usize, usize, Option<char>)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut sq = [0usize; 2];
+    for s in &mut sq {
+        let f = *b.get(i)?;
+        if !f.is_ascii_lowercase() || f - b'a' >= files {
+            return None;
+        }
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        let r: u32 = text[i + 1..i + 1 + digits].parse().ok()?;
+        let r = r.checked_sub(first)?;
+        if r >= u32::from(ranks) {
+            return None;
+        }
+        *s = r as usize * files as usize + usize::from(f - b'a');
+        i += 1 + digits;
+    }
+    let rest = &text[i..];
+    let mut chars = rest.chars();
+    let suffix = chars.next();
+    if chars.next().is_some() {
+        return None;
+    }
+    Some((sq[0], sq[1], suffix))
+}
+
+/// Names square `idx` with ranks counted from `first`.
+pub fn name(idx: usize, files: u8, first: u32) -> String {
+    let f = (b'a' + (idx % files as usize) as u8) as char;
+    format!("{f}{}", idx / files as usize + first as usize)
+}
+
+/// How XBoard (with `-testLegality false`) changes its board for a
+/// coordinate move: the piece moves (a capture replaces), a king's
+/// two-square step on its rank castles with the corner rook, a pawn's
+/// diagonal step to an empty square captures en passant, a move onto a
+/// friendly piece swaps the two where there is no castling, and a suffix
+/// letter is the gated piece (on the square left, `seirawan` parent) or the
+/// piece the mover becomes.
+pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix: Option<char>) -> Vec<char> {
+    let files = v.size().0 as usize;
+    let mut b = board.to_vec();
+    let piece = b[from];
+    let white = piece.is_ascii_uppercase();
+    let own = |c: char| c != '.' && c.is_ascii_uppercase() == white;
+    let gating = v.rules().gating.map(|g| g.piece.letter().to_ascii_lowercase());
+    let castles = v.rules().castling;
+    let (ff, fr, tf, tr) = (from % files, from / files, to % files, to / files);
+    if piece.eq_ignore_ascii_case(&'k') && fr == tr && ff.abs_diff(tf) == 2 && castles {
+        let (rook_from, rook_to) = if tf > ff { (fr * files + files - 1, to - 1) } else { (fr * files, to + 1) };
+        b[rook_to] = b[rook_from];
+        b[rook_from] = '.';
+        b[to] = piece;
+        b[from] = '.';
+    } else if own(b[to]) && !castles {
+        b.swap(from, to);
+    } else {
+        if piece.eq_ignore_ascii_case(&'p') && ff != tf && b[to] == '.' {
+            b[fr * files + tf] = '.';
+        }
+        b[to] = piece;
+        b[from] = '.';
+    }
+    if let Some(s) = suffix {
+        let s = if white { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() };
+        if gating == Some(s.to_ascii_lowercase()) && !piece.eq_ignore_ascii_case(&'p') {
+            b[from] = s;
+        } else {
+            b[to] = s;
+        }
+    }
+    b
+}
+
+/// Writes a move the way XBoard reads it, or None for a move XBoard would
+/// not show correctly (a kidnap, a takeover's converted pieces, a gate
+/// fired other than by the home piece's own move, ...).
+///
+/// - prelude: `decline` is a pass (`@@@@`); an `accept` by Black and each
+///   placement are a "visit" that changes nothing on XBoard's board: the
+///   piece on the home square of the (first) gate file goes to an empty
+///   square of the (last) gate file and back, `g1g3-g1` (one file g) or
+///   `b1g3-b1` (files b and g); Black's accept is its king's visit on its own
+///   file. White's `accept` is always followed by its own placement, so the
+///   two are one XBoard move: the placement's visit (see `run`).
+/// - a move that fires a gate from its own home square gets the entering
+///   piece as suffix (`g1f3a`, `e1g1a`);
+/// - a takeover leap is a "promotion" of the leaper to itself (`h2g4c` for a
+///   Camel): XBoard keeps the leaper, but the converted pieces keep their
+///   colour on XBoard's board, so it is refused here;
+/// - on ten ranks squares are numbered from rank 0, as XBoard does.
+pub fn to_xboard(pos: &AnyPosition, m: Move) -> Option<String> {
+    xboard_move(pos, m, true)
+}
+
+/// [`to_xboard`]; with `strict` false also the moves XBoard would show
+/// wrongly (in the same forms, e.g. a takeover as `h1g3n`).
+pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
+    let v = pos.variant();
+    let (files, ranks) = v.size();
+    let board = grid(pos);
+    match m.kind {
+        MoveKind::Decline => return Some("@@@@".into()),
+        MoveKind::Accept | MoveKind::Place => {
+            let white = pos.side_to_move() == Color::White;
+            let home = if white { 0 } else { ranks as usize - 1 };
+            let (first, last) = if m.kind == MoveKind::Accept {
+                let king = if white { 'K' } else { 'k' };
+                let k = board.iter().position(|&c| c == king)?;
+                (k % files as usize, k % files as usize)
+            } else {
+                let mask = m.to.0;
+                let fs: Vec<usize> = (0..8).filter(|f| mask & (1 << f) != 0).collect();
+                (*fs.first()?, *fs.last()?)
+            };
+            let start = if m.kind == MoveKind::Accept {
+                board.iter().position(|&c| c == if white { 'K' } else { 'k' })?
+            } else {
+                home * files as usize + first
+            };
+            let rows: Vec<usize> =
+                if white { (0..ranks as usize).collect() } else { (0..ranks as usize).rev().collect() };
+            let visit = rows.into_iter().map(|r| r * files as usize + last).find(|&s| board[s] == '.')?;
+            let (s, t) = (name(start, files, 1), name(visit, files, 1));
+            return Some(shift(&format!("{s}{t}-{s}"), ranks, -1));
+        }
+        _ => {}
+    }
+    let text = uci::format(v, m);
+    let (from, to, _) = squares(&text, files, ranks, 1)?;
+    let after = grid(&pos.play(m).ok()?);
+    let mover = board[from];
+    let mut base = format!("{}{}", name(from, files, 1), name(to, files, 1));
+    let suffix = if m.kind == MoveKind::Takeover {
+        Some(mover.to_ascii_lowercase())
+    } else if let Some(p) = m.promotion {
+        Some(p.letter().to_ascii_lowercase())
+    } else if let Some(g) = v.rules().gating
+        && after[from].eq_ignore_ascii_case(&g.piece.letter())
+        && !mover.eq_ignore_ascii_case(&g.piece.letter())
+    {
+        Some(g.piece.letter().to_ascii_lowercase())
+    } else {
+        None
+    };
+    if strict && xboard_apply(v, &board, from, to, suffix) != after {
+        return None;
+    }
+    if let Some(s) = suffix {
+        base.push(s);
+    }
+    Some(shift(&base, ranks, -1))
+}
+
+/// Renumbers the ranks of every square in a move text by `delta` on a
+/// ten-rank board (XBoard counts those from 0); other boards unchanged.
+pub fn shift(text: &str, ranks: u8, delta: i32) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() {
+            let digits = b[i..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if digits > 0 {
+                let r: i32 = text[i..i + digits].parse().unwrap_or(0);
+                out.push_str(&(r + delta).to_string());
+                i += digits;
+            }
+        }
+    }
+    out
+}
+
+/// Reads a move from XBoard (see [`to_xboard`]): the Menagerie moves it
+/// stands for (two for White's accept-and-place), or None. Menagerie's own
+/// forms (`accept`, `A@g`, `h2g4t`, SAN) are read too.
+pub fn from_xboard(pos: &AnyPosition, text: &str) -> Option<Vec<Move>> {
+    let v = pos.variant();
+    let (files, ranks) = v.size();
+    let legal = pos.legal_moves();
+    let has = |k: MoveKind| legal.iter().any(|m| m.kind == k);
+    if text == "@@@@" {
+        return has(MoveKind::Decline).then(|| vec![Move::DECLINE]);
+    }
+    let first = if ranks == 10 { 0 } else { 1 };
+    // A visit: `s1k-s1` (as engines write it) or `s1k,ks1` (as XBoard
+    // forwards White's) or `s1s1,k..` (as XBoard forwards Black's).
+    // XBoard garbles the second leg of Black's visit (the square after the
+    // kill square may be off the board, `a8a8,a6`8`): only its first
+    // square is read.
+    let visit = if let Some((a, b)) = text.split_once(',') {
+        let (s1, _, _) = squares(a, files, ranks, first)?;
+        let kill_name: String = b.chars().take(1).chain(b.chars().skip(1).take_while(|c| c.is_ascii_digit())).collect();
+        let (k, _, _) = squares(&format!("{kill_name}{kill_name}"), files, ranks, first)?;
+        Some((s1, k))
+    } else if let Some((a, b)) = text.split_once('-') {
+        let (s1, k, _) = squares(a, files, ranks, first)?;
+        let (back, _, _) = squares(&format!("{b}{b}"), files, ranks, first)?;
+        (back == s1).then_some((s1, k))
+    } else {
+        None
+    };
+    if let Some((s1, k)) = visit {
+        let (f1, f2) = (s1 % files as usize, k % files as usize);
+        let mask = (1u8 << f1.min(7)) | (1u8 << f2.min(7));
+        let place = legal.iter().copied().find(|m| m.kind == MoveKind::Place && m.to.0 == mask);
+        if has(MoveKind::Accept) {
+            if pos.side_to_move() == Color::White {
+                let after = pos.play(Move::ACCEPT).ok()?;
+                let place =
+                    after.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Place && m.to.0 == mask)?;
+                return Some(vec![Move::ACCEPT, place]);
+            }
+            return Some(vec![Move::ACCEPT]);
+        }
+        return place.map(|p| vec![p]);
+    }
+    if let Some((from, to, suffix)) = squares(text, files, ranks, first) {
+        let board = grid(pos);
+        let base = format!("{}{}", name(from, files, 1), name(to, files, 1));
+        for &m in legal.iter() {
+            if m.is_prelude() {
+                continue;
+            }
+            let t = uci::format(v, m);
+            if squares(&t, files, ranks, 1).is_some_and(|(f, tt, _)| f == from && tt == to)
+                || (m.kind == MoveKind::Swap
+                    && squares(&t, files, ranks, 1).is_some_and(|(f, tt, _)| f == to && tt == from))
+            {
+                let want = match m.kind {
+                    MoveKind::Takeover => Some(board[from].to_ascii_lowercase()),
+                    _ => m.promotion.map(|p| p.letter().to_ascii_lowercase()),
+                };
+                let gate = v.rules().gating.map(|g| g.piece.letter().to_ascii_lowercase());
+                let s = suffix.map(|c| c.to_ascii_lowercase());
+                if s == want || (want.is_none() && s.is_some() && s == gate) {
+                    return Some(vec![m]);
+                }
+            }
+        }
+        let _ = base;
+    }
+    parse_move(pos, text).ok().map(|m| vec![m])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(v: VariantId, moves: &[&str]) -> AnyPosition {
+        let mut p = AnyPosition::start(v);
+        for m in moves {
+            p = p.play(parse_move(&p, m).unwrap()).unwrap();
+        }
+        p
+    }
+
+    /// Every move XBoard can show reads back as itself.
+    fn round_trip(pos: &AnyPosition) -> usize {
+        let mut shown = 0;
+        for &m in pos.legal_moves().iter() {
+            if m.kind == MoveKind::Accept && pos.side_to_move() == Color::White {
+                continue;
+            }
+            if let Some(t) = to_xboard(pos, m) {
+                shown += 1;
+                assert_eq!(from_xboard(pos, &t), Some(vec![m]), "{t} in {}", fen::format(pos));
+            }
+        }
+        shown
+    }
+
+    #[test]
+    fn ten_ranks_count_from_zero() {
+        let p = AnyPosition::start(VariantId::CamelRhino);
+        let m = parse_move(&p, "b2d5").unwrap();
+        assert_eq!(to_xboard(&p, m).as_deref(), Some("b1d4"));
+        assert_eq!(from_xboard(&p, "b1d4"), Some(vec![m]));
+        assert_eq!(from_xboard(&p, "e3e4"), Some(vec![parse_move(&p, "e4e5").unwrap()]));
+        // A swap is a move onto the friendly piece (XBoard swaps them).
+        let swap = parse_move(&p, "e2f2").unwrap();
+        assert_eq!(to_xboard(&p, swap).as_deref(), Some("e1f1"));
+        assert_eq!(from_xboard(&p, "f1e1"), Some(vec![swap]));
+        assert!(round_trip(&p) > 20);
+        let p = after(VariantId::CamelRhino, &["e4e5", "e7e6", "e5e6"]);
+        round_trip(&p);
+    }
+
+    #[test]
+    fn takeovers_and_kidnaps_are_not_shown() {
+        // A takeover converts pieces XBoard would keep in their colour.
+        let p = fen::parse(VariantId::CamelRhino, "4k4h/10/10/10/10/10/10/2r7/2C7/4K5 w - - 0 1").unwrap();
+        let take = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Takeover);
+        assert!(take.is_some());
+        if let Some(t) = take {
+            assert_eq!(to_xboard(&p, t), None);
+            // Sent anyway (when it is the only move) as a "promotion" to itself.
+            let text = xboard_move(&p, t, false).unwrap();
+            assert!(text.ends_with('c') || text.ends_with('h'), "{text}");
+            assert_eq!(from_xboard(&p, &text), Some(vec![t]));
+        }
+        let p = fen::parse(VariantId::Alseid, "4k3/8/8/8/3S4/8/3P4/3NK3 w - - 0 1").unwrap();
+        let kidnap = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Kidnap).unwrap();
+        assert_eq!(to_xboard(&p, kidnap), None);
+        round_trip(&p);
+    }
+
+    #[test]
+    fn prelude_as_passes_and_visits() {
+        let v = VariantId::Alpaca;
+        let p = AnyPosition::start(v);
+        assert_eq!(to_xboard(&p, Move::DECLINE).as_deref(), Some("@@@@"));
+        // White's accept and placement on g are one visit g1-g3-g1.
+        let place_g = parse_move(&after(v, &["accept"]), "A@g").unwrap();
+        assert_eq!(from_xboard(&p, "g1g3-g1"), Some(vec![Move::ACCEPT, place_g]));
+        assert_eq!(from_xboard(&p, "g1g3,g3g1"), Some(vec![Move::ACCEPT, place_g]));
+        // Black's answers: a pass declines, the king's visit accepts.
+        let p = after(v, &["decline"]);
+        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("e8e6-e8"));
+        assert_eq!(from_xboard(&p, "e8e6-e8"), Some(vec![Move::ACCEPT]));
+        // As XBoard forwards Black's visit: e8e8,e6d8 (a8a8,a6`8 on file a).
+        assert_eq!(from_xboard(&p, "e8e8,e6d8"), Some(vec![Move::ACCEPT]));
+        let a = parse_move(&after(v, &["accept", "A@g"]), "A@a").unwrap();
+        assert_eq!(from_xboard(&after(v, &["accept", "A@g"]), "a8a8,a6`8"), Some(vec![a]));
+        assert_eq!(from_xboard(&p, "@@@@"), Some(vec![Move::DECLINE]));
+        // Black places on f: f8-f6-f8; XBoard forwards f8f8,f6e8.
+        let p = after(v, &["accept", "A@g"]);
+        let f = parse_move(&p, "A@f").unwrap();
+        assert_eq!(to_xboard(&p, f).as_deref(), Some("f8f6-f8"));
+        assert_eq!(from_xboard(&p, "f8f8,f6e8"), Some(vec![f]));
+        round_trip(&p);
+        // Two Alpacas: files b and g.
+        let p = after(VariantId::Alpaca2, &["accept"]);
+        let bg = parse_move(&p, "A@bg").unwrap();
+        assert_eq!(to_xboard(&p, bg).as_deref(), Some("b1g3-b1"));
+        round_trip(&p);
+        // A gating move carries the entering piece.
+        let p = after(v, &["accept", "A@g", "A@f"]);
+        let nf3 = parse_move(&p, "g1f3").unwrap();
+        assert_eq!(to_xboard(&p, nf3).as_deref(), Some("g1f3a"));
+        assert_eq!(from_xboard(&p, "g1f3a"), Some(vec![nf3]));
+        assert_eq!(from_xboard(&p, "g1f3"), Some(vec![nf3]));
+        round_trip(&p);
+    }
+
+    #[test]
+    fn xboard_fens_of_the_prelude() {
+        let v = VariantId::Alpaca;
+        let start = AnyPosition::start(v);
+        let plain = xboard_fen(&start);
+        assert_eq!(plain, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(from_xboard_fen(v, &plain).unwrap(), start);
+        assert_eq!(
+            from_xboard_fen(v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap(),
+            after(v, &["decline"])
+        );
+        assert_eq!(
+            from_xboard_fen(v, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2").unwrap(),
+            after(v, &["decline", "decline"])
+        );
+    }
+}

@@ -1,4 +1,7 @@
-//! Coordinate (UCI long-algebraic) moves for every variant.
+//! Coordinate (UCI long-algebraic) moves for every variant, in two forms.
+//!
+//! [`format`] is Menagerie's own coordinate form (the gRPC API, the CLI,
+//! perft divides, PGN tooling):
 //!
 //! | move | form |
 //! |---|---|
@@ -7,10 +10,38 @@
 //! | Knight/Zebra/Camel/Rhino takeover leap | `h2g4t` |
 //! | prelude | `accept`, `decline`, `A@g`, `A@bg` |
 //!
+//! [`format_wire`] is the *wire* form printed by the UCI engine protocol:
+//! every token is in the UCI move alphabet (coordinates, a promotion
+//! letter, drops `X@sq`, the null move `0000`), ranks numbered 1..10 on the
+//! 10x10 board (`a10a9`), so generic UCI clients can split and store them:
+//!
+//! | move | wire form | why it is unambiguous |
+//! |---|---|---|
+//! | ordinary moves, promotions, swaps, jump takeovers | as [`format`] | — |
+//! | prelude `decline` | `0000` | a pass: the board is unchanged |
+//! | prelude `accept` | `K@` + the mover's king square (`K@e1`, `K@e8`) | a king drop is never otherwise legal |
+//! | placement on one file | reserve letter `@` file + home rank (`A@g1` White, `A@g8` Black, `S@d1`) | a drop onto the gate square |
+//! | placement on two files f < g (`alpaca2`) | `f`r`g`r + reserve letter lower case (`b1g1a`, `b8g8a`) | nothing else is legal during the prelude |
+//! | Knight/Zebra/Camel/Rhino takeover leap | squares + the mover's letter lower case (`h2g4n`, `c2d5z`, `…c`, `…h`) | the mover is never a pawn or wazir, so the letter cannot be a promotion of the same squares; the plain leap has no suffix |
+//!
+//! [`parse`] (and so [`crate::parse_move`]) accepts both forms, and the
+//! old `t` suffix of takeovers.
+//!
+//! Which tokens python-chess itself accepts (`chess.Move.from_uci`, which
+//! knows only 8x8 squares, promotion/drop letters `pnbrqk`, and refuses a
+//! move from a square to itself): every orthodox-shaped 8x8 token
+//! (`e2e4`, `e7e8q`, castling `e1g1`, swaps), `0000`, and `K@e1`/`K@e8`.
+//! It refuses `A@g1`/`S@d1` (drop letter outside `pnbrqk`), `b1g1a`
+//! (promotion letter `a`) and every 10x10 token (`a10a9`, `i2h5`). Its
+//! `Board` cannot play any fairy move anyway; the wire form is meant for
+//! clients that check the token shape (see [`is_wire_token`]) and leave
+//! legality to Menagerie.
+//!
 //! A swap is formatted from the lower square; either order parses.
 
 use crate::fen::square_name;
 use menagerie_geometry::{File, Square};
+use menagerie_pieces::{Color, Piece, PieceKind};
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
 use thiserror::Error;
 
@@ -89,16 +120,105 @@ pub fn format(variant: VariantId, m: Move) -> String {
     }
 }
 
+/// Formats `m`, a legal move in `pos`, in the wire form of the UCI engine
+/// protocol (see the module documentation): `0000` for a decline, `K@e1`
+/// for an accept, drops or square pairs for placements, and the mover's
+/// letter as the suffix of a takeover leap.
+pub fn format_wire(pos: &AnyPosition, m: Move) -> String {
+    let variant = pos.variant();
+    let (files, ranks) = variant.size();
+    let mover = pos.side_to_move();
+    let home = |f: u8| -> Square {
+        let rank = if mover == Color::White { 0 } else { ranks - 1 };
+        Square(rank * files + f)
+    };
+    match m.kind {
+        MoveKind::Decline => "0000".into(),
+        MoveKind::Accept => {
+            let king = (0..files * ranks)
+                .map(Square)
+                .find(|&sq| pos.piece_at(sq) == Some(Piece { color: mover, kind: PieceKind::King }));
+            match king {
+                Some(sq) => format!("K@{}", square_name(sq, files)),
+                // No king (not a legal position): the old form.
+                None => format(variant, m),
+            }
+        }
+        MoveKind::Place => {
+            let letter = variant.rules().gating.map_or('?', |g| g.piece.letter());
+            let chosen: Vec<u8> = (0..8).filter(|f| m.place_mask() & (1 << f) != 0).collect();
+            match chosen[..] {
+                [f] => format!("{letter}@{}", square_name(home(f), files)),
+                [f, g] => format!(
+                    "{}{}{}",
+                    square_name(home(f), files),
+                    square_name(home(g), files),
+                    letter.to_ascii_lowercase()
+                ),
+                _ => format(variant, m),
+            }
+        }
+        MoveKind::Takeover => {
+            let suffix = pos.piece_at(m.from).map_or('t', |p| p.kind.letter().to_ascii_lowercase());
+            let mut s = format!("{}{}", square_name(m.from, files), square_name(m.to, files));
+            if let Some(k) = m.promotion {
+                s.push(k.letter().to_ascii_lowercase());
+            }
+            s.push(suffix);
+            s
+        }
+        _ => format(variant, m),
+    }
+}
+
+/// True if `s` is a token of the generic UCI move alphabet, i.e. matches
+/// `^(0000|[A-Z]@[a-z](10|[1-9])|[a-z](10|[1-9])[a-z](10|[1-9])[a-z]?)$`
+/// (every [`format_wire`] token does, on every Menagerie board).
+pub fn is_wire_token(s: &str) -> bool {
+    fn square(b: &[u8]) -> Option<usize> {
+        let (&f, rest) = b.split_first()?;
+        if !f.is_ascii_lowercase() {
+            return None;
+        }
+        match rest {
+            [b'1', b'0', ..] => Some(3),
+            [d, ..] if (b'1'..=b'9').contains(d) => Some(2),
+            _ => None,
+        }
+    }
+    let b = s.as_bytes();
+    if s == "0000" {
+        return true;
+    }
+    if b.len() >= 3 && b[0].is_ascii_uppercase() && b[1] == b'@' {
+        return square(&b[2..]) == Some(b.len() - 2);
+    }
+    let Some(a) = square(b) else { return false };
+    let Some(c) = square(&b[a..]) else { return false };
+    match &b[a + c..] {
+        [] => true,
+        [p] => p.is_ascii_lowercase(),
+        _ => false,
+    }
+}
+
 /// True if `s` has the shape of a coordinate move (legal or not).
 pub fn looks_like_coordinate(s: &str) -> bool {
-    if s == "accept" || s == "decline" {
+    if s == "accept" || s == "decline" || s == "0000" {
         return true;
     }
     if let Some((p, files)) = s.split_once('@') {
+        // `A@g`, `A@bg` (files) or `A@g1`, `K@e8`, `A@a10` (a square; only
+        // the drop letters the wire form uses: K, A, S).
+        let square = matches!(p, "K" | "A" | "S" | "k" | "a" | "s")
+            && files.len() >= 2
+            && files.as_bytes()[0].is_ascii_lowercase()
+            && files.len() <= 3
+            && files[1..].chars().all(|c| c.is_ascii_digit());
         return p.len() == 1
             && p.chars().all(|c| c.is_ascii_alphabetic())
             && !files.is_empty()
-            && files.chars().all(|c| c.is_ascii_lowercase());
+            && (square || files.chars().all(|c| c.is_ascii_lowercase()));
     }
     let b = s.as_bytes();
     let mut i = 0;
@@ -120,7 +240,8 @@ pub fn looks_like_coordinate(s: &str) -> bool {
     rest.is_empty() || (rest.len() <= 2 && rest.chars().all(|c| c.is_ascii_lowercase()))
 }
 
-/// Reads a coordinate move and finds it among the legal moves of `pos`.
+/// Reads a coordinate move, in the [`format`] or the [`format_wire`] form,
+/// and finds it among the legal moves of `pos`.
 pub fn parse(pos: &AnyPosition, s: &str) -> Result<Move, MoveError> {
     let s = s.trim();
     if !looks_like_coordinate(s) {
@@ -131,7 +252,7 @@ pub fn parse(pos: &AnyPosition, s: &str) -> Result<Move, MoveError> {
     let canon = |t: &str| t.to_ascii_lowercase();
     let want = canon(s);
     for &m in moves.iter() {
-        if canon(&format(variant, m)) == want {
+        if canon(&format(variant, m)) == want || canon(&format_wire(pos, m)) == want {
             return Ok(m);
         }
         if m.kind == MoveKind::Swap {
@@ -171,4 +292,117 @@ fn parse_sq(s: &str, files: u8, ranks: u8) -> Option<Square> {
     let f = File::from_letter(s.chars().next()?)?;
     let r: u8 = s.get(1..)?.parse().ok()?;
     (f.0 < files && (1..=ranks).contains(&r)).then(|| Square((r - 1) * files + f.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen;
+
+    /// Every legal move of `pos` round-trips through both forms, every
+    /// wire token has the generic UCI shape, and no two moves share a token.
+    fn round_trip(pos: &AnyPosition) -> Vec<(Move, String)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for &m in pos.legal_moves().iter() {
+            let wire = format_wire(pos, m);
+            assert!(is_wire_token(&wire), "{wire} in {}", fen::format(pos));
+            assert!(looks_like_coordinate(&wire), "{wire}");
+            assert_eq!(parse(pos, &wire), Ok(m), "{wire} in {}", fen::format(pos));
+            assert_eq!(crate::parse_move(pos, &wire), Ok(m), "{wire} in {}", fen::format(pos));
+            let old = format(pos.variant(), m);
+            assert_eq!(parse(pos, &old), Ok(m), "{old} in {}", fen::format(pos));
+            assert!(seen.insert(wire.clone()), "two moves print as {wire} in {}", fen::format(pos));
+            out.push((m, wire));
+        }
+        out
+    }
+
+    fn wire_tokens(variant: VariantId, text: &str) -> Vec<String> {
+        let pos = fen::parse(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        round_trip(&pos).into_iter().map(|(_, w)| w).collect()
+    }
+
+    #[test]
+    fn generic_uci_shape() {
+        for ok in ["0000", "e2e4", "e7e8q", "a10a9", "j9j10w", "A@g1", "K@e8", "A@a10", "b1g1a", "h2g4n"] {
+            assert!(is_wire_token(ok), "{ok}");
+        }
+        for bad in ["accept", "decline", "A@g", "A@bg", "e2e4qq", "e0e4", "a11a1", "e2", "a@g1", "A@g0", "", "e2e4Q"] {
+            assert!(!is_wire_token(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn prelude_tokens() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let mut w = wire_tokens(VariantId::Alpaca, &format!("{start}[Aa?] w KQkq - 0 1"));
+        w.sort();
+        assert_eq!(w, ["0000", "K@e1"]);
+        let mut b = wire_tokens(VariantId::Alpaca, &format!("{start}[Aa?] b KQkq - 0 1"));
+        b.sort();
+        assert_eq!(b, ["0000", "K@e8"]);
+        let w = wire_tokens(VariantId::Alpaca, &format!("{start}[Aa] w KQkq - 0 1"));
+        assert_eq!(w.len(), 8);
+        assert!(w.contains(&"A@g1".to_string()) && w.contains(&"A@a1".to_string()), "{w:?}");
+        let b = wire_tokens(VariantId::Alpaca, &format!("{start}[A@ga] b KQkq - 0 1"));
+        assert!(b.contains(&"A@g8".to_string()) && b.len() == 8, "{b:?}");
+        let w = wire_tokens(VariantId::Alpaca2, &format!("{start}[AAaa] w KQkq - 0 1"));
+        assert!(w.contains(&"b1g1a".to_string()) && !w.contains(&"a1e1a".to_string()), "{w:?}");
+        let b = wire_tokens(VariantId::Alpaca2, &format!("{start}[A@bA@gaa] b KQkq - 0 1"));
+        assert!(b.contains(&"b8g8a".to_string()), "{b:?}");
+        let s = wire_tokens(VariantId::Alseid, &format!("{start}[Ss] w KQkq - 0 1"));
+        assert!(s.contains(&"S@d1".to_string()), "{s:?}");
+        // The king need not stand on e1 (a FEN): accept names its square.
+        let w = wire_tokens(VariantId::Alpaca, "4r1k1/8/8/8/8/8/8/R5K1[Aa?] w - - 0 1");
+        assert!(w.contains(&"K@g1".to_string()), "{w:?}");
+        // The old forms still parse.
+        let pos = AnyPosition::start(VariantId::Alpaca);
+        assert_eq!(parse(&pos, "accept").map(|m| m.kind), Ok(MoveKind::Accept));
+        assert_eq!(parse(&pos, "decline").map(|m| m.kind), Ok(MoveKind::Decline));
+        assert_eq!(parse(&pos, "K@e1").map(|m| m.kind), Ok(MoveKind::Accept));
+        assert_eq!(parse(&pos, "0000").map(|m| m.kind), Ok(MoveKind::Decline));
+        assert!(matches!(parse(&pos, "K@e8"), Err(MoveError::Illegal { .. })));
+        let chess = AnyPosition::start(VariantId::Chess);
+        assert!(matches!(crate::parse_move(&chess, "0000"), Err(MoveError::Illegal { .. })));
+    }
+
+    #[test]
+    fn takeover_leaps_carry_the_movers_letter() {
+        // The Camel on d2 leaps to e5 over the knight on d4.
+        let text = "4k5/2c7/10/10/10/10/3n6/10/3C6/4K5 w - - 0 1";
+        let pos = fen::parse(VariantId::CamelRhino, text).unwrap();
+        let all = round_trip(&pos);
+        let take: Vec<&String> = all.iter().filter(|(m, _)| m.kind == MoveKind::Takeover).map(|(_, w)| w).collect();
+        assert!(take.contains(&&"d2e5c".to_string()), "{take:?}");
+        assert!(all.iter().any(|(_, w)| w == "d2e5"), "the plain leap");
+        assert_eq!(parse(&pos, "d2e5t").map(|m| m.kind), Ok(MoveKind::Takeover));
+        assert_eq!(parse(&pos, "d2e5c").map(|m| m.kind), Ok(MoveKind::Takeover));
+    }
+
+    /// Deterministic random games in every variant: every legal move of
+    /// every position on the way round-trips (takeovers included).
+    #[test]
+    fn every_move_of_random_games_round_trips() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut takeovers = 0;
+        for &v in VariantId::ALL.iter() {
+            for game in 0..4 {
+                let mut pos = AnyPosition::start(v);
+                for _ in 0..(40 + 20 * game) {
+                    let moves = round_trip(&pos);
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    takeovers += moves.iter().filter(|(m, _)| m.kind == MoveKind::Takeover).count();
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let (m, _) = moves[(state % moves.len() as u64) as usize];
+                    pos = pos.play_unchecked(m);
+                }
+            }
+        }
+        assert!(takeovers > 0, "no takeover leap met");
+    }
 }

@@ -5,6 +5,7 @@
 use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
 use crate::search::{Shared, Worker};
+use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
 use crate::{Info, Score};
 use menagerie_variants::{AnyPosition, IllegalMove, Move, Position, PositionVisitor, Variant};
@@ -201,8 +202,18 @@ impl PositionVisitor for Run {
     type Output = SearchResult;
 
     fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, stop, limits, options, history, mut on_info } = self;
+        let Run { tt, stop, mut limits, options, history, mut on_info } = self;
         tt.new_search();
+        // A strength limit caps the search and widens it to a few
+        // candidates; only the lines the user asked for are reported.
+        let shown = options.multipv;
+        let mut multipv = options.multipv;
+        let weaken = limits.strength.map(|s| (strength_params(s.elo), s.seed ^ pos.hash()));
+        if let Some((p, _)) = weaken {
+            limits.nodes = Some(limits.nodes.map_or(p.nodes, |n| n.min(p.nodes)));
+            limits.depth = Some(limits.depth.map_or(p.depth, |d| d.min(p.depth)));
+            multipv = multipv.max(p.candidates);
+        }
         let white = pos.side_to_move() == menagerie_pieces::Color::White;
         let shared = Shared {
             tt,
@@ -211,7 +222,7 @@ impl PositionVisitor for Run {
             start: Instant::now(),
             budget: TimeBudget::new(&limits, white),
             limits,
-            multipv: options.multipv,
+            multipv,
             eval: Arc::new(EvalTables::new::<V>()),
         };
         let mut lines: Vec<Info> = Vec::new();
@@ -234,13 +245,25 @@ impl PositionVisitor for Run {
                     lines.resize(idx + 1, info.clone());
                 }
                 lines[idx] = info.clone();
-                on_info(info);
+                if idx < shown {
+                    on_info(info);
+                }
             });
             shared.stop.store(true, Ordering::Relaxed);
             let best = main.root_moves.first();
+            let mut best_pv = best.map(|r| r.pv.clone()).unwrap_or_default();
+            if let Some((p, seed)) = weaken
+                && !lines.is_empty()
+                && best.is_some()
+            {
+                let pick = choose(&lines, p.margin_cp, seed);
+                if let Some(l) = lines.get(pick).filter(|l| !l.pv.is_empty()) {
+                    best_pv = l.pv.clone();
+                }
+            }
             SearchResult {
-                best: best.map(|r| r.mv),
-                ponder: best.and_then(|r| r.pv.get(1).copied()),
+                best: best_pv.first().copied(),
+                ponder: best_pv.get(1).copied(),
                 score: lines.first().map_or(Score::Cp(0), |l| l.score),
                 depth: main.completed_depth,
                 nodes: 0,
@@ -250,6 +273,7 @@ impl PositionVisitor for Run {
         });
         result.nodes = shared.nodes.load(Ordering::Relaxed);
         result.time_ms = shared.start.elapsed().as_millis() as u64;
+        lines.truncate(shown);
         result.lines = lines;
         result
     }

@@ -28,12 +28,14 @@ mod eval;
 mod limits;
 mod search;
 mod see;
+mod strength;
 mod tt;
 
 pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
 pub use eval::EvalTables;
 pub use limits::Limits;
 pub use see::see;
+pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};
 pub use tt::{Bound, TranspositionTable, TtHit};
 
 use menagerie_variants::Move;

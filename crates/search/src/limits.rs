@@ -1,5 +1,7 @@
 //! Search limits and time management.
 
+use crate::strength::Strength;
+use menagerie_variants::Move;
 use std::time::Duration;
 
 /// What bounds a search. All fields are optional; with none set (and not
@@ -24,6 +26,13 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
+    /// Only these root moves are searched (UCI `go searchmoves`); empty
+    /// means all. Moves that are not legal at the root are ignored; if none
+    /// is legal, every root move is searched.
+    pub searchmoves: Vec<Move>,
+    /// Play weaker, in a controlled way (UCI `UCI_LimitStrength` and
+    /// `UCI_Elo`): see [`Strength`].
+    pub strength: Option<Strength>,
 }
 
 impl Limits {

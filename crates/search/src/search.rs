@@ -106,11 +106,16 @@ impl<'a, V: Variant> Worker<'a, V> {
                 *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
             }
         }
-        let root_moves = root
+        let mut root_moves: Vec<RootMove> = root
             .legal_moves()
             .iter()
             .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0 })
             .collect();
+        // `searchmoves`: keep only the listed moves (all if none is legal).
+        let only = &shared.limits.searchmoves;
+        if !only.is_empty() && root_moves.iter().any(|r| only.contains(&r.mv)) {
+            root_moves.retain(|r| only.contains(&r.mv));
+        }
         let mut keys = history.to_vec();
         keys.push(root.hash());
         Worker {

@@ -33,6 +33,13 @@ pub struct Session {
     pub debug: Arc<Mutex<bool>>,
     /// XBoard: the move the engine announced, not yet added to the game.
     pub engine_move: Arc<Mutex<Option<Move>>>,
+    /// UCI `UCI_LimitStrength`: play at [`Session::elo`].
+    pub limit_strength: bool,
+    /// UCI `UCI_Elo`.
+    pub elo: u32,
+    /// Seeds the move choice of a strength-limited search; changes with
+    /// every `ucinewgame`.
+    pub game_seed: u64,
 }
 
 impl Session {
@@ -48,6 +55,9 @@ impl Session {
             quiet_abort: Arc::new(AtomicBool::new(false)),
             debug: Arc::new(Mutex::new(false)),
             engine_move: Arc::new(Mutex::new(None)),
+            limit_strength: false,
+            elo: crate::uci::DEFAULT_ELO,
+            game_seed: 0,
         }
     }
 

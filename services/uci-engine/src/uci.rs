@@ -3,16 +3,33 @@
 use crate::session::{Session, send};
 use menagerie_notation::uci;
 use menagerie_search::{Info, Limits, Score};
-use menagerie_variants::{Move, VariantId};
+use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
+use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::time::Duration;
 
-/// Formats an info line.
-pub fn info_line(v: VariantId, i: &Info) -> String {
+/// The moves of `line` from `pos` in the wire form
+/// ([`uci::format_wire`]); a move that is not legal where it stands (never
+/// expected) ends the list.
+pub fn wire_moves(pos: &AnyPosition, line: &[Move]) -> Vec<String> {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        out.push(uci::format_wire(&p, m));
+        match p.play(m) {
+            Ok(next) => p = next,
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// Formats an info line; `pos` is the root of the search.
+pub fn info_line(pos: &AnyPosition, i: &Info) -> String {
     let score = match i.score {
         Score::Cp(c) => format!("cp {c}"),
         Score::Mate(m) => format!("mate {m}"),
     };
-    let pv: Vec<String> = i.pv.iter().map(|&m| uci::format(v, m)).collect();
+    let pv = wire_moves(pos, &i.pv);
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
@@ -26,11 +43,14 @@ pub fn info_line(v: VariantId, i: &Info) -> String {
     )
 }
 
-fn bestmove_line(v: VariantId, best: Option<Move>, ponder: Option<Move>) -> String {
-    match (best, ponder) {
-        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci::format(v, b), uci::format(v, p)),
-        (Some(b), None) => format!("bestmove {}", uci::format(v, b)),
-        _ => "bestmove (none)".to_string(),
+fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>) -> String {
+    let Some(b) = best else { return "bestmove (none)".to_string() };
+    let line: Vec<Move> = std::iter::once(b).chain(ponder).collect();
+    let words = wire_moves(pos, &line);
+    match &words[..] {
+        [b, p] => format!("bestmove {b} ponder {p}"),
+        [b, ..] => format!("bestmove {b}"),
+        [] => "bestmove (none)".to_string(),
     }
 }
 
@@ -55,6 +75,9 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name Threads type spin default 1 min 1 max 512");
             send("option name MultiPV type spin default 1 min 1 max 256");
             send("option name Clear Hash type button");
+            send("option name Ponder type check default false");
+            send("option name UCI_LimitStrength type check default false");
+            send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
             send(&variants_combo());
             send("uciok");
         }
@@ -68,6 +91,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
         "ucinewgame" => {
             s.stop_and_wait();
             s.engine.new_game();
+            s.game_seed = s.game_seed.wrapping_add(1);
             let v = s.variant;
             s.set_variant(v);
         }
@@ -88,12 +112,24 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
         "d" => {
             let p = s.position();
             send(&format!("info string fen {}", menagerie_notation::fen::format(&p)));
-            let legal: Vec<String> = p.legal_moves().iter().map(|&m| uci::format(s.variant, m)).collect();
+            let legal: Vec<String> = p.legal_moves().iter().map(|&m| uci::format_wire(&p, m)).collect();
             send(&format!("info string legal {}", legal.join(" ")));
         }
         _ => send(&format!("info string unknown command '{line}'")),
     }
     true
+}
+
+/// The Elo of `UCI_Elo` until set.
+pub const DEFAULT_ELO: u32 = 1500;
+
+/// A UCI check value.
+fn check(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
 }
 
 fn setoption(s: &mut Session, rest: &[&str]) {
@@ -128,6 +164,18 @@ fn setoption(s: &mut Session, rest: &[&str]) {
             _ => send(&format!("info string MultiPV must be 1..256, got '{value}'")),
         },
         "clear hash" => s.engine.new_game(),
+        "ponder" => match check(&value) {
+            Some(_) => {} // `go ponder` works whatever the setting
+            None => send(&format!("info string Ponder must be true or false, got '{value}'")),
+        },
+        "uci_limitstrength" => match check(&value) {
+            Some(on) => s.limit_strength = on,
+            None => send(&format!("info string UCI_LimitStrength must be true or false, got '{value}'")),
+        },
+        "uci_elo" => match value.parse::<u32>() {
+            Ok(elo) if (MIN_ELO..=MAX_ELO).contains(&elo) => s.elo = elo,
+            _ => send(&format!("info string UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got '{value}'")),
+        },
         "uci_variant" => match VariantId::from_name(&value) {
             Some(v) => s.set_variant(v),
             None => send(&format!("info string unknown variant '{value}' (known: {})", VariantId::names())),
@@ -154,6 +202,23 @@ fn position(s: &mut Session, rest: &[&str]) {
         send(&format!("info string error: {e}"));
     }
 }
+
+/// The keywords of `go` (they end a `searchmoves` list).
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
 
 fn go(s: &mut Session, rest: &[&str]) {
     let mut limits = Limits::default();
@@ -187,6 +252,19 @@ fn go(s: &mut Session, rest: &[&str]) {
                 continue;
             }
             "mate" => limits.depth = num(i).map(|m| m.saturating_mul(2).clamp(1, 100) as u32),
+            "searchmoves" => {
+                // Move tokens up to the next keyword of `go`.
+                let pos = s.position();
+                i += 1;
+                while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
+                    match uci::parse(&pos, rest[i]) {
+                        Ok(m) => limits.searchmoves.push(m),
+                        Err(e) => send(&format!("info string searchmoves: ignoring '{}': {e}", rest[i])),
+                    }
+                    i += 1;
+                }
+                continue;
+            }
             _ => {
                 i += 1;
                 continue;
@@ -196,25 +274,28 @@ fn go(s: &mut Session, rest: &[&str]) {
     }
     // Pondering searches without limits until `ponderhit` (then the real
     // limits apply) or `stop`; like `go infinite`, it never ends by itself.
+    if s.limit_strength {
+        limits.strength = Some(Strength { elo: s.elo, seed: s.game_seed });
+    }
     s.ponder_limits = None;
     if ponder {
         s.ponder_limits = Some(limits.clone());
-        limits = Limits { infinite: true, ..Limits::default() };
+        limits = Limits { infinite: true, searchmoves: limits.searchmoves.clone(), ..Limits::default() };
     }
     start_search(s, limits);
 }
 
 fn start_search(s: &mut Session, limits: Limits) {
-    let v = s.variant;
+    let root = s.position();
     let hold = limits.infinite;
     let quiet = s.quiet_abort.clone();
     s.go(
         limits,
         hold,
-        move |info| send(&info_line(v, &info)),
+        move |info| send(&info_line(&root, &info)),
         move |r| {
             if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
-                send(&bestmove_line(v, r.best, r.ponder));
+                send(&bestmove_line(&root, r.best, r.ponder));
             }
         },
     );

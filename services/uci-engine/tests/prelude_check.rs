@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Engine, QUICK, legal, position_after};
+use common::{Engine, QUICK, legal_wire, position_after};
 use menagerie_variants::VariantId;
 
 /// The prelude positions in check, per variant, with the side to move mated.
@@ -64,8 +64,8 @@ fn uci_go_in_a_prelude_in_check_answers_bestmove_none_and_stays_alive() {
     e.send(&format!("position fen {control}"));
     e.send("go depth 3");
     let (_, best) = e.bestmove(QUICK);
-    assert_eq!(best, "A@e");
-    legal(&position_after(VariantId::Alpaca, Some(control), &[]), &best).unwrap();
+    assert_eq!(best, "A@e8");
+    legal_wire(&position_after(VariantId::Alpaca, Some(control), &[]), &best).unwrap();
     e.quit(Some("quit"));
 }
 

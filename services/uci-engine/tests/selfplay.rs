@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Engine, QUICK, legal};
+use common::{Engine, QUICK, legal_wire as legal};
 use menagerie_notation::fen;
 use menagerie_variants::{AnyPosition, DrawReason, Game, Outcome, VariantId};
 
@@ -64,7 +64,7 @@ fn play(e: &mut Engine, v: VariantId, setup: &Setup, seed: u64) -> (Outcome, Vec
         let text = if moves.len() < setup.random_plies {
             let legal = pos.legal_moves();
             let all: Vec<_> = legal.iter().copied().collect();
-            menagerie_notation::uci::format(v, all[rng.below(all.len())])
+            menagerie_notation::uci::format_wire(&pos, all[rng.below(all.len())])
         } else {
             e.send(&position_command(&moves));
             e.send(setup.go);

@@ -214,6 +214,21 @@ pub fn legal(pos: &AnyPosition, text: &str) -> Result<Move, String> {
     Ok(m)
 }
 
+/// Parses `text` as a legal move in `pos` printed by the UCI protocol: it
+/// must be the wire form ([`uci::format_wire`]), which is in the generic UCI
+/// move alphabet.
+pub fn legal_wire(pos: &AnyPosition, text: &str) -> Result<Move, String> {
+    let m = uci::parse(pos, text).map_err(|e| format!("'{text}' in {}: {e}", fen::format(pos)))?;
+    let canon = uci::format_wire(pos, m);
+    if canon != text {
+        return Err(format!("'{text}' is legal but not the wire form ('{canon}')"));
+    }
+    if !uci::is_wire_token(text) {
+        return Err(format!("'{text}' is not in the generic UCI move alphabet"));
+    }
+    Ok(m)
+}
+
 /// The value following `key` in an info line.
 pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let words: Vec<&str> = line.split_whitespace().collect();

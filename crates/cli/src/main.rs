@@ -4,6 +4,7 @@
 
 mod fanout;
 mod local;
+mod matches;
 mod pgn;
 mod remote;
 
@@ -48,6 +49,13 @@ enum TopCommand {
     /// --uci its main line in coordinate form. Runs locally (--remote is
     /// ignored); exit 1 names every bad game on stderr.
     Pgn(pgn::PgnArgs),
+    /// Play engines against each other (UCI or XBoard) in any variant.
+    ///
+    /// Menagerie referees: legality and game ends by its rules, clocks,
+    /// openings from EPD/PGN played with both colours, adjudication, PGN
+    /// output, Elo with error bars, LOS and an optional SPRT. Runs locally
+    /// (--remote is ignored).
+    Match(matches::MatchArgs),
 }
 
 /// A position on the command line.
@@ -182,6 +190,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         TopCommand::Pgn(args) => pgn::run(args),
+        TopCommand::Match(args) => matches::run(args),
         TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
         TopCommand::Engine(command) => {
             remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))

@@ -138,6 +138,10 @@ impl AnyPosition {
     pub fn halfmove_clock(&self) -> u32 {
         dispatch!(self, p => p.halfmove_clock())
     }
+    /// Fullmove number (starts at 1, grows after Black's move).
+    pub fn fullmove_number(&self) -> u32 {
+        dispatch!(self, p => p.fullmove_number())
+    }
     /// Outcome from this position alone (see [`Game::outcome`] for repetition).
     pub fn outcome(&self) -> Option<Outcome> {
         dispatch!(self, p => p.outcome())

@@ -1,0 +1,464 @@
+//! `menagerie match`: engines against each other in any Menagerie variant,
+//! refereed by Menagerie's rules (see the `menagerie-tournament` crate).
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use menagerie_tournament::{
+    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, Opening, Protocol, ResignRule, Sprt, SprtState,
+    Standings, TimeControl, openings,
+};
+use menagerie_variants::VariantId;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Options of `menagerie match`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct MatchArgs {
+    /// An engine, as one argument of space-separated KEY=VALUE pairs:
+    /// `cmd=PATH` (required), `name=NAME`, `proto=uci|xboard` (default uci),
+    /// `arg=ARG` (repeatable), `dir=DIR`, `option.NAME=VALUE` (UCI
+    /// setoption / XBoard option, repeatable; `_` in NAME stands for a
+    /// space), `variant.OURS=THEIRS` (the engine's name for a variant,
+    /// e.g. `variant.camel-rhino-plain=camelrhinoplain`). Give it once per
+    /// engine, at least twice; every pair of engines meets.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    engines: Vec<String>,
+    /// Variant played (chess, alpaca, alpaca2, alpaca-samefile, alseid, alseid-weak, camel-rhino, camel-rhino-plain).
+    #[arg(long, short, default_value = "chess")]
+    variant: String,
+    /// Clock per side: [MOVES/]SECONDS[+INCREMENT], e.g. 10+0.1, 40/60, 2:00+1.
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed time per move, in seconds.
+    #[arg(long, group = "limit")]
+    movetime: Option<f64>,
+    /// Fixed nodes per move (UCI engines only).
+    #[arg(long, group = "limit")]
+    nodes: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit")]
+    depth: Option<u32>,
+    /// Games per pair of engines (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// Games played at the same time.
+    #[arg(long, short, default_value_t = 1)]
+    concurrency: usize,
+    /// Openings: an EPD file (one position per line) or a PGN file (`.pgn`).
+    /// Default: the variant's start position.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// From PGN openings, play at most this many plies of each game.
+    #[arg(long)]
+    plies: Option<usize>,
+    /// Write every game to this PGN file (in the order they finish).
+    #[arg(long)]
+    pgn_out: Option<PathBuf>,
+    /// Resign adjudication: `movecount=N,score=CP` — both engines report at
+    /// least CP against one side for N moves each.
+    #[arg(long, value_name = "movecount=N,score=CP")]
+    resign: Option<String>,
+    /// Draw adjudication: `movenumber=M,movecount=N,score=CP` — from move M,
+    /// both engines report |score| ≤ CP for N moves each.
+    #[arg(long, value_name = "movenumber=M,movecount=N,score=CP")]
+    draw: Option<String>,
+    /// Adjudicate a draw when a game reaches this many full moves.
+    #[arg(long)]
+    max_moves: Option<u32>,
+    /// Sequential probability ratio test, stops when it decides (two engines):
+    /// `elo0=E0,elo1=E1[,alpha=A][,beta=B]` (alpha and beta default to 0.05).
+    #[arg(long, value_name = "elo0=E0,elo1=E1,alpha=A,beta=B")]
+    sprt: Option<String>,
+    /// Milliseconds an engine may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    time_margin: u64,
+    /// Seconds to wait for a move not limited by a clock (fixed nodes or depth).
+    #[arg(long, default_value_t = 60.0)]
+    move_timeout: f64,
+    /// PGN `Event` tag.
+    #[arg(long, default_value = "Menagerie match")]
+    event: String,
+    /// PGN `Site` tag.
+    #[arg(long, default_value = "?")]
+    site: String,
+    /// No progress bar or per-game lines; only the final table.
+    #[arg(long)]
+    quiet: bool,
+    /// Print the final standings as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the match; exit 0 when it was played to the end or the SPRT decided.
+pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
+    let config = build(&args)?;
+    let mut pgn_out = match &args.pgn_out {
+        Some(p) => Some(File::create(p).with_context(|| format!("cannot write {}", p.display()))?),
+        None => None,
+    };
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let total = menagerie_tournament::schedule(&config).len() as u64;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let say = |line: String| {
+        if args.quiet {
+            return;
+        }
+        if bar.is_hidden() {
+            println!("{line}");
+        } else {
+            bar.suspend(|| println!("{line}"));
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let mut write_error = None;
+    let standings = menagerie_tournament::run(&config, &stop, |event| match event {
+        Event::Started(p) => {
+            say(format!("Started game {} of {total} ({} vs {})", p.number, names[p.white], names[p.black]))
+        }
+        Event::Finished { pairing: p, record, standings } => {
+            say(format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                p.number,
+                names[p.white],
+                names[p.black],
+                record.result(),
+                record.termination.describe()
+            ));
+            if let Some(f) = pgn_out.as_mut() {
+                let text = record.pgn.to_pgn().unwrap_or_default();
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
+                    write_error.get_or_insert(e);
+                }
+            }
+            bar.inc(1);
+            bar.set_message(summary_line(&names, standings));
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        bail!("writing the PGN file: {e}");
+    }
+    if args.json {
+        println!("{}", json(&names, &standings, &config));
+    } else {
+        print!("{}", table(&names, &standings, &config));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A one-line summary for the progress bar.
+fn summary_line(names: &[String], s: &Standings) -> String {
+    if names.len() == 2 {
+        let sc = s.scores[0][1];
+        let (elo, err) = sc.elo();
+        let mut line = format!(
+            "{}: +{} ={} -{}  {:.1}%  Elo {}",
+            names[0],
+            sc.wins,
+            sc.draws,
+            sc.losses,
+            sc.fraction() * 100.0,
+            elo_text(elo, err)
+        );
+        if let Some((_, llr)) = s.sprt {
+            line.push_str(&format!("  LLR {llr:.2}"));
+        }
+        line
+    } else {
+        format!("{} games", s.finished)
+    }
+}
+
+fn elo_text(elo: f64, err: f64) -> String {
+    let e = if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else if elo > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    };
+    if err.is_finite() { format!("{e} ± {err:.1}") } else { format!("{e} ± inf") }
+}
+
+/// The final table: one row per engine (its score against all others),
+/// and for a two-engine match the Elo difference, LOS and SPRT.
+fn table(names: &[String], s: &Standings, config: &MatchConfig) -> String {
+    let mut out = String::new();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    out.push_str(&format!(
+        "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}  {:>16}  {:>6}\n",
+        "Engine", "Games", "Points", "Wins", "Draws", "Losses", "Score", "Elo (95%)", "LOS"
+    ));
+    for (i, n) in names.iter().enumerate() {
+        let t = s.total(i);
+        let (elo, err) = t.elo();
+        out.push_str(&format!(
+            "{n:<width$}  {:>5}  {:>6.1}  {:>5}  {:>5}  {:>5}  {:>6.1}%  {:>16}  {:>5.1}%\n",
+            t.games(),
+            t.points(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.fraction() * 100.0,
+            elo_text(elo, err),
+            t.los() * 100.0
+        ));
+    }
+    let ends: Vec<String> = s.terminations.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    out.push_str(&format!(
+        "{} of {} games, {} {}, {}; ended: {}\n",
+        s.finished,
+        s.scheduled,
+        config.variant.name(),
+        config.time,
+        if config.concurrency > 1 { format!("{} at a time", config.concurrency) } else { "one at a time".into() },
+        if ends.is_empty() { "-".into() } else { ends.join(", ") }
+    ));
+    if let (Some(t), Some((state, llr))) = (config.sprt, s.sprt) {
+        let (lo, hi) = t.bounds();
+        let verdict = match state {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "no decision yet",
+        };
+        out.push_str(&format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}), {verdict}\n",
+            t.elo0, t.elo1, t.alpha, t.beta
+        ));
+    }
+    out
+}
+
+fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
+    let engines: Vec<serde_json::Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let t = s.total(i);
+            let (elo, err) = t.elo();
+            serde_json::json!({
+                "name": n, "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
+                "points": t.points(), "score": t.fraction(),
+                "elo": elo.is_finite().then_some(elo), "elo_error": err.is_finite().then_some(err),
+                "los": t.los(),
+            })
+        })
+        .collect();
+    let sprt = match (config.sprt, s.sprt) {
+        (Some(t), Some((state, llr))) => serde_json::json!({
+            "elo0": t.elo0, "elo1": t.elo1, "alpha": t.alpha, "beta": t.beta,
+            "llr": llr, "lower": t.bounds().0, "upper": t.bounds().1,
+            "state": match state { SprtState::AcceptH1 => "H1", SprtState::AcceptH0 => "H0", SprtState::Continue => "continue" },
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let ends: serde_json::Map<String, serde_json::Value> =
+        s.terminations.iter().map(|(t, n)| (t.clone(), serde_json::json!(n))).collect();
+    serde_json::json!({
+        "variant": config.variant.name(), "time_control": config.time.to_string(),
+        "finished": s.finished, "scheduled": s.scheduled, "engines": engines,
+        "terminations": ends, "sprt": sprt,
+    })
+    .to_string()
+}
+
+/// The match configuration from the command line.
+fn build(args: &MatchArgs) -> Result<MatchConfig> {
+    let variant = VariantId::from_name(&args.variant)
+        .with_context(|| format!("unknown variant '{}' (known: {})", args.variant, VariantId::names()))?;
+    if args.engines.len() < 2 {
+        bail!("a match needs at least two --engine");
+    }
+    let mut engines = args.engines.iter().map(|e| engine(e)).collect::<Result<Vec<_>>>()?;
+    // Equal names would make the table and PGN ambiguous: number them.
+    for i in 0..engines.len() {
+        let same: Vec<usize> = (0..engines.len()).filter(|&j| engines[j].name == engines[i].name).collect();
+        if same.len() > 1 {
+            for (k, &j) in same.iter().enumerate() {
+                engines[j].name = format!("{}-{}", engines[j].name, k + 1);
+            }
+        }
+    }
+    let time = match (&args.tc, args.movetime, args.nodes, args.depth) {
+        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
+        (_, Some(t), ..) if t.is_finite() && t > 0.0 && t < 1e6 => TimeControl::MoveTime(Duration::from_secs_f64(t)),
+        (_, Some(t), ..) => bail!("--movetime must be a positive number of seconds, got {t}"),
+        (_, _, Some(n), _) if n > 0 => TimeControl::Nodes(n),
+        (_, _, _, Some(d)) if (1..=200).contains(&d) => TimeControl::Depth(d),
+        (_, _, Some(_), _) | (_, _, _, Some(_)) => bail!("--nodes and --depth must be positive (depth at most 200)"),
+        _ => bail!("give a time control: --tc, --movetime, --nodes or --depth"),
+    };
+    let openings = match &args.openings {
+        Some(p) => openings::read(p, variant, args.plies)?,
+        None => vec![Opening::start_of(variant)],
+    };
+    let sprt = args.sprt.as_deref().map(sprt).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        bail!("--sprt needs exactly two engines");
+    }
+    let adjudication = Adjudication {
+        resign: args
+            .resign
+            .as_deref()
+            .map(|r| -> Result<ResignRule> {
+                let kv = pairs(r, &["movecount", "score"])?;
+                Ok(ResignRule { moves: num(&kv, "movecount", 3.0)? as u32, score: num(&kv, "score", 1000.0)? as i32 })
+            })
+            .transpose()?,
+        draw: args
+            .draw
+            .as_deref()
+            .map(|r| -> Result<DrawRule> {
+                let kv = pairs(r, &["movenumber", "movecount", "score"])?;
+                Ok(DrawRule {
+                    from_move: num(&kv, "movenumber", 40.0)? as u32,
+                    moves: num(&kv, "movecount", 8.0)? as u32,
+                    score: num(&kv, "score", 10.0)? as i32,
+                })
+            })
+            .transpose()?,
+        max_moves: args.max_moves,
+    };
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if !(args.move_timeout.is_finite() && args.move_timeout > 0.0 && args.move_timeout < 1e6) {
+        bail!("--move-timeout must be a positive number of seconds");
+    }
+    Ok(MatchConfig {
+        engines,
+        variant,
+        openings,
+        games: args.games,
+        concurrency: args.concurrency.clamp(1, 256),
+        time,
+        adjudication,
+        time_margin: Duration::from_millis(args.time_margin),
+        move_timeout: Duration::from_secs_f64(args.move_timeout),
+        event: args.event.clone(),
+        site: args.site.clone(),
+        sprt,
+    })
+}
+
+/// Reads an engine spec (see [`MatchArgs::engines`]).
+fn engine(spec: &str) -> Result<EngineConfig> {
+    let mut config: Option<EngineConfig> = None;
+    let mut rest = Vec::new();
+    for word in spec.split_whitespace() {
+        let (k, v) = word.split_once('=').with_context(|| format!("engine spec: '{word}' is not KEY=VALUE"))?;
+        if k == "cmd" {
+            config = Some(EngineConfig::uci(v));
+        } else {
+            rest.push((k, v));
+        }
+    }
+    let mut c = config.with_context(|| format!("engine spec '{spec}' has no cmd=PATH"))?;
+    for (k, v) in rest {
+        match k {
+            "name" => c.name = v.to_string(),
+            "proto" | "protocol" => {
+                c.protocol = match v {
+                    "uci" => Protocol::Uci,
+                    "xboard" | "cecp" => Protocol::Xboard,
+                    _ => bail!("engine spec: proto must be uci or xboard, got '{v}'"),
+                }
+            }
+            "arg" => c.args.push(v.to_string()),
+            "dir" => c.dir = Some(PathBuf::from(v)),
+            _ => {
+                if let Some(name) = k.strip_prefix("option.") {
+                    c.options.push((name.replace('_', " "), v.to_string()));
+                } else if let Some(ours) = k.strip_prefix("variant.") {
+                    let id = VariantId::from_name(ours)
+                        .with_context(|| format!("engine spec: unknown variant '{ours}' in '{k}'"))?;
+                    c.variant_names.push((id, v.to_string()));
+                } else {
+                    bail!("engine spec: unknown key '{k}' (cmd, name, proto, arg, dir, option.NAME, variant.NAME)");
+                }
+            }
+        }
+    }
+    Ok(c)
+}
+
+/// `key=value,key=value` with only the `allowed` keys.
+fn pairs<'a>(text: &'a str, allowed: &[&str]) -> Result<Vec<(&'a str, &'a str)>> {
+    let mut out = Vec::new();
+    for part in text.split([',', ' ']).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').with_context(|| format!("'{part}' is not KEY=VALUE"))?;
+        if !allowed.contains(&k) {
+            bail!("unknown key '{k}' (expected {})", allowed.join(", "));
+        }
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+fn num(kv: &[(&str, &str)], key: &str, default: f64) -> Result<f64> {
+    match kv.iter().find(|(k, _)| *k == key) {
+        Some((_, v)) => {
+            let x: f64 = v.parse().with_context(|| format!("{key}: '{v}' is not a number"))?;
+            if !(0.0..=1e9).contains(&x) {
+                bail!("{key}: {v} is out of range");
+            }
+            Ok(x)
+        }
+        None => Ok(default),
+    }
+}
+
+fn sprt(text: &str) -> Result<Sprt> {
+    let kv = pairs(text, &["elo0", "elo1", "alpha", "beta"])?;
+    let get = |k: &str, d: Option<f64>| -> Result<f64> {
+        match kv.iter().find(|(key, _)| *key == k) {
+            Some((_, v)) => v.parse::<f64>().with_context(|| format!("SPRT {k}: '{v}' is not a number")),
+            None => d.with_context(|| format!("SPRT needs {k}")),
+        }
+    };
+    let t = Sprt {
+        elo0: get("elo0", None)?,
+        elo1: get("elo1", None)?,
+        alpha: get("alpha", Some(0.05))?,
+        beta: get("beta", Some(0.05))?,
+    };
+    t.validate().map_err(anyhow::Error::msg)?;
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs() {
+        let e = engine("cmd=/usr/games/stockfish name=SF option.Hash=16 option.Skill_Level=3 proto=uci").unwrap();
+        assert_eq!(e.name, "SF");
+        assert_eq!(e.options, vec![("Hash".into(), "16".into()), ("Skill Level".into(), "3".into())]);
+        let e = engine("cmd=fsf proto=xboard variant.camel-rhino-plain=camelrhinoplain arg=--x").unwrap();
+        assert_eq!(e.protocol, Protocol::Xboard);
+        assert_eq!(e.variant_name(VariantId::CamelRhinoPlain), "camelrhinoplain");
+        assert_eq!(e.args, vec!["--x".to_string()]);
+        for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd"] {
+            assert!(engine(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sprt_specs() {
+        let t = sprt("elo0=0,elo1=5").unwrap();
+        assert_eq!((t.alpha, t.beta), (0.05, 0.05));
+        assert!(sprt("elo0=5,elo1=0").is_err());
+        assert!(sprt("elo1=5").is_err());
+        assert!(sprt("elo0=0,elo1=5,gamma=1").is_err());
+    }
+}

@@ -1,0 +1,227 @@
+//! Matches and tournaments between engines in every Menagerie variant.
+//!
+//! No other tournament runner knows the prelude, gating, kidnapping,
+//! takeovers or the 10x10 board, so Menagerie referees its own games: the
+//! engines speak UCI or XBoard ([`engine`]), Menagerie's rules decide
+//! legality and the end of each game ([`game`]), openings come from EPD or
+//! PGN files ([`openings`]) and are played with both colours, and the
+//! result is an Elo difference with its error, the likelihood of
+//! superiority and, optionally, an SPRT that stops the match early
+//! ([`stats`]).
+//!
+//! [`run`] plays a round robin of all the configured engines (a match for
+//! two), several games at once.
+
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod stats;
+
+pub use engine::{EngineConfig, EngineError, Protocol};
+pub use game::{Adjudication, DrawRule, GameRecord, GameSpec, ResignRule, Termination, TimeControl};
+pub use openings::Opening;
+pub use stats::{Score, Sprt, SprtState};
+
+use menagerie_notation::pgn::GameResult;
+use menagerie_variants::VariantId;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+/// A whole match or tournament.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (at least two); every pair meets.
+    pub engines: Vec<EngineConfig>,
+    /// The variant played.
+    pub variant: VariantId,
+    /// Openings, used in order; each is played twice per pair, once with
+    /// each colour.
+    pub openings: Vec<Opening>,
+    /// Games per pair of engines.
+    pub games: u32,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// The clocks.
+    pub time: TimeControl,
+    /// Score adjudication.
+    pub adjudication: Adjudication,
+    /// Allowed overrun of a clock.
+    pub time_margin: Duration,
+    /// Longest wait for a move not limited by a clock.
+    pub move_timeout: Duration,
+    /// PGN `Event`.
+    pub event: String,
+    /// PGN `Site`.
+    pub site: String,
+    /// Stop early when this test decides (two engines only).
+    pub sprt: Option<Sprt>,
+}
+
+/// One scheduled game: engines by index into [`MatchConfig::engines`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Pairing {
+    /// 1-based game number.
+    pub number: usize,
+    /// White's engine.
+    pub white: usize,
+    /// Black's engine.
+    pub black: usize,
+    /// Index of the opening.
+    pub opening: usize,
+}
+
+/// The schedule: for each pair (a, b) in order, `games` games; game `g`
+/// uses opening `g / 2` (cycling) and gives White to `a` when `g` is even.
+pub fn schedule(config: &MatchConfig) -> Vec<Pairing> {
+    let n = config.engines.len();
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            for g in 0..config.games as usize {
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                let opening = (g / 2) % config.openings.len().max(1);
+                out.push(Pairing { number: out.len() + 1, white, black, opening });
+            }
+        }
+    }
+    out
+}
+
+/// Results so far.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    /// `scores[a][b]`: engine a's results against engine b.
+    pub scores: Vec<Vec<Score>>,
+    /// Games finished.
+    pub finished: usize,
+    /// Games scheduled.
+    pub scheduled: usize,
+    /// How the finished games ended, by [`Termination::describe`] kind:
+    /// (PGN `Termination` value, count).
+    pub terminations: Vec<(String, usize)>,
+    /// The SPRT's state and log-likelihood ratio, when one runs.
+    pub sprt: Option<(SprtState, f64)>,
+}
+
+impl Standings {
+    /// Engine `a`'s total score against everyone.
+    pub fn total(&self, a: usize) -> Score {
+        self.scores[a].iter().fold(Score::default(), |t, s| Score {
+            wins: t.wins + s.wins,
+            draws: t.draws + s.draws,
+            losses: t.losses + s.losses,
+        })
+    }
+}
+
+/// What [`run`] reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A game started.
+    Started(Pairing),
+    /// A game ended; the standings include it.
+    Finished {
+        /// Which game.
+        pairing: Pairing,
+        /// The game.
+        record: Box<GameRecord>,
+        /// Results so far.
+        standings: &'a Standings,
+    },
+}
+
+/// Plays the match: `concurrency` games at a time, in schedule order. New
+/// games stop being started when `stop` is set or the SPRT decides; games
+/// in progress finish (with `stop`, they end at once, result `*`, and are
+/// not counted). Returns the final standings.
+pub fn run(config: &MatchConfig, stop: &AtomicBool, mut on_event: impl FnMut(Event<'_>)) -> Standings {
+    let plan = schedule(config);
+    let n = config.engines.len();
+    let mut standings =
+        Standings { scores: vec![vec![Score::default(); n]; n], scheduled: plan.len(), ..Standings::default() };
+    let next = AtomicUsize::new(0);
+    let no_more = AtomicBool::new(false);
+    let (tx, rx) = channel::<(Pairing, Option<GameRecord>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let (plan, next, no_more) = (&plan, &next, &no_more);
+            scope.spawn(move || {
+                loop {
+                    if no_more.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&p) = plan.get(i) else { break };
+                    if tx.send((p, None)).is_err() {
+                        break;
+                    }
+                    let record = game::play(&spec(config, p), stop);
+                    if tx.send((p, Some(record))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (p, record) in rx {
+            let Some(record) = record else {
+                on_event(Event::Started(p));
+                continue;
+            };
+            let result = record.result();
+            if result != GameResult::Unknown {
+                let (w, b) = (p.white, p.black);
+                match result {
+                    GameResult::WhiteWins => {
+                        standings.scores[w][b].wins += 1;
+                        standings.scores[b][w].losses += 1;
+                    }
+                    GameResult::BlackWins => {
+                        standings.scores[w][b].losses += 1;
+                        standings.scores[b][w].wins += 1;
+                    }
+                    _ => {
+                        standings.scores[w][b].draws += 1;
+                        standings.scores[b][w].draws += 1;
+                    }
+                }
+                standings.finished += 1;
+                let tag = record.termination.tag().to_string();
+                match standings.terminations.iter_mut().find(|(t, _)| *t == tag) {
+                    Some(slot) => slot.1 += 1,
+                    None => standings.terminations.push((tag, 1)),
+                }
+                if let Some(t) = config.sprt.filter(|_| n == 2) {
+                    let s = standings.scores[0][1];
+                    let state = t.state(&s);
+                    standings.sprt = Some((state, t.llr(&s)));
+                    if state != SprtState::Continue {
+                        no_more.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            on_event(Event::Finished { pairing: p, record: Box::new(record), standings: &standings });
+        }
+    });
+    standings
+}
+
+/// The game to play for a pairing.
+fn spec(config: &MatchConfig, p: Pairing) -> GameSpec {
+    let opening = config.openings.get(p.opening).cloned().unwrap_or_else(|| Opening::start_of(config.variant));
+    GameSpec {
+        white: config.engines[p.white].clone(),
+        black: config.engines[p.black].clone(),
+        start: opening.start,
+        opening: opening.moves,
+        time: config.time,
+        adjudication: config.adjudication,
+        time_margin: config.time_margin,
+        move_timeout: config.move_timeout,
+        event: config.event.clone(),
+        site: config.site.clone(),
+        round: p.number.to_string(),
+    }
+}

@@ -1,0 +1,115 @@
+//! Opening books: positions from EPD files or games from PGN files.
+
+use menagerie_notation::fen;
+use menagerie_notation::pgn::{PgnReader, ReadOptions};
+use menagerie_variants::{AnyPosition, Move, VariantId};
+use std::io::BufReader;
+use std::path::Path;
+use thiserror::Error;
+
+/// One opening: a start position and moves played from it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Opening {
+    /// Where the game starts.
+    pub start: AnyPosition,
+    /// Book moves played before the engines take over.
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The variant's start position, no moves.
+    pub fn start_of(variant: VariantId) -> Opening {
+        Opening { start: AnyPosition::start(variant), moves: Vec::new() }
+    }
+}
+
+/// An opening file that could not be used.
+#[derive(Debug, Error)]
+pub enum OpeningError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line or game is malformed or not of the match's variant.
+    #[error("{path}: {reason}")]
+    Bad {
+        /// The file.
+        path: String,
+        /// What is wrong, naming the line or game.
+        reason: String,
+    },
+    /// The file holds no opening.
+    #[error("{0}: no openings")]
+    Empty(String),
+}
+
+/// Reads openings for `variant`: PGN (`.pgn`: each game's start and at
+/// most `plies` moves of its main line) or EPD (anything else: one
+/// position per line, four or six FEN fields, `;`-separated opcodes of
+/// which only `variant` is read).
+pub fn read(path: &Path, variant: VariantId, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+    let name = path.display().to_string();
+    let bad = |reason: String| OpeningError::Bad { path: name.clone(), reason };
+    let file = std::fs::File::open(path).map_err(|source| OpeningError::Io { path: name.clone(), source })?;
+    let pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let mut out = Vec::new();
+    if pgn {
+        let options = ReadOptions { coordinates: true };
+        let mut reader = PgnReader::with_options(BufReader::new(file), options);
+        while let Some(game) = reader.read_game() {
+            let game = game.map_err(|e| bad(e.to_string()))?;
+            if game.variant != variant {
+                return Err(bad(format!(
+                    "game {} is {}, the match plays {}",
+                    out.len() + 1,
+                    game.variant.name(),
+                    variant.name()
+                )));
+            }
+            let take = plies.unwrap_or(usize::MAX).min(game.moves.len());
+            out.push(Opening { start: game.start, moves: game.moves[..take].iter().map(|m| m.mv).collect() });
+        }
+    } else {
+        let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io { path: name.clone(), source })?;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let mut parts = t.split(';');
+            let board = parts.next().unwrap_or("").trim();
+            let mut line_variant = None;
+            for op in parts {
+                let op = op.trim();
+                if let Some(v) = op.strip_prefix("variant ") {
+                    line_variant = Some(
+                        VariantId::from_name(v.trim())
+                            .ok_or_else(|| bad(format!("line {}: unknown variant '{}'", i + 1, v.trim())))?,
+                    );
+                }
+            }
+            if line_variant.is_some_and(|v| v != variant) {
+                continue;
+            }
+            // EPD has four FEN fields; opening files often carry opcodes
+            // after them on the same field list (`... - hmvc 0; fmvn 1`).
+            let fields: Vec<&str> = board.split_whitespace().collect();
+            let fen_text = match fields.len() {
+                4 => format!("{board} 0 1"),
+                6 => board.to_string(),
+                n if n > 4 => fields[..4].join(" ") + " 0 1",
+                _ => return Err(bad(format!("line {}: not a FEN/EPD position", i + 1))),
+            };
+            let start = fen::parse(variant, &fen_text).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
+            out.push(Opening { start, moves: Vec::new() });
+        }
+    }
+    if out.is_empty() {
+        return Err(OpeningError::Empty(name));
+    }
+    Ok(out)
+}

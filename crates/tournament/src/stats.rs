@@ -1,0 +1,252 @@
+//! Match statistics: Elo difference with a 95 % interval, likelihood of
+//! superiority, and the sequential probability ratio test.
+//!
+//! All figures use the logistic Elo model, score = 1 / (1 + 10^(−Elo/400)),
+//! and the trinomial (win/draw/loss) distribution of single games.
+
+/// Wins, draws and losses of one side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Score {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// The two-sided 97.5 % quantile of the normal distribution (95 % interval).
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Score {
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win 1, a draw ½.
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// Score fraction in 0..=1 (0.5 with no games).
+    pub fn fraction(&self) -> f64 {
+        let n = self.games();
+        if n == 0 { 0.5 } else { self.points() / f64::from(n) }
+    }
+
+    /// The score from the opponent's side.
+    pub fn flipped(&self) -> Score {
+        Score { wins: self.losses, draws: self.draws, losses: self.wins }
+    }
+
+    /// Variance of one game's score.
+    fn variance(&self) -> f64 {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return 0.0;
+        }
+        let s = self.fraction();
+        (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n
+    }
+
+    /// The Elo difference and the half-width of its 95 % interval. A
+    /// perfect or zero score has an infinite difference.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = f64::from(self.games());
+        let s = self.fraction();
+        let elo = elo_of(s);
+        if n < 2.0 || !elo.is_finite() {
+            return (elo, f64::INFINITY);
+        }
+        let se = (self.variance() / n).sqrt();
+        let lo = elo_of((s - Z95 * se).max(0.0));
+        let hi = elo_of((s + Z95 * se).min(1.0));
+        (elo, (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority: the probability that this side is the
+    /// stronger, from wins and losses (draws carry no information).
+    pub fn los(&self) -> f64 {
+        let (w, l) = (f64::from(self.wins), f64::from(self.losses));
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+}
+
+/// The Elo difference of a score fraction (±∞ at 1 and 0).
+pub fn elo_of(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The expected score fraction at an Elo difference.
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, error < 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let sign = x.signum();
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// A sequential probability ratio test between H0: Elo = `elo0` and H1:
+/// Elo = `elo1`, with error rates `alpha` (accepting H1 when H0 holds) and
+/// `beta` (accepting H0 when H1 holds).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// The state of an SPRT.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum SprtState {
+    /// Not decided yet.
+    Continue,
+    /// H1 accepted (the difference is at least `elo1`, at the test's confidence).
+    AcceptH1,
+    /// H0 accepted.
+    AcceptH0,
+}
+
+impl Sprt {
+    /// The log-likelihood-ratio bounds (lower, upper): ln(β/(1−α)) and
+    /// ln((1−β)/α).
+    pub fn bounds(&self) -> (f64, f64) {
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    }
+
+    /// The log-likelihood ratio of the results: the generalised SPRT's
+    /// normal approximation, LLR = n (s1 − s0)(2s − s0 − s1) / (2 σ²),
+    /// where s is the observed score, σ² the variance of one game's score
+    /// and s0, s1 the expected scores under H0 and H1 (as used by
+    /// Fishtest's trinomial test).
+    ///
+    /// When every game has the same result the observed variance is 0; it
+    /// is then estimated as if one more game had been drawn, so a match of
+    /// nothing but wins (or losses) still decides.
+    pub fn llr(&self, score: &Score) -> f64 {
+        let n = f64::from(score.games());
+        if n == 0.0 {
+            return 0.0;
+        }
+        let mut var = score.variance();
+        if var <= 0.0 {
+            var = Score { draws: score.draws + 1, ..*score }.variance();
+        }
+        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
+        let s = score.fraction();
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// Whether the test has decided.
+    pub fn state(&self, score: &Score) -> SprtState {
+        let (lo, hi) = self.bounds();
+        let llr = self.llr(score);
+        if llr >= hi {
+            SprtState::AcceptH1
+        } else if llr <= lo {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+
+    /// Checks the parameters: elo0 < elo1, and 0 < alpha, beta < 0.5.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0.is_finite() && self.elo1.is_finite() && self.elo0 < self.elo1) {
+            return Err(format!("SPRT needs elo0 < elo1 (got {} and {})", self.elo0, self.elo1));
+        }
+        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("SPRT {name} must be in (0, 0.5), got {v}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn elo_and_interval() {
+        // 55 % is +34.86 Elo; 75 % is +190.85.
+        assert!(close(elo_of(0.55), 34.86, 0.01));
+        assert!(close(elo_of(0.75), 190.85, 0.01));
+        assert!(close(score_of(elo_of(0.3)), 0.3, 1e-12));
+        // 100 games, +30 =40 -30: 0 Elo, per-game σ² = 0.15, se = 0.03873,
+        // interval 0.5 ± 0.07591 → ±(elo(0.57591) − elo(0.42409))/2 = ±53.1.
+        let s = Score { wins: 30, draws: 40, losses: 30 };
+        let (e, err) = s.elo();
+        assert!(close(e, 0.0, 1e-9));
+        assert!(close(err, 53.1, 0.1), "{err}");
+        let (e, err) = Score { wins: 10, draws: 0, losses: 0 }.elo();
+        assert!(e.is_infinite() && err.is_infinite());
+    }
+
+    #[test]
+    fn likelihood_of_superiority() {
+        // Known figures: +0 -0 → 50 %; W=60 L=40 → 97.7 %; W=55 L=45 → 84.1 %.
+        assert!(close(Score::default().los(), 0.5, 1e-12));
+        assert!(close(Score { wins: 60, draws: 10, losses: 40 }.los(), 0.9772, 1e-3));
+        assert!(close(Score { wins: 55, draws: 0, losses: 45 }.los(), 0.8413, 1e-3));
+        assert!(close(erf(1.0), 0.842_700_79, 1e-6));
+    }
+
+    #[test]
+    fn sprt_bounds_and_llr() {
+        let t = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
+        let (lo, hi) = t.bounds();
+        // ln(0.05/0.95) = −2.944439 (the figure every SPRT tool shows).
+        assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
+        let t2 = Sprt { elo0: -1.75, elo1: 0.25, alpha: 0.05, beta: 0.1 };
+        let (lo, hi) = t2.bounds();
+        assert!(close(lo, -2.251_292, 1e-6) && close(hi, 2.890_372, 1e-6));
+        // Hand-computed: W=1000 D=2000 L=900, n=3900, s=0.512821,
+        // σ² = 0.1216305, s0 = 0.5, s1 = 0.5071951 →
+        // LLR = 3900 · 0.0071951 · (1.0256410 − 1.0071951) / (2σ²) = 2.1278.
+        let s = Score { wins: 1000, draws: 2000, losses: 900 };
+        assert!(close(t.llr(&s), 2.1278, 0.0005), "{}", t.llr(&s));
+        assert_eq!(t.state(&s), SprtState::Continue);
+        assert_eq!(t.state(&Score { wins: 3000, draws: 2000, losses: 2500 }), SprtState::AcceptH1);
+        assert_eq!(t.state(&Score { wins: 2500, draws: 2000, losses: 3000 }), SprtState::AcceptH0);
+        // All wins: decided after a few games (variance from one added draw:
+        // n=5, s=1, σ² = 0.03472 → LLR = 5·0.0715·(2 − 1.0715)/0.06944 = 4.78 for elo1 = 50).
+        let wide = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
+        let sweep = Score { wins: 5, draws: 0, losses: 0 };
+        assert!(close(wide.llr(&sweep), 4.78, 0.01), "{}", wide.llr(&sweep));
+        assert_eq!(wide.state(&sweep), SprtState::AcceptH1);
+        assert_eq!(wide.state(&sweep.flipped()), SprtState::AcceptH0);
+        assert!(t.validate().is_ok());
+        assert!(Sprt { elo0: 5.0, elo1: 0.0, ..t }.validate().is_err());
+        assert!(Sprt { alpha: 0.0, ..t }.validate().is_err());
+    }
+}

@@ -421,10 +421,14 @@ impl Engine {
             format!("position fen {}", fen::format(start))
         };
         if !moves.is_empty() {
+            // UCI's own alphabet (`0000`, `K@e1`, `A@g1`, ...), which every
+            // UCI parser reads; Menagerie's engine also reads its older forms.
             cmd.push_str(" moves");
+            let mut p = *start;
             for &m in moves {
                 cmd.push(' ');
-                cmd.push_str(&uci::format(variant, m));
+                cmd.push_str(&uci::format_wire(&p, m));
+                p = p.play_unchecked(m);
             }
         }
         self.send(&cmd)?;

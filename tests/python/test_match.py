@@ -1,0 +1,210 @@
+"""`menagerie match`: real engine processes in every variant, broken engines
+losing with the right reason, SPRT stopping early, openings with both colours,
+XBoard engines, and a chess match against Stockfish whose PGN python-chess
+reads back."""
+import io
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import chess
+import chess.pgn
+import pytest
+
+from conftest import ROOT, binary
+
+BROKEN = ROOT / "tests" / "python" / "engines" / "broken_uci.py"
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
+STOCKFISH = shutil.which("stockfish") or ("/usr/games/stockfish" if pathlib.Path("/usr/games/stockfish").exists() else None)
+
+
+def uci_engine(name: str, *extra: str) -> str:
+    return " ".join([f"cmd={binary('menagerie-uci')}", f"name={name}", "option.Hash=8", *extra])
+
+
+def broken(mode: str) -> str:
+    return f"cmd={sys.executable} arg={BROKEN} arg={mode} name=Broken-{mode}"
+
+
+def run_match(tmp_path: pathlib.Path, *args: str, timeout: int = 300) -> tuple[dict, list, str]:
+    """Runs `menagerie match ... --json --pgn-out`; returns the JSON, the games
+    (python-chess games for chess, python-chess headers for the fairy
+    variants, which python-chess cannot play) and the PGN text."""
+    pgn = tmp_path / "games.pgn"
+    cmd = [str(binary("menagerie")), "match", *args, "--json", "--quiet", "--pgn-out", str(pgn)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    text = pgn.read_text()
+    games = []
+    stream = io.StringIO(text)
+    read = chess.pgn.read_game if summary["variant"] == "chess" else chess.pgn.read_headers
+    while (g := read(stream)) is not None:
+        games.append(g)
+    return summary, games, text
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_two_menagerie_engines_play_every_variant(tmp_path, variant):
+    summary, games, text = run_match(
+        tmp_path,
+        "--engine", uci_engine("A"), "--engine", uci_engine("B"),
+        "--variant", variant, "--nodes", "3000", "--games", "2", "--concurrency", "2", "--max-moves", "80",
+    )
+    assert summary["finished"] == 2 and summary["scheduled"] == 2
+    a, b = summary["engines"]
+    assert a["games"] == b["games"] == 2
+    assert a["wins"] == b["losses"] and a["draws"] == b["draws"]
+    # Every game ended by the rules or the length limit, never by an engine failure.
+    assert set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+    assert len(games) == 2
+    for g in games:
+        headers = g.headers if variant == "chess" else g
+        assert headers["Result"] in ("1-0", "0-1", "1/2-1/2")
+        assert headers["TimeControl"] == "-"
+        if variant != "chess":
+            assert headers["Variant"] == variant
+    # Menagerie reads its own output back: every move legal, results consistent.
+    pgn = tmp_path / "games.pgn"
+    check = subprocess.run([str(binary("menagerie")), "pgn", "--check", str(pgn)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    assert "2 games" in check.stdout
+    assert {(g.headers if variant == "chess" else g)["White"] for g in games} == {"A", "B"}
+
+
+@pytest.mark.parametrize(
+    "mode, termination, detail",
+    [
+        ("illegal", "rules infraction", "illegal move: a3a6"),
+        ("garbage", "rules infraction", "illegal move: xyzzy"),
+        ("nomove", "rules infraction", "no move"),
+        ("crash", "abandoned", "disconnected"),
+        ("silent", "time forfeit", "loses on time"),
+        ("slow", "time forfeit", "loses on time"),
+    ],
+)
+def test_a_broken_engine_loses_with_the_reason(tmp_path, mode, termination, detail):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", broken(mode),
+        "--tc", "1+0", "--games", "2", "--time-margin", "50",
+    )
+    good, bad = summary["engines"]
+    assert (good["wins"], bad["losses"]) == (2, 2), summary
+    assert summary["terminations"] == {termination: 2}
+    for g in games:
+        loser = "White" if g.headers["White"].startswith("Broken") else "Black"
+        assert g.headers["Result"] == ("0-1" if loser == "White" else "1-0")
+        assert g.headers["Termination"] == termination
+        assert detail in g.headers["TerminationDetails"], g.headers["TerminationDetails"]
+        assert g.headers["TerminationDetails"].startswith(loser), g.headers["TerminationDetails"]
+
+
+def test_an_engine_that_does_not_start_loses(tmp_path):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", "cmd=/nonexistent/engine name=Ghost",
+        "--movetime", "0.05", "--games", "2",
+    )
+    assert summary["engines"][0]["wins"] == 2
+    assert all("could not start" in g.headers["TerminationDetails"] for g in games)
+
+
+def test_sprt_stops_the_match_early(tmp_path):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", broken("illegal"),
+        "--movetime", "0.02", "--games", "100", "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+    )
+    sprt = summary["sprt"]
+    assert sprt["state"] == "H1" and sprt["llr"] >= sprt["upper"] > 2.94
+    assert abs(sprt["upper"] - 2.944439) < 1e-5 and abs(sprt["lower"] + 2.944439) < 1e-5
+    # Four straight wins decide it (LLR 3.32 > 2.94); a fifth may have started meanwhile.
+    assert summary["finished"] < 10
+    assert len(games) == summary["finished"]
+
+
+def test_openings_are_played_with_both_colours(tmp_path):
+    epd = tmp_path / "openings.epd"
+    epd.write_text(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ;id \"open\"\n"
+        "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\n"
+    )
+    summary, games, _ = run_match(
+        tmp_path, "--engine", uci_engine("A"), "--engine", uci_engine("B"),
+        "--openings", str(epd), "--nodes", "2000", "--games", "4", "--max-moves", "30",
+    )
+    assert summary["finished"] == 4
+    fens = [g.headers.get("FEN") for g in games]
+    assert fens[0] == fens[1] and fens[2] == fens[3] and fens[0] != fens[2]
+    assert all(g.headers["SetUp"] == "1" for g in games)
+    assert games[0].headers["White"] == games[1].headers["Black"]
+    # PGN openings: the book moves come first, marked as book.
+    book = tmp_path / "book.pgn"
+    book.write_text('[Event "book"]\n\n1. e4 c5 2. Nf3 d6 *\n\n[Event "book 2"]\n\n1. d4 d5 *\n')
+    summary, games, text = run_match(
+        tmp_path, "--engine", uci_engine("A"), "--engine", uci_engine("B"),
+        "--openings", str(book), "--plies", "3", "--nodes", "2000", "--games", "4", "--max-moves", "30",
+    )
+    first = [[m.uci() for m in g.mainline_moves()][:3] for g in games]
+    assert first[0] == first[1] == ["e2e4", "c7c5", "g1f3"]
+    assert first[2][:2] == first[3][:2] == ["d2d4", "d7d5"]
+    assert "{book}" in text
+
+
+@pytest.mark.parametrize("variant", ["camel-rhino", "alpaca2", "alseid"])
+def test_xboard_engines_play_through_the_runner(tmp_path, variant):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("X", "proto=xboard"), "--engine", uci_engine("U"),
+        "--variant", variant, "--depth", "3", "--games", "2", "--max-moves", "60",
+    )
+    assert summary["finished"] == 2
+    assert set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+
+
+def test_bad_match_options_are_clear_errors(tmp_path):
+    base = [str(binary("menagerie")), "match", "--engine", uci_engine("A"), "--engine", uci_engine("B")]
+    for extra, needle in [
+        (["--tc", "0"], "not a time control"),
+        (["--tc", "10+x"], "not a time control"),
+        (["--nodes", "0"], "positive"),
+        (["--movetime", "0.1", "--variant", "shogi"], "unknown variant"),
+        (["--movetime", "0.1", "--sprt", "elo0=5,elo1=0"], "elo0 < elo1"),
+        (["--movetime", "0.1", "--resign", "movecount=x"], "not a number"),
+        (["--movetime", "0.1", "--openings", "/nonexistent.epd"], "nonexistent"),
+        ([], "time control"),
+    ]:
+        proc = subprocess.run(base + extra, capture_output=True, text=True, timeout=30)
+        assert proc.returncode != 0 and needle in proc.stderr, (extra, proc.stderr)
+    proc = subprocess.run(
+        [str(binary("menagerie")), "match", "--engine", "name=x", "--engine", uci_engine("B"), "--depth", "1"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode != 0 and "cmd=PATH" in proc.stderr
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed (apt-get install stockfish)")
+def test_chess_match_against_stockfish_reads_back_in_python_chess(tmp_path):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", f"cmd={STOCKFISH} name=Stockfish option.Hash=16 option.Threads=1",
+        "--tc", "2+0.05", "--games", "2", "--concurrency", "2", "--resign", "movecount=3,score=1000",
+    )
+    assert summary["finished"] == 2
+    assert {summary["engines"][1]["name"]} == {"Stockfish"}
+    assert set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+    for g in games:
+        assert g.headers["TimeControl"] == "2+0.05"
+        board = g.board()
+        for move in g.mainline_moves():
+            assert move in board.legal_moves
+            board.push(move)
+        result = g.headers["Result"]
+        assert result in ("1-0", "0-1", "1/2-1/2")
+        if g.headers["Termination"] == "normal" and result != "1/2-1/2":
+            assert board.is_checkmate()
+        # Every engine move carries the engine's score/depth and time.
+        assert all(node.comment for node in g.mainline())

@@ -112,6 +112,16 @@ def test_an_engine_that_does_not_start_loses(tmp_path):
     assert all("could not start" in g.headers["TerminationDetails"] for g in games)
 
 
+def test_a_misspelt_uci_option_is_an_error_not_a_silent_no_op(tmp_path):
+    summary, games, _ = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", uci_engine("Typo", "option.UCI_Elow=1400"),
+        "--movetime", "0.05", "--games", "2",
+    )
+    assert summary["engines"][0]["wins"] == 2
+    assert all("no UCI option 'UCI_Elow'" in g.headers["TerminationDetails"] for g in games)
+
+
 def test_sprt_stops_the_match_early(tmp_path):
     summary, games, _ = run_match(
         tmp_path,

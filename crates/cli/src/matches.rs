@@ -22,9 +22,10 @@ pub(crate) struct MatchArgs {
     /// An engine, as one argument of space-separated KEY=VALUE pairs:
     /// `cmd=PATH` (required), `name=NAME`, `proto=uci|xboard` (default uci),
     /// `arg=ARG` (repeatable), `dir=DIR`, `option.NAME=VALUE` (UCI
-    /// setoption / XBoard option, repeatable; `_` in NAME stands for a
-    /// space), `variant.OURS=THEIRS` (the engine's name for a variant,
-    /// e.g. `variant.camel-rhino-plain=camelrhinoplain`). Give it once per
+    /// setoption / XBoard option, repeatable; a UCI option the engine does
+    /// not list is an error), `variant.OURS=THEIRS` (the engine's name for a variant,
+    /// e.g. `variant.camel-rhino-plain=camelrhinoplain`). Double quotes
+    /// group a pair with spaces: `"option.Skill Level=3"`. Give it once per
     /// engine, at least twice; every pair of engines meets.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
@@ -354,7 +355,8 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
 fn engine(spec: &str) -> Result<EngineConfig> {
     let mut config: Option<EngineConfig> = None;
     let mut rest = Vec::new();
-    for word in spec.split_whitespace() {
+    let words = words(spec)?;
+    for word in &words {
         let (k, v) = word.split_once('=').with_context(|| format!("engine spec: '{word}' is not KEY=VALUE"))?;
         if k == "cmd" {
             config = Some(EngineConfig::uci(v));
@@ -377,7 +379,7 @@ fn engine(spec: &str) -> Result<EngineConfig> {
             "dir" => c.dir = Some(PathBuf::from(v)),
             _ => {
                 if let Some(name) = k.strip_prefix("option.") {
-                    c.options.push((name.replace('_', " "), v.to_string()));
+                    c.options.push((name.to_string(), v.to_string()));
                 } else if let Some(ours) = k.strip_prefix("variant.") {
                     let id = VariantId::from_name(ours)
                         .with_context(|| format!("engine spec: unknown variant '{ours}' in '{k}'"))?;
@@ -389,6 +391,32 @@ fn engine(spec: &str) -> Result<EngineConfig> {
         }
     }
     Ok(c)
+}
+
+/// Splits an engine spec into words at spaces outside double quotes
+/// (`"option.Skill Level=3"` is one word, without its quotes).
+fn words(spec: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in spec.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if quoted {
+        bail!("engine spec: unbalanced '\"' in '{spec}'");
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    Ok(out)
 }
 
 /// `key=value,key=value` with only the `allowed` keys.
@@ -441,14 +469,18 @@ mod tests {
 
     #[test]
     fn engine_specs() {
-        let e = engine("cmd=/usr/games/stockfish name=SF option.Hash=16 option.Skill_Level=3 proto=uci").unwrap();
+        let e = engine("cmd=/usr/games/stockfish name=SF option.Hash=16 \"option.Skill Level=3\" option.UCI_Elo=1400")
+            .unwrap();
         assert_eq!(e.name, "SF");
-        assert_eq!(e.options, vec![("Hash".into(), "16".into()), ("Skill Level".into(), "3".into())]);
+        assert_eq!(
+            e.options,
+            vec![("Hash".into(), "16".into()), ("Skill Level".into(), "3".into()), ("UCI_Elo".into(), "1400".into())]
+        );
         let e = engine("cmd=fsf proto=xboard variant.camel-rhino-plain=camelrhinoplain arg=--x").unwrap();
         assert_eq!(e.protocol, Protocol::Xboard);
         assert_eq!(e.variant_name(VariantId::CamelRhinoPlain), "camelrhinoplain");
         assert_eq!(e.args, vec!["--x".to_string()]);
-        for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd"] {
+        for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd", "cmd=a \"name=b"] {
             assert!(engine(bad).is_err(), "{bad}");
         }
     }

@@ -271,8 +271,19 @@ impl Engine {
     fn handshake_uci(&mut self) -> Result<(), EngineError> {
         self.send("uci")?;
         let t = self.config.start_timeout;
-        self.read_until(t, |l| l == "uciok")?;
+        let mut advertised = Vec::new();
+        self.read_until(t, |l| {
+            if let Some(rest) = l.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                advertised.push(name.to_ascii_lowercase());
+            }
+            l == "uciok"
+        })?;
         for (name, value) in self.config.options.clone() {
+            // A misspelt option would be ignored by the engine in silence.
+            if !advertised.contains(&name.to_ascii_lowercase()) {
+                return Err(EngineError::Unsupported(format!("the engine has no UCI option '{name}'")));
+            }
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         self.sync()

@@ -7,6 +7,7 @@ mod local;
 mod matches;
 mod pgn;
 mod remote;
+mod svg;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -56,6 +57,12 @@ enum TopCommand {
     /// output, Elo with error bars, LOS and an optional SPRT. Runs locally
     /// (--remote is ignored).
     Match(matches::MatchArgs),
+    /// Draw a position of any variant as an SVG picture.
+    ///
+    /// Coordinates, the last of --moves shaded, check, arrows, highlighted
+    /// squares, either side at the bottom, and the reserve pieces of the
+    /// gating variants. Runs locally (--remote is ignored).
+    Svg(svg::SvgArgs),
 }
 
 /// A position on the command line.
@@ -191,6 +198,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         TopCommand::Pgn(args) => pgn::run(args),
         TopCommand::Match(args) => matches::run(args),
+        TopCommand::Svg(args) => svg::run(args),
         TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
         TopCommand::Engine(command) => {
             remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))

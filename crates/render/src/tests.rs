@@ -1,0 +1,274 @@
+use super::*;
+
+fn req<'a>(variant: &'a str) -> BoardRequest<'a> {
+    BoardRequest { variant, ..BoardRequest::default() }
+}
+
+/// Checks that tags nest and close, attributes are quoted, and there is one
+/// root element: enough to catch broken output without an XML parser.
+fn assert_well_formed(svg: &str) {
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg:.80}");
+    assert!(svg.ends_with("</svg>\n"));
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = svg;
+    let mut roots = 0;
+    while let Some(open) = rest.find('<') {
+        let text = &rest[..open];
+        assert!(!text.contains('>') && !text.contains('&') || text.contains("&amp;"), "stray text {text:?}");
+        let close = rest[open..].find('>').expect("unclosed tag") + open;
+        let tag = &rest[open + 1..close];
+        assert_eq!(tag.matches('"').count() % 2, 0, "unbalanced quotes in <{tag}>");
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name), "mismatched </{name}>");
+        } else {
+            let name = tag.split_whitespace().next().unwrap_or("").trim_end_matches('/').to_string();
+            assert!(!name.is_empty() && name.bytes().all(|b| b.is_ascii_alphabetic()), "bad tag <{tag}>");
+            if stack.is_empty() {
+                roots += 1;
+            }
+            if !tag.ends_with('/') {
+                stack.push(name);
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed {stack:?}");
+    assert_eq!(roots, 1);
+    assert_eq!(rest, "\n");
+}
+
+/// The value of `attr` in the first element whose text contains `marker`.
+fn attr(svg: &str, marker: &str, attr: &str) -> String {
+    let at = svg.find(marker).unwrap_or_else(|| panic!("{marker} not found"));
+    let start = svg[..at].rfind('<').unwrap();
+    let end = at + svg[at..].find('>').unwrap();
+    let tag = &svg[start..end];
+    let key = format!(" {attr}=\"");
+    let v = tag.find(&key).unwrap_or_else(|| panic!("no {attr} in {tag}")) + key.len();
+    tag[v..v + tag[v..].find('"').unwrap()].to_string()
+}
+
+fn square_xy(svg: &str, name: &str) -> (i32, i32) {
+    let marker = format!("id=\"sq-{name}\"");
+    (attr(svg, &marker, "x").parse().unwrap(), attr(svg, &marker, "y").parse().unwrap())
+}
+
+#[test]
+fn every_variant_start_is_well_formed_and_deterministic() {
+    for v in VariantId::EVERY {
+        let a = render_request(&req(v.name())).unwrap();
+        assert_well_formed(&a);
+        assert_eq!(a, render_request(&req(v.name())).unwrap(), "{v}");
+        let (files, ranks) = v.size();
+        assert_eq!(a.matches("class=\"square ").count(), usize::from(files) * usize::from(ranks));
+        assert_eq!(
+            a.matches("<g class=\"piece ").count(),
+            32 + if v.size().0 == 10 { 8 } else { 0 } + reserve_count(*v)
+        );
+    }
+}
+
+fn reserve_count(v: VariantId) -> usize {
+    match v {
+        VariantId::Alpaca | VariantId::AlpacaSameFile | VariantId::Alseid | VariantId::AlseidWeak => 2,
+        VariantId::Alpaca2 => 4,
+        _ => 0,
+    }
+}
+
+#[test]
+fn every_piece_kind_is_drawn_in_both_colours() {
+    let positions = [
+        ("alpaca", "rnbqkbnr/pppppppp/8/8/3A4/3a4/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("alseid", "rnbqkbnr/pppppppp/8/8/3S4/3s4/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("camel-rhino", ""),
+    ];
+    let mut all = String::new();
+    for (variant, fen) in positions {
+        let svg = render_request(&BoardRequest { variant, fen, ..BoardRequest::default() }).unwrap();
+        assert_well_formed(&svg);
+        all.push_str(&svg);
+    }
+    for kind in PieceKind::ALL {
+        for color in ["white", "black"] {
+            let class = format!("class=\"piece {color}-{}\"", kind.name().to_ascii_lowercase());
+            assert!(all.contains(&class), "{class} missing");
+        }
+    }
+    // Each kind's figure differs from every other's.
+    let figures: Vec<String> = PieceKind::ALL
+        .iter()
+        .map(|&k| {
+            let mut s = String::new();
+            pieces::draw(&mut s, Piece::new(Color::White, k), 0.0, 0.0, 1.0);
+            s.split_once('>').unwrap().1.to_string()
+        })
+        .collect();
+    for (i, a) in figures.iter().enumerate() {
+        for b in &figures[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    // White: light body, dark outline; Black the other way round.
+    let (mut w, mut b) = (String::new(), String::new());
+    pieces::draw(&mut w, Piece::new(Color::White, PieceKind::Camel), 0.0, 0.0, 1.0);
+    pieces::draw(&mut b, Piece::new(Color::Black, PieceKind::Camel), 0.0, 0.0, 1.0);
+    assert!(w.contains("fill=\"#f7f4ec\" stroke=\"#1d1d1d\""));
+    assert!(b.contains("fill=\"#262422\" stroke=\"#eeeae0\""));
+}
+
+#[test]
+fn orientation_flips_the_board() {
+    for (variant, last, first_file) in [("chess", "h8", 'a'), ("camel-rhino", "j10", 'a')] {
+        let white = render_request(&req(variant)).unwrap();
+        let black = render_request(&BoardRequest { flip: true, ..req(variant) }).unwrap();
+        let (files, _) = VariantId::from_name(variant).unwrap().size();
+        let far = MARGIN + (i32::from(files) - 1) * SQUARE;
+        // White at the bottom: a1 bottom-left, last square top-right.
+        assert_eq!(square_xy(&white, "a1"), (MARGIN, far));
+        assert_eq!(square_xy(&white, last), (far, MARGIN));
+        // Black at the bottom: a1 top-right.
+        assert_eq!(square_xy(&black, "a1"), (far, MARGIN));
+        assert_eq!(square_xy(&black, last), (MARGIN, far));
+        // The file letters run the other way.
+        let letter_x = |svg: &str| attr(svg, &format!(">{first_file}</text>"), "x").parse::<i32>().unwrap();
+        assert_eq!(letter_x(&white), MARGIN + SQUARE / 2);
+        assert_eq!(letter_x(&black), far + SQUARE / 2);
+        // Pieces move with their squares: the white rook on a1.
+        let rook = attr(&black, "class=\"piece white-rook\"", "transform");
+        assert_eq!(rook, format!("translate({far} {MARGIN})"));
+    }
+}
+
+#[test]
+fn arrows_highlights_last_move_and_check() {
+    let svg = render_request(&BoardRequest {
+        variant: "chess",
+        moves: &["f3", "e5", "g4", "Qh4#"],
+        arrows: &["d8h4:red", "g1f3", "e4e4:#0a0"],
+        highlights: &["e1", "f2:yellow"],
+        ..BoardRequest::default()
+    })
+    .unwrap();
+    assert_well_formed(&svg);
+    assert!(svg.contains("class=\"arrow arrow-d8h4\""));
+    assert!(svg.contains("fill=\"#d2352b\" fill-opacity=\"0.8\""));
+    assert!(svg.contains("class=\"arrow arrow-g1f3\" "));
+    assert!(svg.contains("fill=\"#3a9a3a\""));
+    assert!(svg.contains("<circle class=\"arrow\"") && svg.contains("stroke=\"#00aa00\""));
+    assert_eq!(svg.matches("class=\"highlight\"").count(), 2);
+    assert!(svg.contains("fill=\"#e6c21e\" fill-opacity=\"0.5\""));
+    // Last move d8-h4, and the white king on e1 in check.
+    assert_eq!(svg.matches("class=\"last-move\"").count(), 2);
+    let (x, y) = square_xy(&svg, "h4");
+    assert!(svg.contains(&format!("<rect class=\"last-move\" x=\"{x}\" y=\"{y}\"")));
+    let (kx, ky) = square_xy(&svg, "e1");
+    assert!(svg.contains(&format!("class=\"check\" cx=\"{}\" cy=\"{}\"", kx + 50, ky + 50)));
+    // No check, no glow; no arrows, no arrow group.
+    let quiet = render_request(&req("chess")).unwrap();
+    assert!(!quiet.contains("class=\"check\"") && !quiet.contains("class=\"arrows\""));
+    assert!(!quiet.contains("last-move"));
+}
+
+#[test]
+fn ten_by_ten_squares_and_arrows() {
+    let svg = render_request(&BoardRequest {
+        variant: "camel-rhino",
+        moves: &["i2h5"],
+        arrows: &["a10j1:blue"],
+        highlights: &["j10"],
+        ..BoardRequest::default()
+    });
+    let svg = svg.unwrap();
+    assert_well_formed(&svg);
+    assert!(svg.contains("id=\"sq-j10\"") && svg.contains("arrow-a10j1"));
+    assert!(svg.contains("viewBox=\"0 0 1072 1072\""));
+    assert!(svg.contains(">10</text>"));
+}
+
+#[test]
+fn reserve_pieces_and_gate_marks() {
+    let start = render_request(&req("alpaca")).unwrap();
+    assert_well_formed(&start);
+    // Two reserve strips, the pending `?`, no gate marks yet.
+    assert!(start.contains("viewBox=\"0 0 872 1052\""));
+    assert_eq!(start.matches("class=\"pending\"").count(), 2);
+    assert!(!start.contains("class=\"gate\""));
+    assert_eq!(start.matches("scale(0.7)").count(), 2);
+
+    let placed = render_request(&BoardRequest { moves: &["accept", "A@g", "A@b"], ..req("alpaca") }).unwrap();
+    assert_well_formed(&placed);
+    assert!(!placed.contains("class=\"pending\""));
+    assert_eq!(placed.matches("class=\"gate\"").count(), 2);
+    // White's Alpaca waits below the g file, Black's above the b file.
+    let g_center = MARGIN + 6 * SQUARE + SQUARE / 2;
+    let b_center = MARGIN + SQUARE + SQUARE / 2;
+    assert!(placed.contains(&format!("L{g_center} {}", MARGIN + STRIP + 8 * SQUARE + MARGIN + 2)));
+    assert!(placed.contains(&format!("L{b_center} {}", STRIP - 2)));
+    // Prelude actions shade no squares.
+    assert!(!placed.contains("last-move"));
+
+    // Chess has no strips; a gating variant keeps them when the reserve is used up.
+    assert!(render_request(&req("chess")).unwrap().contains("viewBox=\"0 0 872 872\""));
+    let gated = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let svg = render_request(&BoardRequest { fen: gated, ..req("alseid") }).unwrap();
+    assert!(svg.contains("viewBox=\"0 0 872 1052\""));
+}
+
+#[test]
+fn size_sets_the_pixel_width() {
+    let svg = render_request(&BoardRequest { size: 200, ..req("alpaca") }).unwrap();
+    assert!(svg.contains("width=\"200\" height=\"241\""), "{svg:.200}");
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let err = |r: BoardRequest<'_>| render_request(&r).unwrap_err();
+    assert!(matches!(err(req("shogi")), RenderError::UnknownVariant(_)));
+    assert!(matches!(err(BoardRequest { fen: "8/8 w - -", ..req("chess") }), RenderError::Fen(_)));
+    let e = err(BoardRequest { moves: &["e4", "e4"], ..req("chess") });
+    assert!(matches!(e, RenderError::Move { index: 2, .. }), "{e}");
+    assert!(e.to_string().starts_with("move 2: "), "{e}");
+    assert!(matches!(err(BoardRequest { moves: &["xyzzy"], ..req("chess") }), RenderError::Move { index: 1, .. }));
+    for a in ["e2", "e2e9", "e2e4:mauve", "", "z1z2", "e2e4:#12345", "e0e4", "e2e4x"] {
+        let arrows = [a];
+        let e = err(BoardRequest { arrows: &arrows, ..req("chess") });
+        assert!(
+            matches!(e, RenderError::Arrow { .. } | RenderError::Square { .. } | RenderError::Color(_)),
+            "{a}: {e}"
+        );
+    }
+    for h in ["i1", "e4:", "e44", "j11"] {
+        let highlights = [h];
+        assert!(render_request(&BoardRequest { highlights: &highlights, ..req("camel-rhino") }).is_err() || h == "i1");
+    }
+    assert!(matches!(err(BoardRequest { highlights: &["i1"], ..req("chess") }), RenderError::Square { .. }));
+    assert!(matches!(err(BoardRequest { size: 0, ..req("chess") }), RenderError::Size(0)));
+    assert!(matches!(err(BoardRequest { size: 100_000, ..req("chess") }), RenderError::Size(_)));
+    // Off-board squares given as values, not text.
+    let pos = AnyPosition::start(VariantId::Chess);
+    let options = RenderOptions { last_move: Some((Square(0), Square(64))), ..RenderOptions::default() };
+    assert!(matches!(render(&pos, &options), Err(RenderError::Square { .. })));
+    // Long input is quoted short.
+    let long = "x".repeat(1000);
+    assert!(err(BoardRequest { variant: &long, ..req("chess") }).to_string().len() < 200);
+}
+
+#[test]
+fn colours_parse() {
+    assert_eq!(SvgColor::parse("RED").unwrap().hex(), "#d2352b");
+    assert_eq!(SvgColor::parse("#AbC").unwrap().hex(), "#aabbcc");
+    assert_eq!(SvgColor::parse("#00ff7F").unwrap().hex(), "#00ff7f");
+    for bad in ["", "#", "#ggg", "url(#x)", "red\"/><script>", "#1234"] {
+        assert!(SvgColor::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn numbers_are_formatted_plainly() {
+    assert_eq!(num(100.0), "100");
+    assert_eq!(num(0.6), "0.6");
+    assert_eq!(num(-0.0001), "0");
+    assert_eq!(num(12.345), "12.35");
+    assert_eq!(num(-7.5), "-7.5");
+}

@@ -138,6 +138,14 @@ pub enum RenderError {
     Size(u32),
 }
 
+impl RenderError {
+    /// True when a move of the move list is well-formed but not legal where
+    /// it is played (a precondition failure rather than bad input).
+    pub fn is_illegal_move(&self) -> bool {
+        matches!(self, RenderError::Move { source: MoveError::Illegal { .. }, .. })
+    }
+}
+
 fn color_names() -> String {
     NAMED_COLORS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
 }

@@ -229,7 +229,9 @@ fn bad_input_is_an_error() {
     let e = err(BoardRequest { moves: &["e4", "e4"], ..req("chess") });
     assert!(matches!(e, RenderError::Move { index: 2, .. }), "{e}");
     assert!(e.to_string().starts_with("move 2: "), "{e}");
-    assert!(matches!(err(BoardRequest { moves: &["xyzzy"], ..req("chess") }), RenderError::Move { index: 1, .. }));
+    assert!(e.is_illegal_move());
+    let e = err(BoardRequest { moves: &["xyzzy"], ..req("chess") });
+    assert!(matches!(e, RenderError::Move { index: 1, .. }) && !e.is_illegal_move());
     for a in ["e2", "e2e9", "e2e4:mauve", "", "z1z2", "e2e4:#12345", "e0e4", "e2e4x"] {
         let arrows = [a];
         let e = err(BoardRequest { arrows: &arrows, ..req("chess") });

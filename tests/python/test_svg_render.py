@@ -21,7 +21,7 @@ from conftest import binary
 png = pytest.importorskip("png", reason="pypng is not installed (pip install -r tests/python/requirements.txt)")
 
 RSVG = shutil.which("rsvg-convert")
-pytestmark = pytest.mark.skipif(
+needs_rsvg = pytest.mark.skipif(
     RSVG is None, reason="rsvg-convert not found: install it (Debian/Ubuntu: apt-get install librsvg2-bin)"
 )
 
@@ -171,6 +171,7 @@ def check_squares(pic, expected_bg, skip=(), flipped=False):
             assert not off, f"{pic.variant}: empty {name} should be {bg}, has {off[:3]}"
 
 
+@needs_rsvg
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_start_position(variant):
     pic = Picture("--variant", variant, "--size", "600")
@@ -191,6 +192,7 @@ def test_start_position(variant):
             assert any(close(p, LIGHT) for p in tile), f"{variant}: no reserve tile at y={y}"
 
 
+@needs_rsvg
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_midgame_with_arrows_and_highlights(variant):
     moves, arrows, empty_marks, occupied_marks = MIDGAMES[variant]
@@ -259,6 +261,7 @@ def test_midgame_with_arrows_and_highlights(variant):
         assert close(got, want), f"{variant}: arrow {a} over {start}: {got}, want {want}"
 
 
+@needs_rsvg
 def test_check_glow():
     pic = Picture("--moves", "f3 e5 g4 Qh4#", "--size", "872")
     x, y = pic.corner("e1")
@@ -269,6 +272,7 @@ def test_check_glow():
     assert r - g < 40
 
 
+@needs_rsvg
 @pytest.mark.parametrize("variant", ["chess", "alpaca", "camel-rhino"])
 def test_flip_puts_a1_top_right(variant):
     top = STRIP if variant in GATING else 0

@@ -274,3 +274,13 @@ fn numbers_are_formatted_plainly() {
     assert_eq!(num(12.345), "12.35");
     assert_eq!(num(-7.5), "-7.5");
 }
+
+#[test]
+fn coordinates_can_be_left_out() {
+    let with = render_request(&req("camel-rhino")).unwrap();
+    let without = render_request(&BoardRequest { coordinates: false, ..req("camel-rhino") }).unwrap();
+    assert_eq!(with.matches("class=\"coordinates\"").count(), 1);
+    assert_eq!(with.matches("</text>").count(), 20);
+    assert!(!without.contains("class=\"coordinates\"") && !without.contains("</text>"));
+    assert_well_formed(&without);
+}

@@ -1,58 +1,138 @@
-//! Evaluation that works for every piece without hand tuning.
+//! Evaluation for every piece, with weights tuned from games where there is
+//! data ([`Weights`]).
 //!
-//! - Material from the pieces' nominal values.
+//! - Material per kind (middlegame and endgame values).
 //! - Piece-square terms derived from each piece's own mobility on the empty
 //!   board shape (squares from which it reaches more squares are better),
 //!   plus centralisation; pawns gain by advancing; the king prefers shelter
-//!   while material is on the board and the centre in the endgame.
+//!   while material is on the board and the centre in the endgame. Each
+//!   derived term has a scale factor, and a per-kind, per-square table of
+//!   corrections (zero unless tuned) is added on top.
 //! - Mobility: squares attacked or reachable, per piece, with occupancy.
-//! - King safety: enemy pieces bearing on the king's neighbourhood; pawn shield.
-//! - Pawn structure: passed, doubled and isolated pawns.
+//! - King safety: enemy pieces bearing on the king's neighbourhood (a
+//!   quadratic in the pressure: separate weights for p² and p); pawn shield.
+//! - Bishop pair; rooks on open and half-open files.
+//! - Pawn structure: passed pawns by rank, doubled and isolated pawns.
 //! - Variant terms: reserve pieces in hand or behind live gates count as
 //!   material; in Camel and Rhino Chess a side with only one Camel/Rhino left
 //!   is in danger of losing outright.
+//! - A bonus for the side to move (tempo).
 //!
 //! Middlegame and endgame terms are blended by the remaining non-pawn material.
+//!
+//! Every constant is a weight of [`Weights`]. [`Weights::defaults`] are the
+//! hand-picked values; [`Weights::for_variant`] loads the tuned weights of a
+//! variant, compiled in from `crates/search/weights/<variant>.txt` (written by
+//! the `menagerie-tune` tool), over the defaults. Setting the environment
+//! variable `MENAGERIE_EVAL_WEIGHTS=default` (read once per process) makes
+//! [`EvalTables::new`] use the defaults instead, to measure tuned against
+//! untuned weights with the same binary.
+//!
+//! [`EvalTables::trace`] gives the evaluation as a linear function of the
+//! weights ([`Trace`]), which is what the tuner fits.
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use menagerie_geometry::{Bits, File, Shape, Square};
 use menagerie_pieces::{Color, KIND_COUNT, Piece, PieceKind, PieceShape};
-use menagerie_variants::{BitsOf, Position, Variant};
+use menagerie_variants::{BitsOf, Position, Variant, VariantId};
 
 /// Centipawn score.
 pub type Value = i32;
 
-/// Per-variant precomputed evaluation tables.
-pub struct EvalTables {
-    /// `[color][kind][square]` → (middlegame, endgame) bonus.
-    pst: Vec<[(i16, i16); 100]>,
-    /// Phase weight of each kind (0 for pawns and kings).
-    phase_weight: [i32; KIND_COUNT],
-    /// Phase of the variant's start position.
-    full_phase: i32,
-}
+const K: usize = KIND_COUNT;
+/// Largest board (10x10).
+const SQ: usize = 100;
+/// Ranks of the largest board (passed-pawn tables).
+const RANKS: usize = 10;
 
-const MOBILITY_MG: [i32; KIND_COUNT] = [0, 4, 4, 2, 1, 0, 3, 2, 4, 4, 4, 3];
-const MOBILITY_EG: [i32; KIND_COUNT] = [0, 4, 5, 4, 2, 0, 3, 2, 4, 4, 4, 3];
+// Layout of the flat weight vector.
+const MAT_MG: usize = 0;
+const MAT_EG: usize = K;
+const MOB_MG: usize = 2 * K;
+const MOB_EG: usize = 3 * K;
+const PST_MOB_MG: usize = 4 * K;
+const PST_MOB_EG: usize = 5 * K;
+const PST_CEN_MG: usize = 6 * K;
+const PST_CEN_EG: usize = 7 * K;
+const SCALARS: usize = 8 * K;
+const PAWN_RANK_MG: usize = SCALARS;
+const PAWN_CENTRAL_MG: usize = SCALARS + 1;
+const PAWN_RANK2_EG: usize = SCALARS + 2;
+const KING_RANK_MG: usize = SCALARS + 3;
+const KING_CENTRE_MG: usize = SCALARS + 4;
+const KING_CENTRE_EG: usize = SCALARS + 5;
+const KING_PRESSURE_SQ: usize = SCALARS + 6;
+const KING_PRESSURE_LIN: usize = SCALARS + 7;
+const SHIELD_MG: usize = SCALARS + 8;
+const BISHOP_PAIR_MG: usize = SCALARS + 9;
+const BISHOP_PAIR_EG: usize = SCALARS + 10;
+const ROOK_OPEN_MG: usize = SCALARS + 11;
+const ROOK_OPEN_EG: usize = SCALARS + 12;
+const ROOK_HALF_MG: usize = SCALARS + 13;
+const ROOK_HALF_EG: usize = SCALARS + 14;
+const DOUBLED_MG: usize = SCALARS + 15;
+const DOUBLED_EG: usize = SCALARS + 16;
+const ISOLATED_MG: usize = SCALARS + 17;
+const ISOLATED_EG: usize = SCALARS + 18;
+const RESERVE_MG: usize = SCALARS + 19;
+const RESERVE_EG: usize = SCALARS + 20;
+const LAST_CR_MG: usize = SCALARS + 21;
+const LAST_CR_EG: usize = SCALARS + 22;
+const TEMPO: usize = SCALARS + 23;
+const PASSED_MG: usize = SCALARS + 24;
+const PASSED_EG: usize = PASSED_MG + RANKS;
+const PSQ_MG: usize = PASSED_EG + RANKS;
+const PSQ_EG: usize = PSQ_MG + K * SQ;
+/// Number of weights.
+pub const WEIGHT_COUNT: usize = PSQ_EG + K * SQ;
 
-const MG_VALUE: [i32; KIND_COUNT] = {
-    let mut v = [0; KIND_COUNT];
-    let mut i = 0;
-    while i < KIND_COUNT {
-        v[i] = PieceKind::ALL[i].value();
-        i += 1;
-    }
-    v
-};
+/// Names of the scalar weights, from `SCALARS` on.
+const SCALAR_NAMES: [&str; 24] = [
+    "pawn_rank_mg",
+    "pawn_central_mg",
+    "pawn_rank2_eg",
+    "king_rank_mg",
+    "king_centre_mg",
+    "king_centre_eg",
+    "king_pressure_sq",
+    "king_pressure_lin",
+    "shield_mg",
+    "bishop_pair_mg",
+    "bishop_pair_eg",
+    "rook_open_mg",
+    "rook_open_eg",
+    "rook_half_open_mg",
+    "rook_half_open_eg",
+    "doubled_mg",
+    "doubled_eg",
+    "isolated_mg",
+    "isolated_eg",
+    "reserve_mg",
+    "reserve_eg",
+    "last_camel_rhino_mg",
+    "last_camel_rhino_eg",
+    "tempo",
+];
 
-const EG_VALUE: [i32; KIND_COUNT] = {
-    let mut v = [0; KIND_COUNT];
-    let mut i = 0;
-    while i < KIND_COUNT {
-        v[i] = endgame_value(PieceKind::ALL[i]);
-        i += 1;
-    }
-    v
-};
+/// Per-kind array groups: (offset, name).
+const KIND_GROUPS: [(usize, &str); 8] = [
+    (MAT_MG, "material_mg"),
+    (MAT_EG, "material_eg"),
+    (MOB_MG, "mobility_mg"),
+    (MOB_EG, "mobility_eg"),
+    (PST_MOB_MG, "pst_mobility_mg"),
+    (PST_MOB_EG, "pst_mobility_eg"),
+    (PST_CEN_MG, "pst_centre_mg"),
+    (PST_CEN_EG, "pst_centre_eg"),
+];
+
+/// The king-pressure square term is divided by this (weights in 1/100 cp per p²).
+const PRESSURE_SQ_DIV: i32 = 100;
+
+const MOBILITY_MG: [i32; K] = [0, 4, 4, 2, 1, 0, 3, 2, 4, 4, 4, 3];
+const MOBILITY_EG: [i32; K] = [0, 4, 5, 4, 2, 0, 3, 2, 4, 4, 4, 3];
 
 const fn endgame_value(k: PieceKind) -> i32 {
     match k {
@@ -63,14 +143,349 @@ const fn endgame_value(k: PieceKind) -> i32 {
     }
 }
 
+/// Which game phase a weight belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightPhase {
+    /// Scaled by the middlegame fraction of the phase.
+    Middlegame,
+    /// Scaled by the endgame fraction of the phase.
+    Endgame,
+    /// Not scaled (tempo).
+    Flat,
+}
+
+/// A weights file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// A line is not `name value`.
+    #[error("line {line}: expected `name value`")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+    },
+    /// No weight has this name.
+    #[error("line {line}: no weight named '{name}'")]
+    UnknownName {
+        /// 1-based line number.
+        line: usize,
+        /// The name.
+        name: String,
+    },
+    /// The value is not an integer.
+    #[error("line {line}: '{value}' is not an integer")]
+    BadValue {
+        /// 1-based line number.
+        line: usize,
+        /// The value text.
+        value: String,
+    },
+}
+
+/// Every tunable constant of the evaluation, as a flat vector of integer
+/// weights (centipawns, except `king_pressure_sq` in 1/100 cp) with a name
+/// each ([`Weights::name`]). Signs are included: a penalty has a negative
+/// weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    values: Box<[i32; WEIGHT_COUNT]>,
+}
+
+/// The tuned weights files compiled in, by variant.
+fn embedded(id: VariantId) -> Option<&'static str> {
+    match id {
+        VariantId::Chess => Some(include_str!("../weights/chess.txt")),
+        _ => None,
+    }
+}
+
+/// Whether `MENAGERIE_EVAL_WEIGHTS=default` is set (read once).
+fn force_defaults() -> bool {
+    static FORCE: OnceLock<bool> = OnceLock::new();
+    *FORCE.get_or_init(|| std::env::var("MENAGERIE_EVAL_WEIGHTS").is_ok_and(|v| v.trim() == "default"))
+}
+
+impl Weights {
+    /// The hand-picked weights for variant `V` (the evaluation before tuning).
+    pub fn defaults<V: Variant>() -> Weights {
+        let mut v = Box::new([0i32; WEIGHT_COUNT]);
+        for k in PieceKind::ALL {
+            let i = k.idx();
+            v[MAT_MG + i] = k.value();
+            v[MAT_EG + i] = endgame_value(k);
+            v[MOB_MG + i] = MOBILITY_MG[i];
+            v[MOB_EG + i] = MOBILITY_EG[i];
+            v[PST_MOB_MG + i] = 3;
+            v[PST_MOB_EG + i] = 3;
+            v[PST_CEN_MG + i] = -2;
+            v[PST_CEN_EG + i] = -1;
+        }
+        v[PAWN_RANK_MG] = 4;
+        v[PAWN_CENTRAL_MG] = 1;
+        v[PAWN_RANK2_EG] = 2;
+        v[KING_RANK_MG] = -14;
+        v[KING_CENTRE_MG] = 2;
+        v[KING_CENTRE_EG] = -4;
+        v[KING_PRESSURE_SQ] = -25;
+        v[KING_PRESSURE_LIN] = -3;
+        v[SHIELD_MG] = 12;
+        v[BISHOP_PAIR_MG] = 30;
+        v[BISHOP_PAIR_EG] = 50;
+        v[ROOK_OPEN_MG] = 25;
+        v[ROOK_OPEN_EG] = 10;
+        v[ROOK_HALF_MG] = 12;
+        v[ROOK_HALF_EG] = 6;
+        v[DOUBLED_MG] = -12;
+        v[DOUBLED_EG] = -20;
+        v[ISOLATED_MG] = -10;
+        v[ISOLATED_EG] = -14;
+        if let Some(g) = V::GATING {
+            v[RESERVE_MG] = g.piece.value() * 9 / 10;
+            v[RESERVE_EG] = endgame_value(g.piece) * 9 / 10;
+        }
+        v[LAST_CR_MG] = -150;
+        v[LAST_CR_EG] = -150;
+        v[TEMPO] = 12;
+        for r in 0..RANKS {
+            let r2 = (r * r) as i32;
+            v[PASSED_MG + r] = r2 * 2;
+            v[PASSED_EG + r] = r2 * 5 + 10;
+        }
+        Weights { values: v }
+    }
+
+    /// The weights `V` plays with: its tuned weights file over the defaults,
+    /// or the defaults when there is no file or `MENAGERIE_EVAL_WEIGHTS=default`.
+    pub fn for_variant<V: Variant>() -> Weights {
+        let defaults = Weights::defaults::<V>();
+        if force_defaults() {
+            return defaults;
+        }
+        match embedded(V::ID) {
+            // The embedded files are checked by a test; a bad one falls back.
+            Some(text) => Weights::parse_over(defaults.clone(), text).unwrap_or(defaults),
+            None => defaults,
+        }
+    }
+
+    /// Reads `name value` lines (blank lines and `#` comments allowed) over
+    /// `base`: weights not named keep their value from `base`.
+    pub fn parse_over(mut base: Weights, text: &str) -> Result<Weights, WeightsError> {
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() {
+                continue;
+            }
+            let mut parts = body.split_whitespace();
+            let (Some(name), Some(value), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(WeightsError::Syntax { line });
+            };
+            let idx = Weights::index_of(name).ok_or_else(|| WeightsError::UnknownName { line, name: name.to_string() })?;
+            let value =
+                value.parse::<i32>().map_err(|_| WeightsError::BadValue { line, value: value.to_string() })?;
+            base.values[idx] = value;
+        }
+        Ok(base)
+    }
+
+    /// The weights as `name value` lines: every weight that differs from
+    /// `base` (all of them if `base` is `None`), in index order.
+    pub fn to_text(&self, base: Option<&Weights>) -> String {
+        let mut out = String::new();
+        for i in 0..WEIGHT_COUNT {
+            if base.is_some_and(|b| b.values[i] == self.values[i]) {
+                continue;
+            }
+            let _ = writeln!(out, "{} {}", Weights::name(i), self.values[i]);
+        }
+        out
+    }
+
+    /// Number of weights.
+    pub const fn len(&self) -> usize {
+        WEIGHT_COUNT
+    }
+
+    /// Always false: there are weights.
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The value of weight `i`.
+    pub fn get(&self, i: usize) -> i32 {
+        self.values[i]
+    }
+
+    /// Sets weight `i`.
+    pub fn set(&mut self, i: usize, value: i32) {
+        self.values[i] = value;
+    }
+
+    /// All values, by index.
+    pub fn values(&self) -> &[i32] {
+        &self.values[..]
+    }
+
+    /// The phase weight `i` is scaled by.
+    pub fn phase_of(i: usize) -> WeightPhase {
+        match i {
+            _ if i == TEMPO => WeightPhase::Flat,
+            _ if i < SCALARS => {
+                if (i / K) % 2 == 0 {
+                    WeightPhase::Middlegame
+                } else {
+                    WeightPhase::Endgame
+                }
+            }
+            PAWN_RANK2_EG | KING_CENTRE_EG | BISHOP_PAIR_EG | ROOK_OPEN_EG | ROOK_HALF_EG | DOUBLED_EG
+            | ISOLATED_EG | RESERVE_EG | LAST_CR_EG => WeightPhase::Endgame,
+            _ if i < PASSED_MG => WeightPhase::Middlegame,
+            _ if i < PASSED_EG => WeightPhase::Middlegame,
+            _ if i < PSQ_MG => WeightPhase::Endgame,
+            _ if i < PSQ_EG => WeightPhase::Middlegame,
+            _ => WeightPhase::Endgame,
+        }
+    }
+
+    /// The name of weight `i` (e.g. `material_mg.Knight`, `passed_eg.5`,
+    /// `psq_mg.Knight.27` for relative square 27, seen from White).
+    pub fn name(i: usize) -> String {
+        if i < SCALARS {
+            let (off, group) = KIND_GROUPS[i / K];
+            return format!("{group}.{}", PieceKind::ALL[i - off].name());
+        }
+        if i < PASSED_MG {
+            return SCALAR_NAMES[i - SCALARS].to_string();
+        }
+        if i < PASSED_EG {
+            return format!("passed_mg.{}", i - PASSED_MG);
+        }
+        if i < PSQ_MG {
+            return format!("passed_eg.{}", i - PASSED_EG);
+        }
+        let (j, group) = if i < PSQ_EG { (i - PSQ_MG, "psq_mg") } else { (i - PSQ_EG, "psq_eg") };
+        format!("{group}.{}.{}", PieceKind::ALL[j / SQ].name(), j % SQ)
+    }
+
+    /// The index of the weight named `name`.
+    pub fn index_of(name: &str) -> Option<usize> {
+        let kind = |s: &str| PieceKind::ALL.into_iter().find(|k| k.name() == s);
+        let mut parts = name.split('.');
+        let head = parts.next()?;
+        let a = parts.next();
+        let b = parts.next();
+        if parts.next().is_some() {
+            return None;
+        }
+        match (a, b) {
+            (None, _) => SCALAR_NAMES.iter().position(|n| *n == head).map(|p| SCALARS + p),
+            (Some(a), None) => {
+                if let Some((off, _)) = KIND_GROUPS.iter().find(|(_, g)| *g == head) {
+                    return Some(off + kind(a)?.idx());
+                }
+                let r: usize = a.parse().ok().filter(|r| *r < RANKS)?;
+                match head {
+                    "passed_mg" => Some(PASSED_MG + r),
+                    "passed_eg" => Some(PASSED_EG + r),
+                    _ => None,
+                }
+            }
+            (Some(a), Some(b)) => {
+                let k = kind(a)?.idx();
+                let s: usize = b.parse().ok().filter(|s| *s < SQ)?;
+                match head {
+                    "psq_mg" => Some(PSQ_MG + k * SQ + s),
+                    "psq_eg" => Some(PSQ_EG + k * SQ + s),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The evaluation a [`Trace`] stands for under these weights, from
+    /// White's point of view, in (fractional) centipawns.
+    pub fn linear_eval(&self, trace: &Trace) -> f64 {
+        let mg = trace.mg_fraction;
+        let mut s = 0.0;
+        for &(i, c) in &trace.terms {
+            let i = i as usize;
+            let f = match Weights::phase_of(i) {
+                WeightPhase::Middlegame => mg,
+                WeightPhase::Endgame => 1.0 - mg,
+                WeightPhase::Flat => 1.0,
+            };
+            s += f * c as f64 * self.values[i] as f64;
+        }
+        s
+    }
+}
+
+/// The evaluation of one position as a linear function of the weights:
+/// White's score ≈ Σ coefficient × weight × (phase factor of the weight).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// Middlegame share of the phase, 0 (bare endgame) to 1.
+    pub mg_fraction: f64,
+    /// (weight index, White's count minus Black's) for every weight used.
+    pub terms: Vec<(u32, f32)>,
+}
+
+/// Receives the features of an evaluation.
+trait Tracer {
+    const ON: bool;
+    fn feature(&mut self, c: Color, i: usize, count: f32);
+}
+
+struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn feature(&mut self, _c: Color, _i: usize, _count: f32) {}
+}
+
+struct Collect {
+    dense: Vec<f32>,
+}
+
+impl Tracer for Collect {
+    const ON: bool = true;
+    fn feature(&mut self, c: Color, i: usize, count: f32) {
+        self.dense[i] += if c == Color::White { count } else { -count };
+    }
+}
+
+/// Base piece-square features of one square: (f0, f1, f2), see `EvalTables::new`.
+type PstFeatures = [[i16; 3]; SQ];
+
+/// Per-variant precomputed evaluation tables.
+pub struct EvalTables {
+    /// `[color][kind][square]` → (middlegame, endgame) material plus square bonus.
+    pst: Vec<[(i32, i32); SQ]>,
+    /// `[color][kind][square]` → the derived features the square bonus scales.
+    pst_features: Vec<PstFeatures>,
+    /// Phase weight of each kind (0 for pawns and kings).
+    phase_weight: [i32; K],
+    /// Phase of the variant's start position.
+    full_phase: i32,
+    /// The weights.
+    w: Weights,
+}
+
 impl EvalTables {
-    /// Builds the tables for variant `V`.
+    /// Builds the tables for variant `V` with its weights ([`Weights::for_variant`]).
     pub fn new<V: Variant>() -> EvalTables {
+        EvalTables::with_weights::<V>(Weights::for_variant::<V>())
+    }
+
+    /// Builds the tables for variant `V` with weights `w`.
+    pub fn with_weights<V: Variant>(w: Weights) -> EvalTables {
         type S<V> = <V as Variant>::Shape;
         let files = S::<V>::FILES as i32;
         let ranks = S::<V>::RANKS as i32;
         let n = S::<V>::SQUARES as usize;
-        let mut pst = vec![[(0i16, 0i16); 100]; 2 * KIND_COUNT];
+        let mut pst = vec![[(0i32, 0i32); SQ]; 2 * K];
+        let mut pst_features = vec![[[0i16; 3]; SQ]; 2 * K];
         let centre = |sq: Square| -> i32 {
             // Twice the distance from the centre, so even boards work in integers.
             let f = (2 * S::<V>::file_of(sq).0 as i32 - (files - 1)).abs();
@@ -81,6 +496,7 @@ impl EvalTables {
             if !V::has(kind) {
                 continue;
             }
+            let ki = kind.idx();
             for c in Color::ALL {
                 let piece = Piece::new(c, kind);
                 let mob: Vec<i32> = (0..n)
@@ -92,35 +508,46 @@ impl EvalTables {
                     })
                     .collect();
                 let avg = mob.iter().sum::<i32>() / n as i32;
-                let table = &mut pst[c.idx() * KIND_COUNT + kind.idx()];
+                let table = &mut pst[c.idx() * K + ki];
+                let feats = &mut pst_features[c.idx() * K + ki];
                 for s in 0..n {
                     let sq = Square(s as u8);
                     let rel_rank = match c {
                         Color::White => S::<V>::rank_of(sq).0 as i32,
                         Color::Black => ranks - 1 - S::<V>::rank_of(sq).0 as i32,
                     };
+                    let rel_sq = (rel_rank * files + S::<V>::file_of(sq).0 as i32) as usize;
                     let cd = centre(sq);
-                    let (mg, eg) = match kind {
+                    let (f, mg, eg) = match kind {
                         PieceKind::Pawn => {
                             let file = S::<V>::file_of(sq).0 as i32;
                             let central = files / 2 - (2 * file - (files - 1)).abs() / 2;
-                            (rel_rank * 4 + central * rel_rank.min(4), rel_rank * rel_rank * 2)
+                            let f = [rel_rank, central * rel_rank.min(4), rel_rank * rel_rank];
+                            (f, w.values[PAWN_RANK_MG] * f[0] + w.values[PAWN_CENTRAL_MG] * f[1], w.values[PAWN_RANK2_EG] * f[2])
                         }
-                        PieceKind::King => (
-                            // Shelter on the back rank, away from the centre files.
-                            -rel_rank * 14 + cd * 2,
-                            -cd * 4,
-                        ),
+                        // Shelter on the back rank, away from the centre files.
+                        PieceKind::King => {
+                            let f = [rel_rank, cd, 0];
+                            (f, w.values[KING_RANK_MG] * f[0] + w.values[KING_CENTRE_MG] * f[1], w.values[KING_CENTRE_EG] * f[1])
+                        }
                         _ => {
-                            let m = (mob[s] - avg) * 3;
-                            (m - cd * 2, m - cd)
+                            let f = [mob[s] - avg, cd, 0];
+                            (
+                                f,
+                                w.values[PST_MOB_MG + ki] * f[0] + w.values[PST_CEN_MG + ki] * f[1],
+                                w.values[PST_MOB_EG + ki] * f[0] + w.values[PST_CEN_EG + ki] * f[1],
+                            )
                         }
                     };
-                    table[s] = (mg as i16, eg as i16);
+                    feats[s] = f.map(|x| x as i16);
+                    table[s] = (
+                        w.values[MAT_MG + ki] + mg + w.values[PSQ_MG + ki * SQ + rel_sq],
+                        w.values[MAT_EG + ki] + eg + w.values[PSQ_EG + ki * SQ + rel_sq],
+                    );
                 }
             }
         }
-        let mut phase_weight = [0; KIND_COUNT];
+        let mut phase_weight = [0; K];
         for k in PieceKind::ALL {
             phase_weight[k.idx()] = match k {
                 PieceKind::Pawn | PieceKind::King => 0,
@@ -128,18 +555,54 @@ impl EvalTables {
             };
         }
         let full_phase: i32 = V::start_pieces().iter().map(|(_, p)| phase_weight[p.kind.idx()]).sum::<i32>().max(1);
-        EvalTables { pst, phase_weight, full_phase }
+        EvalTables { pst, pst_features, phase_weight, full_phase, w }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.w
     }
 
     #[inline(always)]
     fn pst(&self, p: Piece, sq: Square) -> (i32, i32) {
-        let (a, b) = self.pst[p.color.idx() * KIND_COUNT + p.kind.idx()][sq.idx()];
-        (a as i32, b as i32)
+        self.pst[p.color.idx() * K + p.kind.idx()][sq.idx()]
     }
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> Value {
+        self.eval_traced(pos, &mut NoTrace)
+    }
+
+    /// The evaluation of `pos` as a linear function of the weights. With
+    /// these tables' weights, [`Weights::linear_eval`] of the trace equals
+    /// [`EvalTables::evaluate`] from White's point of view up to integer
+    /// rounding (a few centipawns).
+    pub fn trace<V: Variant>(&self, pos: &Position<V>) -> Trace {
+        let mut t = Collect { dense: vec![0.0; WEIGHT_COUNT] };
+        self.eval_traced(pos, &mut t);
+        let phase = self.phase(pos);
+        let tempo = if pos.side_to_move() == Color::White { 1.0 } else { -1.0 };
+        t.dense[TEMPO] += tempo;
+        let terms =
+            t.dense.iter().enumerate().filter(|(_, c)| **c != 0.0).map(|(i, c)| (i as u32, *c)).collect::<Vec<_>>();
+        Trace { mg_fraction: phase as f64 / self.full_phase as f64, terms }
+    }
+
+    /// The phase of `pos`, 0..=full_phase.
+    fn phase<V: Variant>(&self, pos: &Position<V>) -> i32 {
+        let mut phase = 0;
+        for kind in PieceKind::ALL {
+            if V::has(kind) {
+                phase += self.phase_weight[kind.idx()] * pos.kind(kind).popcnt() as i32;
+            }
+        }
+        phase.min(self.full_phase)
+    }
+
+    #[inline(always)]
+    fn eval_traced<V: Variant, T: Tracer>(&self, pos: &Position<V>, t: &mut T) -> Value {
         type S<V> = <V as Variant>::Shape;
+        let w = &self.w.values;
         let occ = pos.occupied();
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
@@ -155,12 +618,16 @@ impl EvalTables {
                 if !V::has(kind) {
                     continue;
                 }
+                let ki = kind.idx();
                 let piece = Piece::new(c, kind);
                 for sq in pos.pieces(piece).iter() {
                     let (a, b) = self.pst(piece, sq);
-                    mg[c.idx()] += MG_VALUE[kind.idx()] + a;
-                    eg[c.idx()] += EG_VALUE[kind.idx()] + b;
-                    phase += self.phase_weight[kind.idx()];
+                    mg[c.idx()] += a;
+                    eg[c.idx()] += b;
+                    phase += self.phase_weight[ki];
+                    if T::ON {
+                        self.trace_square::<V, T>(t, piece, sq);
+                    }
                     if matches!(kind, PieceKind::Pawn | PieceKind::King) {
                         continue;
                     }
@@ -178,8 +645,12 @@ impl EvalTables {
                         att & !own
                     };
                     let m = reach.popcnt() as i32;
-                    mg[c.idx()] += m * MOBILITY_MG[kind.idx()];
-                    eg[c.idx()] += m * MOBILITY_EG[kind.idx()];
+                    mg[c.idx()] += m * w[MOB_MG + ki];
+                    eg[c.idx()] += m * w[MOB_EG + ki];
+                    if T::ON {
+                        t.feature(c, MOB_MG + ki, m as f32);
+                        t.feature(c, MOB_EG + ki, m as f32);
+                    }
                     let hits = (att & zones[them]).popcnt() as i32;
                     if hits > 0 {
                         king_pressure[them] += hits * (kind.value() / 100 + 1);
@@ -190,43 +661,62 @@ impl EvalTables {
         // King safety: pressure on the zone, and pawns sheltering the king.
         for c in Color::ALL {
             let p = king_pressure[c.idx()];
-            mg[c.idx()] -= p * p / 4 + p * 3;
-            let shield = pos.pieces(Piece::new(c, PieceKind::Pawn)) & zones[c.idx()];
-            mg[c.idx()] += shield.popcnt() as i32 * 12;
+            mg[c.idx()] += p * p * w[KING_PRESSURE_SQ] / PRESSURE_SQ_DIV + p * w[KING_PRESSURE_LIN];
+            let shield = (pos.pieces(Piece::new(c, PieceKind::Pawn)) & zones[c.idx()]).popcnt() as i32;
+            mg[c.idx()] += shield * w[SHIELD_MG];
+            if T::ON {
+                t.feature(c, KING_PRESSURE_SQ, (p * p) as f32 / PRESSURE_SQ_DIV as f32);
+                t.feature(c, KING_PRESSURE_LIN, p as f32);
+                t.feature(c, SHIELD_MG, shield as f32);
+            }
         }
         // Bishop pair; rooks on open and half-open files.
         for c in Color::ALL {
             if pos.pieces(Piece::new(c, PieceKind::Bishop)).many() {
-                mg[c.idx()] += 30;
-                eg[c.idx()] += 50;
+                mg[c.idx()] += w[BISHOP_PAIR_MG];
+                eg[c.idx()] += w[BISHOP_PAIR_EG];
+                if T::ON {
+                    t.feature(c, BISHOP_PAIR_MG, 1.0);
+                    t.feature(c, BISHOP_PAIR_EG, 1.0);
+                }
             }
             let own_pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
             let all_pawns = pos.kind(PieceKind::Pawn);
             for sq in pos.pieces(Piece::new(c, PieceKind::Rook)).iter() {
                 let file = S::<V>::file_mask(S::<V>::file_of(sq));
-                if (file & all_pawns).is_empty() {
-                    mg[c.idx()] += 25;
-                    eg[c.idx()] += 10;
+                let (m, e) = if (file & all_pawns).is_empty() {
+                    (ROOK_OPEN_MG, ROOK_OPEN_EG)
                 } else if (file & own_pawns).is_empty() {
-                    mg[c.idx()] += 12;
-                    eg[c.idx()] += 6;
+                    (ROOK_HALF_MG, ROOK_HALF_EG)
+                } else {
+                    continue;
+                };
+                mg[c.idx()] += w[m];
+                eg[c.idx()] += w[e];
+                if T::ON {
+                    t.feature(c, m, 1.0);
+                    t.feature(c, e, 1.0);
                 }
             }
         }
         // Pawn structure.
         if V::has(PieceKind::Pawn) {
             for c in Color::ALL {
-                let (s_mg, s_eg) = pawn_structure(pos, c);
+                let (s_mg, s_eg) = self.pawn_structure(pos, c, t);
                 mg[c.idx()] += s_mg;
                 eg[c.idx()] += s_eg;
             }
         }
         // Reserve pieces (in hand or behind live gates) are material to come.
-        if let Some(g) = V::GATING {
+        if V::GATING.is_some() {
             for c in Color::ALL {
                 let n = pos.gates().reserve_count(c) as i32;
-                mg[c.idx()] += n * g.piece.value() * 9 / 10;
-                eg[c.idx()] += n * endgame_value(g.piece) * 9 / 10;
+                mg[c.idx()] += n * w[RESERVE_MG];
+                eg[c.idx()] += n * w[RESERVE_EG];
+                if T::ON {
+                    t.feature(c, RESERVE_MG, n as f32);
+                    t.feature(c, RESERVE_EG, n as f32);
+                }
             }
         }
         // Camel and Rhino Chess: the last Camel/Rhino is the whole game.
@@ -234,62 +724,490 @@ impl EvalTables {
             for c in Color::ALL {
                 let n = (pos.color(c) & (pos.kind(PieceKind::Camel) | pos.kind(PieceKind::Rhino))).popcnt();
                 if n == 1 {
-                    mg[c.idx()] -= 150;
-                    eg[c.idx()] -= 150;
+                    mg[c.idx()] += w[LAST_CR_MG];
+                    eg[c.idx()] += w[LAST_CR_EG];
+                    if T::ON {
+                        t.feature(c, LAST_CR_MG, 1.0);
+                        t.feature(c, LAST_CR_EG, 1.0);
+                    }
                 }
             }
         }
         let phase = phase.min(self.full_phase);
-        let w = (mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (self.full_phase - phase);
-        let score = w / self.full_phase;
+        let score = ((mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (self.full_phase - phase)) / self.full_phase;
         let us = pos.side_to_move();
-        (if us == Color::White { score } else { -score }) + 12
+        (if us == Color::White { score } else { -score }) + w[TEMPO]
+    }
+
+    /// Records the material and square features of `piece` on `sq`.
+    fn trace_square<V: Variant, T: Tracer>(&self, t: &mut T, piece: Piece, sq: Square) {
+        type S<V> = <V as Variant>::Shape;
+        let (c, kind) = (piece.color, piece.kind);
+        let ki = kind.idx();
+        let f = self.pst_features[c.idx() * K + ki][sq.idx()].map(f32::from);
+        t.feature(c, MAT_MG + ki, 1.0);
+        t.feature(c, MAT_EG + ki, 1.0);
+        match kind {
+            PieceKind::Pawn => {
+                t.feature(c, PAWN_RANK_MG, f[0]);
+                t.feature(c, PAWN_CENTRAL_MG, f[1]);
+                t.feature(c, PAWN_RANK2_EG, f[2]);
+            }
+            PieceKind::King => {
+                t.feature(c, KING_RANK_MG, f[0]);
+                t.feature(c, KING_CENTRE_MG, f[1]);
+                t.feature(c, KING_CENTRE_EG, f[1]);
+            }
+            _ => {
+                t.feature(c, PST_MOB_MG + ki, f[0]);
+                t.feature(c, PST_MOB_EG + ki, f[0]);
+                t.feature(c, PST_CEN_MG + ki, f[1]);
+                t.feature(c, PST_CEN_EG + ki, f[1]);
+            }
+        }
+        let files = S::<V>::FILES as usize;
+        let ranks = S::<V>::RANKS as usize;
+        let (file, rank) = (S::<V>::file_of(sq).0 as usize, S::<V>::rank_of(sq).0 as usize);
+        let rel_rank = if c == Color::White { rank } else { ranks - 1 - rank };
+        let rel_sq = rel_rank * files + file;
+        t.feature(c, PSQ_MG + ki * SQ + rel_sq, 1.0);
+        t.feature(c, PSQ_EG + ki * SQ + rel_sq, 1.0);
+    }
+
+    fn pawn_structure<V: Variant, T: Tracer>(&self, pos: &Position<V>, c: Color, t: &mut T) -> (i32, i32) {
+        type S<V> = <V as Variant>::Shape;
+        let w = &self.w.values;
+        let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
+        let enemy_pawns = pos.pieces(Piece::new(c.flip(), PieceKind::Pawn));
+        let files = S::<V>::FILES;
+        let ranks = S::<V>::RANKS as i32;
+        let (mut mg, mut eg) = (0, 0);
+        for f in 0..files {
+            let fm = S::<V>::file_mask(File(f));
+            let n = (pawns & fm).popcnt() as i32;
+            if n == 0 {
+                continue;
+            }
+            let mut adj = BitsOf::<V>::ZERO;
+            if f > 0 {
+                adj |= S::<V>::file_mask(File(f - 1));
+            }
+            if f + 1 < files {
+                adj |= S::<V>::file_mask(File(f + 1));
+            }
+            if n > 1 {
+                mg += w[DOUBLED_MG] * (n - 1);
+                eg += w[DOUBLED_EG] * (n - 1);
+                if T::ON {
+                    t.feature(c, DOUBLED_MG, (n - 1) as f32);
+                    t.feature(c, DOUBLED_EG, (n - 1) as f32);
+                }
+            }
+            if (pawns & adj).is_empty() {
+                mg += w[ISOLATED_MG] * n;
+                eg += w[ISOLATED_EG] * n;
+                if T::ON {
+                    t.feature(c, ISOLATED_MG, n as f32);
+                    t.feature(c, ISOLATED_EG, n as f32);
+                }
+            }
+            for sq in (pawns & fm).iter() {
+                let r = S::<V>::rank_of(sq).0 as i32;
+                let rel = if c == Color::White { r } else { ranks - 1 - r };
+                // Squares ahead on this and the adjacent files.
+                let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
+                let ahead = (fm | adj)
+                    & match c {
+                        Color::White => above((r as u32 + 1) * files as u32),
+                        Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
+                    };
+                if (enemy_pawns & ahead).is_empty() {
+                    let rel = (rel as usize).min(RANKS - 1);
+                    mg += w[PASSED_MG + rel];
+                    eg += w[PASSED_EG + rel];
+                    if T::ON {
+                        t.feature(c, PASSED_MG + rel, 1.0);
+                        t.feature(c, PASSED_EG + rel, 1.0);
+                    }
+                }
+            }
+        }
+        (mg, eg)
     }
 }
 
-fn pawn_structure<V: Variant>(pos: &Position<V>, c: Color) -> (i32, i32) {
-    type S<V> = <V as Variant>::Shape;
-    let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
-    let enemy_pawns = pos.pieces(Piece::new(c.flip(), PieceKind::Pawn));
-    let files = S::<V>::FILES;
-    let ranks = S::<V>::RANKS as i32;
-    let (mut mg, mut eg) = (0, 0);
-    for f in 0..files {
-        let fm = S::<V>::file_mask(File(f));
-        let n = (pawns & fm).popcnt() as i32;
-        if n == 0 {
-            continue;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_variants::{AnyPosition, PositionVisitor};
+
+    /// The evaluation before the weights became data, verbatim.
+    mod legacy {
+        #![allow(dead_code)]
+    use menagerie_geometry::{Bits, File, Shape, Square};
+    use menagerie_pieces::{Color, KIND_COUNT, Piece, PieceKind, PieceShape};
+    use menagerie_variants::{BitsOf, Position, Variant};
+
+    /// Centipawn score.
+    pub type Value = i32;
+
+    /// Per-variant precomputed evaluation tables.
+    pub struct EvalTables {
+        /// `[color][kind][square]` → (middlegame, endgame) bonus.
+        pst: Vec<[(i16, i16); 100]>,
+        /// Phase weight of each kind (0 for pawns and kings).
+        phase_weight: [i32; KIND_COUNT],
+        /// Phase of the variant's start position.
+        full_phase: i32,
+    }
+
+    const MOBILITY_MG: [i32; KIND_COUNT] = [0, 4, 4, 2, 1, 0, 3, 2, 4, 4, 4, 3];
+    const MOBILITY_EG: [i32; KIND_COUNT] = [0, 4, 5, 4, 2, 0, 3, 2, 4, 4, 4, 3];
+
+    const MG_VALUE: [i32; KIND_COUNT] = {
+        let mut v = [0; KIND_COUNT];
+        let mut i = 0;
+        while i < KIND_COUNT {
+            v[i] = PieceKind::ALL[i].value();
+            i += 1;
         }
-        let mut adj = BitsOf::<V>::ZERO;
-        if f > 0 {
-            adj |= S::<V>::file_mask(File(f - 1));
+        v
+    };
+
+    const EG_VALUE: [i32; KIND_COUNT] = {
+        let mut v = [0; KIND_COUNT];
+        let mut i = 0;
+        while i < KIND_COUNT {
+            v[i] = endgame_value(PieceKind::ALL[i]);
+            i += 1;
         }
-        if f + 1 < files {
-            adj |= S::<V>::file_mask(File(f + 1));
+        v
+    };
+
+    const fn endgame_value(k: PieceKind) -> i32 {
+        match k {
+            PieceKind::Pawn => 120,
+            PieceKind::Wazir => 170,
+            PieceKind::Alpaca => 210,
+            k => k.value(),
         }
-        if n > 1 {
-            mg -= 12 * (n - 1);
-            eg -= 20 * (n - 1);
-        }
-        if (pawns & adj).is_empty() {
-            mg -= 10 * n;
-            eg -= 14 * n;
-        }
-        for sq in (pawns & fm).iter() {
-            let r = S::<V>::rank_of(sq).0 as i32;
-            let rel = if c == Color::White { r } else { ranks - 1 - r };
-            // Squares ahead on this and the adjacent files.
-            let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
-            let ahead = (fm | adj)
-                & match c {
-                    Color::White => above((r as u32 + 1) * files as u32),
-                    Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
+    }
+
+    impl EvalTables {
+        /// Builds the tables for variant `V`.
+        pub fn new<V: Variant>() -> EvalTables {
+            type S<V> = <V as Variant>::Shape;
+            let files = S::<V>::FILES as i32;
+            let ranks = S::<V>::RANKS as i32;
+            let n = S::<V>::SQUARES as usize;
+            let mut pst = vec![[(0i16, 0i16); 100]; 2 * KIND_COUNT];
+            let centre = |sq: Square| -> i32 {
+                // Twice the distance from the centre, so even boards work in integers.
+                let f = (2 * S::<V>::file_of(sq).0 as i32 - (files - 1)).abs();
+                let r = (2 * S::<V>::rank_of(sq).0 as i32 - (ranks - 1)).abs();
+                f.max(r) + (f + r) / 2
+            };
+            for kind in PieceKind::ALL {
+                if !V::has(kind) {
+                    continue;
+                }
+                for c in Color::ALL {
+                    let piece = Piece::new(c, kind);
+                    let mob: Vec<i32> = (0..n)
+                        .map(|s| {
+                            let sq = Square(s as u8);
+                            (S::<V>::attacks(piece, sq, BitsOf::<V>::ZERO)
+                                | S::<V>::quiet_moves(piece, sq, BitsOf::<V>::ZERO))
+                            .popcnt() as i32
+                        })
+                        .collect();
+                    let avg = mob.iter().sum::<i32>() / n as i32;
+                    let table = &mut pst[c.idx() * KIND_COUNT + kind.idx()];
+                    for s in 0..n {
+                        let sq = Square(s as u8);
+                        let rel_rank = match c {
+                            Color::White => S::<V>::rank_of(sq).0 as i32,
+                            Color::Black => ranks - 1 - S::<V>::rank_of(sq).0 as i32,
+                        };
+                        let cd = centre(sq);
+                        let (mg, eg) = match kind {
+                            PieceKind::Pawn => {
+                                let file = S::<V>::file_of(sq).0 as i32;
+                                let central = files / 2 - (2 * file - (files - 1)).abs() / 2;
+                                (rel_rank * 4 + central * rel_rank.min(4), rel_rank * rel_rank * 2)
+                            }
+                            PieceKind::King => (
+                                // Shelter on the back rank, away from the centre files.
+                                -rel_rank * 14 + cd * 2,
+                                -cd * 4,
+                            ),
+                            _ => {
+                                let m = (mob[s] - avg) * 3;
+                                (m - cd * 2, m - cd)
+                            }
+                        };
+                        table[s] = (mg as i16, eg as i16);
+                    }
+                }
+            }
+            let mut phase_weight = [0; KIND_COUNT];
+            for k in PieceKind::ALL {
+                phase_weight[k.idx()] = match k {
+                    PieceKind::Pawn | PieceKind::King => 0,
+                    k => (k.value() + 50) / 100,
                 };
-            if (enemy_pawns & ahead).is_empty() {
-                mg += rel * rel * 2;
-                eg += rel * rel * 5 + 10;
+            }
+            let full_phase: i32 = V::start_pieces().iter().map(|(_, p)| phase_weight[p.kind.idx()]).sum::<i32>().max(1);
+            EvalTables { pst, phase_weight, full_phase }
+        }
+
+        #[inline(always)]
+        fn pst(&self, p: Piece, sq: Square) -> (i32, i32) {
+            let (a, b) = self.pst[p.color.idx() * KIND_COUNT + p.kind.idx()][sq.idx()];
+            (a as i32, b as i32)
+        }
+
+        /// Static evaluation from the side to move's point of view.
+        pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> Value {
+            type S<V> = <V as Variant>::Shape;
+            let occ = pos.occupied();
+            let mut mg = [0i32; 2];
+            let mut eg = [0i32; 2];
+            let mut phase = 0;
+            let mut king_pressure = [0i32; 2];
+            let kings = [pos.king(Color::White), pos.king(Color::Black)];
+            let zones = kings
+                .map(|k| S::<V>::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), k) | BitsOf::<V>::bit(k));
+            for c in Color::ALL {
+                let own = pos.color(c);
+                let them = c.flip().idx();
+                for kind in PieceKind::ALL {
+                    if !V::has(kind) {
+                        continue;
+                    }
+                    let piece = Piece::new(c, kind);
+                    for sq in pos.pieces(piece).iter() {
+                        let (a, b) = self.pst(piece, sq);
+                        mg[c.idx()] += MG_VALUE[kind.idx()] + a;
+                        eg[c.idx()] += EG_VALUE[kind.idx()] + b;
+                        phase += self.phase_weight[kind.idx()];
+                        if matches!(kind, PieceKind::Pawn | PieceKind::King) {
+                            continue;
+                        }
+                        let att = match kind {
+                            PieceKind::Knight | PieceKind::Zebra => S::<V>::pieces().leap_attacks(piece, sq),
+                            PieceKind::Bishop => S::<V>::bishop_attacks(sq, occ),
+                            PieceKind::Rook => S::<V>::rook_attacks(sq, occ),
+                            PieceKind::Queen => S::<V>::queen_attacks(sq, occ),
+                            PieceKind::Alseid => BitsOf::<V>::ZERO,
+                            _ => S::<V>::pieces().leap_attacks(piece, sq),
+                        };
+                        let reach = if kind == PieceKind::Alseid || kind == PieceKind::Alpaca {
+                            (att & !own) | S::<V>::quiet_moves(piece, sq, occ)
+                        } else {
+                            att & !own
+                        };
+                        let m = reach.popcnt() as i32;
+                        mg[c.idx()] += m * MOBILITY_MG[kind.idx()];
+                        eg[c.idx()] += m * MOBILITY_EG[kind.idx()];
+                        let hits = (att & zones[them]).popcnt() as i32;
+                        if hits > 0 {
+                            king_pressure[them] += hits * (kind.value() / 100 + 1);
+                        }
+                    }
+                }
+            }
+            // King safety: pressure on the zone, and pawns sheltering the king.
+            for c in Color::ALL {
+                let p = king_pressure[c.idx()];
+                mg[c.idx()] -= p * p / 4 + p * 3;
+                let shield = pos.pieces(Piece::new(c, PieceKind::Pawn)) & zones[c.idx()];
+                mg[c.idx()] += shield.popcnt() as i32 * 12;
+            }
+            // Bishop pair; rooks on open and half-open files.
+            for c in Color::ALL {
+                if pos.pieces(Piece::new(c, PieceKind::Bishop)).many() {
+                    mg[c.idx()] += 30;
+                    eg[c.idx()] += 50;
+                }
+                let own_pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
+                let all_pawns = pos.kind(PieceKind::Pawn);
+                for sq in pos.pieces(Piece::new(c, PieceKind::Rook)).iter() {
+                    let file = S::<V>::file_mask(S::<V>::file_of(sq));
+                    if (file & all_pawns).is_empty() {
+                        mg[c.idx()] += 25;
+                        eg[c.idx()] += 10;
+                    } else if (file & own_pawns).is_empty() {
+                        mg[c.idx()] += 12;
+                        eg[c.idx()] += 6;
+                    }
+                }
+            }
+            // Pawn structure.
+            if V::has(PieceKind::Pawn) {
+                for c in Color::ALL {
+                    let (s_mg, s_eg) = pawn_structure(pos, c);
+                    mg[c.idx()] += s_mg;
+                    eg[c.idx()] += s_eg;
+                }
+            }
+            // Reserve pieces (in hand or behind live gates) are material to come.
+            if let Some(g) = V::GATING {
+                for c in Color::ALL {
+                    let n = pos.gates().reserve_count(c) as i32;
+                    mg[c.idx()] += n * g.piece.value() * 9 / 10;
+                    eg[c.idx()] += n * endgame_value(g.piece) * 9 / 10;
+                }
+            }
+            // Camel and Rhino Chess: the last Camel/Rhino is the whole game.
+            if V::CAMEL_RHINO_LOSS {
+                for c in Color::ALL {
+                    let n = (pos.color(c) & (pos.kind(PieceKind::Camel) | pos.kind(PieceKind::Rhino))).popcnt();
+                    if n == 1 {
+                        mg[c.idx()] -= 150;
+                        eg[c.idx()] -= 150;
+                    }
+                }
+            }
+            let phase = phase.min(self.full_phase);
+            let w = (mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (self.full_phase - phase);
+            let score = w / self.full_phase;
+            let us = pos.side_to_move();
+            (if us == Color::White { score } else { -score }) + 12
+        }
+    }
+
+    fn pawn_structure<V: Variant>(pos: &Position<V>, c: Color) -> (i32, i32) {
+        type S<V> = <V as Variant>::Shape;
+        let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
+        let enemy_pawns = pos.pieces(Piece::new(c.flip(), PieceKind::Pawn));
+        let files = S::<V>::FILES;
+        let ranks = S::<V>::RANKS as i32;
+        let (mut mg, mut eg) = (0, 0);
+        for f in 0..files {
+            let fm = S::<V>::file_mask(File(f));
+            let n = (pawns & fm).popcnt() as i32;
+            if n == 0 {
+                continue;
+            }
+            let mut adj = BitsOf::<V>::ZERO;
+            if f > 0 {
+                adj |= S::<V>::file_mask(File(f - 1));
+            }
+            if f + 1 < files {
+                adj |= S::<V>::file_mask(File(f + 1));
+            }
+            if n > 1 {
+                mg -= 12 * (n - 1);
+                eg -= 20 * (n - 1);
+            }
+            if (pawns & adj).is_empty() {
+                mg -= 10 * n;
+                eg -= 14 * n;
+            }
+            for sq in (pawns & fm).iter() {
+                let r = S::<V>::rank_of(sq).0 as i32;
+                let rel = if c == Color::White { r } else { ranks - 1 - r };
+                // Squares ahead on this and the adjacent files.
+                let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
+                let ahead = (fm | adj)
+                    & match c {
+                        Color::White => above((r as u32 + 1) * files as u32),
+                        Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
+                    };
+                if (enemy_pawns & ahead).is_empty() {
+                    mg += rel * rel * 2;
+                    eg += rel * rel * 5 + 10;
+                }
+            }
+        }
+        (mg, eg)
+    }
+    }
+
+    struct Check<'a> {
+        new: &'a EvalTables,
+        old: &'a legacy::EvalTables,
+    }
+
+    impl PositionVisitor for Check<'_> {
+        type Output = (i32, i32, f64);
+        fn visit<V: Variant>(self, pos: &Position<V>) -> (i32, i32, f64) {
+            let white = if pos.side_to_move() == Color::White { 1 } else { -1 };
+            let lin = self.new.weights().linear_eval(&self.new.trace(pos));
+            (self.new.evaluate(pos), self.old.evaluate(pos), lin * white as f64)
+        }
+    }
+
+    struct Build;
+
+    impl PositionVisitor for Build {
+        type Output = (EvalTables, legacy::EvalTables);
+        fn visit<V: Variant>(self, _pos: &Position<V>) -> Self::Output {
+            (EvalTables::with_weights::<V>(Weights::defaults::<V>()), legacy::EvalTables::new::<V>())
+        }
+    }
+
+    fn playout_positions(id: VariantId, games: usize, seed: u64) -> Vec<AnyPosition> {
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = AnyPosition::start(id);
+            for _ in 0..160 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves.as_slice()[(next() % moves.len() as u64) as usize];
+                pos = pos.play_unchecked(m);
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn default_weights_reproduce_the_hand_picked_evaluation() {
+        for &id in VariantId::EVERY {
+            let (new, old) = AnyPosition::start(id).visit(Build);
+            for pos in playout_positions(id, 12, 0x9E37_79B9_7F4A_7C15 ^ id as u64) {
+                let (a, b, lin) = pos.visit(Check { new: &new, old: &old });
+                assert_eq!(a, b, "{id:?}: {:?}", pos.to_setup());
+                // The linear trace is the same evaluation up to integer rounding.
+                assert!((lin - a as f64).abs() <= 4.0, "{id:?}: trace {lin} vs {a}");
             }
         }
     }
-    (mg, eg)
+
+    #[test]
+    fn weight_names_round_trip() {
+        for i in 0..WEIGHT_COUNT {
+            assert_eq!(Weights::index_of(&Weights::name(i)), Some(i), "{}", Weights::name(i));
+        }
+        let d = Weights::defaults::<menagerie_variants::Chess>();
+        let text = d.to_text(None);
+        assert_eq!(Weights::parse_over(d.clone(), &text), Ok(d.clone()));
+        assert!(Weights::parse_over(d.clone(), "no_such_weight 3").is_err());
+        assert!(Weights::parse_over(d.clone(), "tempo x").is_err());
+        assert!(Weights::parse_over(d, "tempo").is_err());
+    }
+
+    #[test]
+    fn embedded_weight_files_parse() {
+        for &id in VariantId::EVERY {
+            if let Some(text) = embedded(id) {
+                let base = Weights::defaults::<menagerie_variants::Chess>();
+                assert!(Weights::parse_over(base, text).is_ok(), "{id:?}");
+            }
+        }
+    }
 }

@@ -32,7 +32,7 @@ mod strength;
 mod tt;
 
 pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
-pub use eval::EvalTables;
+pub use eval::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
 pub use see::see;
 pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};

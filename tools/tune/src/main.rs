@@ -1,0 +1,347 @@
+//! `menagerie-tune`: Texel-style tuning of the evaluation weights.
+//!
+//! Reads self-play games (PGN) of one variant, keeps the quiet positions
+//! (side to move not in check, no capture or other tactical move winning
+//! material by SEE, game not over), records each one's evaluation as a linear
+//! function of the weights ([`menagerie_search::Trace`]), fits the logistic
+//! scale K of `result ≈ 1 / (1 + 10^(-K·eval/400))`, then minimises the mean
+//! squared error over the weights with Adam (full batch) and writes a weights
+//! file for `crates/search/weights/<variant>.txt`. See `tools/tune/README.md`.
+
+use std::fs::File;
+use std::io::{BufReader, Write as _};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+use menagerie_notation::pgn::{GameResult, PgnReader};
+use menagerie_search::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, see};
+use menagerie_variants::{AnyPosition, Position, PositionVisitor, Variant, VariantId};
+use rayon::prelude::*;
+
+/// Command-line options.
+#[derive(Parser, Debug)]
+#[command(version, about = "Texel-style tuning of Menagerie's evaluation weights from PGN games")]
+struct Args {
+    /// PGN files of games in the variant (repeatable).
+    #[arg(long, required = true)]
+    pgn: Vec<PathBuf>,
+    /// Variant of the games.
+    #[arg(long, short, default_value = "chess")]
+    variant: String,
+    /// Plies skipped at the start of every game (opening moves).
+    #[arg(long, default_value_t = 8)]
+    skip_plies: usize,
+    /// Weights file to start from (over the defaults); default: the hand-picked defaults.
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// Gradient steps (full batch).
+    #[arg(long, default_value_t = 2000)]
+    epochs: usize,
+    /// Adam learning rate, in centipawns per step.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Keep the per-square tables fixed (tune only the other weights).
+    #[arg(long)]
+    no_psq: bool,
+    /// L2 penalty pulling the per-square corrections towards 0, per cp² of a weight.
+    #[arg(long, default_value_t = 1e-7)]
+    l2: f64,
+    /// Fixed logistic scale K instead of fitting it.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Every N-th position is held out for validation (0: none).
+    #[arg(long, default_value_t = 10)]
+    holdout_every: usize,
+    /// At most this many positions (the first ones read).
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Write the tuned weights here (only weights that differ from the defaults).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// One training position.
+struct Sample {
+    /// The position.
+    pos: AnyPosition,
+    /// The game result from White's point of view: 1, 0.5 or 0.
+    result: f64,
+    /// The evaluation as a linear function of the weights.
+    trace: Trace,
+}
+
+/// Whether a position is quiet enough for its static evaluation to stand.
+struct Quiet;
+
+impl PositionVisitor for Quiet {
+    type Output = bool;
+    fn visit<V: Variant>(self, pos: &Position<V>) -> bool {
+        if pos.is_check() {
+            return false;
+        }
+        !pos.tactical_moves().as_slice().iter().any(|&m| see(pos, m) > 0)
+    }
+}
+
+/// The default weights of the variant.
+struct Defaults;
+
+impl PositionVisitor for Defaults {
+    type Output = Weights;
+    fn visit<V: Variant>(self, _pos: &Position<V>) -> Weights {
+        Weights::defaults::<V>()
+    }
+}
+
+/// Evaluation tables of the variant with the given weights.
+struct Build(Weights);
+
+impl PositionVisitor for Build {
+    type Output = EvalTables;
+    fn visit<V: Variant>(self, _pos: &Position<V>) -> EvalTables {
+        EvalTables::with_weights::<V>(self.0)
+    }
+}
+
+/// The trace of a position.
+struct TraceOf<'a>(&'a EvalTables);
+
+impl PositionVisitor for TraceOf<'_> {
+    type Output = Trace;
+    fn visit<V: Variant>(self, pos: &Position<V>) -> Trace {
+        self.0.trace(pos)
+    }
+}
+
+/// The static evaluation from White's point of view.
+struct WhiteEval<'a>(&'a EvalTables);
+
+impl PositionVisitor for WhiteEval<'_> {
+    type Output = i32;
+    fn visit<V: Variant>(self, pos: &Position<V>) -> i32 {
+        let e = self.0.evaluate(pos);
+        if pos.side_to_move() == menagerie_pieces::Color::White { e } else { -e }
+    }
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+/// Mean squared error of `evals` (White's view) against the results.
+fn mse(k: f64, samples: &[&Sample], evals: &[f64]) -> f64 {
+    let sum: f64 = samples.par_iter().zip(evals).map(|(s, &e)| (s.result - sigmoid(k, e)).powi(2)).sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The K minimising the error of the given evaluations (golden-section search).
+fn fit_k(samples: &[&Sample], evals: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.05f64, 5.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if mse(c, samples, evals) < mse(d, samples, evals) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Linear evaluation of a trace under real-valued weights.
+fn linear(theta: &[f64], factors: &[(f64, f64, f64)], t: &Trace) -> f64 {
+    let mg = t.mg_fraction;
+    let mut s = 0.0;
+    for &(i, c) in &t.terms {
+        let (fm, fe, ff) = factors[i as usize];
+        s += (fm * mg + fe * (1.0 - mg) + ff) * c as f64 * theta[i as usize];
+    }
+    s
+}
+
+fn read_samples(args: &Args, variant: VariantId, tables: &EvalTables) -> Result<Vec<Sample>> {
+    let mut samples = Vec::new();
+    let (mut games, mut bad, mut seen) = (0usize, 0usize, 0usize);
+    'files: for path in &args.pgn {
+        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        for game in PgnReader::new(BufReader::new(file)) {
+            let Ok(game) = game else {
+                bad += 1;
+                continue;
+            };
+            if game.variant != variant {
+                bail!("{}: a game of {} (expected {})", path.display(), game.variant.name(), variant.name());
+            }
+            let result = match game.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+                GameResult::Unknown => continue,
+            };
+            let Ok(positions) = game.positions() else {
+                bad += 1;
+                continue;
+            };
+            games += 1;
+            for pos in positions.into_iter().skip(args.skip_plies) {
+                seen += 1;
+                if pos.outcome().is_some() || !pos.visit(Quiet) {
+                    continue;
+                }
+                samples.push(Sample { pos, result, trace: pos.visit(TraceOf(tables)) });
+                if args.max_positions.is_some_and(|m| samples.len() >= m) {
+                    break 'files;
+                }
+            }
+        }
+    }
+    eprintln!("{games} games ({bad} unreadable), {seen} positions after the opening, {} quiet kept", samples.len());
+    Ok(samples)
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let variant = VariantId::from_name(&args.variant).with_context(|| format!("unknown variant {}", args.variant))?;
+    let start_pos = AnyPosition::start(variant);
+    let defaults = start_pos.visit(Defaults);
+    let initial = match &args.start {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            Weights::parse_over(defaults.clone(), &text).with_context(|| format!("parsing {}", p.display()))?
+        }
+        None => defaults.clone(),
+    };
+    let tables = start_pos.visit(Build(initial.clone()));
+    let samples = read_samples(&args, variant, &tables)?;
+    if samples.len() < 100 {
+        bail!("only {} positions: not enough to tune", samples.len());
+    }
+    let (mut train, mut valid): (Vec<&Sample>, Vec<&Sample>) = (Vec::new(), Vec::new());
+    for (i, s) in samples.iter().enumerate() {
+        if args.holdout_every > 0 && i % args.holdout_every == 0 {
+            valid.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let real_evals = |t: &EvalTables, set: &[&Sample]| -> Vec<f64> {
+        set.par_iter().map(|s| s.pos.visit(WhiteEval(t)) as f64).collect()
+    };
+    let train_evals0 = real_evals(&tables, &train);
+    let valid_evals0 = real_evals(&tables, &valid);
+    let k = args.k.unwrap_or_else(|| fit_k(&train, &train_evals0));
+    let mse_train0 = mse(k, &train, &train_evals0);
+    let mse_valid0 = mse(k, &valid, &valid_evals0);
+    eprintln!("K = {k:.4}; start MSE train {mse_train0:.6}, validation {mse_valid0:.6}");
+
+    // Phase factors of each weight: (middlegame, endgame, flat).
+    let factors: Vec<(f64, f64, f64)> = (0..WEIGHT_COUNT)
+        .map(|i| match Weights::phase_of(i) {
+            WeightPhase::Middlegame => (1.0, 0.0, 0.0),
+            WeightPhase::Endgame => (0.0, 1.0, 0.0),
+            WeightPhase::Flat => (0.0, 0.0, 1.0),
+        })
+        .collect();
+    // Weights that appear in the data and are free to move.
+    let mut used = vec![false; WEIGHT_COUNT];
+    for s in &train {
+        for &(i, _) in &s.trace.terms {
+            used[i as usize] = true;
+        }
+    }
+    let is_psq = |i: usize| Weights::name(i).starts_with("psq_");
+    let free: Vec<bool> = (0..WEIGHT_COUNT).map(|i| used[i] && !(args.no_psq && is_psq(i))).collect();
+    eprintln!("{} weights tuned", free.iter().filter(|f| **f).count());
+
+    let mut theta: Vec<f64> = initial.values().iter().map(|&v| v as f64).collect();
+    let (mut m, mut v) = (vec![0.0; WEIGHT_COUNT], vec![0.0; WEIGHT_COUNT]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let kk = k * std::f64::consts::LN_10 / 400.0;
+    let n = train.len() as f64;
+    for epoch in 1..=args.epochs {
+        let grad = train
+            .par_iter()
+            .fold(
+                || vec![0.0f64; WEIGHT_COUNT],
+                |mut g, s| {
+                    let e = linear(&theta, &factors, &s.trace);
+                    let p = sigmoid(k, e);
+                    let d = 2.0 * (p - s.result) * p * (1.0 - p) * kk / n;
+                    let mg = s.trace.mg_fraction;
+                    for &(i, c) in &s.trace.terms {
+                        let (fm, fe, ff) = factors[i as usize];
+                        g[i as usize] += d * c as f64 * (fm * mg + fe * (1.0 - mg) + ff);
+                    }
+                    g
+                },
+            )
+            .reduce(
+                || vec![0.0f64; WEIGHT_COUNT],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        *x += y;
+                    }
+                    a
+                },
+            );
+        let t = epoch as i32;
+        for i in 0..WEIGHT_COUNT {
+            if !free[i] {
+                continue;
+            }
+            let mut g = grad[i];
+            if is_psq(i) {
+                g += 2.0 * args.l2 * theta[i];
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            let mh = m[i] / (1.0 - b1.powi(t));
+            let vh = v[i] / (1.0 - b2.powi(t));
+            theta[i] -= args.lr * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 100 == 0 || epoch == args.epochs {
+            let te: Vec<f64> = train.par_iter().map(|s| linear(&theta, &factors, &s.trace)).collect();
+            let ve: Vec<f64> = valid.par_iter().map(|s| linear(&theta, &factors, &s.trace)).collect();
+            eprintln!(
+                "epoch {epoch}: linear MSE train {:.6}, validation {:.6}",
+                mse(k, &train, &te),
+                mse(k, &valid, &ve)
+            );
+        }
+    }
+
+    let mut tuned = initial.clone();
+    for (i, &x) in theta.iter().enumerate() {
+        tuned.set(i, x.round() as i32);
+    }
+    let tuned_tables = start_pos.visit(Build(tuned.clone()));
+    let mse_train1 = mse(k, &train, &real_evals(&tuned_tables, &train));
+    let mse_valid1 = mse(k, &valid, &real_evals(&tuned_tables, &valid));
+    eprintln!("tuned (rounded, real evaluation): MSE train {mse_train1:.6}, validation {mse_valid1:.6}");
+
+    if let Some(out) = &args.out {
+        let mut f = File::create(out).with_context(|| format!("creating {}", out.display()))?;
+        writeln!(f, "# Tuned evaluation weights for {} (menagerie-tune; see tools/tune/README.md).", variant.name())?;
+        writeln!(f, "# Weights not listed keep their defaults (Weights::defaults).")?;
+        writeln!(
+            f,
+            "# {} positions ({} held out), K = {k:.4}, MSE train {mse_train0:.6} -> {mse_train1:.6}, validation {mse_valid0:.6} -> {mse_valid1:.6}",
+            samples.len(),
+            valid.len()
+        )?;
+        writeln!(
+            f,
+            "# epochs {}, lr {}, l2 {}, psq tables {}",
+            args.epochs,
+            args.lr,
+            args.l2,
+            if args.no_psq { "fixed" } else { "tuned" }
+        )?;
+        f.write_all(tuned.to_text(Some(&defaults)).as_bytes())?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}

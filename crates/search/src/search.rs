@@ -78,6 +78,20 @@ pub(crate) struct RootMove {
     pub seldepth: usize,
 }
 
+/// Per-ply search state.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// `piece * SQUARES + to` of the move played at this ply, or `NO_PS`.
+    ps: usize,
+    /// Static evaluation at this ply (`-INF` in check or unknown).
+    eval: i32,
+}
+
+/// Piece-and-square slots (24 pieces on up to 128 squares).
+const PS: usize = 24 * 128;
+/// No move (null move or root).
+const NO_PS: usize = PS;
+
 /// One search thread.
 pub(crate) struct Worker<'a, V: Variant> {
     shared: &'a Shared,
@@ -87,6 +101,15 @@ pub(crate) struct Worker<'a, V: Variant> {
     seldepth: usize,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// Continuation histories: `[previous piece and square][piece and
+    /// square]`, for the move one ply back (counter) and two plies back
+    /// (follow-up).
+    cont: [Vec<i16>; 2],
+    /// The best reply found to each `[piece and square]` of the previous move.
+    counter: Vec<Option<Move>>,
+    /// What led to each ply: the move's piece-and-square index and the
+    /// static evaluation there.
+    stack: Vec<Frame>,
     keys: Vec<u64>,
     pv: Vec<Vec<Move>>,
     pub root_moves: Vec<RootMove>,
@@ -126,6 +149,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 128 * 128],
+            cont: [vec![0; (PS + 1) * PS], vec![0; (PS + 1) * PS]],
+            counter: vec![None; PS + 1],
+            stack: vec![Frame { ps: NO_PS, eval: -INF }; MAX_PLY + 4],
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
@@ -173,6 +199,57 @@ impl<'a, V: Variant> Worker<'a, V> {
         (pos.side_to_move().idx() * 128 + m.from.idx()) * 128 + m.to.idx()
     }
 
+    /// The piece-and-square index of `m` (the moving piece on its destination).
+    fn ps(pos: &Position<V>, m: Move) -> usize {
+        match pos.piece_at(m.from) {
+            Some(p) if !m.is_prelude() => (p.color.idx() * 12 + p.kind.idx()) * 128 + m.to.idx(),
+            _ => NO_PS,
+        }
+    }
+
+    /// The piece-and-square indices of the moves one and two plies before `ply`.
+    fn previous(&self, ply: usize) -> [usize; 2] {
+        [if ply >= 1 { self.stack[ply - 1].ps } else { NO_PS }, if ply >= 2 { self.stack[ply - 2].ps } else { NO_PS }]
+    }
+
+    /// History score of a quiet move: butterfly plus both continuations.
+    fn quiet_score(&self, pos: &Position<V>, m: Move, prev: [usize; 2]) -> i32 {
+        let ps = Self::ps(pos, m);
+        let mut s = self.history[Self::history_idx(pos, m)];
+        if ps != NO_PS {
+            for (t, &p) in self.cont.iter().zip(&prev) {
+                s += i32::from(t[p * PS + ps]);
+            }
+        }
+        s
+    }
+
+    /// Rewards `good` (which caused a cutoff) and penalises the quiet moves
+    /// tried before it.
+    fn update_quiet_stats(&mut self, pos: &Position<V>, good: Move, tried: &[Move], depth: i32, ply: usize) {
+        let bonus = (depth * depth + 2 * depth).min(1600);
+        let prev = self.previous(ply);
+        let apply = |w: &mut Self, m: Move, b: i32| {
+            let h = &mut w.history[Self::history_idx(pos, m)];
+            *h += b - *h * b.abs() / 16384;
+            let ps = Self::ps(pos, m);
+            if ps != NO_PS {
+                for (t, &p) in w.cont.iter_mut().zip(&prev) {
+                    let c = &mut t[p * PS + ps];
+                    let v = i32::from(*c);
+                    *c = (v + b - v * b.abs() / 16384).clamp(-16384, 16384) as i16;
+                }
+            }
+        };
+        apply(self, good, bonus);
+        for &q in tried {
+            apply(self, q, -bonus);
+        }
+        if prev[0] != NO_PS {
+            self.counter[prev[0]] = Some(good);
+        }
+    }
+
     fn is_repetition(&self, pos: &Position<V>) -> bool {
         let key = pos.hash();
         let n = self.keys.len();
@@ -208,19 +285,25 @@ impl<'a, V: Variant> Worker<'a, V> {
         scored: &mut Vec<(Move, i32)>,
     ) {
         let killers = self.killers[ply];
+        let prev = self.previous(ply);
+        let counter = if prev[0] != NO_PS { self.counter[prev[0]] } else { None };
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
             let s = if Some(m) == tt_move {
                 1_000_000
             } else if pos.is_tactical(m) {
                 let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
-                500_000 + pos.gain(m) * 16 - attacker / 10
+                let mvv = pos.gain(m) * 16 - attacker / 10;
+                // Captures that lose material go after the quiet moves.
+                if m.promotion.is_none() && crate::see::see(pos, m) < 0 { -200_000 + mvv } else { 500_000 + mvv }
             } else if Some(m) == killers[0] {
                 400_000
             } else if Some(m) == killers[1] {
                 399_000
+            } else if Some(m) == counter {
+                398_000
             } else {
-                self.history[Self::history_idx(pos, m)]
+                self.quiet_score(pos, m, prev)
             };
             (m, s)
         }));
@@ -286,17 +369,29 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         let prelude = moves.iter().any(|m| m.is_prelude());
         let static_eval = if in_check { -INF } else { tt.map_or_else(|| self.shared.eval.evaluate(pos), |h| h.eval) };
+        self.stack[ply].eval = static_eval;
+        // Better than two plies ago: prune less.
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
 
         if !pv_node && !in_check && !prelude {
             // Reverse futility pruning.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 90 * depth - if improving { 60 } else { 0 };
+            if depth <= 6 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
+            }
+            // Razoring: hopeless at low depth unless a capture saves it.
+            if depth <= 2 && static_eval + 250 + 200 * depth <= alpha && alpha.abs() < MATE_BOUND {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply, 0);
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null-move pruning (not with only king and pawns: zugzwang).
             if can_null && depth >= 3 && static_eval >= beta && Self::has_pieces(pos) {
-                let r = 3 + depth / 4;
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.keys.push(child.hash());
+                self.stack[ply].ps = NO_PS;
                 let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.stopped() {
@@ -314,35 +409,62 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.order(pos, &moves, tt_move, ply, &mut ordered);
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
         quiets_tried.clear();
+        let prev = self.previous(ply);
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &(m, _)) in ordered.iter().enumerate() {
+        for (i, &(m, order_score)) in ordered.iter().enumerate() {
             let tactical = pos.is_tactical(m);
             let child = pos.play_unchecked(m);
             let gives_check = child.is_check();
-            if !pv_node && !in_check && !tactical && !gives_check && best > -MATE_BOUND && !prelude {
-                // Late move pruning and futility pruning of quiet moves.
-                if depth <= 3 && i >= 4 + 3 * (depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + 120 * depth <= alpha {
+            if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && !prelude {
+                if !tactical {
+                    // Late move pruning and futility pruning of quiet moves.
+                    let late = (4 + 3 * (depth * depth) as usize) / if improving { 1 } else { 2 };
+                    if depth <= 3 && i >= late.max(3) {
+                        continue;
+                    }
+                    if depth <= 2 && static_eval + 120 * depth <= alpha {
+                        continue;
+                    }
+                    // Quiet moves with a bad history, or that lose material, at low depth.
+                    if depth <= 3 && order_score < -4000 * depth {
+                        continue;
+                    }
+                    if depth <= 5 && crate::see::see(pos, m) < -30 * depth * depth {
+                        continue;
+                    }
+                } else if depth <= 5 && m.promotion.is_none() && crate::see::see(pos, m) < -110 * depth {
                     continue;
                 }
             }
             let ext = i32::from(gives_check && ply < 2 * MAX_DEPTH as usize);
             let new_depth = depth - 1 + ext;
             self.keys.push(child.hash());
+            self.stack[ply].ps = Self::ps(pos, m);
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 3 && !tactical && !in_check && !gives_check {
-                    r = self.reductions[depth.min(63) as usize][i.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if self.killers[ply].contains(&Some(m)) {
-                        r -= 1;
+                if depth >= 3 && i >= 2 + usize::from(pv_node) && !in_check && !gives_check {
+                    if tactical {
+                        // Captures that lose material are reduced too.
+                        if order_score < 0 {
+                            r = 1;
+                        }
+                    } else {
+                        r = self.reductions[depth.min(63) as usize][i.min(63)] as i32;
+                        if pv_node {
+                            r -= 1;
+                        }
+                        if !improving {
+                            r += 1;
+                        }
+                        if order_score >= 398_000 {
+                            // Killers and the counter-move.
+                            r -= 1;
+                        } else {
+                            r -= (self.quiet_score(pos, m, prev) / 8000).clamp(-2, 2);
+                        }
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -374,19 +496,13 @@ impl<'a, V: Variant> Worker<'a, V> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            let bonus = depth * depth;
-                            let h = &mut self.history[Self::history_idx(pos, m)];
-                            *h += bonus - *h * bonus / 16384;
-                            for &q in &quiets_tried {
-                                let h = &mut self.history[Self::history_idx(pos, q)];
-                                *h -= bonus + *h * bonus / 16384;
-                            }
+                            self.update_quiet_stats(pos, m, &quiets_tried, depth, ply);
                         }
                         break;
                     }
                 }
             }
-            if !tactical {
+            if !tactical && quiets_tried.len() < 64 {
                 quiets_tried.push(m);
             }
         }
@@ -422,6 +538,18 @@ impl<'a, V: Variant> Worker<'a, V> {
         if qply >= MAX_QPLY {
             return self.shared.eval.evaluate(pos);
         }
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        if let Some(h) = tt {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let alpha0 = alpha;
         let in_check = pos.is_check();
         // In check every evasion is searched; otherwise only material-changing moves.
         let mut moves = MoveList::new();
@@ -433,12 +561,13 @@ impl<'a, V: Variant> Worker<'a, V> {
         if in_check && moves.is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let stand_pat = if in_check { -INF } else { self.shared.eval.evaluate(pos) };
+        let stand_pat = if in_check { -INF } else { tt.map_or_else(|| self.shared.eval.evaluate(pos), |h| h.eval) };
         if stand_pat >= beta {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
+        let mut best_move = None;
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
         scored.extend(moves.iter().map(|&m| {
@@ -464,6 +593,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if score >= beta {
                         break;
                     }
@@ -474,16 +604,26 @@ impl<'a, V: Variant> Worker<'a, V> {
         if self.stopped() {
             return 0;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
         best
     }
 
     /// Searches the root moves from index `pv_idx` on, in a window.
     fn search_root(&mut self, pos: &Position<V>, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
         self.count_node();
+        self.stack[0].eval = if pos.is_check() { -INF } else { self.shared.eval.evaluate(pos) };
         let mut best = -INF;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = pos.play_unchecked(m);
+            self.stack[0].ps = Self::ps(pos, m);
             let ext = i32::from(child.is_check());
             self.keys.push(child.hash());
             self.seldepth = 0;

@@ -748,9 +748,60 @@ impl Analysis for AnalysisService {
         drop(ticket);
         Ok(Response::new(result?))
     }
+
+    async fn render_board(
+        &self,
+        req: Request<pb::RenderBoardRequest>,
+    ) -> Result<Response<pb::RenderBoardResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
+        let r = req.into_inner();
+        let svc = self.clone();
+        let span = tracing::info_span!("render_board");
+        let answer = self.jobs.run_unary(span, deadline, move || svc.render(&r)).await?;
+        Ok(Response::new(answer))
+    }
 }
 
 impl AnalysisService {
+    /// RenderBoard's answer: the position is checked as every request's is
+    /// (same errors and caps), then drawn by `menagerie_render`.
+    fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {
+        use menagerie_render::{Arrow, Highlight, RenderOptions};
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let v = parsed.current.variant();
+        for (name, list) in [("arrows", &r.arrows), ("highlights", &r.highlights)] {
+            if list.len() > 256 {
+                return Err(ServiceError::OutOfRange { field: name.into(), value: list.len() as u64, max: 256 });
+            }
+        }
+        let bad = |field: String| {
+            move |e: menagerie_render::RenderError| ServiceError::BadField { field, message: e.to_string() }
+        };
+        let arrows = r
+            .arrows
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Arrow::parse(v, a).map_err(bad(format!("arrows[{i}]"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let highlights = r
+            .highlights
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Highlight::parse(v, h).map_err(bad(format!("highlights[{i}]"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let options = RenderOptions {
+            size: if r.size == 0 { menagerie_render::DEFAULT_SIZE } else { r.size },
+            orientation: if r.flip { menagerie_pieces::Color::Black } else { menagerie_pieces::Color::White },
+            coordinates: !r.no_coordinates,
+            last_move: parsed.moves.last().and_then(|&m| menagerie_render::last_move_squares(m)),
+            check: true,
+            arrows,
+            highlights,
+        };
+        let svg = menagerie_render::render(&parsed.current, &options).map_err(bad("size".into()))?;
+        Ok(pb::RenderBoardResponse { svg })
+    }
+
     /// ValidateMove's answer (CPU work: runs off the async runtime).
     fn validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
         self.faults.trip();

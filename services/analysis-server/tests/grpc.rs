@@ -1511,3 +1511,49 @@ async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
     assert!(matches!(s.code(), Code::DeadlineExceeded | Code::Cancelled), "{s:?}");
     drop(holding);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn render_board_draws_every_variant_and_names_bad_fields() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    for v in ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
+        let req = pb::RenderBoardRequest { position: pos(v, "", &[]), ..Default::default() };
+        let svg = client.render_board(req).await.unwrap().into_inner().svg;
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{v}");
+    }
+    // The last move, arrows, highlights and orientation reach the picture.
+    let req = pb::RenderBoardRequest {
+        position: pos("camel-rhino", "", &["e4e5"]),
+        arrows: vec!["b2d5:red".into()],
+        highlights: vec!["e10:yellow".into()],
+        flip: true,
+        size: 300,
+        no_coordinates: false,
+    };
+    let svg = client.render_board(req).await.unwrap().into_inner().svg;
+    assert!(svg.contains("width=\"300\""), "{}", &svg[..200.min(svg.len())]);
+    assert!(svg.contains("sq-e10") && svg.contains("sq-e5"));
+    // Bad input: the offending field is named.
+    let bad = |arrows: Vec<String>, highlights: Vec<String>, size: u32, moves: &[&str]| pb::RenderBoardRequest {
+        position: pos("chess", "", moves),
+        arrows,
+        highlights,
+        size,
+        ..Default::default()
+    };
+    assert_bad_field(
+        client.render_board(bad(vec!["e2e9".into()], vec![], 0, &[])).await,
+        Code::InvalidArgument,
+        "arrows[0]",
+    );
+    assert_bad_field(
+        client.render_board(bad(vec![], vec!["e4".into(), "e4:mauve".into()], 0, &[])).await,
+        Code::InvalidArgument,
+        "highlights[1]",
+    );
+    assert_bad_field(client.render_board(bad(vec![], vec![], 9, &[])).await, Code::InvalidArgument, "size");
+    let s = client.render_board(bad(vec![], vec![], 0, &["e2e5"])).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    assert!(s.message().starts_with("position.moves[0]: 'e2e5' is illegal"), "{s:?}");
+}

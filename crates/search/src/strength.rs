@@ -8,10 +8,10 @@
 //! [`Strength::seed`] and the position), so a game can be replayed.
 //!
 //! The mapping from Elo to these parameters is [`strength_params`], the one
-//! function to adjust when calibrating against another engine's scale.
-//! With `t = (elo - 800) / 2000` (Elo clamped to 800..2800):
+//! function to adjust when calibrating against another engine's scale. It
+//! works on an *internal* scale `i` (800..2800) with `t = (i - 800) / 2000`:
 //!
-//! | Elo | nodes `1000 * 200^t` | depth `1 + 13t` | candidates | margin `400 (1-t)^2` cp |
+//! | internal `i` | nodes `1000 * 200^t` | depth `1 + 13t` | candidates | margin `400 (1-t)^2` cp |
 //! |---|---|---|---|---|
 //! | 800 | 1 000 | 1 | 4 | 400 |
 //! | 1300 | 3 760 | 4 | 4 | 225 |
@@ -20,19 +20,48 @@
 //! | 2800 | 200 000 | 14 | 1 | 0 |
 //!
 //! (The node cap is checked every 1024 nodes, so it is approximate at the
-//! bottom of the scale.) Not yet calibrated: the figures are a first guess.
+//! bottom of the scale.)
+//!
+//! **Calibration** against Stockfish 15.1's own `UCI_Elo` (Debian's
+//! `stockfish`, `UCI_LimitStrength`), chess, 10 s + 0.1 s, one thread,
+//! `menagerie match`, 16 games per level from `benches/openings/chess.epd`
+//! (both colours), internal level = Stockfish's level:
+//!
+//! | internal level | score vs Stockfish at the same `UCI_Elo` | Stockfish-scale Elo |
+//! |---|---|---|
+//! | 1400 | 10/16 (+88.7 ± 181.6) | 1489 |
+//! | 1800 | 9/16 (+43.7 ± 174.3) | 1844 |
+//! | 2200 | 4/16 (−190.8 ± 225.2) | 2009 |
+//! | 2600 | 7/16 (−43.7 ± 189.2) | 2556 |
+//!
+//! A least-squares line gives Stockfish-scale Elo ≈ 0.8415 · internal +
+//! 291.5, so `UCI_Elo` E plays at internal level (E − 291.5) / 0.8415; the
+//! offered range, [`MIN_ELO`]..[`MAX_ELO`], is what the internal scale can
+//! reach (the ends extrapolate the measured 1400..2600). The error bars are
+//! wide (16 games a level): a calibration to refine with more games, and
+//! to redo when the search or evaluation gets stronger.
 
 use crate::{Info, Score};
 
-/// Lowest Elo the engine offers.
-pub const MIN_ELO: u32 = 800;
-/// Highest Elo the engine offers.
-pub const MAX_ELO: u32 = 2800;
+/// Lowest Elo the engine offers (Stockfish's `UCI_Elo` scale).
+pub const MIN_ELO: u32 = 1000;
+/// Highest Elo the engine offers (Stockfish's `UCI_Elo` scale).
+pub const MAX_ELO: u32 = 2650;
+
+/// Bounds of the internal scale of [`strength_params`].
+const INTERNAL: (f64, f64) = (800.0, 2800.0);
+
+/// The internal level that plays at `elo` on Stockfish's `UCI_Elo` scale
+/// (the calibration in the module documentation).
+pub fn internal_level(elo: u32) -> f64 {
+    let e = f64::from(elo.clamp(MIN_ELO, MAX_ELO));
+    ((e - 291.5) / 0.8415).clamp(INTERNAL.0, INTERNAL.1)
+}
 
 /// A strength limit for one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
-    /// The target Elo (clamped to 800..2800).
+    /// The target Elo on Stockfish's `UCI_Elo` scale (clamped to [`MIN_ELO`]..[`MAX_ELO`]).
     pub elo: u32,
     /// Seed of the move choice (e.g. a per-game counter); mixed with the
     /// position's hash.
@@ -54,7 +83,7 @@ pub struct StrengthParams {
 
 /// The search parameters for `elo` (see the module documentation).
 pub fn strength_params(elo: u32) -> StrengthParams {
-    let t = f64::from(elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO) / f64::from(MAX_ELO - MIN_ELO);
+    let t = (internal_level(elo) - INTERNAL.0) / (INTERNAL.1 - INTERNAL.0);
     let margin_cp = (400.0 * (1.0 - t) * (1.0 - t)).round() as i32;
     StrengthParams {
         nodes: (1000.0 * 200f64.powf(t)).round() as u64,
@@ -108,7 +137,10 @@ mod tests {
     #[test]
     fn params_are_monotonic() {
         let mut prev = strength_params(MIN_ELO);
-        assert_eq!(prev, StrengthParams { nodes: 1000, depth: 1, candidates: 4, margin_cp: 400 });
+        // 1000 on Stockfish's scale is internal level 842.
+        assert!((internal_level(MIN_ELO) - 842.0).abs() < 1.0);
+        assert_eq!(prev, StrengthParams { nodes: 1118, depth: 1, candidates: 4, margin_cp: 383 });
+        assert_eq!(internal_level(MAX_ELO), 2800.0);
         for elo in (MIN_ELO..=MAX_ELO).step_by(100) {
             let p = strength_params(elo);
             assert!(p.nodes >= prev.nodes && p.depth >= prev.depth && p.margin_cp <= prev.margin_cp, "{elo}");

@@ -178,7 +178,7 @@ fn options_ponder_and_strength_are_advertised_and_accepted() {
     for want in [
         "option name Ponder type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1500 min 800 max 2800",
+        "option name UCI_Elo type spin default 1500 min 1000 max 2650",
     ] {
         assert!(lines.iter().any(|l| l == want), "{want}: {lines:?}");
     }
@@ -207,7 +207,7 @@ fn options_ponder_and_strength_are_advertised_and_accepted() {
     e.quit(Some("quit"));
 }
 
-/// At 800 Elo the engine often plays another move than at full strength
+/// At 1000 Elo (the lowest) the engine often plays another move than at full strength
 /// (here: the depth-6 choice), answers quickly, and its moves stay legal.
 #[test]
 fn limited_strength_plays_other_moves() {
@@ -231,12 +231,12 @@ fn limited_strength_plays_other_moves() {
         e.send("go depth 6");
         let (_, strong) = checked_search(&mut e, &pos);
         e.send("setoption name UCI_LimitStrength value true");
-        e.send("setoption name UCI_Elo value 800");
+        e.send("setoption name UCI_Elo value 1000");
         e.send(&cmd);
         let t = std::time::Instant::now();
         e.send("go depth 6");
         let (infos, weak) = checked_search(&mut e, &pos);
-        assert!(t.elapsed() < std::time::Duration::from_secs(2), "800 Elo took {:?}", t.elapsed());
+        assert!(t.elapsed() < std::time::Duration::from_secs(2), "1000 Elo took {:?}", t.elapsed());
         // Only the requested line is reported, and the node cap holds.
         for l in &infos {
             assert_eq!(field(l, "multipv"), Some("1"), "{l}");
@@ -244,10 +244,10 @@ fn limited_strength_plays_other_moves() {
         }
         differ += usize::from(weak != strong);
     }
-    assert!(differ * 4 >= n, "800 Elo played the full-strength move in {} of {n} positions", n - differ);
+    assert!(differ * 4 >= n, "1000 Elo played the full-strength move in {} of {n} positions", n - differ);
 
     // At the top of the scale the engine still answers with a legal move.
-    e.send("setoption name UCI_Elo value 2800");
+    e.send("setoption name UCI_Elo value 2650");
     e.send("position startpos");
     e.send("go movetime 200");
     checked_search(&mut e, &AnyPosition::start(VariantId::Chess));

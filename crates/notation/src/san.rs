@@ -75,8 +75,7 @@ fn body(pos: &AnyPosition, m: Move, legal: &[Move], after: &AnyPosition) -> Stri
         _ => {
             let Some(piece) = pos.piece_at(m.from) else { return crate::uci::format(variant, m) };
             let takeover = matches!(m.kind, MoveKind::Takeover | MoveKind::Jump);
-            let capture =
-                pos.piece_at(m.to).is_some_and(|p| p.color != piece.color) || m.kind == MoveKind::EnPassant || takeover;
+            let capture = pos.is_capture(m);
             let mut s = String::new();
             if piece.kind == PieceKind::Pawn && m.kind != MoveKind::Jump {
                 if capture {

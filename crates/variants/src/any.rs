@@ -2,7 +2,7 @@
 //! [`Game`]: a position with its history (for repetition).
 
 use crate::make::IllegalMove;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::outcome::{DrawReason, Outcome};
 use crate::perft;
 use crate::position::Position;
@@ -137,6 +137,27 @@ impl AnyPosition {
     /// Halfmove clock.
     pub fn halfmove_clock(&self) -> u32 {
         dispatch!(self, p => p.halfmove_clock())
+    }
+    /// True when `side` alone cannot checkmate (see
+    /// [`Position::insufficient_material_for`]).
+    pub fn insufficient_material_for(&self, side: Color) -> bool {
+        dispatch!(self, p => p.insufficient_material_for(side))
+    }
+    /// True when neither side can mate (the draw rule).
+    pub fn insufficient_material(&self) -> bool {
+        dispatch!(self, p => p.insufficient_material())
+    }
+    /// True if `m` takes or converts an enemy piece: a capture, en passant,
+    /// or a takeover (SAN writes these with `x`).
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind {
+            MoveKind::EnPassant | MoveKind::Takeover | MoveKind::Jump => true,
+            MoveKind::Normal => self
+                .piece_at(m.from)
+                .zip(self.piece_at(m.to))
+                .is_some_and(|(a, b)| a.color != b.color),
+            _ => false,
+        }
     }
     /// Fullmove number (starts at 1, grows after Black's move).
     pub fn fullmove_number(&self) -> u32 {

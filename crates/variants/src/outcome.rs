@@ -93,6 +93,33 @@ impl<V: Variant> Position<V> {
         None
     }
 
+    /// True when `side` alone cannot checkmate whatever the opponent does:
+    /// it has no pawns, no reserve piece, nothing but bishops and knights
+    /// besides its king, and at most one of them or only bishops on one
+    /// square colour (a fairy piece always counts as mating material).
+    pub fn insufficient_material_for(&self, side: Color) -> bool {
+        if self.gates.reserve_count(side) > 0 {
+            return false;
+        }
+        let own = self.color(side);
+        let knights = self.kind(PieceKind::Knight) & own;
+        let bishops = self.kind(PieceKind::Bishop) & own;
+        if (own & !self.kind(PieceKind::King) & !knights & !bishops).any() {
+            return false;
+        }
+        if (knights | bishops).popcnt() <= 1 {
+            return true;
+        }
+        if knights.any() {
+            return false;
+        }
+        let files = V::Shape::FILES;
+        let shade = |s: Square| (V::Shape::file_of(s).0 + s.0 / files) % 2;
+        let mut it = bishops.iter();
+        let first = it.next().map(shade);
+        it.all(|s| Some(shade(s)) == first)
+    }
+
     /// True for orthodox material that cannot mate: K v K, K+minor v K, and
     /// kings with bishops all on one square colour. Any fairy piece or
     /// reserve piece on either side means sufficient material.

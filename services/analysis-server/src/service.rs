@@ -110,6 +110,40 @@ impl Parsed {
     }
 }
 
+/// What the rules say about a game now: the result if it has ended (FIDE:
+/// checkmate, stalemate, a variant's win, insufficient material, fivefold
+/// repetition, seventy-five moves) and the draw a player may claim
+/// (threefold repetition, fifty moves: "repetition", "fifty_moves" or "").
+fn game_status(game: &Game) -> (Option<pb::Outcome>, String) {
+    let pos = game.position();
+    let reps = game.repetitions();
+    let draw = |reason: &str, description: &str| pb::Outcome {
+        result: "1/2-1/2".into(),
+        winner: String::new(),
+        reason: reason.into(),
+        description: description.into(),
+    };
+    let finished = match pos.outcome() {
+        Some(o @ (Outcome::Win { .. } | Outcome::Draw(DrawReason::Stalemate | DrawReason::InsufficientMaterial))) => {
+            Some(outcome_pb(o))
+        }
+        _ if pos.insufficient_material() => Some(outcome_pb(Outcome::Draw(DrawReason::InsufficientMaterial))),
+        _ if reps >= 5 => Some(draw("fivefold_repetition", "fivefold repetition, draw")),
+        _ if pos.halfmove_clock() >= 150 => Some(draw("seventy_five_moves", "seventy-five-move rule, draw")),
+        _ => None,
+    };
+    let claim = if finished.is_some() {
+        ""
+    } else if reps >= 3 {
+        "repetition"
+    } else if pos.halfmove_clock() >= 100 {
+        "fifty_moves"
+    } else {
+        ""
+    };
+    (finished, claim.into())
+}
+
 fn outcome_pb(o: Outcome) -> pb::Outcome {
     let (winner, reason) = match o {
         Outcome::Win { winner, reason } => (
@@ -749,6 +783,27 @@ impl Analysis for AnalysisService {
         Ok(Response::new(result?))
     }
 
+    async fn get_server_info(
+        &self,
+        _req: Request<pb::GetServerInfoRequest>,
+    ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
+        let c = &self.config;
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(Response::new(pb::GetServerInfoResponse {
+            version: env!("CARGO_PKG_VERSION").into(),
+            api: "menagerie.v1".into(),
+            profile: if cfg!(debug_assertions) { "debug" } else { "release" }.into(),
+            target: format!("{}-{}", std::env::consts::ARCH, std::env::consts::OS),
+            features: if cfg!(feature = "otel") { vec!["otel".into()] } else { Vec::new() },
+            max_perft_depth: c.max_perft_depth,
+            max_analysis_depth: c.max_analysis_depth,
+            max_threads: clamp(c.max_threads),
+            max_moves: clamp(c.max_moves),
+            max_jobs: clamp(c.max_jobs),
+            variants: VariantId::ALL.iter().map(|v| v.name().to_string()).collect(),
+        }))
+    }
+
     async fn render_board(
         &self,
         req: Request<pb::RenderBoardRequest>,
@@ -825,6 +880,7 @@ impl AnalysisService {
         let after = pos.play_unchecked(m);
         let mut g = game;
         let _ = g.play(m);
+        let (outcome, claimable_draw) = game_status(&g);
         Ok(pb::ValidateMoveResponse {
             legal: true,
             reason: String::new(),
@@ -832,7 +888,9 @@ impl AnalysisService {
             san: san::format(&pos, m),
             fen: fen::format(&after),
             check: after.is_check(),
-            outcome: g.outcome().map(outcome_pb),
+            outcome,
+            is_capture: pos.is_capture(m),
+            claimable_draw,
         })
     }
 
@@ -842,19 +900,28 @@ impl AnalysisService {
         let pos = parsed.current;
         let legal = pos.legal_moves();
         let v = pos.variant();
+        let (outcome, claimable_draw) = game_status(&parsed.game());
         Ok(pb::LegalMovesResponse {
             moves: legal
                 .iter()
-                .map(|&m| pb::LegalMove {
-                    uci: uci::format(v, m),
-                    san: san::format_with(&pos, m, &legal),
-                    fen: fen::format(&pos.play_unchecked(m)),
+                .map(|&m| {
+                    let after = pos.play_unchecked(m);
+                    pb::LegalMove {
+                        uci: uci::format(v, m),
+                        san: san::format_with(&pos, m, &legal),
+                        fen: fen::format(&after),
+                        gives_check: after.is_check(),
+                        is_capture: pos.is_capture(m),
+                    }
                 })
                 .collect(),
             fen: fen::format(&pos),
             side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
             check: pos.is_check(),
-            outcome: parsed.game().outcome().map(outcome_pb),
+            outcome,
+            claimable_draw,
+            white_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::White),
+            black_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::Black),
         })
     }
 

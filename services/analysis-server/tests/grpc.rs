@@ -1557,3 +1557,81 @@ async fn render_board_draws_every_variant_and_names_bad_fields() {
     assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
     assert!(s.message().starts_with("position.moves[0]: 'e2e5' is illegal"), "{s:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claims_are_not_endings_and_moves_say_check_and_capture() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // Threefold repetition: a claim; the game goes on (moves listed, analysis runs).
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+    let r = client.legal_moves(legal_req(pos("chess", "", &shuffle))).await.unwrap().into_inner();
+    assert_eq!(r.claimable_draw, "repetition");
+    assert!(r.outcome.is_none() && r.moves.len() == 20, "{r:?}");
+    client
+        .best_move(pb::AnalyzeRequest { position: pos("chess", "", &shuffle), depth: 2, ..Default::default() })
+        .await
+        .unwrap();
+    // Fivefold: the game is over (FIDE 9.6.1).
+    let five: Vec<&str> = shuffle.iter().chain(shuffle.iter()).copied().collect();
+    let r = client.legal_moves(legal_req(pos("chess", "", &five))).await.unwrap().into_inner();
+    assert_eq!(r.outcome.as_ref().map(|o| o.reason.as_str()), Some("fivefold_repetition"));
+    assert_eq!(r.claimable_draw, "");
+    // Fifty moves: a claim; seventy-five: over.
+    let r = client
+        .legal_moves(legal_req(pos("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 100 80", &[])))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((r.claimable_draw.as_str(), r.outcome.is_none()), ("fifty_moves", true));
+    let r = client
+        .legal_moves(legal_req(pos("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 150 80", &[])))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.outcome.map(|o| o.reason), Some("seventy_five_moves".into()));
+    // ValidateMove reports the claim the move creates.
+    let r = client.validate_move(validate_req(pos("chess", "", &shuffle[..7]), "Ng8")).await.unwrap().into_inner();
+    assert!(r.legal && r.outcome.is_none() && r.claimable_draw == "repetition", "{r:?}");
+    // Per-move check and capture; per-side insufficient material.
+    let r = client
+        .legal_moves(legal_req(pos("chess", "4k3/8/8/3p4/4P3/8/8/R3K1N1 w - - 0 1", &[])))
+        .await
+        .unwrap()
+        .into_inner();
+    let m = |u: &str| r.moves.iter().find(|m| m.uci == u).unwrap();
+    assert!(m("e4d5").is_capture && !m("e4d5").gives_check);
+    assert!(m("a1a8").gives_check && !m("a1a8").is_capture);
+    assert!(!m("g1f3").is_capture && !m("g1f3").gives_check);
+    assert!(!r.white_insufficient_material && !r.black_insufficient_material);
+    let r = client
+        .legal_moves(legal_req(pos("chess", "4k3/8/8/3p4/8/8/8/4KB2 w - - 0 1", &[])))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(r.white_insufficient_material && !r.black_insufficient_material, "{r:?}");
+    assert!(r.outcome.is_none() && r.claimable_draw.is_empty());
+    // A takeover is a capture (camel-rhino).
+    let r = client
+        .legal_moves(legal_req(pos("camel-rhino", "4k4h/10/10/10/10/10/10/2r7/2C7/4K5 w - - 0 1", &[])))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(r.moves.iter().any(|m| m.uci.ends_with('t') && m.is_capture), "{r:?}");
+    let v = client.validate_move(validate_req(pos("chess", "", &["e4", "d5"]), "exd5")).await.unwrap().into_inner();
+    assert!(v.is_capture && !v.check);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_info_names_version_build_and_limits() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let i = client.get_server_info(pb::GetServerInfoRequest {}).await.unwrap().into_inner();
+    assert_eq!(i.version, env!("CARGO_PKG_VERSION"));
+    assert_eq!(i.api, "menagerie.v1");
+    assert!(i.profile == "debug" || i.profile == "release");
+    assert!(i.target.contains('-'));
+    assert_eq!(i.max_perft_depth, config().max_perft_depth);
+    assert_eq!(i.variants.len(), 7);
+}

@@ -47,10 +47,17 @@ struct Args {
     /// L2 penalty pulling the per-square corrections towards 0, per cp² of a weight.
     #[arg(long, default_value_t = 1e-7)]
     l2: f64,
+    /// Tune only the weights whose names start with one of these prefixes
+    /// (comma-separated, e.g. `material,passed`); default: all.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// L2 penalty pulling every weight towards its starting value, per cp² (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    l2_start: f64,
     /// Fixed logistic scale K instead of fitting it.
     #[arg(long)]
     k: Option<f64>,
-    /// Every N-th position is held out for validation (0: none).
+    /// The positions of every N-th game are held out for validation (0: none).
     #[arg(long, default_value_t = 10)]
     holdout_every: usize,
     /// At most this many positions (the first ones read).
@@ -69,6 +76,8 @@ struct Sample {
     result: f64,
     /// The evaluation as a linear function of the weights.
     trace: Trace,
+    /// Index of the game it comes from (the hold-out is by game).
+    game: usize,
 }
 
 /// Whether a position is quiet enough for its static evaluation to stand.
@@ -162,36 +171,135 @@ fn linear(theta: &[f64], factors: &[(f64, f64, f64)], t: &Trace) -> f64 {
     s
 }
 
+/// A game's positions and its result from White's point of view.
+type GameRecord = (Vec<AnyPosition>, f64);
+
+fn result_value(r: GameResult) -> Option<f64> {
+    match r {
+        GameResult::WhiteWins => Some(1.0),
+        GameResult::BlackWins => Some(0.0),
+        GameResult::Draw => Some(0.5),
+        GameResult::Unknown => None,
+    }
+}
+
+/// Reads the games of a PGN file with the notation crate's reader.
+fn read_pgn(text: &str, variant: VariantId, bad: &mut usize) -> Result<Vec<GameRecord>> {
+    let mut out = Vec::new();
+    for game in PgnReader::new(BufReader::new(text.as_bytes())) {
+        let Ok(game) = game else {
+            *bad += 1;
+            continue;
+        };
+        if game.variant != variant {
+            bail!("a game of {} (expected {})", game.variant.name(), variant.name());
+        }
+        let Some(result) = result_value(game.result) else { continue };
+        let Ok(positions) = game.positions() else {
+            *bad += 1;
+            continue;
+        };
+        out.push((positions, result));
+    }
+    Ok(out)
+}
+
+/// A minimal reader for `menagerie match` output whose `Variant` tag the PGN
+/// reader does not know: the `FEN` and `Result` tags and SAN main-line moves
+/// (comments, move numbers and the result token skipped), in `variant`.
+fn read_pgn_plain(text: &str, variant: VariantId, bad: &mut usize) -> Vec<GameRecord> {
+    let mut out = Vec::new();
+    for chunk in text.split("[Event ").skip(1) {
+        let tag = |name: &str| {
+            let key = format!("[{name} \"");
+            chunk.find(&key).and_then(|i| {
+                let rest = &chunk[i + key.len()..];
+                rest.find('"').map(|j| rest[..j].to_string())
+            })
+        };
+        let Some(result) = tag("Result").and_then(|r| GameResult::from_token(&r)).and_then(result_value) else {
+            continue;
+        };
+        let start = match tag("FEN") {
+            Some(fen) => match menagerie_notation::fen::parse(variant, &fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    if *bad == 0 {
+                        eprintln!("first unreadable game: FEN {fen}: {e}");
+                    }
+                    *bad += 1;
+                    continue;
+                }
+            },
+            None => AnyPosition::start(variant),
+        };
+        // Movetext: the lines after the last tag, without {comments}.
+        let body_start = chunk.rfind("\"]").map_or(0, |i| i + 2);
+        let mut movetext = String::new();
+        let mut depth = 0;
+        for ch in chunk[body_start..].chars() {
+            match ch {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => movetext.push(ch),
+                _ => {}
+            }
+        }
+        let mut pos = start;
+        let mut positions = vec![pos];
+        let mut ok = true;
+        for tok in movetext.split_whitespace() {
+            if GameResult::from_token(tok).is_some() {
+                continue;
+            }
+            let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+            if tok.is_empty() {
+                continue;
+            }
+            match menagerie_notation::san::parse(&pos, tok) {
+                Ok(m) => {
+                    pos = pos.play_unchecked(m);
+                    positions.push(pos);
+                }
+                Err(e) => {
+                    if *bad == 0 {
+                        eprintln!("first unreadable game: move '{tok}': {e}");
+                    }
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            out.push((positions, result));
+        } else {
+            *bad += 1;
+        }
+    }
+    out
+}
+
 fn read_samples(args: &Args, variant: VariantId, tables: &EvalTables) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let (mut games, mut bad, mut seen) = (0usize, 0usize, 0usize);
     'files: for path in &args.pgn {
-        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        for game in PgnReader::new(BufReader::new(file)) {
-            let Ok(game) = game else {
-                bad += 1;
-                continue;
-            };
-            if game.variant != variant {
-                bail!("{}: a game of {} (expected {})", path.display(), game.variant.name(), variant.name());
-            }
-            let result = match game.result {
-                GameResult::WhiteWins => 1.0,
-                GameResult::BlackWins => 0.0,
-                GameResult::Draw => 0.5,
-                GameResult::Unknown => continue,
-            };
-            let Ok(positions) = game.positions() else {
-                bad += 1;
-                continue;
-            };
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let mut file_bad = 0;
+        let mut records = read_pgn(&text, variant, &mut file_bad).with_context(|| format!("{}", path.display()))?;
+        if records.is_empty() && file_bad > 0 {
+            // E.g. a Variant tag the PGN reader does not know.
+            file_bad = 0;
+            records = read_pgn_plain(&text, variant, &mut file_bad);
+        }
+        bad += file_bad;
+        for (positions, result) in records {
             games += 1;
             for pos in positions.into_iter().skip(args.skip_plies) {
                 seen += 1;
                 if pos.outcome().is_some() || !pos.visit(Quiet) {
                     continue;
                 }
-                samples.push(Sample { pos, result, trace: pos.visit(TraceOf(tables)) });
+                samples.push(Sample { pos, result, trace: pos.visit(TraceOf(tables)), game: games });
                 if args.max_positions.is_some_and(|m| samples.len() >= m) {
                     break 'files;
                 }
@@ -220,8 +328,8 @@ fn main() -> Result<()> {
         bail!("only {} positions: not enough to tune", samples.len());
     }
     let (mut train, mut valid): (Vec<&Sample>, Vec<&Sample>) = (Vec::new(), Vec::new());
-    for (i, s) in samples.iter().enumerate() {
-        if args.holdout_every > 0 && i % args.holdout_every == 0 {
+    for s in &samples {
+        if args.holdout_every > 0 && s.game % args.holdout_every == 0 {
             valid.push(s);
         } else {
             train.push(s);
@@ -253,10 +361,12 @@ fn main() -> Result<()> {
         }
     }
     let is_psq = |i: usize| Weights::name(i).starts_with("psq_");
-    let free: Vec<bool> = (0..WEIGHT_COUNT).map(|i| used[i] && !(args.no_psq && is_psq(i))).collect();
+    let chosen = |i: usize| args.only.is_empty() || args.only.iter().any(|p| Weights::name(i).starts_with(p.as_str()));
+    let free: Vec<bool> = (0..WEIGHT_COUNT).map(|i| used[i] && !(args.no_psq && is_psq(i)) && chosen(i)).collect();
     eprintln!("{} weights tuned", free.iter().filter(|f| **f).count());
 
     let mut theta: Vec<f64> = initial.values().iter().map(|&v| v as f64).collect();
+    let start_theta = theta.clone();
     let (mut m, mut v) = (vec![0.0; WEIGHT_COUNT], vec![0.0; WEIGHT_COUNT]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let kk = k * std::f64::consts::LN_10 / 400.0;
@@ -296,6 +406,7 @@ fn main() -> Result<()> {
             if is_psq(i) {
                 g += 2.0 * args.l2 * theta[i];
             }
+            g += 2.0 * args.l2_start * (theta[i] - start_theta[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(t));
@@ -334,10 +445,11 @@ fn main() -> Result<()> {
         )?;
         writeln!(
             f,
-            "# epochs {}, lr {}, l2 {}, psq tables {}",
+            "# epochs {}, lr {}, l2 {}, l2-start {}, psq tables {}",
             args.epochs,
             args.lr,
             args.l2,
+            args.l2_start,
             if args.no_psq { "fixed" } else { "tuned" }
         )?;
         f.write_all(tuned.to_text(Some(&defaults)).as_bytes())?;

@@ -783,6 +783,40 @@ impl Analysis for AnalysisService {
         Ok(Response::new(result?))
     }
 
+    async fn validate_fen(
+        &self,
+        req: Request<pb::ValidateFenRequest>,
+    ) -> Result<Response<pb::ValidateFenResponse>, Status> {
+        let r = req.into_inner();
+        let name = if r.variant.is_empty() { "chess" } else { r.variant.as_str() };
+        let variant = VariantId::from_name(name).ok_or_else(|| ServiceError::BadField {
+            field: "variant".into(),
+            message: format!("unknown variant '{}' (known: {})", crate::error::clip(name), VariantId::names()),
+        })?;
+        let answer = match fen::parse(variant, &r.fen) {
+            Ok(p) => pb::ValidateFenResponse { valid: true, fen: fen::format(&p), ..Default::default() },
+            Err(e) => pb::ValidateFenResponse {
+                valid: false,
+                reason: crate::error::clip(&e.to_string()),
+                field: e.field().map(|f| f.to_string().replace(' ', "_")).unwrap_or_default(),
+                fen: String::new(),
+            },
+        };
+        Ok(Response::new(answer))
+    }
+
+    async fn replay_moves(
+        &self,
+        req: Request<pb::ReplayMovesRequest>,
+    ) -> Result<Response<pb::ReplayMovesResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
+        let r = req.into_inner();
+        let svc = self.clone();
+        let span = tracing::info_span!("replay_moves");
+        let answer = self.jobs.run_unary(span, deadline, move || svc.replay(&r)).await?;
+        Ok(Response::new(answer))
+    }
+
     async fn get_server_info(
         &self,
         _req: Request<pb::GetServerInfoRequest>,
@@ -818,6 +852,28 @@ impl Analysis for AnalysisService {
 }
 
 impl AnalysisService {
+    /// ReplayMoves' answer: every move of the list, described in the
+    /// position it is played in.
+    fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let v = parsed.start.variant();
+        let mut pos = parsed.start;
+        let mut moves = Vec::with_capacity(parsed.moves.len());
+        for &m in &parsed.moves {
+            let after = pos.play_unchecked(m);
+            moves.push(pb::PlayedMove {
+                uci: uci::format(v, m),
+                san: san::format(&pos, m),
+                fen: fen::format(&after),
+                gives_check: after.is_check(),
+                is_capture: pos.is_capture(m),
+            });
+            pos = after;
+        }
+        let (outcome, claimable_draw) = game_status(&parsed.game());
+        Ok(pb::ReplayMovesResponse { moves, fen: fen::format(&parsed.current), outcome, claimable_draw })
+    }
+
     /// RenderBoard's answer: the position is checked as every request's is
     /// (same errors and caps), then drawn by `menagerie_render`.
     fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {

@@ -1635,3 +1635,48 @@ async fn server_info_names_version_build_and_limits() {
     assert_eq!(i.max_perft_depth, config().max_perft_depth);
     assert_eq!(i.variants.len(), 7);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_fen_says_why_and_replay_moves_describes_a_whole_list() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let check = |variant: &str, fen: &str| pb::ValidateFenRequest { variant: variant.into(), fen: fen.into() };
+    let ok = client.validate_fen(check("alpaca", "")).await.unwrap().into_inner();
+    assert!(!ok.valid && ok.reason.contains("empty"), "{ok:?}");
+    let ok = client
+        .validate_fen(check("alpaca", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(ok.valid && ok.reason.is_empty() && ok.fen.contains("[Aa?]"), "{ok:?}");
+    for (variant, fen, field) in [
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "board"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side_to_move"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", "fullmove_number"),
+        ("chess", "8/8/8/8/8/8/8/8 w - - 0 1", ""),
+    ] {
+        let r = client.validate_fen(check(variant, fen)).await.unwrap().into_inner();
+        assert!(!r.valid && !r.reason.is_empty() && r.field == field, "{fen}: {r:?}");
+    }
+    let e = client.validate_fen(check("shogi", "x")).await.unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+
+    let r = client
+        .replay_moves(pb::ReplayMovesRequest {
+            position: pos("alpaca", "", &["accept", "A@g", "A@b", "Nf3", "e5", "Nxe5"]),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let sans: Vec<&str> = r.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["accept", "A@g", "A@b", "Nf3(A@g1)", "e5", "Nxe5"]);
+    assert!(r.moves[5].is_capture && !r.moves[3].is_capture);
+    assert_eq!(r.fen, r.moves[5].fen);
+    assert!(r.outcome.is_none() && r.claimable_draw.is_empty());
+    assert_bad_field(
+        client.replay_moves(pb::ReplayMovesRequest { position: pos("chess", "", &["e4", "zz"]) }).await,
+        Code::InvalidArgument,
+        "position.moves[1]",
+    );
+}

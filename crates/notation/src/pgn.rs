@@ -28,7 +28,9 @@
 //! case; spaces and underscores count as hyphens and a trailing ` chess`
 //! is dropped (`Alpaca Chess`, `Alseid_Weak`). Orthodox chess is also
 //! `Standard`, `Normal`, `Orthodox`, `FIDE` or no tag at all, and is
-//! written without one; Camel and Rhino Chess is also `Camel and Rhino`.
+//! written without one; Camel and Rhino Chess is also `Camel and Rhino`;
+//! `camel-rhino-plain` (its movement without takeovers and swaps, played
+//! against Fairy-Stockfish by `menagerie match`) is read and written too.
 //! Any other name is an error. `FEN` is in the variant's dialect
 //! ([`crate::fen`], e.g. alpaca's reserve bracket); it is written, with
 //! `SetUp "1"`, only when the game does not start from the variant's start
@@ -601,7 +603,7 @@ pub fn variant_from_tag(value: &str) -> Option<VariantId> {
         "camel-and-rhino" | "camelrhino" => return Some(VariantId::CamelRhino),
         _ => {}
     }
-    VariantId::ALL.iter().copied().find(|v| v.name() == name)
+    VariantId::from_name(&name)
 }
 
 // ----- lexing --------------------------------------------------------------------

@@ -467,12 +467,14 @@ fn variant_tag_names_and_aliases() {
         ("Alseid_Weak", VariantId::AlseidWeak),
         ("camel-rhino", VariantId::CamelRhino),
         ("Camel and Rhino Chess", VariantId::CamelRhino),
+        // The movement-only comparison variant (matches against Fairy-Stockfish).
+        ("camel-rhino-plain", VariantId::CamelRhinoPlain),
     ] {
         assert_eq!(pgn::variant_from_tag(tag), Some(want), "{tag}");
         let g = read_one(&format!("[Variant \"{tag}\"]\n\n*"));
         assert_eq!(g.variant, want);
     }
-    for tag in ["xiangqi", "chess960", "camel-rhino-plain", "chess-960"] {
+    for tag in ["xiangqi", "chess960", "camel-rhino-plainer", "chess-960"] {
         assert_eq!(pgn::variant_from_tag(tag), None, "{tag}");
     }
     let e = read_err("[White \"W\"]\n[Variant \"Crazyhouse\"]\n\n*");

@@ -480,7 +480,8 @@ mod tests {
         assert_eq!(e.protocol, Protocol::Xboard);
         assert_eq!(e.variant_name(VariantId::CamelRhinoPlain), "camelrhinoplain");
         assert_eq!(e.args, vec!["--x".to_string()]);
-        for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd", "cmd=a \"name=b"] {
+        for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd", "cmd=a \"name=b"]
+        {
             assert!(engine(bad).is_err(), "{bad}");
         }
     }

@@ -152,10 +152,7 @@ impl AnyPosition {
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
             MoveKind::EnPassant | MoveKind::Takeover | MoveKind::Jump => true,
-            MoveKind::Normal => self
-                .piece_at(m.from)
-                .zip(self.piece_at(m.to))
-                .is_some_and(|(a, b)| a.color != b.color),
+            MoveKind::Normal => self.piece_at(m.from).zip(self.piece_at(m.to)).is_some_and(|(a, b)| a.color != b.color),
             _ => false,
         }
     }

@@ -3,6 +3,7 @@
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressStyle};
+use menagerie_notation::MoveError;
 use menagerie_notation::{epd, fen, parse_move, san, uci};
 use menagerie_variants::{AnyPosition, VariantId};
 use std::io::Write;
@@ -155,10 +156,11 @@ pub fn run(command: Command) -> Result<ExitCode> {
                         writeln!(out, "outcome: {}", o.describe())?;
                     }
                 }
-                Err(e) => {
+                Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous(_))) => {
                     writeln!(out, "illegal")?;
                     return Err(anyhow!(e));
                 }
+                Err(e) => return Err(anyhow!(e)),
             }
         }
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {

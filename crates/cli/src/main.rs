@@ -63,6 +63,12 @@ enum TopCommand {
     /// squares, either side at the bottom, and the reserve pieces of the
     /// gating variants. Runs locally (--remote is ignored).
     Svg(svg::SvgArgs),
+    /// List the games Menagerie plays: name, board, pieces, start FEN, rules.
+    Variants {
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// A position on the command line.
@@ -198,6 +204,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         TopCommand::Pgn(args) => pgn::run(args),
         TopCommand::Match(args) => matches::run(args),
+        TopCommand::Variants { json } => variants(json),
         TopCommand::Svg(args) => svg::run(args),
         TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
         TopCommand::Engine(command) => {
@@ -218,7 +225,65 @@ fn main() -> ExitCode {
                 }
             }
             eprintln!("error: {msg}");
-            ExitCode::from(2)
+            ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// Exit status of a failed command: 1 when the input was well formed but a
+/// move in it is illegal or ambiguous (locally, or as the server said), 2
+/// for anything else (bad input, I/O, connection).
+fn exit_code(e: &anyhow::Error) -> u8 {
+    for cause in e.chain() {
+        if let Some(m) = cause.downcast_ref::<menagerie_notation::MoveError>() {
+            return if matches!(
+                m,
+                menagerie_notation::MoveError::Illegal { .. } | menagerie_notation::MoveError::Ambiguous(_)
+            ) {
+                1
+            } else {
+                2
+            };
+        }
+        if let Some(s) = cause.downcast_ref::<tonic::Status>()
+            && s.code() == tonic::Code::FailedPrecondition
+        {
+            return 1;
+        }
+    }
+    2
+}
+
+/// `menagerie variants`: every game with its board, pieces and start.
+fn variants(json: bool) -> anyhow::Result<ExitCode> {
+    use menagerie_variants::VariantId;
+    for &v in VariantId::ALL {
+        let rules = v.rules();
+        let mut kinds = rules.piece_kinds();
+        if let Some(g) = rules.gating
+            && !kinds.contains(&g.piece)
+        {
+            kinds.push(g.piece);
+        }
+        let (files, ranks) = v.size();
+        if json {
+            let pieces: Vec<serde_json::Value> = kinds
+                .iter()
+                .map(|k| serde_json::json!({"letter": k.letter().to_string(), "name": k.name(), "betza": k.movement().betza, "value": k.value()}))
+                .collect();
+            let line = serde_json::json!({
+                "name": v.name(), "files": files, "ranks": ranks, "pieces": pieces,
+                "start_fen": v.start_fen(), "summary": v.summary(),
+                "reserve_piece": rules.gating.map(|g| g.piece.letter().to_string()),
+            });
+            println!("{line}");
+        } else {
+            let pieces: Vec<String> =
+                kinds.iter().map(|k| format!("{} {} ({})", k.letter(), k.name(), k.movement().betza)).collect();
+            println!("{}  {files}x{ranks}  {}", v.name(), v.summary());
+            println!("    pieces: {}", pieces.join(", "));
+            println!("    start:  {}", v.start_fen());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -44,9 +44,19 @@ fn ok(args: &[&str]) -> String {
 /// stderr; returns that line.
 #[track_caller]
 fn bad_input(args: &[&str]) -> String {
+    failure(args, 2)
+}
+
+/// Runs a command whose input is well formed but holds an illegal (or
+/// ambiguous) move: exit 1 and one `error:` line, returned.
+fn illegal_move(args: &[&str]) -> String {
+    failure(args, 1)
+}
+
+fn failure(args: &[&str], code: i32) -> String {
     let o = run(args);
     let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "menagerie {args:?}: stdout {:?}, stderr {err:?}", stdout(&o));
+    assert_eq!(o.status.code(), Some(code), "menagerie {args:?}: stdout {:?}, stderr {err:?}", stdout(&o));
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "menagerie {args:?}: expected one stderr line, got {err:?}");
     assert!(lines[0].starts_with("error: "), "menagerie {args:?}: {err:?}");
@@ -192,7 +202,7 @@ fn moves_of_a_finished_game_are_none() {
 
 #[test]
 fn moves_rejects_an_illegal_move_in_the_list() {
-    let e = bad_input(&["moves", "--moves", "e2e4 e2e4"]);
+    let e = illegal_move(&["moves", "--moves", "e2e4 e2e4"]);
     assert!(e.contains("moves[1]") && e.contains("e2e4"), "{e}");
     let e = bad_input(&["moves", "--moves", "zz"]);
     assert!(e.contains("moves[0]"), "{e}");
@@ -224,17 +234,19 @@ fn validate_reports_mate() {
 #[test]
 fn validate_illegal_move() {
     let o = run(&["validate", "e2e5"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "illegal\n");
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err:?}");
     assert!(err.starts_with("error: ") && err.contains("e2e5"), "{err:?}");
     // SAN that is not legal, and garbage.
-    let e = bad_input(&["validate", "Nf6"]);
+    let e = illegal_move(&["validate", "Nf6"]);
     assert!(e.contains("Nf6"), "{e}");
-    let e = bad_input(&["validate", "hello"]);
-    assert!(e.contains("hello"), "{e}");
-    let e = bad_input(&["validate", "--fen", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2"]);
+    // Not a move at all is bad input (exit 2), and says nothing on stdout.
+    let o = run(&["validate", "hello"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
+    assert!(stderr(&o).contains("hello"));
+    let e = illegal_move(&["validate", "--fen", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2"]);
     assert!(e.contains("ambiguous"), "{e}");
 }
 
@@ -423,7 +435,7 @@ fn perft_of_a_prelude_in_check_is_zero() {
         assert_eq!(out, "", "{variant} {fen}: no legal move");
     }
     let o = run(&["validate", "--variant", "alpaca", "--fen", "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1", "A@e"]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("checkmate"), "{}", stderr(&o));
 }
 
@@ -431,4 +443,16 @@ fn perft_of_a_prelude_in_check_is_zero() {
 fn perft_from_maximal_clocks_does_not_panic() {
     let out = ok(&["perft", "--fen", "7k/8/8/8/8/8/8/K7 b - - 4294967295 4294967295", "2"]);
     assert_eq!(last_line(&out), "9");
+}
+
+#[test]
+fn variants_lists_every_game() {
+    let out = ok(&["variants"]);
+    for name in ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{name}  "))), "{name}: {out}");
+    }
+    assert!(out.contains("10x10") && out.contains("Alpaca"), "{out}");
+    let json = ok(&["variants", "--json"]);
+    assert_eq!(json.lines().count(), 7);
+    assert!(json.lines().all(|l| l.starts_with('{') && l.contains("\"start_fen\"")), "{json}");
 }

@@ -230,11 +230,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// A move the server found illegal (its reason), for exit status 1.
+#[derive(Debug)]
+pub(crate) struct IllegalMove(pub String);
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// Exit status of a failed command: 1 when the input was well formed but a
 /// move in it is illegal or ambiguous (locally, or as the server said), 2
 /// for anything else (bad input, I/O, connection).
 fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
+        if cause.downcast_ref::<IllegalMove>().is_some() {
+            return 1;
+        }
         if let Some(m) = cause.downcast_ref::<menagerie_notation::MoveError>() {
             return if matches!(
                 m,

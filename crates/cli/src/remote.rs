@@ -337,7 +337,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 }
             } else {
                 writeln!(out, "illegal")?;
-                return Err(anyhow!(r.reason));
+                return Err(crate::IllegalMove(r.reason).into());
             }
         }
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {

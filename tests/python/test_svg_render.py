@@ -294,7 +294,10 @@ def test_flip_puts_a1_top_right(variant):
 
 
 def test_bad_input_exits_2():
-    for args in (["--variant", "nope"], ["--arrow", "e2e9"], ["--highlight", "e4:mauve"], ["--moves", "e4 e4"], ["--size", "0"]):
+    for args in (["--variant", "nope"], ["--arrow", "e2e9"], ["--highlight", "e4:mauve"], ["--size", "0"]):
         proc = subprocess.run([str(binary("menagerie")), "svg", *args], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2, args
         assert proc.stderr.startswith("error: ") and "panicked" not in proc.stderr, proc.stderr
+    # An illegal move in well-formed input exits 1, as in every command.
+    proc = subprocess.run([str(binary("menagerie")), "svg", "--moves", "e4 e4"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stderr.startswith("error: ") and "illegal" in proc.stderr, proc.stderr

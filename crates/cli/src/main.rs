@@ -274,12 +274,7 @@ fn variants(json: bool) -> anyhow::Result<ExitCode> {
     use menagerie_variants::VariantId;
     for &v in VariantId::ALL {
         let rules = v.rules();
-        let mut kinds = rules.piece_kinds();
-        if let Some(g) = rules.gating
-            && !kinds.contains(&g.piece)
-        {
-            kinds.push(g.piece);
-        }
+        let kinds = rules.all_kinds();
         let (files, ranks) = v.size();
         if json {
             let pieces: Vec<serde_json::Value> = kinds

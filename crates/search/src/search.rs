@@ -40,6 +40,17 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The table bound of a search result `best` in the window (`alpha0`, `beta`).
+fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// Converts an internal score to the reported form.
 pub(crate) fn score_of(v: i32) -> Score {
     if v >= MATE_BOUND {
@@ -508,13 +519,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         }
         self.buffers[ply] = ordered;
         self.quiets[ply] = quiets_tried;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha0, beta);
         self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
         best
     }
@@ -604,13 +609,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         if self.stopped() {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha0, beta);
         self.shared.tt.store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
         best
     }

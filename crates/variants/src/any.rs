@@ -234,6 +234,18 @@ impl Rules {
     pub fn piece_kinds(&self) -> Vec<PieceKind> {
         PieceKind::ALL.into_iter().filter(|&k| self.kinds & (1 << k as u16) != 0).collect()
     }
+
+    /// The piece kinds of the game: those that may stand on the board, then
+    /// the gating reserve piece if it is not among them.
+    pub fn all_kinds(&self) -> Vec<PieceKind> {
+        let mut kinds = self.piece_kinds();
+        if let Some(g) = self.gating
+            && !kinds.contains(&g.piece)
+        {
+            kinds.push(g.piece);
+        }
+        kinds
+    }
 }
 
 /// A game: a start position, the moves played and the positions' keys, for

@@ -1,6 +1,7 @@
 //! Game results: checkmate, stalemate, variant losses, and the draws
 //! (fifty-move rule, threefold repetition, insufficient material).
 
+use crate::BitsOf;
 use crate::position::Position;
 use crate::variant::Variant;
 use menagerie_geometry::{Bits, Shape, Square};
@@ -93,6 +94,15 @@ impl<V: Variant> Position<V> {
         None
     }
 
+    /// True when all of `bishops` stand on squares of one colour.
+    fn one_shade(&self, bishops: BitsOf<V>) -> bool {
+        let files = V::Shape::FILES;
+        let shade = |s: Square| (V::Shape::file_of(s).0 + s.0 / files) % 2;
+        let mut it = bishops.iter();
+        let first = it.next().map(shade);
+        it.all(|s| Some(shade(s)) == first)
+    }
+
     /// True when `side` alone cannot checkmate whatever the opponent does:
     /// it has no pawns, no reserve piece, nothing but bishops and knights
     /// besides its king, and at most one of them or only bishops on one
@@ -110,14 +120,7 @@ impl<V: Variant> Position<V> {
         if (knights | bishops).popcnt() <= 1 {
             return true;
         }
-        if knights.any() {
-            return false;
-        }
-        let files = V::Shape::FILES;
-        let shade = |s: Square| (V::Shape::file_of(s).0 + s.0 / files) % 2;
-        let mut it = bishops.iter();
-        let first = it.next().map(shade);
-        it.all(|s| Some(shade(s)) == first)
+        !knights.any() && self.one_shade(bishops)
     }
 
     /// True for orthodox material that cannot mate: K v K, K+minor v K, and
@@ -137,13 +140,6 @@ impl<V: Variant> Position<V> {
         if (knights | bishops).popcnt() <= 1 {
             return true;
         }
-        if knights.any() {
-            return false;
-        }
-        let files = V::Shape::FILES;
-        let shade = |s: Square| (V::Shape::file_of(s).0 + s.0 / files) % 2;
-        let mut it = bishops.iter();
-        let first = it.next().map(shade);
-        it.all(|s| Some(shade(s)) == first)
+        !knights.any() && self.one_shade(bishops)
     }
 }

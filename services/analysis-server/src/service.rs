@@ -517,12 +517,7 @@ impl Analysis for AnalysisService {
             .iter()
             .map(|&v| {
                 let rules = v.rules();
-                let mut kinds = rules.piece_kinds();
-                if let Some(g) = rules.gating
-                    && !kinds.contains(&g.piece)
-                {
-                    kinds.push(g.piece);
-                }
+                let kinds = rules.all_kinds();
                 let (files, ranks) = v.size();
                 pb::VariantInfo {
                     name: v.name().into(),

@@ -69,18 +69,6 @@ fn xboard_slot(k: PieceKind) -> usize {
     }
 }
 
-/// The piece kinds of a variant, its gating piece included.
-fn variant_kinds(v: VariantId) -> Vec<PieceKind> {
-    let rules = v.rules();
-    let mut kinds = rules.piece_kinds();
-    if let Some(g) = rules.gating
-        && !kinds.contains(&g.piece)
-    {
-        kinds.push(g.piece);
-    }
-    kinds
-}
-
 /// The `setup` and `piece` commands describing a variant to XBoard.
 ///
 /// Gating variants use XBoard's `seirawan` parent: a gating move is then
@@ -92,7 +80,7 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     if v == VariantId::Chess {
         return Vec::new();
     }
-    let kinds = variant_kinds(v);
+    let kinds = v.rules().all_kinds();
     let mut white = vec!['.'; XBOARD_PIECES];
     for &k in &kinds {
         white[xboard_slot(k)] = k.letter();

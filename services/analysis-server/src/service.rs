@@ -856,7 +856,7 @@ impl AnalysisService {
         let mut moves = Vec::with_capacity(parsed.moves.len());
         for &m in &parsed.moves {
             let after = pos.play_unchecked(m);
-            moves.push(pb::PlayedMove {
+            moves.push(pb::LegalMove {
                 uci: uci::format(v, m),
                 san: san::format(&pos, m),
                 fen: fen::format(&after),

@@ -2,8 +2,9 @@
 //! by the real [`AnalysisService`] (through the tonic `Analysis` trait) on a
 //! current-thread tokio runtime.
 //!
-//! Input: one selector byte (the RPC, modulo 7: ListVariants, ValidateMove,
-//! LegalMoves, Perft, PerftBatch, Analyze, BestMove), then the encoded
+//! Input: one selector byte (the RPC, modulo 11: ListVariants, ValidateMove,
+//! LegalMoves, Perft, PerftBatch, Analyze, BestMove, RenderBoard,
+//! ValidateFen, ReplayMoves, GetServerInfo), then the encoded
 //! request; for PerftBatch a sequence of length-delimited `PerftJob`s, each
 //! sent as one gRPC frame of the request stream. Bytes that prost cannot
 //! decode end the input (that is prost's business, not the service's).
@@ -12,7 +13,10 @@
 //! answers INTERNAL; the harness's panic hook sees them first); no INTERNAL
 //! or UNKNOWN status; every call — unary reply or the whole drained stream —
 //! ends within [`bound()`] (3 s); every FEN the service returns parses in the
-//! request's variant; a perft total equals the sum of its divide counts.
+//! request's variant; a perft total equals the sum of its divide counts; a
+//! rendered board is an SVG document; a FEN judged valid is parsed and
+//! written back unchanged by the notation crate; a replay answers one
+//! move per requested move.
 //! Requests carry `grpc-timeout: 1000m`, so deep work must stop with
 //! DEADLINE_EXCEEDED well inside the bound.
 
@@ -52,7 +56,19 @@ pub fn bound() -> Duration {
 const REQUEST_TIMEOUT: &str = "1000m";
 
 /// RPC names, by selector.
-pub const RPCS: &[&str] = &["ListVariants", "ValidateMove", "LegalMoves", "Perft", "PerftBatch", "Analyze", "BestMove"];
+pub const RPCS: &[&str] = &[
+    "ListVariants",
+    "ValidateMove",
+    "LegalMoves",
+    "Perft",
+    "PerftBatch",
+    "Analyze",
+    "BestMove",
+    "RenderBoard",
+    "ValidateFen",
+    "ReplayMoves",
+    "GetServerInfo",
+];
 
 /// Server flags: small caps so that every request is cheap.
 pub const SERVER_ARGS: &[&str] = &[
@@ -233,6 +249,43 @@ async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
             }
             true
         }
+        7 => {
+            let Ok(m) = pb::RenderBoardRequest::decode(body) else { return false };
+            let Some(r) = unary(name, svc.render_board(request(m)).await) else { return false };
+            assert!(r.svg.starts_with("<svg") && r.svg.trim_end().ends_with("</svg>"), "{name}: not an SVG document");
+            true
+        }
+        8 => {
+            let Ok(m) = pb::ValidateFenRequest::decode(body) else { return false };
+            let variant = m.variant.clone();
+            let Some(r) = unary(name, svc.validate_fen(request(m)).await) else { return false };
+            if r.valid {
+                assert!(r.reason.is_empty(), "{name}: valid with a reason: {r:?}");
+                let p = pb::Position { variant, ..Default::default() };
+                check_fen(name, Some(&p), &r.fen);
+            } else {
+                assert!(!r.reason.is_empty(), "{name}: invalid without a reason: {r:?}");
+            }
+            true
+        }
+        9 => {
+            let Ok(m) = pb::ReplayMovesRequest::decode(body) else { return false };
+            let position = m.position.clone();
+            let asked = position.as_ref().map_or(0, |p| p.moves.len());
+            let Some(r) = unary(name, svc.replay_moves(request(m)).await) else { return false };
+            assert_eq!(r.moves.len(), asked, "{name}: {asked} moves asked, {} answered", r.moves.len());
+            check_fen(name, position.as_ref(), &r.fen);
+            for lm in &r.moves {
+                check_fen(name, position.as_ref(), &lm.fen);
+            }
+            true
+        }
+        10 => {
+            let Ok(m) = pb::GetServerInfoRequest::decode(body) else { return false };
+            let Some(r) = unary(name, svc.get_server_info(request(m)).await) else { return false };
+            assert!(!r.version.is_empty(), "{name}: no version");
+            true
+        }
         _ => {
             let Ok(m) = pb::AnalyzeRequest::decode(body) else { return false };
             if rpc == 5 {
@@ -311,9 +364,29 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         ));
         out.push((
             format!("bestmove-{i:02}-{v}"),
-            encode(6, &pb::AnalyzeRequest { position: p, nodes: 2000, ..Default::default() }),
+            encode(6, &pb::AnalyzeRequest { position: p.clone(), nodes: 2000, ..Default::default() }),
         ));
+        out.push((
+            format!("render-{i:02}-{v}"),
+            encode(
+                7,
+                &pb::RenderBoardRequest {
+                    position: p.clone(),
+                    arrows: vec!["e2e4".into(), "b1c3:red".into()],
+                    highlights: vec!["d4:#ff0".into()],
+                    flip: i % 2 == 1,
+                    size: 64,
+                    no_coordinates: i % 3 == 0,
+                },
+            ),
+        ));
+        out.push((
+            format!("validate-fen-{i:02}-{v}"),
+            encode(8, &pb::ValidateFenRequest { variant: v.to_string(), fen: f.to_string() }),
+        ));
+        out.push((format!("replay-{i:02}-{v}"), encode(9, &pb::ReplayMovesRequest { position: p })));
     }
+    out.push(("server-info".into(), encode(10, &pb::GetServerInfoRequest {})));
     out.push((
         "perft-hash-threads".into(),
         encode(3, &pb::PerftRequest { position: position("camel-rhino", "", &[]), depth: 3, threads: 2, hash_mb: 1 }),
@@ -351,6 +424,10 @@ enum Req {
     Perft(pb::PerftRequest),
     Batch(Vec<pb::PerftJob>),
     Analyze(u8, pb::AnalyzeRequest),
+    Render(pb::RenderBoardRequest),
+    Fen(pb::ValidateFenRequest),
+    Replay(pb::ReplayMovesRequest),
+    Info(pb::GetServerInfoRequest),
 }
 
 impl Req {
@@ -371,6 +448,10 @@ impl Req {
                 }
                 Req::Batch(jobs)
             }
+            7 => Req::Render(pb::RenderBoardRequest::decode(body).unwrap_or_default()),
+            8 => Req::Fen(pb::ValidateFenRequest::decode(body).unwrap_or_default()),
+            9 => Req::Replay(pb::ReplayMovesRequest::decode(body).unwrap_or_default()),
+            10 => Req::Info(pb::GetServerInfoRequest::decode(body).unwrap_or_default()),
             _ => Req::Analyze(selector, pb::AnalyzeRequest::decode(body).unwrap_or_default()),
         }
     }
@@ -389,6 +470,10 @@ impl Req {
                 out
             }
             Req::Analyze(s, m) => encode(*s, m),
+            Req::Render(m) => encode(7, m),
+            Req::Fen(m) => encode(8, m),
+            Req::Replay(m) => encode(9, m),
+            Req::Info(m) => encode(10, m),
         }
     }
 }
@@ -437,6 +522,13 @@ fn mutate_position(p: &mut Option<pb::Position>, rng: &mut Rng, m: &Mutator) {
             p.moves.insert(i, t.trim().to_string());
         }
     }
+}
+
+/// An arrow-like token: two squares of a 10x10 board, sometimes with a colour.
+fn square_pair(rng: &mut Rng) -> String {
+    let sq = |rng: &mut Rng| format!("{}{}", (b'a' + rng.below(11) as u8) as char, rng.below(12));
+    let colour = ["", ":red", ":#0f0", ":#12345g", ":", ":blue:green"];
+    format!("{}{}{}", sq(rng), sq(rng), rng.pick(&colour).map_or("", |s| *s))
 }
 
 fn number(rng: &mut Rng) -> u64 {
@@ -504,6 +596,26 @@ pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>
             4 => r.threads = n32(rng),
             _ => mutate_position(&mut r.position, rng, m),
         },
+        Req::Render(r) => match rng.below(7) {
+            0 => r.size = n32(rng),
+            1 => r.flip = !r.flip,
+            2 => r.no_coordinates = !r.no_coordinates,
+            3 => r.arrows.push(square_pair(rng)),
+            4 => r.highlights.push(square_pair(rng).chars().take(2 + rng.below(6)).collect()),
+            5 => {
+                let list = if rng.one_in(2) { &mut r.arrows } else { &mut r.highlights };
+                if let Some(t) = list.last_mut() {
+                    mutate_text(t, rng, m, &[])
+                }
+            }
+            _ => mutate_position(&mut r.position, rng, m),
+        },
+        Req::Fen(r) => match rng.below(3) {
+            0 => r.variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+            _ => mutate_text(&mut r.fen, rng, m, fens()),
+        },
+        Req::Replay(r) => mutate_position(&mut r.position, rng, m),
+        Req::Info(_) => {}
     }
     *data = req.encode();
 }

@@ -224,7 +224,7 @@ def test_probes_are_grpc_on_the_plaintext_health_port(container):
 
 
 def test_readiness_checks_the_proto_service(container):
-    assert container["readinessProbe"]["grpc"]["service"] == proto_service() == "menagerie.v1.Analysis"
+    assert container["readinessProbe"]["grpc"]["service"] == proto_service() == "menagerie.v1.AnalysisService"
     # Liveness asks about the whole server ("").
     assert container["livenessProbe"]["grpc"].get("service", "") == ""
 

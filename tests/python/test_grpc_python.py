@@ -60,7 +60,8 @@ def stub(pb, tmp_path_factory):
         )
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     try:
-        stub = services.AnalysisStub(channel)
+        stub = services.AnalysisServiceStub(channel)
+        stub.target = f"127.0.0.1:{port}"  # for tests that open their own channel
         deadline = time.monotonic() + 30
         while True:
             if server.poll() is not None:
@@ -134,7 +135,7 @@ def test_analyze_stream(pb, stub):
 
 
 def test_best_move(pb, stub):
-    r = stub.BestMove(pb[0].AnalyzeRequest(position=position(pb, "camel-rhino"), depth=2), timeout=60)
+    r = stub.BestMove(pb[0].BestMoveRequest(position=position(pb, "camel-rhino"), depth=2), timeout=60)
     assert r.best_move and r.best_move_san
 
 
@@ -156,6 +157,41 @@ def test_invalid_argument_names_the_field(pb, stub):
     with pytest.raises(grpc.RpcError) as err:
         list(stub.Perft(m.PerftRequest(position=position(pb, fen="not a fen"), depth=2), timeout=10))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_error_details_decode_through_server_reflection(pb, stub):
+    """What grpcurl does: learn google.rpc.Status and BadRequest from the
+    server's reflection service alone (no local .proto), then decode the
+    details of a real error with them."""
+    from google.protobuf import descriptor_pool, message_factory
+    from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+        ProtoReflectionDescriptorDatabase,
+    )
+
+    m = pb[0]
+    with pytest.raises(grpc.RpcError) as err:
+        stub.ValidateMove(m.ValidateMoveRequest(position=position(pb, "shogi"), move="e4"), timeout=10)
+    raw = dict(err.value.trailing_metadata()).get("grpc-status-details-bin", b"")
+    assert raw
+
+    channel = grpc.insecure_channel(stub.target)
+    try:
+        pool = descriptor_pool.DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
+        service = pool.FindServiceByName("menagerie.v1.AnalysisService")
+        assert "ReplayMoves" in [method.name for method in service.methods]
+        status_cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.Status"))
+        bad_cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.BadRequest"))
+        status = status_cls.FromString(raw)
+        assert status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        bad = [d for d in status.details if d.type_url.endswith("/google.rpc.BadRequest")]
+        assert len(bad) == 1
+        request = bad_cls.FromString(bad[0].value)
+        assert [v.field for v in request.field_violations] == ["position.variant"]
+        assert "shogi" in request.field_violations[0].description
+        for name in ("google.rpc.PreconditionFailure", "google.rpc.RetryInfo"):
+            assert pool.FindMessageTypeByName(name).full_name == name
+    finally:
+        channel.close()
 
 
 def test_deadline_exceeded(pb, stub):

@@ -181,7 +181,7 @@ def start_position(messages):
 def test_grpcio_over_tls_with_a_token(pb, server, certs):
     messages, services = pb
     with channel(server, certs) as ch:
-        stub = services.AnalysisStub(ch)
+        stub = services.AnalysisServiceStub(ch)
         reply = stub.ValidateMove(
             messages.ValidateMoveRequest(position=start_position(messages), move="Nf3"),
             timeout=30, metadata=(("x-request-id", "py-tls-1"),))
@@ -196,7 +196,7 @@ def test_grpcio_over_tls_with_a_token(pb, server, certs):
 def test_grpcio_without_the_right_token_is_unauthenticated(pb, server, certs, token):
     messages, services = pb
     with channel(server, certs, token=token) as ch:
-        stub = services.AnalysisStub(ch)
+        stub = services.AnalysisServiceStub(ch)
         with pytest.raises(grpc.RpcError) as e:
             stub.ListVariants(messages.ListVariantsRequest(), timeout=30)
         assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
@@ -206,7 +206,7 @@ def test_grpcio_trusting_another_ca_is_refused(pb, server, certs):
     messages, services = pb
     with channel(server, certs, ca="other-ca.pem") as ch:
         with pytest.raises(grpc.RpcError) as e:
-            services.AnalysisStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
+            services.AnalysisServiceStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
         assert e.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
@@ -214,17 +214,17 @@ def test_grpcio_plaintext_is_refused(pb, server):
     messages, services = pb
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
         with pytest.raises(grpc.RpcError) as e:
-            services.AnalysisStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
+            services.AnalysisServiceStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
         assert e.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def test_grpcio_mutual_tls(pb, mtls_server, certs):
     messages, services = pb
     with channel(mtls_server, certs, client_cert=True) as ch:
-        assert len(services.AnalysisStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=30).variants) >= 7
+        assert len(services.AnalysisServiceStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=30).variants) >= 7
     with channel(mtls_server, certs, client_cert=False) as ch:
         with pytest.raises(grpc.RpcError) as e:
-            services.AnalysisStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
+            services.AnalysisServiceStub(ch).ListVariants(messages.ListVariantsRequest(), timeout=10)
         assert e.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
@@ -286,14 +286,14 @@ def scrape(server) -> dict:
 
 
 def requests_of(series, rpc, code):
-    return series.get(f'menagerie_grpc_requests_total{{rpc="menagerie.v1.Analysis/{rpc}",code="{code}"}}', 0)
+    return series.get(f'menagerie_grpc_requests_total{{rpc="menagerie.v1.AnalysisService/{rpc}",code="{code}"}}', 0)
 
 
 def test_metrics_count_calls_and_the_access_log_names_them(pb, server, certs):
     messages, services = pb
     before = scrape(server)
     with channel(server, certs) as ch:
-        stub = services.AnalysisStub(ch)
+        stub = services.AnalysisServiceStub(ch)
         for _ in range(3):
             stub.LegalMoves(messages.LegalMovesRequest(position=start_position(messages)), timeout=30)
         with pytest.raises(grpc.RpcError):
@@ -301,7 +301,7 @@ def test_metrics_count_calls_and_the_access_log_names_them(pb, server, certs):
                 position=messages.Position(variant="nope")), timeout=30, metadata=(("x-request-id", "py-bad"),))
     with channel(server, certs, token="tok-wrong") as ch:
         with pytest.raises(grpc.RpcError):
-            services.AnalysisStub(ch).LegalMoves(
+            services.AnalysisServiceStub(ch).LegalMoves(
                 messages.LegalMovesRequest(position=start_position(messages)), timeout=30)
     after = scrape(server)
     assert requests_of(after, "LegalMoves", "OK") - requests_of(before, "LegalMoves", "OK") == 3
@@ -318,7 +318,7 @@ def test_metrics_count_calls_and_the_access_log_names_them(pb, server, certs):
             break
         time.sleep(0.1)
     assert len(bad) == 1, access
-    assert bad[0]["rpc"] == "/menagerie.v1.Analysis/LegalMoves"
+    assert bad[0]["rpc"] == "/menagerie.v1.AnalysisService/LegalMoves"
     assert bad[0]["status"] == "INVALID_ARGUMENT"
     assert bad[0]["peer"].startswith("127.0.0.1:")
     assert float(bad[0]["latency_ms"]) >= 0

@@ -50,7 +50,7 @@ pub(crate) struct Done {
     /// Set when the job failed for good (bad input the server rejected).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub error: String,
-    /// Set when the server checked nothing (`PerftJobResult.skipped`): not
+    /// Set when the server checked nothing (`PerftBatchResponse.skipped`): not
     /// a pass. Absent from records written before the field existed, and
     /// written only when set, so results files stay readable both ways.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -80,8 +80,8 @@ async fn run_one(
     client: &mut Client,
     job: &Job,
     timeout: Option<Duration>,
-) -> Result<pb::PerftJobResult, tonic::Status> {
-    let req = pb::PerftJob {
+) -> Result<pb::PerftBatchResponse, tonic::Status> {
+    let req = pb::PerftBatchRequest {
         id: job.id.clone(),
         position: Some(job.position.clone()),
         expected: vec![pb::DepthCount { depth: job.depth, nodes: job.expected }],

@@ -3,7 +3,7 @@
 use crate::{Command, PositionArgs, fanout};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -166,7 +166,7 @@ impl Interceptor for Auth {
 }
 
 /// A client of one replica, or of several balanced.
-pub(crate) type Client = AnalysisClient<InterceptedService<Channel, Auth>>;
+pub(crate) type Client = AnalysisServiceClient<InterceptedService<Channel, Auth>>;
 
 /// A replica: its display name and endpoint.
 #[derive(Clone, Debug)]
@@ -179,7 +179,7 @@ pub(crate) struct Replica {
 impl Replica {
     /// Connects to the replica.
     pub(crate) async fn connect(&self) -> Result<Client, tonic::transport::Error> {
-        Ok(AnalysisClient::with_interceptor(self.endpoint.connect().await?, self.auth.clone()))
+        Ok(AnalysisServiceClient::with_interceptor(self.endpoint.connect().await?, self.auth.clone()))
     }
 }
 
@@ -232,7 +232,7 @@ async fn client(remote: &Remote) -> Result<Client> {
     } else {
         Channel::balance_list(reps.into_iter().map(|r| r.endpoint))
     };
-    Ok(AnalysisClient::with_interceptor(channel, auth).max_decoding_message_size(64 << 20))
+    Ok(AnalysisServiceClient::with_interceptor(channel, auth).max_decoding_message_size(64 << 20))
 }
 
 /// A gRPC status as a one-line error naming the offending field.
@@ -275,10 +275,10 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
             let mut stream = c.perft(req).await.map_err(status_error)?.into_inner();
             while let Some(ev) = stream.message().await.map_err(status_error)? {
                 match ev.event {
-                    Some(pb::perft_event::Event::Progress(p)) => {
+                    Some(pb::perft_response::Event::Progress(p)) => {
                         eprintln!("progress {}/{} moves, {} nodes, {} nps", p.moves_done, p.moves_total, p.nodes, p.nps)
                     }
-                    Some(pb::perft_event::Event::Total(t)) => {
+                    Some(pb::perft_response::Event::Total(t)) => {
                         eprintln!("depth {depth} nodes {} time {:.3}s nps {}", t.nodes, t.elapsed_seconds, t.nps);
                         writeln!(out, "{}", t.nodes)?;
                     }
@@ -293,8 +293,8 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
             let mut stream = c.perft(req).await.map_err(status_error)?.into_inner();
             while let Some(ev) = stream.message().await.map_err(status_error)? {
                 match ev.event {
-                    Some(pb::perft_event::Event::Divide(d)) => writeln!(out, "{}: {}", d.r#move, d.nodes)?,
-                    Some(pb::perft_event::Event::Total(t)) => {
+                    Some(pb::perft_response::Event::Divide(d)) => writeln!(out, "{}: {}", d.r#move, d.nodes)?,
+                    Some(pb::perft_response::Event::Total(t)) => {
                         writeln!(out)?;
                         writeln!(out, "{}", t.nodes)?;
                     }
@@ -353,7 +353,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
             let mut stream = c.analyze(req).await.map_err(status_error)?.into_inner();
             while let Some(ev) = stream.message().await.map_err(status_error)? {
                 match ev.event {
-                    Some(pb::analyze_event::Event::Info(i)) => {
+                    Some(pb::analyze_response::Event::Info(i)) => {
                         for l in i.lines {
                             writeln!(
                                 out,
@@ -369,7 +369,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                             )?;
                         }
                     }
-                    Some(pb::analyze_event::Event::BestMove(b)) => {
+                    Some(pb::analyze_response::Event::BestMove(b)) => {
                         if b.best_move.is_empty() {
                             writeln!(out, "bestmove (none)")?;
                         } else {

@@ -1,11 +1,11 @@
 //! `grpc`: whole request messages, decoded with prost and served in-process
-//! by the real [`AnalysisService`] (through the tonic `Analysis` trait) on a
+//! by the real [`AnalysisApi`] (through the tonic `Analysis` trait) on a
 //! current-thread tokio runtime.
 //!
 //! Input: one selector byte (the RPC, modulo 11: ListVariants, ValidateMove,
 //! LegalMoves, Perft, PerftBatch, Analyze, BestMove, RenderBoard,
 //! ValidateFen, ReplayMoves, GetServerInfo), then the encoded
-//! request; for PerftBatch a sequence of length-delimited `PerftJob`s, each
+//! request; for PerftBatch a sequence of length-delimited `PerftBatchRequest`s, each
 //! sent as one gRPC frame of the request stream. Bytes that prost cannot
 //! decode end the input (that is prost's business, not the service's).
 //!
@@ -24,8 +24,8 @@ use crate::mutate::Mutator;
 use crate::rng::Rng;
 use bytes::Bytes;
 use clap::Parser;
-use menagerie_analysis_server::{AnalysisService, Config};
-use menagerie_api::pb::{self, analysis_server::Analysis};
+use menagerie_analysis_server::{AnalysisApi, Config};
+use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
 use menagerie_notation::fen;
 use menagerie_variants::VariantId;
 use prost::Message;
@@ -101,14 +101,14 @@ pub const SERVER_ARGS: &[&str] = &[
 
 struct Harness {
     rt: Runtime,
-    service: AnalysisService,
+    service: AnalysisApi,
 }
 
 thread_local! {
     static HARNESS: Option<Harness> = {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().ok();
         let _entered = rt.as_ref().map(Runtime::enter);
-        let service = AnalysisService::new(Config::parse_from(SERVER_ARGS));
+        let service = AnalysisApi::new(Config::parse_from(SERVER_ARGS));
         // The service installs its own panic hook (a log line); take it back.
         crate::driver::claim_panic_hook();
         rt.map(|rt| Harness { rt, service })
@@ -170,7 +170,7 @@ async fn drain<T, S: Stream<Item = Result<T, Status>> + Unpin>(rpc: &str, mut st
     out
 }
 
-async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
+async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
     let name = RPCS[rpc];
     match rpc {
         0 => {
@@ -210,8 +210,8 @@ async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
             let mut total = None;
             for e in events {
                 match e.event {
-                    Some(pb::perft_event::Event::Divide(d)) => divided += d.nodes,
-                    Some(pb::perft_event::Event::Total(t)) => total = Some(t.nodes),
+                    Some(pb::perft_response::Event::Divide(d)) => divided += d.nodes,
+                    Some(pb::perft_response::Event::Total(t)) => total = Some(t.nodes),
                     _ => {}
                 }
             }
@@ -227,14 +227,14 @@ async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
                 let Ok(len) = prost::encoding::decode_varint(&mut rest) else { break };
                 let Some(chunk) = usize::try_from(len).ok().and_then(|n| rest.get(..n)) else { break };
                 rest = &rest[chunk.len()..];
-                if pb::PerftJob::decode(chunk).is_err() {
+                if pb::PerftBatchRequest::decode(chunk).is_err() {
                     break;
                 }
                 frames.push(0u8);
                 frames.extend_from_slice(&(chunk.len() as u32).to_be_bytes());
                 frames.extend_from_slice(chunk);
             }
-            let decoder = tonic_prost::ProstCodec::<pb::PerftJobResult, pb::PerftJob>::default().decoder();
+            let decoder = tonic_prost::ProstCodec::<pb::PerftBatchResponse, pb::PerftBatchRequest>::default().decoder();
             let body = tonic::body::Body::new(http_body_util::Full::new(Bytes::from(frames)));
             let input = Streaming::new_request(decoder, body, None, None);
             let Some(stream) = unary(name, svc.perft_batch(request(input)).await) else { return false };
@@ -292,7 +292,7 @@ async fn serve(svc: &AnalysisService, rpc: usize, body: &[u8]) -> bool {
                 let Some(stream) = unary(name, svc.analyze(request(m)).await) else { return false };
                 drain(name, stream).await;
             } else {
-                unary(name, svc.best_move(request(m)).await);
+                unary(name, svc.best_move(request(pb::BestMoveRequest::from(m))).await);
             }
             true
         }
@@ -395,7 +395,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
     for (i, line) in
         crate::targets::epd::seeds().into_iter().filter(|(n, _)| n.starts_with("line-")).take(6).enumerate()
     {
-        let job = pb::PerftJob {
+        let job = pb::PerftBatchRequest {
             id: format!("job{i}"),
             epd: String::from_utf8_lossy(&line.1).into_owned(),
             default_variant: "chess".into(),
@@ -404,7 +404,7 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         };
         batch.extend(job.encode_length_delimited_to_vec());
     }
-    let job = pb::PerftJob {
+    let job = pb::PerftBatchRequest {
         id: "pos".into(),
         position: position("alpaca", "", &["accept"]),
         expected: vec![pb::DepthCount { depth: 1, nodes: 0 }, pb::DepthCount { depth: 2, nodes: 5 }],
@@ -422,7 +422,7 @@ enum Req {
     Validate(pb::ValidateMoveRequest),
     Legal(pb::LegalMovesRequest),
     Perft(pb::PerftRequest),
-    Batch(Vec<pb::PerftJob>),
+    Batch(Vec<pb::PerftBatchRequest>),
     Analyze(u8, pb::AnalyzeRequest),
     Render(pb::RenderBoardRequest),
     Fen(pb::ValidateFenRequest),
@@ -441,7 +441,7 @@ impl Req {
                 let mut jobs = Vec::new();
                 let mut rest = body;
                 while !rest.is_empty() {
-                    match pb::PerftJob::decode_length_delimited(&mut rest) {
+                    match pb::PerftBatchRequest::decode_length_delimited(&mut rest) {
                         Ok(j) => jobs.push(j),
                         Err(_) => break,
                     }
@@ -574,7 +574,7 @@ pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>
         },
         Req::Batch(jobs) => {
             if jobs.is_empty() || rng.one_in(6) {
-                jobs.push(pb::PerftJob { id: format!("j{}", rng.below(100)), ..Default::default() });
+                jobs.push(pb::PerftBatchRequest { id: format!("j{}", rng.below(100)), ..Default::default() });
             }
             let i = rng.below(jobs.len());
             match rng.below(9) {

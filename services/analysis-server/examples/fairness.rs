@@ -18,7 +18,7 @@
 
 use anyhow::Context;
 use clap::Parser;
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -106,7 +106,13 @@ fn server_usage(pid: u32) -> (f64, u64) {
 /// One ordinary stream: short perfts and analyses, one after another;
 /// each is retried after RESOURCE_EXHAUSTED (as its retry hint says) until
 /// its deadline, and counts as served or not once.
-async fn ordinary(mut client: AnalysisClient<Channel>, k: usize, end: Instant, deadline: Duration, tally: Arc<Tally>) {
+async fn ordinary(
+    mut client: AnalysisServiceClient<Channel>,
+    k: usize,
+    end: Instant,
+    deadline: Duration,
+    tally: Arc<Tally>,
+) {
     let fens = ["", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"];
     let mut i = k;
     while Instant::now() < end {
@@ -185,7 +191,7 @@ async fn main() -> anyhow::Result<()> {
 
     // A steady ValidateMove stream: a 200-ply game in SAN, 20 calls a second.
     let game = {
-        let mut c = AnalysisClient::new(channel(&addr, "127.0.0.3").await?);
+        let mut c = AnalysisServiceClient::new(channel(&addr, "127.0.0.3").await?);
         let mut moves: Vec<String> = Vec::new();
         while moves.len() < 200 {
             let position = Some(pb::Position { variant: "chess".into(), fen: String::new(), moves: moves.clone() });
@@ -199,11 +205,11 @@ async fn main() -> anyhow::Result<()> {
     let mut clients = Vec::new();
     for c in 0..args.clients {
         let from = format!("127.0.{}.{}", 1 + c / 250, 1 + c % 250);
-        clients.push(AnalysisClient::new(channel(&addr, &from).await?));
+        clients.push(AnalysisServiceClient::new(channel(&addr, &from).await?));
     }
     let end = Instant::now() + Duration::from_secs(args.seconds);
     // The greedy client: 50 deep perfts at once, held open.
-    let greedy = AnalysisClient::new(channel(&addr, "127.0.0.2").await?);
+    let greedy = AnalysisServiceClient::new(channel(&addr, "127.0.0.2").await?);
     let mut held = Vec::new();
     let mut greedy_refused = 0;
     for _ in 0..args.greedy {
@@ -237,7 +243,7 @@ async fn main() -> anyhow::Result<()> {
         std::thread::spawn(move || -> anyhow::Result<u64> {
             let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             rt.block_on(async move {
-                let mut c = AnalysisClient::new(channel(&addr, "127.0.0.3").await?);
+                let mut c = AnalysisServiceClient::new(channel(&addr, "127.0.0.3").await?);
                 let mut errors = 0u64;
                 while Instant::now() < end {
                     let (last, before) =
@@ -272,7 +278,8 @@ async fn main() -> anyhow::Result<()> {
                 let mut errors = 0;
                 while Instant::now() < end {
                     let t = Instant::now();
-                    let mut req = tonic::Request::new(HealthCheckRequest { service: "menagerie.v1.Analysis".into() });
+                    let mut req =
+                        tonic::Request::new(HealthCheckRequest { service: "menagerie.v1.AnalysisService".into() });
                     req.set_timeout(Duration::from_secs(2));
                     match health.check(req).await {
                         Ok(_) => latency.push(t.elapsed()),

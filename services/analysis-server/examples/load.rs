@@ -11,7 +11,7 @@
 
 use anyhow::Context;
 use clap::Parser;
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::time::{Duration, Instant};
 use tonic::transport::{Channel, Endpoint};
 
@@ -38,14 +38,14 @@ struct Args {
 
 /// One PerftBatch stream of `n` depth-1 jobs sent as fast as flow control allows.
 async fn batch(channel: Channel, n: usize) -> anyhow::Result<()> {
-    let jobs = (0..n).map(|i| pb::PerftJob {
+    let jobs = (0..n).map(|i| pb::PerftBatchRequest {
         id: i.to_string(),
         position: Some(pb::Position { variant: "chess".into(), ..Default::default() }),
         expected: vec![pb::DepthCount { depth: 1, nodes: 20 }],
         ..Default::default()
     });
     let t0 = Instant::now();
-    let mut results = AnalysisClient::new(channel).perft_batch(tokio_stream::iter(jobs)).await?.into_inner();
+    let mut results = AnalysisServiceClient::new(channel).perft_batch(tokio_stream::iter(jobs)).await?.into_inner();
     let mut passed = 0usize;
     let mut received = 0usize;
     while let Some(r) = results.message().await? {
@@ -93,7 +93,7 @@ async fn run(rpc: Rpc, channels: &[Channel], tasks: usize, seconds: u64) -> Repo
     let t0 = Instant::now();
     let mut handles = Vec::with_capacity(tasks);
     for t in 0..tasks {
-        let mut client = AnalysisClient::new(channels[t % channels.len()].clone());
+        let mut client = AnalysisServiceClient::new(channels[t % channels.len()].clone());
         let cases = positions();
         handles.push(tokio::spawn(async move {
             let mut latencies = Vec::new();

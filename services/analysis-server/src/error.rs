@@ -105,7 +105,7 @@ impl ServiceError {
 }
 
 /// The canonical name of a gRPC status code (`INVALID_ARGUMENT`), as
-/// written in `PerftJobResult.error_code` and by every gRPC implementation.
+/// written in `PerftBatchResponse.error_code` and by every gRPC implementation.
 pub fn code_name(code: Code) -> &'static str {
     match code {
         Code::Ok => "OK",

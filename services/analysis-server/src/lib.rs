@@ -1,4 +1,4 @@
-//! The Menagerie gRPC analysis service (`menagerie.v1.Analysis`): move
+//! The Menagerie gRPC analysis service (`menagerie.v1.AnalysisService`): move
 //! validation, legal moves, perft (streamed divide and progress), batch
 //! perft verification, and best-move analysis, for every variant.
 //!
@@ -32,9 +32,9 @@ mod service;
 pub mod telemetry;
 
 pub use config::Config;
-pub use service::AnalysisService;
+pub use service::AnalysisApi;
 
-use menagerie_api::pb::analysis_server::AnalysisServer;
+use menagerie_api::pb::analysis_service_server::AnalysisServiceServer;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -75,7 +75,7 @@ pub struct ServeOptions {
 ///
 /// Plaintext, no authentication, no metrics: see [`serve_with`].
 pub async fn serve(
-    service: AnalysisService,
+    service: AnalysisApi,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
@@ -86,7 +86,7 @@ pub async fn serve(
 /// [`serve`] with TLS, authentication, metrics and a health listener as
 /// `options` say. Every call is written to the access log.
 pub async fn serve_with(
-    service: AnalysisService,
+    service: AnalysisApi,
     listener: TcpListener,
     options: ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -101,14 +101,16 @@ pub async fn serve_with(
         })
     };
     let health_service = health_server(draining_rx.clone());
-    health.set_serving::<AnalysisServer<AnalysisService>>().await;
+    health.set_serving::<AnalysisServiceServer<AnalysisApi>>().await;
     let reflection_v1 = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let reflection_v1alpha = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(menagerie_api::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
     let jobs = service.jobs().clone();
     let abort_jobs = jobs.clone();
@@ -159,7 +161,7 @@ pub async fn serve_with(
         // waiting in the listen backlog for their deadline.
         drop(listening.lock().unwrap_or_else(|e| e.into_inner()).take());
         tracing::info!(running = jobs.running(), "shutting down");
-        health.set_not_serving::<AnalysisServer<AnalysisService>>().await;
+        health.set_not_serving::<AnalysisServiceServer<AnalysisApi>>().await;
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         // Health watchers have been told NOT_SERVING: end their streams.
         let _ = draining_tx.send(true);
@@ -185,7 +187,7 @@ pub async fn serve_with(
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(AnalysisServer::new(service))
+        .add_service(AnalysisServiceServer::new(service))
         .serve_with_incoming_shutdown(incoming, stopped(stop_rx));
     // After the shutdown signal, in-flight calls get `grace` to finish.
     let grace_timer = async move {

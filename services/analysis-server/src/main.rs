@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Parser;
 use menagerie_analysis_server::metrics::{Metrics, serve_metrics};
 use menagerie_analysis_server::security::exposure_warnings;
-use menagerie_analysis_server::{AnalysisService, Config, ServeOptions, serve_with};
+use menagerie_analysis_server::{AnalysisApi, Config, ServeOptions, serve_with};
 use std::io::IsTerminal;
 use std::time::Duration;
 use tracing_subscriber::layer::SubscriberExt;
@@ -58,7 +58,7 @@ async fn main() -> anyhow::Result<()> {
         tracing::warn!("{warning}");
     }
     let grace = Duration::from_millis(config.grace_ms);
-    let service = AnalysisService::new(config);
+    let service = AnalysisApi::new(config);
     let metrics = metrics_listener.map(|l| {
         let metrics = Metrics::new(service.jobs());
         if let Ok(a) = l.local_addr() {

@@ -22,7 +22,7 @@
 //! | `menagerie_perft_nodes_total`, `menagerie_search_nodes_total` | counter | nodes counted by perft, searched by analyses (`rate()` gives nodes/s) |
 //! | `menagerie_build_info{version,commit}` | info | the build (`commit` from `MENAGERIE_GIT_COMMIT` at build time, else `unknown`) |
 //!
-//! RPC labels are the full method (`menagerie.v1.Analysis/Perft`); calls to
+//! RPC labels are the full method (`menagerie.v1.AnalysisService/Perft`); calls to
 //! methods the server does not have are counted as `rpc="unknown"`, so that
 //! clients cannot grow the label set.
 
@@ -535,22 +535,24 @@ mod tests {
     #[test]
     fn known_methods_come_from_the_descriptors() {
         let known = known_methods();
-        assert!(known.contains("/menagerie.v1.Analysis/Perft"));
+        assert!(known.contains("/menagerie.v1.AnalysisService/Perft"));
         assert!(known.contains("/grpc.health.v1.Health/Check"));
-        assert!(!known.contains("/menagerie.v1.Analysis/Nope"));
+        assert!(!known.contains("/menagerie.v1.AnalysisService/Nope"));
     }
 
     #[test]
     fn scrape_has_job_and_build_metrics() {
-        let service = crate::AnalysisService::new(crate::Config::defaults());
+        let service = crate::AnalysisApi::new(crate::Config::defaults());
         let metrics = Metrics::new(service.jobs());
-        metrics.record("/menagerie.v1.Analysis/Perft", 0, Duration::from_millis(3));
+        metrics.record("/menagerie.v1.AnalysisService/Perft", 0, Duration::from_millis(3));
         metrics.record("/x.Y/Z", 12, Duration::from_millis(1));
         let text = metrics.encode();
         assert!(text.contains("menagerie_jobs_running 0\n"), "{text}");
         assert!(text.contains("menagerie_jobs_started_total 0\n"), "{text}");
         assert!(text.contains(r#"menagerie_jobs_refused_total{reason="busy"} 0"#), "{text}");
-        assert!(text.contains(r#"menagerie_grpc_requests_total{rpc="menagerie.v1.Analysis/Perft",code="OK"} 1"#));
+        assert!(
+            text.contains(r#"menagerie_grpc_requests_total{rpc="menagerie.v1.AnalysisService/Perft",code="OK"} 1"#)
+        );
         assert!(text.contains(r#"menagerie_grpc_requests_total{rpc="unknown",code="UNIMPLEMENTED"} 1"#));
         assert!(text.contains("menagerie_build_info{version="), "{text}");
         assert!(text.contains("menagerie_job_queue_wait_seconds_bucket"), "{text}");

@@ -1,9 +1,9 @@
-//! The `menagerie.v1.Analysis` service.
+//! The `menagerie.v1.AnalysisService` service.
 
 use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
-use menagerie_api::pb::{self, analysis_server::Analysis};
+use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
 use menagerie_notation::{epd, fen, parse_move, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{
@@ -72,7 +72,7 @@ fn client_of<T>(req: &Request<T>) -> ClientId {
 
 /// The service: configuration and job admission.
 #[derive(Clone)]
-pub struct AnalysisService {
+pub struct AnalysisApi {
     config: Arc<Config>,
     jobs: Jobs,
     faults: Arc<Faults>,
@@ -194,11 +194,11 @@ fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
     pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
 }
 
-impl AnalysisService {
+impl AnalysisApi {
     /// A service with `config`.
-    pub fn new(config: Config) -> AnalysisService {
+    pub fn new(config: Config) -> AnalysisApi {
         let jobs = Jobs::new(config.capacity());
-        AnalysisService { config: Arc::new(config), jobs, faults: Arc::default() }
+        AnalysisApi { config: Arc::new(config), jobs, faults: Arc::default() }
     }
 
     /// Makes the next `n` units of work panic (a perft root move, a batch
@@ -508,7 +508,7 @@ impl AnalysisService {
 type EventStream<T> = JobStream<T>;
 
 #[tonic::async_trait]
-impl Analysis for AnalysisService {
+impl AnalysisService for AnalysisApi {
     async fn list_variants(
         &self,
         _req: Request<pb::ListVariantsRequest>,
@@ -566,7 +566,7 @@ impl Analysis for AnalysisService {
         Ok(Response::new(answer))
     }
 
-    type PerftStream = EventStream<pb::PerftEvent>;
+    type PerftStream = EventStream<pb::PerftResponse>;
 
     async fn perft(&self, req: Request<pb::PerftRequest>) -> Result<Response<Self::PerftStream>, Status> {
         let r = req.get_ref();
@@ -624,7 +624,7 @@ impl Analysis for AnalysisService {
                                 moves_total: n_moves,
                                 elapsed_seconds: t0.elapsed().as_secs_f64(),
                             };
-                            tx.offer(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Progress(ev)) }));
+                            tx.offer(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Progress(ev)) }));
                         }
                     }
                 });
@@ -636,7 +636,7 @@ impl Analysis for AnalysisService {
                         san: san::format_with(&pos, m, &legal),
                         nodes: n,
                     };
-                    tx.send(Ok(pb::PerftEvent { event: Some(pb::perft_event::Event::Divide(ev)) }), watch)
+                    tx.send(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Divide(ev)) }), watch)
                 };
                 if depth == 1 {
                     for &m in legal.iter() {
@@ -647,8 +647,8 @@ impl Analysis for AnalysisService {
                     Self::perft_job(&pos, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
                 }
             })?;
-            Ok(Some(pb::PerftEvent {
-                event: Some(pb::perft_event::Event::Total(pb::PerftTotal {
+            Ok(Some(pb::PerftResponse {
+                event: Some(pb::perft_response::Event::Total(pb::PerftTotal {
                     nodes: total,
                     nps: nps(total),
                     elapsed_seconds: t0.elapsed().as_secs_f64(),
@@ -658,11 +658,11 @@ impl Analysis for AnalysisService {
         Ok(Response::new(stream))
     }
 
-    type PerftBatchStream = EventStream<pb::PerftJobResult>;
+    type PerftBatchStream = EventStream<pb::PerftBatchResponse>;
 
     async fn perft_batch(
         &self,
-        req: Request<Streaming<pb::PerftJob>>,
+        req: Request<Streaming<pb::PerftBatchRequest>>,
     ) -> Result<Response<Self::PerftBatchStream>, Status> {
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
@@ -711,7 +711,7 @@ impl Analysis for AnalysisService {
                 let id = job.id.clone();
                 let t0 = Instant::now();
                 let result = jobs::catch(&watch.stats, || Ok(service.batch_job(job, watch))).unwrap_or_else(|e| {
-                    pb::PerftJobResult {
+                    pb::PerftBatchResponse {
                         id,
                         error_code: crate::error::code_name(e.code()).into(),
                         error: crate::error::clip(&e.to_string()),
@@ -728,7 +728,7 @@ impl Analysis for AnalysisService {
         Ok(Response::new(stream))
     }
 
-    type AnalyzeStream = EventStream<pb::AnalyzeEvent>;
+    type AnalyzeStream = EventStream<pb::AnalyzeResponse>;
 
     async fn analyze(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let r = req.get_ref();
@@ -744,18 +744,18 @@ impl Analysis for AnalysisService {
             let info_tx = tx.clone();
             let info_watch = watch.clone();
             let best = Self::run_analysis(&parsed, limits, options, watch, move |info| {
-                let event = pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::Info(info)) };
+                let event = pb::AnalyzeResponse { event: Some(pb::analyze_response::Event::Info(info)) };
                 info_tx.send(Ok(event), &info_watch).is_ok()
             })?;
-            Ok(Some(pb::AnalyzeEvent { event: Some(pb::analyze_event::Event::BestMove(best)) }))
+            Ok(Some(pb::AnalyzeResponse { event: Some(pb::analyze_response::Event::BestMove(best)) }))
         });
         Ok(Response::new(stream))
     }
 
-    async fn best_move(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
-        let r = req.get_ref();
+    async fn best_move(&self, req: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
+        let r = pb::AnalyzeRequest::from(req.get_ref().clone());
         let parsed = self.parse_position(r.position.as_ref())?;
-        let (limits, options) = self.analysis_limits(r)?;
+        let (limits, options) = self.analysis_limits(&r)?;
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
         }
@@ -846,7 +846,7 @@ impl Analysis for AnalysisService {
     }
 }
 
-impl AnalysisService {
+impl AnalysisApi {
     /// ReplayMoves' answer: every move of the list, described in the
     /// position it is played in.
     fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
@@ -977,11 +977,11 @@ impl AnalysisService {
     }
 
     /// Runs one batch job to completion (errors become the result's `error`).
-    fn batch_job(&self, job: pb::PerftJob, watch: &Watch) -> pb::PerftJobResult {
+    fn batch_job(&self, job: pb::PerftBatchRequest, watch: &Watch) -> pb::PerftBatchResponse {
         self.faults.trip();
         let t0 = Instant::now();
         let id = job.id.clone();
-        let fail = |e: ServiceError| pb::PerftJobResult {
+        let fail = |e: ServiceError| pb::PerftBatchResponse {
             id: id.clone(),
             error_code: crate::error::code_name(e.code()).into(),
             error: crate::error::clip(&e.to_string()),
@@ -1031,7 +1031,7 @@ impl AnalysisService {
         }
         // Nothing checked is not a pass.
         let skipped = depths.is_empty();
-        pb::PerftJobResult {
+        pb::PerftBatchResponse {
             id,
             pass: !skipped && depths.iter().all(|d| d.pass),
             skipped,

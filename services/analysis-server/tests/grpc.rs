@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used)]
-//! End-to-end tests of `menagerie.v1.Analysis`: a real server on a loopback
+//! End-to-end tests of `menagerie.v1.AnalysisService`: a real server on a loopback
 //! port (`serve` with a shutdown future the test controls) and a real tonic
 //! client. Covers every RPC, every error code with its details, deadlines,
 //! cancellation (the CPU work must actually stop), concurrency, graceful
@@ -8,8 +8,8 @@
 //! Tests that measure the process's CPU time take [`CPU`] exclusively so
 //! that no other test of this binary burns CPU meanwhile; the others share it.
 
-use menagerie_analysis_server::{AnalysisService, Config, ServeError, serve};
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_analysis_server::{AnalysisApi, Config, ServeError, serve};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -38,7 +38,7 @@ const FOOLS_MATE: [&str; 3] = ["f3", "e5", "g4"];
 
 /// A server running on a loopback port.
 struct TestServer {
-    service: AnalysisService,
+    service: AnalysisApi,
     addr: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     serving: tokio::task::JoinHandle<Result<(), ServeError>>,
@@ -60,7 +60,7 @@ async fn start(config: Config) -> TestServer {
 async fn start_with_grace(config: Config, grace: Duration) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let service = AnalysisService::new(config);
+    let service = AnalysisApi::new(config);
     let (tx, rx) = oneshot::channel::<()>();
     let shutdown = async {
         let _ = rx.await;
@@ -74,8 +74,8 @@ impl TestServer {
         Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.unwrap()
     }
 
-    async fn client(&self) -> AnalysisClient<Channel> {
-        AnalysisClient::new(self.channel().await)
+    async fn client(&self) -> AnalysisServiceClient<Channel> {
+        AnalysisServiceClient::new(self.channel().await)
     }
 
     fn running(&self) -> usize {
@@ -136,8 +136,8 @@ impl PerftRun {
     }
 }
 
-async fn collect_perft(mut stream: Streaming<pb::PerftEvent>) -> Result<PerftRun, Status> {
-    use pb::perft_event::Event;
+async fn collect_perft(mut stream: Streaming<pb::PerftResponse>) -> Result<PerftRun, Status> {
+    use pb::perft_response::Event;
     let mut run = PerftRun::default();
     while let Some(ev) = stream.message().await? {
         assert!(run.total.is_none(), "an event after the total: {ev:?}");
@@ -151,7 +151,7 @@ async fn collect_perft(mut stream: Streaming<pb::PerftEvent>) -> Result<PerftRun
     Ok(run)
 }
 
-async fn perft(client: &mut AnalysisClient<Channel>, req: pb::PerftRequest) -> Result<PerftRun, Status> {
+async fn perft(client: &mut AnalysisServiceClient<Channel>, req: pb::PerftRequest) -> Result<PerftRun, Status> {
     collect_perft(client.perft(req).await?.into_inner()).await
 }
 
@@ -487,50 +487,50 @@ async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
     let mut client = server.client().await;
     let dc = |depth, nodes| pb::DepthCount { depth, nodes };
     let jobs = vec![
-        pb::PerftJob {
+        pb::PerftBatchRequest {
             id: "start-epd".into(),
             epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902".into(),
             ..Default::default()
         },
-        pb::PerftJob {
+        pb::PerftBatchRequest {
             id: "kiwipete-wrong".into(),
             epd: format!("{KIWIPETE} ;D1 48 ;D2 2040"),
             ..Default::default()
         },
-        pb::PerftJob { id: "bad-fen".into(), epd: "not/a/fen w - - 0 1 ;D1 20".into(), ..Default::default() },
-        pb::PerftJob {
+        pb::PerftBatchRequest { id: "bad-fen".into(), epd: "not/a/fen w - - 0 1 ;D1 20".into(), ..Default::default() },
+        pb::PerftBatchRequest {
             id: "camel-rhino-epd".into(),
             epd: "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1 ;variant camel-rhino ;D1 105 ;D2 11016 ;D3 1119157 ;D4 113332570".into(),
             max_depth: 2,
             ..Default::default()
         },
-        pb::PerftJob {
+        pb::PerftBatchRequest {
             id: "alpaca-default-variant".into(),
             epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1 ;D1 2 ;D2 10 ;D3 92".into(),
             default_variant: "alpaca".into(),
             ..Default::default()
         },
-        pb::PerftJob {
+        pb::PerftBatchRequest {
             id: "position".into(),
             position: pos("chess", "", &["e4", "e5"]),
             expected: vec![dc(1, 29), dc(2, 835)],
             ..Default::default()
         },
-        pb::PerftJob {
+        pb::PerftBatchRequest {
             id: "position-wrong".into(),
             position: pos("chess", POSITION3, &[]),
             expected: vec![dc(1, 14), dc(2, 190)],
             ..Default::default()
         },
-        pb::PerftJob { id: "bad-variant".into(), position: pos("shogi", "", &[]), expected: vec![dc(1, 30)], ..Default::default() },
-        pb::PerftJob { id: "too-deep".into(), position: start_pos(), expected: vec![dc(6, 119_060_324)], ..Default::default() },
-        pb::PerftJob {
+        pb::PerftBatchRequest { id: "bad-variant".into(), position: pos("shogi", "", &[]), expected: vec![dc(1, 30)], ..Default::default() },
+        pb::PerftBatchRequest { id: "too-deep".into(), position: start_pos(), expected: vec![dc(6, 119_060_324)], ..Default::default() },
+        pb::PerftBatchRequest {
             id: "illegal-move".into(),
             position: pos("chess", "", &["e2e4", "e2e4"]),
             expected: vec![dc(1, 20)],
             ..Default::default()
         },
-        pb::PerftJob { id: "last".into(), position: start_pos(), expected: vec![dc(3, 8902)], ..Default::default() },
+        pb::PerftBatchRequest { id: "last".into(), position: start_pos(), expected: vec![dc(3, 8902)], ..Default::default() },
     ];
     let n = jobs.len();
     let mut stream = client.perft_batch(tokio_stream::iter(jobs)).await.unwrap().into_inner();
@@ -588,7 +588,7 @@ async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
     let (tx, rx) = mpsc::channel(4);
     let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
     for (i, depth) in [(0, 2), (1, 3)] {
-        let job = pb::PerftJob {
+        let job = pb::PerftBatchRequest {
             id: format!("job{i}"),
             position: start_pos(),
             expected: vec![pb::DepthCount { depth, nodes: [20, 400, 8902][depth as usize - 1] }],
@@ -602,7 +602,7 @@ async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
     assert!(stream.message().await.unwrap().is_none());
 
     // An idle batch stream ends when its deadline passes.
-    let (_tx, rx) = mpsc::channel::<pb::PerftJob>(1);
+    let (_tx, rx) = mpsc::channel::<pb::PerftBatchRequest>(1);
     let mut req = Request::new(ReceiverStream::new(rx));
     req.set_timeout(Duration::from_millis(300));
     let mut stream = client.perft_batch(req).await.unwrap().into_inner();
@@ -614,7 +614,7 @@ async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analyze_streams_deepening_info_then_the_best_move() {
-    use pb::analyze_event::Event;
+    use pb::analyze_response::Event;
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;
@@ -673,26 +673,33 @@ async fn best_move_honours_depth_nodes_movetime_and_multipv() {
         .map(|m| m.uci)
         .collect();
 
-    let r = client.best_move(pb::AnalyzeRequest { depth: 5, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    let r = client
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 5, ..analyze_req(start_pos()) }))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(r.depth, 5);
     assert!(legal.contains(&r.best_move), "{r:?}");
     assert!(!r.best_move_san.is_empty() && r.score.is_some() && r.nodes > 0, "{r:?}");
     assert_eq!(r.lines.len(), 1);
 
-    let r =
-        client.best_move(pb::AnalyzeRequest { nodes: 20_000, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    let r = client
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { nodes: 20_000, ..analyze_req(start_pos()) }))
+        .await
+        .unwrap()
+        .into_inner();
     assert!(legal.contains(&r.best_move), "{r:?}");
     assert!(r.nodes > 0 && r.depth >= 1, "{r:?}");
 
     let r = client
-        .best_move(pb::AnalyzeRequest { movetime_ms: 200, ..analyze_req(start_pos()) })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { movetime_ms: 200, ..analyze_req(start_pos()) }))
         .await
         .unwrap()
         .into_inner();
     assert!(legal.contains(&r.best_move) && r.depth >= 1, "{r:?}");
 
     let r = client
-        .best_move(pb::AnalyzeRequest { depth: 4, multipv: 3, ..analyze_req(start_pos()) })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 4, multipv: 3, ..analyze_req(start_pos()) }))
         .await
         .unwrap()
         .into_inner();
@@ -703,7 +710,10 @@ async fn best_move_honours_depth_nodes_movetime_and_multipv() {
 
     // Mate in one is found, with a mate score.
     let r = client
-        .best_move(pb::AnalyzeRequest { depth: 3, ..analyze_req(pos("chess", "", &FOOLS_MATE)) })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+            depth: 3,
+            ..analyze_req(pos("chess", "", &FOOLS_MATE))
+        }))
         .await
         .unwrap()
         .into_inner();
@@ -712,13 +722,17 @@ async fn best_move_honours_depth_nodes_movetime_and_multipv() {
 
     // Fairy variants, and more than one search thread.
     let r = client
-        .best_move(pb::AnalyzeRequest { depth: 3, threads: 2, ..analyze_req(pos("camel-rhino", "", &[])) })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+            depth: 3,
+            threads: 2,
+            ..analyze_req(pos("camel-rhino", "", &[]))
+        }))
         .await
         .unwrap()
         .into_inner();
     assert!(!r.best_move.is_empty(), "{r:?}");
     let r = client
-        .best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(pos("alpaca", "", &[])) })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 2, ..analyze_req(pos("alpaca", "", &[])) }))
         .await
         .unwrap()
         .into_inner();
@@ -752,7 +766,7 @@ async fn invalid_arguments_name_the_field() {
         assert_bad_field(client.perft(perft_req(position.clone(), 2)).await, Code::InvalidArgument, field);
         let analyze = pb::AnalyzeRequest { depth: 2, ..analyze_req(position.clone()) };
         assert_bad_field(client.analyze(analyze.clone()).await, Code::InvalidArgument, field);
-        assert_bad_field(client.best_move(analyze).await, Code::InvalidArgument, field);
+        assert_bad_field(client.best_move(pb::BestMoveRequest::from(analyze)).await, Code::InvalidArgument, field);
     }
     // The message says what is wrong.
     let s = client.legal_moves(legal_req(pos("shogi", "", &[]))).await.unwrap_err();
@@ -781,7 +795,10 @@ async fn failed_preconditions_for_illegal_moves_and_finished_games() {
         let s = client.perft(perft_req(pos("chess", "", moves), 2)).await.unwrap_err();
         assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
         let s = client
-            .best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(pos("chess", "", moves)) })
+            .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+                depth: 2,
+                ..analyze_req(pos("chess", "", moves))
+            }))
             .await
             .unwrap_err();
         assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
@@ -792,7 +809,7 @@ async fn failed_preconditions_for_illegal_moves_and_finished_games() {
         let s = client.analyze(req.clone()).await.unwrap_err();
         assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
         assert!(s.message().contains("over"), "{s:?}");
-        let s = client.best_move(req).await.unwrap_err();
+        let s = client.best_move(pb::BestMoveRequest::from(req)).await.unwrap_err();
         assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
     }
     // Perft of a finished game is fine: zero.
@@ -830,12 +847,16 @@ async fn limits_over_the_caps_are_out_of_range() {
         (pb::AnalyzeRequest { depth: 2, multipv: 5, ..base() }, "multipv"),
         (pb::AnalyzeRequest { depth: 2, threads: 3, ..base() }, "threads"),
     ] {
-        assert_bad_field(client.best_move(req.clone()).await, Code::OutOfRange, field);
+        assert_bad_field(client.best_move(pb::BestMoveRequest::from(req.clone())).await, Code::OutOfRange, field);
         assert_bad_field(client.analyze(req).await, Code::OutOfRange, field);
     }
-    let s = client.best_move(pb::AnalyzeRequest { depth: 11, ..base() }).await.unwrap_err();
+    let s = client.best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 11, ..base() })).await.unwrap_err();
     assert!(s.message().contains("11") && s.message().contains("10"), "{s:?}");
-    let r = client.best_move(pb::AnalyzeRequest { depth: 3, multipv: 4, ..base() }).await.unwrap().into_inner();
+    let r = client
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 3, multipv: 4, ..base() }))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(r.lines.len(), 4);
 
     // Too many moves in position.moves.
@@ -860,12 +881,15 @@ async fn busy_server_refuses_with_resource_exhausted() {
     assert!(stream.message().await.unwrap().is_some());
     assert_eq!(server.running(), 1);
 
-    let s = client.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await.unwrap_err();
+    let s = client
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }))
+        .await
+        .unwrap_err();
     assert_eq!(s.code(), Code::ResourceExhausted, "{s:?}");
     assert!(s.get_error_details().retry_info().is_some(), "a retry hint: {s:?}");
     assert_eq!(client.perft(perft_req(start_pos(), 3)).await.unwrap_err().code(), Code::ResourceExhausted);
     assert_eq!(client.analyze(long).await.unwrap_err().code(), Code::ResourceExhausted);
-    let s = client.perft_batch(tokio_stream::iter(Vec::<pb::PerftJob>::new())).await.unwrap_err();
+    let s = client.perft_batch(tokio_stream::iter(Vec::<pb::PerftBatchRequest>::new())).await.unwrap_err();
     assert_eq!(s.code(), Code::ResourceExhausted);
     // Cheap calls need no job slot.
     assert_eq!(client.legal_moves(legal_req(start_pos())).await.unwrap().into_inner().moves.len(), 20);
@@ -874,7 +898,10 @@ async fn busy_server_refuses_with_resource_exhausted() {
     // Once the analysis is gone the slot is free again.
     drop(stream);
     wait_until("the slot to be free", || server.running() == 0).await;
-    let r = client.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await.unwrap();
+    let r = client
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }))
+        .await
+        .unwrap();
     assert!(!r.into_inner().best_move.is_empty());
 }
 
@@ -914,7 +941,7 @@ async fn deadline_stops_a_long_analysis_and_its_cpu_work() {
     // Unary: the server answers just before tonic's timeout layers would
     // (they report an expired deadline as CANCELLED "Timeout expired").
     let before = server.stopped_early();
-    let mut req = Request::new(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) });
+    let mut req = Request::new(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }));
     req.set_timeout(Duration::from_millis(300));
     let s = client.best_move(req).await.unwrap_err();
     assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
@@ -951,8 +978,9 @@ async fn dropping_a_stream_or_call_stops_its_cpu_work() {
     // A unary BestMove whose caller gives up.
     let before = server.stopped_early();
     let mut c2 = client.clone();
-    let call =
-        tokio::spawn(async move { c2.best_move(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await });
+    let call = tokio::spawn(async move {
+        c2.best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) })).await
+    });
     wait_until("the best_move job to start", || server.running() == 1).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     call.abort();
@@ -964,7 +992,7 @@ async fn dropping_a_stream_or_call_stops_its_cpu_work() {
     let before = server.stopped_early();
     let (tx, rx) = mpsc::channel(1);
     let stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
-    let job = pb::PerftJob {
+    let job = pb::PerftBatchRequest {
         id: "deep".into(),
         position: start_pos(),
         expected: vec![pb::DepthCount { depth: 7, nodes: 3_195_901_860 }],
@@ -988,7 +1016,7 @@ async fn graceful_shutdown_finishes_unary_calls_and_ends_streams() {
     let mut client = server.client().await;
     let mut health = HealthClient::new(server.channel().await);
     let mut watches = Vec::new();
-    for service in ["menagerie.v1.Analysis", ""] {
+    for service in ["menagerie.v1.AnalysisService", ""] {
         let mut w = health.watch(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
         assert_eq!(w.message().await.unwrap().unwrap().status(), ServingStatus::Serving);
         watches.push(w);
@@ -996,10 +1024,11 @@ async fn graceful_shutdown_finishes_unary_calls_and_ends_streams() {
 
     let mut c2 = client.clone();
     let best = tokio::spawn(async move {
-        c2.best_move(pb::AnalyzeRequest { movetime_ms: 1_000, ..analyze_req(start_pos()) }).await
+        c2.best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { movetime_ms: 1_000, ..analyze_req(start_pos()) }))
+            .await
     });
     let mut perft_stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
-    let (_batch_tx, batch_rx) = mpsc::channel::<pb::PerftJob>(1);
+    let (_batch_tx, batch_rx) = mpsc::channel::<pb::PerftBatchRequest>(1);
     let mut batch_stream = client.perft_batch(ReceiverStream::new(batch_rx)).await.unwrap().into_inner();
     wait_until("three jobs to run", || server.running() == 3).await;
 
@@ -1033,7 +1062,12 @@ async fn calls_outlasting_the_grace_period_are_stopped() {
     let mut client = server.client().await;
     let before = server.stopped_early();
     let call = tokio::spawn(async move {
-        client.best_move(pb::AnalyzeRequest { movetime_ms: 30_000, ..analyze_req(start_pos()) }).await
+        client
+            .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+                movetime_ms: 30_000,
+                ..analyze_req(start_pos())
+            }))
+            .await
     });
     wait_until("the best_move job to start", || server.running() == 1).await;
     server.begin_shutdown();
@@ -1051,7 +1085,7 @@ async fn health_reports_serving() {
     let _g = shared().await;
     let server = start(config()).await;
     let mut health = HealthClient::new(server.channel().await);
-    for service in ["menagerie.v1.Analysis", ""] {
+    for service in ["menagerie.v1.AnalysisService", ""] {
         let r = health.check(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
         assert_eq!(r.status(), ServingStatus::Serving, "{service:?}");
     }
@@ -1059,12 +1093,63 @@ async fn health_reports_serving() {
     assert_eq!(s.code(), Code::NotFound);
 }
 
+/// grpcurl and other reflection clients decode error details only if the
+/// server also serves the `google.rpc` descriptors (with their imports).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reflection_serves_the_google_rpc_error_detail_descriptors() {
+    use prost::Message;
+    use tonic_reflection::pb::v1::{
+        ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+        server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+    };
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = ServerReflectionClient::new(server.channel().await);
+    let symbols = ["google.rpc.BadRequest", "google.rpc.PreconditionFailure", "google.rpc.RetryInfo"];
+    let mut reqs: Vec<ServerReflectionRequest> = symbols
+        .iter()
+        .map(|s| ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::FileContainingSymbol(s.to_string())),
+        })
+        .collect();
+    reqs.push(ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::FileByFilename("google/protobuf/duration.proto".into())),
+    });
+    let mut stream = client.server_reflection_info(tokio_stream::iter(reqs)).await.unwrap().into_inner();
+    for symbol in symbols {
+        let Some(MessageResponse::FileDescriptorResponse(files)) =
+            stream.message().await.unwrap().unwrap().message_response
+        else {
+            panic!("{symbol}: not a file descriptor")
+        };
+        let files: Vec<prost_types::FileDescriptorProto> = files
+            .file_descriptor_proto
+            .iter()
+            .map(|b| prost_types::FileDescriptorProto::decode(b.as_slice()).unwrap())
+            .collect();
+        let short = symbol.trim_start_matches("google.rpc.");
+        assert!(
+            files.iter().any(|f| f.package() == "google.rpc" && f.message_type.iter().any(|m| m.name() == short)),
+            "{symbol} not in {:?}",
+            files.iter().map(|f| f.name()).collect::<Vec<_>>()
+        );
+    }
+    let Some(MessageResponse::FileDescriptorResponse(files)) =
+        stream.message().await.unwrap().unwrap().message_response
+    else {
+        panic!("google/protobuf/duration.proto (RetryInfo's import) is not served")
+    };
+    assert!(!files.file_descriptor_proto.is_empty());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reflection_lists_the_services_in_v1_and_v1alpha() {
     let _g = shared().await;
     let server = start(config()).await;
     let channel = server.channel().await;
-    let want = ["menagerie.v1.Analysis", "grpc.health.v1.Health"];
+    let want = ["menagerie.v1.AnalysisService", "grpc.health.v1.Health"];
 
     {
         use tonic_reflection::pb::v1::{
@@ -1079,7 +1164,7 @@ async fn reflection_lists_the_services_in_v1_and_v1alpha() {
             },
             ServerReflectionRequest {
                 host: String::new(),
-                message_request: Some(MessageRequest::FileContainingSymbol("menagerie.v1.Analysis".into())),
+                message_request: Some(MessageRequest::FileContainingSymbol("menagerie.v1.AnalysisService".into())),
             },
         ];
         let mut stream = client.server_reflection_info(tokio_stream::iter(reqs)).await.unwrap().into_inner();
@@ -1143,7 +1228,7 @@ async fn the_binary_shuts_down_gracefully_on_sigterm() {
         }
     };
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    let mut client = AnalysisClient::new(channel);
+    let mut client = AnalysisServiceClient::new(channel);
     assert_eq!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len(), 7);
     let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
 
@@ -1178,14 +1263,14 @@ fn threads() -> usize {
 }
 
 /// A client whose connections come from `ip` (a distinct peer for per-client limits).
-async fn client_from(server: &TestServer, ip: &str) -> AnalysisClient<Channel> {
+async fn client_from(server: &TestServer, ip: &str) -> AnalysisServiceClient<Channel> {
     let channel = Channel::from_shared(format!("http://{}", server.addr))
         .unwrap()
         .local_address(Some(ip.parse().unwrap()))
         .connect()
         .await
         .unwrap();
-    AnalysisClient::new(channel)
+    AnalysisServiceClient::new(channel)
 }
 
 /// Runs a call, failing the test (instead of hanging it) after 20 s.
@@ -1212,7 +1297,7 @@ async fn a_panic_in_a_job_ends_only_its_call_with_internal_and_frees_its_slot_an
     assert_eq!(s.code(), Code::Internal, "{s:?}");
     // A batch: the job that panics is that job's INTERNAL error; the stream goes on.
     server.service.inject_panics(1);
-    let job = |id: &str| pb::PerftJob {
+    let job = |id: &str| pb::PerftBatchRequest {
         id: id.into(),
         position: start_pos(),
         expected: vec![pb::DepthCount { depth: 2, nodes: 400 }],
@@ -1252,7 +1337,7 @@ async fn a_prelude_action_never_leaves_the_king_in_check() {
         assert_eq!(moved.unwrap_err().code(), Code::FailedPrecondition);
         let run = bounded("perft", perft(&mut client, perft_req(position.clone(), 3))).await.unwrap();
         assert_eq!(run.total(), 0);
-        let job = pb::PerftJob {
+        let job = pb::PerftBatchRequest {
             id: variant.into(),
             position,
             expected: vec![pb::DepthCount { depth: 3, nodes: 0 }],
@@ -1310,7 +1395,7 @@ async fn a_batch_of_many_small_jobs_completes_on_one_connection() {
     let server = start(config()).await;
     let mut client = server.client().await;
     const N: usize = 20_000;
-    let jobs = (0..N).map(|i| pb::PerftJob {
+    let jobs = (0..N).map(|i| pb::PerftBatchRequest {
         id: i.to_string(),
         position: start_pos(),
         expected: vec![pb::DepthCount { depth: 1, nodes: 20 }],
@@ -1334,15 +1419,15 @@ async fn nothing_checked_is_skipped_not_passed() {
     let server = start(config()).await;
     let mut client = server.client().await;
     let jobs = vec![
-        pb::PerftJob { id: "no-depths".into(), position: start_pos(), ..Default::default() },
-        pb::PerftJob {
+        pb::PerftBatchRequest { id: "no-depths".into(), position: start_pos(), ..Default::default() },
+        pb::PerftBatchRequest {
             id: "too-deep".into(),
             epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D50 1".into(),
             max_depth: 5,
             ..Default::default()
         },
-        pb::PerftJob { id: "epd-no-depths".into(), epd: KIWIPETE.into(), ..Default::default() },
-        pb::PerftJob {
+        pb::PerftBatchRequest { id: "epd-no-depths".into(), epd: KIWIPETE.into(), ..Default::default() },
+        pb::PerftBatchRequest {
             id: "checked".into(),
             epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D50 1".into(),
             max_depth: 5,
@@ -1384,7 +1469,10 @@ async fn one_greedy_client_cannot_lock_out_the_others() {
     for ip in ["127.0.0.2", "127.0.0.3"] {
         let mut other = client_from(&server, ip).await;
         assert_eq!(perft(&mut other, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
-        let r = other.best_move(pb::AnalyzeRequest { depth: 3, ..analyze_req(start_pos()) }).await.unwrap();
+        let r = other
+            .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 3, ..analyze_req(start_pos()) }))
+            .await
+            .unwrap();
         assert!(!r.into_inner().best_move.is_empty());
     }
     assert!(server.service.jobs().stats.refused_client.load(Ordering::Relaxed) >= 48);
@@ -1400,7 +1488,7 @@ async fn an_idle_stream_gives_its_slot_back() {
     let server = start(c).await;
     let mut client = server.client().await;
     // A batch stream that never sends a job.
-    let (_tx, rx) = mpsc::channel::<pb::PerftJob>(1);
+    let (_tx, rx) = mpsc::channel::<pb::PerftBatchRequest>(1);
     let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
     assert_eq!(server.running(), 1);
     let s = bounded("the idle batch", stream_error(&mut stream)).await;
@@ -1430,7 +1518,7 @@ async fn perft_stops_at_the_server_caps() {
     assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
     assert!(s.message().contains("300 ms"), "{s:?}");
     // A batch job at the cap is that job's error.
-    let job = pb::PerftJob {
+    let job = pb::PerftBatchRequest {
         id: "deep".into(),
         position: start_pos(),
         expected: vec![pb::DepthCount { depth: 7, nodes: 3_195_901_860 }],
@@ -1450,7 +1538,8 @@ async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
     let mut c2 = client.clone();
     // A unary call that the drain lets finish.
     let best = tokio::spawn(async move {
-        c2.best_move(pb::AnalyzeRequest { movetime_ms: 2_000, ..analyze_req(start_pos()) }).await
+        c2.best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { movetime_ms: 2_000, ..analyze_req(start_pos()) }))
+            .await
     });
     wait_until("the analysis to run", || server.running() == 1).await;
     server.begin_shutdown();
@@ -1458,7 +1547,7 @@ async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
     for _ in 0..3 {
         // A new connection.
         let lazy = Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect_lazy();
-        let mut fresh = AnalysisClient::new(lazy);
+        let mut fresh = AnalysisServiceClient::new(lazy);
         let mut req = Request::new(validate_req(start_pos(), "e4"));
         req.set_timeout(Duration::from_secs(10));
         let t0 = std::time::Instant::now();
@@ -1490,10 +1579,9 @@ async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
         first.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
     assert!(holding.message().await.unwrap().is_some());
     // The second client's job waits for the slot, and runs once it is free.
-    let waiting =
-        tokio::spawn(
-            async move { second.best_move(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) }).await },
-        );
+    let waiting = tokio::spawn(async move {
+        second.best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest { depth: 2, ..analyze_req(start_pos()) })).await
+    });
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!waiting.is_finished(), "the job did not wait for the slot");
     drop(holding);
@@ -1569,7 +1657,11 @@ async fn claims_are_not_endings_and_moves_say_check_and_capture() {
     assert_eq!(r.claimable_draw, "repetition");
     assert!(r.outcome.is_none() && r.moves.len() == 20, "{r:?}");
     client
-        .best_move(pb::AnalyzeRequest { position: pos("chess", "", &shuffle), depth: 2, ..Default::default() })
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+            position: pos("chess", "", &shuffle),
+            depth: 2,
+            ..Default::default()
+        }))
         .await
         .unwrap();
     // Fivefold: the game is over (FIDE 9.6.1).

@@ -8,8 +8,8 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use menagerie_analysis_server::metrics::{Metrics, serve_metrics};
-use menagerie_analysis_server::{AnalysisService, Config, ServeOptions, serve_with};
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_analysis_server::{AnalysisApi, Config, ServeOptions, serve_with};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -31,7 +31,7 @@ fn value(text: &str, series: &str) -> Option<f64> {
 }
 
 fn requests(text: &str, rpc: &str, code: &str) -> f64 {
-    let series = format!("menagerie_grpc_requests_total{{rpc=\"menagerie.v1.Analysis/{rpc}\",code=\"{code}\"}}");
+    let series = format!("menagerie_grpc_requests_total{{rpc=\"menagerie.v1.AnalysisService/{rpc}\",code=\"{code}\"}}");
     value(text, &series).unwrap_or(0.0)
 }
 
@@ -50,7 +50,7 @@ async fn start(config: Config) -> Running {
     let grpc = listener.local_addr().unwrap();
     let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics_addr = metrics_listener.local_addr().unwrap();
-    let service = AnalysisService::new(config);
+    let service = AnalysisApi::new(config);
     let metrics = Metrics::new(service.jobs());
     tokio::spawn(serve_metrics(metrics_listener, metrics.clone()));
     let (tx, rx) = oneshot::channel::<()>();
@@ -70,7 +70,7 @@ async fn calls_are_counted_by_rpc_and_status_including_streams() {
     config.analysis_hash_mb = 16;
     let server = start(config).await;
     let channel = Channel::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
-    let mut client = AnalysisClient::new(channel);
+    let mut client = AnalysisServiceClient::new(channel);
 
     for _ in 0..2 {
         client.list_variants(pb::ListVariantsRequest {}).await.unwrap();
@@ -147,10 +147,10 @@ async fn calls_are_counted_by_rpc_and_status_including_streams() {
     assert_eq!(requests(&text, "Analyze", "RESOURCE_EXHAUSTED"), f64::from(retried), "{text}");
     assert_eq!(requests(&text, "Analyze", "OK"), 1.0, "{text}");
     let perft_calls =
-        value(&text, r#"menagerie_grpc_request_duration_seconds_count{rpc="menagerie.v1.Analysis/Perft"}"#);
+        value(&text, r#"menagerie_grpc_request_duration_seconds_count{rpc="menagerie.v1.AnalysisService/Perft"}"#);
     assert_eq!(perft_calls, Some(3.0), "{text}");
     let analysis_seconds =
-        value(&text, r#"menagerie_grpc_request_duration_seconds_sum{rpc="menagerie.v1.Analysis/Analyze"}"#);
+        value(&text, r#"menagerie_grpc_request_duration_seconds_sum{rpc="menagerie.v1.AnalysisService/Analyze"}"#);
     assert!(analysis_seconds.unwrap() >= 1.0, "a stream's latency runs to its end: {text}");
     assert_eq!(value(&text, "menagerie_jobs_running"), Some(0.0), "{text}");
     let refused = value(&text, r#"menagerie_jobs_refused_total{reason="busy"}"#).unwrap()
@@ -243,7 +243,7 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
     let (grpc, metrics) = (server.grpc.clone(), server.metrics.clone());
 
     let channel = Channel::from_shared(format!("http://{grpc}")).unwrap().connect().await.unwrap();
-    let mut client = AnalysisClient::new(channel);
+    let mut client = AnalysisServiceClient::new(channel);
     let mut req = Request::new(pb::ValidateMoveRequest { position: start_position(), r#move: "Nf3".into() });
     req.metadata_mut().insert("x-request-id", "req-42".parse().unwrap());
     assert!(client.validate_move(req).await.unwrap().into_inner().legal);
@@ -260,7 +260,7 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
     let access = server.stop().await;
     let validate = access
         .iter()
-        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.Analysis/ValidateMove\""))
+        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.AnalysisService/ValidateMove\""))
         .unwrap_or_else(|| panic!("no access line for ValidateMove: {access:?}"));
     assert_eq!(field(validate, "status").as_deref(), Some("OK"), "{validate}");
     assert_eq!(field(validate, "trace_id").as_deref(), Some("req-42"), "{validate}");
@@ -268,7 +268,7 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
     assert!(validate.contains("\"latency_ms\":"), "{validate}");
     let legal = access
         .iter()
-        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.Analysis/LegalMoves\""))
+        .find(|l| l.contains("\"rpc\":\"/menagerie.v1.AnalysisService/LegalMoves\""))
         .unwrap_or_else(|| panic!("no access line for LegalMoves: {access:?}"));
     assert_eq!(field(legal, "status").as_deref(), Some("INVALID_ARGUMENT"), "{legal}");
     assert_eq!(access.len(), 2, "one line per call: {access:?}");
@@ -282,7 +282,7 @@ async fn with_otel_the_access_log_has_the_trace_id() {
     // Nothing listens there: spans are made, their export fails quietly.
     let server = Binary::start(&["--otlp-endpoint", "http://127.0.0.1:9"]).await;
     let channel = Channel::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
-    let mut client = AnalysisClient::new(channel);
+    let mut client = AnalysisServiceClient::new(channel);
     let caller = "0af7651916cd43dd8448eb211c80319c";
     let mut req = Request::new(pb::ListVariantsRequest {});
     req.metadata_mut().insert("traceparent", format!("00-{caller}-b7ad6b7169203331-01").parse().unwrap());

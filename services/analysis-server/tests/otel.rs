@@ -5,7 +5,7 @@
 //! makes the request span part of the caller's trace, the search spans nest
 //! under the request span, and SIGTERM flushes what is buffered.
 
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
 use opentelemetry_proto::tonic::common::v1::any_value::Value;
@@ -100,7 +100,7 @@ async fn spans_reach_an_otlp_collector_inside_the_callers_trace() {
     );
 
     let (mut server, addr) = start_server(&otlp);
-    let mut client = AnalysisClient::connect(format!("http://{addr}")).await.unwrap();
+    let mut client = AnalysisServiceClient::connect(format!("http://{addr}")).await.unwrap();
 
     // A caller's trace: 0af7651916cd43dd8448eb211c80319c, its span b7ad6b7169203331.
     const TRACE: &str = "0af7651916cd43dd8448eb211c80319c";
@@ -113,11 +113,11 @@ async fn spans_reach_an_otlp_collector_inside_the_callers_trace() {
     assert!(client.validate_move(validate).await.unwrap().into_inner().legal);
 
     let best = client
-        .best_move(pb::AnalyzeRequest {
+        .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
             position: Some(pb::Position { variant: "alseid".into(), fen: String::new(), moves: vec![] }),
             depth: 3,
             ..Default::default()
-        })
+        }))
         .await
         .unwrap()
         .into_inner();

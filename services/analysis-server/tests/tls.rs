@@ -5,8 +5,8 @@
 
 use menagerie_analysis_server::jobs::ClientId;
 use menagerie_analysis_server::security::{Security, SecurityConfig};
-use menagerie_analysis_server::{AnalysisService, Config, ServeOptions, serve_with};
-use menagerie_api::pb::{self, analysis_client::AnalysisClient};
+use menagerie_analysis_server::{AnalysisApi, Config, ServeOptions, serve_with};
+use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
     KeyUsagePurpose,
@@ -78,7 +78,7 @@ async fn start(security: Security) -> TestServer {
     let mut config = Config::defaults();
     config.max_jobs = 4;
     config.max_threads = 1;
-    let service = AnalysisService::new(config);
+    let service = AnalysisApi::new(config);
     let (tx, rx) = oneshot::channel::<()>();
     let shutdown = async {
         let _ = rx.await;
@@ -119,7 +119,7 @@ async fn list_variants(channel: Channel, token: Option<&str>) -> Result<usize, t
     if let Some(t) = token {
         req.metadata_mut().insert("authorization", format!("Bearer {t}").parse().unwrap());
     }
-    Ok(AnalysisClient::new(channel).list_variants(req).await?.into_inner().variants.len())
+    Ok(AnalysisServiceClient::new(channel).list_variants(req).await?.into_inner().variants.len())
 }
 
 #[tokio::test]
@@ -205,7 +205,7 @@ async fn tokens_over_tls_missing_or_wrong_are_unauthenticated() {
     assert!(list_variants(channel.clone(), Some("tok-alice")).await.is_ok());
     assert!(list_variants(channel.clone(), Some("tok-bare")).await.is_ok());
     // A stream is refused before it starts.
-    let mut client = AnalysisClient::new(channel.clone());
+    let mut client = AnalysisServiceClient::new(channel.clone());
     let perft = pb::PerftRequest {
         position: Some(pb::Position { variant: "chess".into(), ..Default::default() }),
         depth: 2,
@@ -216,7 +216,7 @@ async fn tokens_over_tls_missing_or_wrong_are_unauthenticated() {
     // Health is exempt by default; reflection is not.
     let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
     let status = health
-        .check(tonic_health::pb::HealthCheckRequest { service: "menagerie.v1.Analysis".into() })
+        .check(tonic_health::pb::HealthCheckRequest { service: "menagerie.v1.AnalysisService".into() })
         .await
         .unwrap()
         .into_inner();
@@ -284,7 +284,7 @@ async fn an_accepted_token_names_the_client() {
     let mut service = config.load().unwrap().auth.layer(Echo);
     let call = |token: &str| {
         http::Request::builder()
-            .uri("/menagerie.v1.Analysis/ListVariants")
+            .uri("/menagerie.v1.AnalysisService/ListVariants")
             .header("authorization", format!("Bearer {token}"))
             .body(())
             .unwrap()
@@ -317,7 +317,7 @@ async fn the_health_listener_is_plaintext_and_serves_health_only() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let health_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let health_addr = health_listener.local_addr().unwrap();
-    let service = AnalysisService::new(Config::defaults());
+    let service = AnalysisApi::new(Config::defaults());
     let (tx, rx) = oneshot::channel::<()>();
     let shutdown = async {
         let _ = rx.await;
@@ -329,7 +329,7 @@ async fn the_health_listener_is_plaintext_and_serves_health_only() {
     let ask = |service: &str| tonic_health::pb::HealthCheckRequest { service: service.into() };
     let serving_status = tonic_health::pb::health_check_response::ServingStatus::Serving as i32;
     assert_eq!(health.check(ask("")).await.unwrap().into_inner().status, serving_status);
-    assert_eq!(health.check(ask("menagerie.v1.Analysis")).await.unwrap().into_inner().status, serving_status);
+    assert_eq!(health.check(ask("menagerie.v1.AnalysisService")).await.unwrap().into_inner().status, serving_status);
     let not_here = list_variants(channel, Some("tok")).await.unwrap_err();
     assert_eq!(not_here.code(), Code::Unimplemented);
     // On shutdown the probes see NOT_SERVING (or the listener is gone).
@@ -378,7 +378,7 @@ async fn per_client_limits_count_by_token_name() {
         req.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
         req
     };
-    let mut client = AnalysisClient::new(channel);
+    let mut client = AnalysisServiceClient::new(channel);
     // Four slots, two per client: alice's third deep perft is refused at once.
     let _held = [
         client.perft(perft("tok-a", 7)).await.unwrap().into_inner(),
@@ -390,7 +390,7 @@ async fn per_client_limits_count_by_token_name() {
     let mut served = client.perft(perft("tok-b", 3)).await.unwrap().into_inner();
     let mut total = None;
     while let Some(event) = served.message().await.unwrap() {
-        if let Some(pb::perft_event::Event::Total(t)) = event.event {
+        if let Some(pb::perft_response::Event::Total(t)) = event.event {
             total = Some(t.nodes);
         }
     }

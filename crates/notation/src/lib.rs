@@ -17,6 +17,7 @@ pub mod fen;
 pub mod pgn;
 pub mod san;
 pub mod uci;
+mod why;
 pub mod xboard;
 
 use menagerie_variants::{AnyPosition, Move};

@@ -19,7 +19,7 @@
 //! are accepted.
 
 use crate::fen::square_name;
-use crate::uci::{MoveError, illegal_reason};
+use crate::uci::MoveError;
 use menagerie_geometry::Square;
 use menagerie_pieces::{Piece, PieceKind};
 use menagerie_variants::{AnyPosition, Move, MoveKind};
@@ -211,7 +211,7 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
         return Ok(exact[0]);
     }
     if want == "O-O" || want == "O-O-O" {
-        return Err(MoveError::Illegal { mv: text.to_string(), reason: illegal_reason(pos, "") });
+        return Err(MoveError::Illegal { mv: text.to_string(), reason: crate::why::explain(pos, text) });
     }
     let Some(pattern) = Pattern::read(&want) else {
         return Err(MoveError::Syntax(text.to_string()));
@@ -223,7 +223,7 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
         .collect();
     match found.len() {
         1 => Ok(found[0]),
-        0 => Err(MoveError::Illegal { mv: text.to_string(), reason: illegal_reason(pos, "") }),
+        0 => Err(MoveError::Illegal { mv: text.to_string(), reason: crate::why::explain(pos, text) }),
         _ => Err(MoveError::Ambiguous(text.to_string())),
     }
 }

@@ -262,36 +262,7 @@ pub fn parse(pos: &AnyPosition, s: &str) -> Result<Move, MoveError> {
             }
         }
     }
-    Err(MoveError::Illegal { mv: s.to_string(), reason: illegal_reason(pos, s) })
-}
-
-/// A short explanation of why `s` is not legal in `pos`.
-pub(crate) fn illegal_reason(pos: &AnyPosition, s: &str) -> String {
-    if let Some(o) = pos.outcome().filter(|_| pos.count_legal() == 0) {
-        return format!("the game is over ({})", o.describe());
-    }
-    let files = pos.variant().size().0;
-    let ranks = pos.variant().size().1;
-    let digits = s.chars().skip(1).take_while(|c| c.is_ascii_digit()).count();
-    let from = s.get(..1 + digits).and_then(|t| parse_sq(t, files, ranks));
-    match from.and_then(|sq| pos.piece_at(sq)) {
-        None if from.is_some() => "there is no piece on the origin square".into(),
-        Some(p) if p.color != pos.side_to_move() => {
-            format!(
-                "the piece on the origin square belongs to {}, but {} is to move",
-                p.color.name(),
-                pos.side_to_move().name()
-            )
-        }
-        _ if pos.is_check() => "it does not get the king out of check".into(),
-        _ => "not a legal move in this position".into(),
-    }
-}
-
-fn parse_sq(s: &str, files: u8, ranks: u8) -> Option<Square> {
-    let f = File::from_letter(s.chars().next()?)?;
-    let r: u8 = s.get(1..)?.parse().ok()?;
-    (f.0 < files && (1..=ranks).contains(&r)).then(|| Square((r - 1) * files + f.0))
+    Err(MoveError::Illegal { mv: s.to_string(), reason: crate::why::explain(pos, s) })
 }
 
 #[cfg(test)]

@@ -545,7 +545,7 @@ fn an_illegal_move_names_game_players_line_move_and_token() {
     }
     assert_eq!(
         e.to_string(),
-        "game 2 (Cid - Dee), line 10: move 3. (White): 'Ke3' is illegal here: not a legal move in this position"
+        "game 2 (Cid - Dee), line 10: move 3. (White): 'Ke3' is illegal here: a king on e1 cannot move to e3"
     );
 }
 

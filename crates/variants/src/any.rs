@@ -122,6 +122,12 @@ impl AnyPosition {
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         dispatch!(self, p => p.piece_at(sq))
     }
+    /// True if `by` attacks `sq` (RULES.md §0: ordinary capturing moves
+    /// only, in the current position). For explaining illegal moves and
+    /// other callers outside the move generator.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        dispatch!(self, p => p.is_attacked(sq, by))
+    }
     /// True if the side to move is in check.
     pub fn is_check(&self) -> bool {
         dispatch!(self, p => p.is_check())

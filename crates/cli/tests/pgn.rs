@@ -73,7 +73,7 @@ fn check_counts_games_and_names_bad_ones() {
     assert_eq!(
         lines[0],
         "tests/pgn/bad.pgn: game 2 (Carol - Dave), line 13: move 3. (White): 'Ke3' is illegal here: \
-         not a legal move in this position"
+         a king on e1 cannot move to e3"
     );
     assert!(lines[1].starts_with("tests/pgn/bad.pgn: game 3, line 16: unknown variant 'Xiangqi'"), "{err}");
 }

@@ -4,7 +4,7 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
-use menagerie_notation::{epd, fen, parse_move, san, uci};
+use menagerie_notation::{epd, fen, parse_move, pgn, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{
     AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, VariantId, WinReason,
@@ -833,6 +833,23 @@ impl AnalysisService for AnalysisApi {
         }))
     }
 
+    async fn read_pgn(&self, req: Request<pb::ReadPgnRequest>) -> Result<Response<pb::ReadPgnResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
+        let r = req.into_inner();
+        let span = tracing::info_span!("read_pgn", bytes = r.pgn.len());
+        let answer = self.jobs.run_unary(span, deadline, move || read_pgn(&r.pgn)).await?;
+        Ok(Response::new(answer))
+    }
+
+    async fn write_pgn(&self, req: Request<pb::WritePgnRequest>) -> Result<Response<pb::WritePgnResponse>, Status> {
+        let deadline = jobs::deadline_of(&req);
+        let r = req.into_inner();
+        let svc = self.clone();
+        let span = tracing::info_span!("write_pgn");
+        let answer = self.jobs.run_unary(span, deadline, move || svc.write_pgn_answer(&r)).await?;
+        Ok(Response::new(answer))
+    }
+
     async fn render_board(
         &self,
         req: Request<pb::RenderBoardRequest>,
@@ -846,7 +863,83 @@ impl AnalysisService for AnalysisApi {
     }
 }
 
+/// ReadPgn's answer: every game of the text, or the first bad game's error.
+fn read_pgn(text: &str) -> Result<pb::ReadPgnResponse, ServiceError> {
+    let bad = |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
+    let games = pgn::read_str(text).map_err(|e| bad(e.to_string()))?;
+    let mut out = Vec::with_capacity(games.len());
+    for (i, g) in games.iter().enumerate() {
+        let illegal = |e: pgn::IllegalPgnMove| bad(format!("game {}: {e}", i + 1));
+        let positions = g.positions().map_err(illegal)?;
+        let v = g.variant;
+        let moves = g
+            .moves
+            .iter()
+            .zip(positions.windows(2))
+            .map(|(m, w)| pb::LegalMove {
+                uci: uci::format(v, m.mv),
+                san: san::format(&w[0], m.mv),
+                fen: fen::format(&w[1]),
+                gives_check: w[1].is_check(),
+                is_capture: w[0].is_capture(m.mv),
+            })
+            .collect();
+        let start_fen = if g.start == AnyPosition::start(v) { String::new() } else { fen::format(&g.start) };
+        out.push(pb::PgnGame {
+            tags: g.tags.iter().map(|(name, value)| pb::PgnTag { name: name.clone(), value: value.clone() }).collect(),
+            position: Some(pb::Position { variant: v.name().into(), fen: start_fen, moves: g.uci_moves() }),
+            moves,
+            result: g.result.as_str().into(),
+            pgn: g.to_pgn().map_err(illegal)?,
+        });
+    }
+    Ok(pb::ReadPgnResponse { games: out })
+}
+
 impl AnalysisApi {
+    /// WritePgn's answer: the position's game with the tags and result.
+    fn write_pgn_answer(&self, r: &pb::WritePgnRequest) -> Result<pb::WritePgnResponse, ServiceError> {
+        let parsed = self.parse_position(r.position.as_ref())?;
+        let mut game = pgn::PgnGame::from_position(parsed.start);
+        for &m in &parsed.moves {
+            // Legal: parse_position replayed them.
+            game.push(m)
+                .map_err(|e| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() })?;
+        }
+        if r.tags.len() > 256 {
+            return Err(ServiceError::OutOfRange { field: "tags".into(), value: r.tags.len() as u64, max: 256 });
+        }
+        for (i, t) in r.tags.iter().enumerate() {
+            let bad = |message: String| ServiceError::BadField { field: format!("tags[{i}]"), message };
+            let name_ok = !t.name.is_empty()
+                && t.name.len() <= 255
+                && t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !name_ok {
+                return Err(bad(format!(
+                    "tag name '{}' must be 1 to 255 letters, digits or '_'",
+                    crate::error::clip(&t.name)
+                )));
+            }
+            if t.value.len() > 4096 || t.value.contains(['\n', '\r']) {
+                return Err(bad("a tag value is one line of at most 4096 bytes".into()));
+            }
+            if !game.set_tag(&t.name, &t.value) {
+                return Err(bad(format!("'{}' comes from the position and result, not from a tag", t.name)));
+            }
+        }
+        game.result = match r.result.as_str() {
+            "" => parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome),
+            token => pgn::GameResult::from_token(token).ok_or_else(|| ServiceError::BadField {
+                field: "result".into(),
+                message: format!("'{}' is not a result (1-0, 0-1, 1/2-1/2 or *)", crate::error::clip(token)),
+            })?,
+        };
+        let text = game
+            .to_pgn()
+            .map_err(|e| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() })?;
+        Ok(pb::WritePgnResponse { pgn: text })
+    }
+
     /// ReplayMoves' answer: every move of the list, described in the
     /// position it is played in.
     fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {

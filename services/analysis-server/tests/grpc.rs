@@ -1772,3 +1772,76 @@ async fn validate_fen_says_why_and_replay_moves_describes_a_whole_list() {
         "position.moves[1]",
     );
 }
+
+/// PGN through the API: every game of the repo's PGN files (every variant)
+/// read, written back from its position, tags and result, and read again to
+/// the same game; a bad file is refused naming the game, line and move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pgn_of_every_variant_round_trips_through_read_and_write() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/pgn");
+    let mut variants = std::collections::BTreeSet::new();
+    for file in ["orthodox.pgn", "variants.pgn"] {
+        let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+        let games = client.read_pgn(pb::ReadPgnRequest { pgn: text }).await.unwrap().into_inner().games;
+        assert!(!games.is_empty(), "{file}");
+        for g in games {
+            let p = g.position.clone().unwrap();
+            variants.insert(p.variant.clone());
+            assert_eq!(g.moves.len(), p.moves.len());
+            assert!(g.moves.iter().zip(&p.moves).all(|(m, u)| &m.uci == u && !m.san.is_empty() && !m.fen.is_empty()));
+            let written = client
+                .write_pgn(pb::WritePgnRequest {
+                    position: Some(p.clone()),
+                    tags: g.tags.clone(),
+                    result: g.result.clone(),
+                })
+                .await
+                .unwrap()
+                .into_inner()
+                .pgn;
+            let again = client.read_pgn(pb::ReadPgnRequest { pgn: written.clone() }).await.unwrap().into_inner().games;
+            assert_eq!(again.len(), 1, "{written}");
+            assert_eq!(again[0].position, Some(p), "{written}");
+            assert_eq!(again[0].tags, g.tags);
+            assert_eq!(again[0].result, g.result);
+            assert_eq!(again[0].moves, g.moves);
+            // The SAN moves of the normalised PGN are the ones listed.
+            for m in &g.moves {
+                assert!(g.pgn.contains(&m.san), "{} not in {}", m.san, g.pgn);
+            }
+        }
+    }
+    assert_eq!(variants.len(), 7, "{variants:?}");
+
+    let bad = std::fs::read_to_string(format!("{dir}/bad.pgn")).unwrap();
+    let s = client.read_pgn(pb::ReadPgnRequest { pgn: bad }).await.unwrap_err();
+    assert_eq!(s.code(), Code::InvalidArgument);
+    assert!(s.message().contains("game") && s.message().contains("line"), "{}", s.message());
+
+    // WritePgn: the result defaults to the game's outcome; derived tags and bad results are refused.
+    let mate = client
+        .write_pgn(pb::WritePgnRequest {
+            position: pos("chess", "", &["f3", "e5", "g4", "Qh4"]),
+            tags: vec![],
+            result: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .pgn;
+    assert!(mate.contains("[Result \"0-1\"]") && mate.trim_end().ends_with("0-1"), "{mate}");
+    let tag = |name: &str| vec![pb::PgnTag { name: name.into(), value: "x".into() }];
+    for (tags, result, field) in
+        [(tag("FEN"), "", "tags[0]"), (tag("bad name"), "", "tags[0]"), (vec![], "2-0", "result")]
+    {
+        let r = client.write_pgn(pb::WritePgnRequest { position: start_pos(), tags, result: result.into() }).await;
+        assert_bad_field(r, Code::InvalidArgument, field);
+    }
+    let r = client
+        .write_pgn(pb::WritePgnRequest { position: pos("chess", "", &["e4", "Ke7", "Ke3"]), ..Default::default() })
+        .await;
+    assert_eq!(r.unwrap_err().code(), Code::FailedPrecondition);
+}

@@ -31,7 +31,10 @@ pub fn review(
     options: &ReviewOptions,
     mut on_event: impl FnMut(ReviewEvent),
 ) -> Result<GameReview, ReviewError> {
-    let limits = limits(options.budget)?;
+    let mut limits = limits(options.budget)?;
+    if let Some(cap) = options.max_time {
+        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+    }
     let positions = game.positions()?;
     let moves: Vec<Move> = game.moves.iter().map(|m| m.mv).collect();
     let total = positions.len();

@@ -54,21 +54,19 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
-    /// 10, 20 and 30 points: the default. These are lichess's numbers
-    /// 0.1, 0.2 and 0.3 read as fractions of the 0..100 scale; lichess
-    /// applies them to its -1..1 "winning chances", which makes them half as
-    /// large on this scale ([`Thresholds::LICHESS`]), so this default is the
-    /// more lenient judge.
-    pub const DEFAULT: Thresholds = Thresholds { inaccuracy: 10.0, mistake: 20.0, blunder: 30.0 };
+    /// 10, 20 and 30 points: a more lenient judge than lichess (its numbers
+    /// 0.1, 0.2 and 0.3 read as fractions of the 0..100 scale).
+    pub const LENIENT: Thresholds = Thresholds { inaccuracy: 10.0, mistake: 20.0, blunder: 30.0 };
 
-    /// 5, 10 and 15 points: exactly lichess's 0.1, 0.2 and 0.3 on its -1..1
-    /// scale (a drop of 0.1 there is 5 points here).
+    /// 5, 10 and 15 points, the default: exactly lichess's 0.1, 0.2 and 0.3
+    /// on its -1..1 "winning chances" scale (a drop of 0.1 there is 5 points
+    /// here), so verdicts match what game-review tools show.
     pub const LICHESS: Thresholds = Thresholds { inaccuracy: 5.0, mistake: 10.0, blunder: 15.0 };
 }
 
 impl Default for Thresholds {
     fn default() -> Thresholds {
-        Thresholds::DEFAULT
+        Thresholds::LICHESS
     }
 }
 
@@ -95,7 +93,7 @@ impl Classification {
     ///
     /// ```
     /// use menagerie_review::{Classification, Thresholds};
-    /// let t = Thresholds::DEFAULT;
+    /// let t = Thresholds::LENIENT;
     /// assert_eq!(Classification::judge(30.0, false, &t), Classification::Blunder);
     /// assert_eq!(Classification::judge(9.99, false, &t), Classification::Good);
     /// assert_eq!(Classification::judge(50.0, true, &t), Classification::Best);

@@ -56,9 +56,9 @@
 //! probability (never negative), and the move is
 //! - [`Classification::Best`] if it is the engine's best move (whatever
 //!   the loss: it then only measures the noise between two searches),
-//! - a blunder from 30 points of loss, a mistake from 20, an inaccuracy
-//!   from 10 ([`Thresholds::DEFAULT`]; [`Thresholds::LICHESS`] has
-//!   lichess's exact 5/10/15, see there),
+//! - a blunder from 15 points of loss, a mistake from 10, an inaccuracy
+//!   from 5 ([`Thresholds::LICHESS`], the default: lichess's 0.3/0.2/0.1
+//!   on its -1..1 scale; [`Thresholds::LENIENT`] has 30/20/10),
 //! - [`Classification::Good`] otherwise.
 //!
 //! The average centipawn loss bounds each evaluation to ±1000 (a mate is
@@ -135,19 +135,23 @@ pub struct ReviewOptions {
     pub thresholds: Thresholds,
     /// Set it to stop the review ([`ReviewError::Cancelled`]).
     pub stop: Option<Arc<AtomicBool>>,
+    /// The longest any one position is searched, whatever the budget (a
+    /// server's cap on a depth or node budget).
+    pub max_time: Option<Duration>,
 }
 
 impl Default for ReviewOptions {
     /// 200,000 nodes per position, one worker per core, 64 MB, no pictures,
-    /// [`Thresholds::DEFAULT`], no stop flag.
+    /// [`Thresholds::LICHESS`], no stop flag, no time cap.
     fn default() -> ReviewOptions {
         ReviewOptions {
             budget: Budget::Nodes(200_000),
             workers: 0,
             hash_mb: 64,
             svg: SvgMode::None,
-            thresholds: Thresholds::DEFAULT,
+            thresholds: Thresholds::LICHESS,
             stop: None,
+            max_time: None,
         }
     }
 }

@@ -97,7 +97,7 @@ fn a_hanging_queen_is_a_blunder_with_the_best_line() -> Res {
 
 #[test]
 fn thresholds_at_their_boundaries() {
-    let t = Thresholds::DEFAULT;
+    let t = Thresholds::LENIENT;
     let judge = |loss| Classification::judge(loss, false, &t);
     assert_eq!(judge(0.0), Classification::Good);
     assert_eq!(judge(9.999), Classification::Good);

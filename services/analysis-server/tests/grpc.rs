@@ -1845,3 +1845,131 @@ async fn pgn_of_every_variant_round_trips_through_read_and_write() {
         .await;
     assert_eq!(r.unwrap_err().code(), Code::FailedPrecondition);
 }
+
+/// Collects an AnnotateGame stream's events.
+async fn annotate_events(
+    client: &mut pb::analysis_service_client::AnalysisServiceClient<tonic::transport::Channel>,
+    req: pb::AnnotateGameRequest,
+) -> Vec<pb::annotate_game_response::Event> {
+    let mut stream = client.annotate_game(req).await.unwrap().into_inner();
+    let mut out = Vec::new();
+    while let Some(m) = stream.message().await.unwrap() {
+        out.push(m.event.unwrap());
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_game_streams_positions_and_verdicts_then_the_annotated_pgn() {
+    use pb::annotate_game_response::Event;
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // 3...Qg5?? hangs the queen to the bishop on c1.
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. d4 exd4 3. Qxd4 Qg5 4. Bxg5 *\n";
+    let events = annotate_events(
+        &mut client,
+        pb::AnnotateGameRequest {
+            pgn: pgn.into(),
+            nodes: 3_000,
+            threads: 2,
+            pictures: pb::Pictures::Mistakes as i32,
+            ..Default::default()
+        },
+    )
+    .await;
+    let Some(Event::Started(started)) = events.first() else { panic!("{events:?}") };
+    assert_eq!((started.positions, started.searches, started.workers), (8, 8, 2));
+    let positions: Vec<&pb::PositionReview> =
+        events.iter().filter_map(|e| if let Event::Position(p) = e { Some(p) } else { None }).collect();
+    let mut indices: Vec<u32> = positions.iter().map(|p| p.index).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..8).collect::<Vec<_>>());
+    assert!(positions.iter().all(|p| p.evaluation.is_some() && !p.best_move.is_empty() && !p.pv_san.is_empty()));
+    let mut moves: Vec<&pb::MoveReview> =
+        events.iter().filter_map(|e| if let Event::Move(m) = e { Some(m) } else { None }).collect();
+    moves.sort_by_key(|m| m.ply);
+    assert_eq!(
+        moves.iter().map(|m| m.played_san.as_str()).collect::<Vec<_>>(),
+        ["e4", "e5", "d4", "exd4", "Qxd4", "Qg5", "Bxg5"]
+    );
+    let blunder = moves[5];
+    assert_eq!(blunder.classification, pb::MoveClassification::Blunder as i32, "{blunder:?}");
+    assert_eq!(blunder.color, "black");
+    assert!(
+        blunder.loss >= 15.0 && blunder.svg.starts_with("<svg") && !blunder.best_line_san.is_empty(),
+        "{blunder:?}"
+    );
+    let Some(Event::Summary(summary)) = events.last() else { panic!("no summary last") };
+    assert_eq!(summary.variant, "chess");
+    assert_eq!(summary.black.as_ref().unwrap().blunders, 1);
+    assert!(
+        summary.annotated_pgn.contains("[%eval") && summary.annotated_pgn.contains("$4"),
+        "{}",
+        summary.annotated_pgn
+    );
+    // The annotated PGN reads back (through the API) as the same game.
+    let again = client.read_pgn(pb::ReadPgnRequest { pgn: summary.annotated_pgn.clone() }).await.unwrap().into_inner();
+    assert_eq!(again.games[0].moves.len(), 7);
+
+    // A position instead of PGN, in a variant with a prelude; a depth budget.
+    let events = annotate_events(
+        &mut client,
+        pb::AnnotateGameRequest {
+            position: pos("alpaca", "", &["accept", "A@g", "A@b", "Nf3", "e5"]),
+            depth: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    let moves = events.iter().filter(|e| matches!(e, Event::Move(_))).count();
+    assert_eq!(moves, 5);
+    assert!(matches!(events.last(), Some(Event::Summary(s)) if s.variant == "alpaca"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let one = "1. e4 e5 *\n";
+    let req = |f: &dyn Fn(&mut pb::AnnotateGameRequest)| {
+        let mut r = pb::AnnotateGameRequest { pgn: one.into(), nodes: 1000, ..Default::default() };
+        f(&mut r);
+        r
+    };
+    let cases: Vec<(pb::AnnotateGameRequest, Code, &str)> = vec![
+        (req(&|r| r.pgn = format!("{one}\n{one}")), Code::InvalidArgument, "pgn"),
+        (req(&|r| r.pgn = "1. e4 e4 *".into()), Code::InvalidArgument, "pgn"),
+        (req(&|r| r.depth = 3), Code::InvalidArgument, "depth"),
+        (req(&|r| r.pictures = 9), Code::InvalidArgument, "pictures"),
+        (req(&|r| r.threads = 1_000), Code::OutOfRange, "threads"),
+        (
+            req(&|r| {
+                r.nodes = 0;
+                r.depth = 1_000
+            }),
+            Code::OutOfRange,
+            "depth",
+        ),
+        (
+            req(&|r| {
+                r.pgn.clear();
+                r.position = pos("shogi", "", &[])
+            }),
+            Code::InvalidArgument,
+            "position.variant",
+        ),
+    ];
+    for (r, code, field) in cases {
+        assert_bad_field(client.annotate_game(r).await.map(|_| ()), code, field);
+    }
+    // Deep searches of a long game: the deadline ends the stream and the work.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/pgn/long-chess.pgn")).unwrap();
+    let mut r = Request::new(pb::AnnotateGameRequest { pgn: text, depth: 60, threads: 2, ..Default::default() });
+    r.set_timeout(Duration::from_millis(400));
+    let mut stream = client.annotate_game(r).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+}

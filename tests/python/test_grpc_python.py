@@ -201,3 +201,45 @@ def test_deadline_exceeded(pb, stub):
     # The server is still fine afterwards.
     r = stub.LegalMoves(pb[0].LegalMovesRequest(position=position(pb)), timeout=10)
     assert len(r.moves) == 20
+
+
+def test_annotate_game_output_opens_in_python_chess(pb, stub):
+    """A real 70-move game annotated through the API: every position and move
+    streamed, and the annotated PGN read back by python-chess with its evals,
+    NAGs and variations."""
+    import io
+
+    import chess.pgn
+
+    m = pb[0]
+    text = (ROOT / "tests" / "pgn" / "long-chess.pgn").read_text()
+    events = list(stub.AnnotateGame(m.AnnotateGameRequest(pgn=text, nodes=2000, threads=2), timeout=300))
+    kinds = [e.WhichOneof("event") for e in events]
+    assert kinds[0] == "started" and kinds[-1] == "summary"
+    assert kinds.count("position") == 141 and kinds.count("move") == 140
+    summary = events[-1].summary
+    assert summary.variant == "chess" and summary.white.moves == 70 and summary.black.moves == 70
+    assert summary.white.HasField("accuracy") and 0 <= summary.white.accuracy <= 100
+
+    original = chess.pgn.read_game(io.StringIO(text))
+    game = chess.pgn.read_game(io.StringIO(summary.annotated_pgn))
+    assert not game.errors, game.errors
+    assert list(game.mainline_moves()) == list(original.mainline_moves())
+    evals = [node.eval() for node in game.mainline()]
+    # Every move but the mating one carries [%eval]; the last is checkmate.
+    assert sum(e is not None for e in evals) >= 139
+    assert game.end().board().is_checkmate()
+    reviews = sorted((e.move for e in events if e.WhichOneof("event") == "move"), key=lambda r: r.ply)
+    errors = [r for r in reviews if r.classification >= m.MOVE_CLASSIFICATION_INACCURACY]
+    nags = {2: m.MOVE_CLASSIFICATION_MISTAKE, 4: m.MOVE_CLASSIFICATION_BLUNDER, 6: m.MOVE_CLASSIFICATION_INACCURACY}
+    for node, review in zip(game.mainline(), reviews):
+        assert node.san() == review.played_san
+        marked = {nags[n] for n in node.nags if n in nags}
+        if review.classification >= m.MOVE_CLASSIFICATION_INACCURACY:
+            assert marked == {review.classification}, (review.played_san, node.nags)
+            if review.classification >= m.MOVE_CLASSIFICATION_MISTAKE:
+                # The engine's line is a variation at this move.
+                assert len(node.parent.variations) >= 2
+        else:
+            assert not marked
+    assert errors, "a game between weak engines has at least one inaccuracy"

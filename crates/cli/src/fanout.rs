@@ -6,19 +6,19 @@
 //! without redoing them.
 
 use crate::remote::{Client, Remote, Replica, replicas};
+use crate::results::{Done, Results};
+use crate::ui::{self, Progress};
 use crate::{FanoutArgs, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use menagerie_api::pb;
 use menagerie_notation::{epd as epd_fmt, fen};
 use menagerie_variants::{AnyPosition, VariantId};
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, Notify, mpsc};
 
@@ -35,26 +35,6 @@ pub(crate) struct Job {
     pub weight: u64,
     /// Perft threads on the server (0: its maximum).
     pub threads: u32,
-}
-
-/// A finished job, as stored in the results file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub(crate) struct Done {
-    pub id: String,
-    pub depth: u32,
-    pub expected: u64,
-    pub actual: u64,
-    pub pass: bool,
-    pub seconds: f64,
-    pub replica: String,
-    /// Set when the job failed for good (bad input the server rejected).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub error: String,
-    /// Set when the server checked nothing (`PerftBatchResponse.skipped`): not
-    /// a pass. Absent from records written before the field existed, and
-    /// written only when set, so results files stay readable both ways.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub skipped: bool,
 }
 
 /// A job waiting to run, with its failed attempts so far and the replicas
@@ -104,8 +84,8 @@ async fn run_jobs(
     reps: Vec<Replica>,
     jobs: Vec<Job>,
     args: &FanoutArgs,
-    bar: ProgressBar,
-    mut done: impl FnMut(Done),
+    bar: Progress,
+    mut done: impl FnMut(Done) -> Result<()>,
 ) -> Result<()> {
     if jobs.is_empty() {
         return Ok(());
@@ -119,7 +99,6 @@ async fn run_jobs(
     let (tx, mut rx) = mpsc::channel::<Done>(256);
     let timeout = (args.job_timeout > 0).then(|| Duration::from_secs(args.job_timeout));
     let attempts = args.attempts.max(1);
-    let nodes = Arc::new(AtomicU64::new(0));
     let per_replica = args.jobs_per_replica.max(1);
     let n_reps = reps.len();
     let mut tasks = Vec::new();
@@ -247,16 +226,17 @@ async fn run_jobs(
         }
     }
     drop(tx);
-    let t0 = Instant::now();
     let mut received = 0;
+    let mut failed = Ok(());
     while received < total {
         let Some(d) = rx.recv().await else { break };
         received += 1;
-        nodes.fetch_add(d.actual, Ordering::Relaxed);
-        let n = nodes.load(Ordering::Relaxed);
-        bar.set_message(format!("{:.1} Mnodes/s", n as f64 / t0.elapsed().as_secs_f64().max(1e-9) / 1e6));
-        bar.inc(d.expected.max(1));
-        done(d);
+        bar.add_nodes(d.actual);
+        bar.job_done(d.expected);
+        if let Err(e) = done(d) {
+            failed = Err(e);
+            break;
+        }
     }
     // Every job has its result: workers still backing off or waiting on an
     // unreachable replica have nothing left to do.
@@ -264,70 +244,7 @@ async fn run_jobs(
         t.abort();
         let _ = t.await;
     }
-    Ok(())
-}
-
-/// The results file: what is already done, and an appender.
-struct Results {
-    done: HashMap<String, Done>,
-    file: Option<std::fs::File>,
-}
-
-impl Results {
-    fn open(path: Option<&Path>) -> Result<Results> {
-        let mut done = HashMap::new();
-        let Some(path) = path else { return Ok(Results { done, file: None }) };
-        let mut torn = false;
-        if let Ok(text) = std::fs::read_to_string(path) {
-            // An interrupted run may have left its last line without a newline:
-            // end it, or the next record would be glued onto it.
-            torn = !text.is_empty() && !text.ends_with('\n');
-            for (i, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                // A line cut short by an interruption is simply redone, and so
-                // is a job the server skipped (it costs nothing to ask again).
-                match serde_json::from_str::<Done>(line) {
-                    Ok(d) if d.error.is_empty() && !d.skipped => {
-                        done.insert(d.id.clone(), d);
-                    }
-                    Ok(_) => {}
-                    Err(_) => eprintln!("{}:{}: unreadable result line, its job will be redone", path.display(), i + 1),
-                }
-            }
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open results file {}", path.display()))?;
-        if torn {
-            file.write_all(b"\n").with_context(|| format!("cannot write results file {}", path.display()))?;
-        }
-        Ok(Results { done, file: Some(file) })
-    }
-
-    fn record(&mut self, d: &Done) {
-        if let Some(f) = self.file.as_mut()
-            && let Ok(mut line) = serde_json::to_string(d)
-        {
-            // One write per record, newline included, so that an
-            // interruption cannot leave a complete record without its newline.
-            line.push('\n');
-            let _ = f.write_all(line.as_bytes());
-            let _ = f.flush();
-        }
-    }
-}
-
-fn bar(len: u64, unit: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len.max(1));
-    let template = format!("{{bar:40}} {{percent}}% of {unit} {{msg}} [{{elapsed_precise}}, eta {{eta}}]");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
+    failed
 }
 
 /// Verifies an EPD suite on the replicas, one job per (line, depth).
@@ -362,7 +279,7 @@ pub(crate) async fn epd(
         line_depths.insert(l.line, l.depths.clone());
         for &(d, n) in l.depths.iter().filter(|(d, _)| *d <= max) {
             jobs.push(Job {
-                id: format!("line{}-d{d}", l.line),
+                id: crate::local::job_id(l.line, d),
                 position: pb::Position { variant: v.name().into(), fen: l.fen.clone(), moves: Vec::new() },
                 depth: d,
                 expected: n,
@@ -373,11 +290,16 @@ pub(crate) async fn epd(
     }
     // A stored result counts only for the same depth and expected count:
     // a results file left by another version of the suite is not trusted.
-    let todo: Vec<Job> = jobs
-        .iter()
-        .filter(|j| !results.done.get(&j.id).is_some_and(|d| d.depth == j.depth && d.expected == j.expected))
-        .cloned()
-        .collect();
+    let json = ui::json();
+    let mut out = std::io::stdout().lock();
+    let mut todo = Vec::new();
+    for j in &jobs {
+        match results.finished(&j.id, j.depth, j.expected) {
+            Some(d) if json => ui::emit(&mut out, &d.to_json(true))?,
+            Some(_) => {}
+            None => todo.push(j.clone()),
+        }
+    }
     let already = jobs.len() - todo.len();
     if already > 0 {
         eprintln!("resuming: {already} of {} jobs already done", jobs.len());
@@ -385,14 +307,18 @@ pub(crate) async fn epd(
     let reps = replicas(remote).await?;
     eprintln!("{} jobs over {} replica(s)", todo.len(), reps.len());
     let total_weight: u64 = todo.iter().map(|j| j.weight.max(1)).sum();
-    let progress = bar(total_weight, "nodes");
+    let progress = Progress::jobs(todo.len() as u64, total_weight);
     let mut fresh = Vec::new();
     run_jobs(reps, todo, args, progress.clone(), |d| {
         results.record(&d);
+        if json {
+            progress.suspend(|| ui::emit(&mut out, &d.to_json(false)))?;
+        }
         fresh.push(d);
+        Ok(())
     })
     .await?;
-    progress.finish_and_clear();
+    progress.finish();
     for d in fresh {
         results.done.insert(d.id.clone(), d);
     }
@@ -420,15 +346,17 @@ pub(crate) async fn epd(
             why.push(reason);
         }
     }
-    let mut out = std::io::stdout().lock();
     let mut keys: Vec<_> = by_line.keys().copied().collect();
     keys.sort_unstable();
     let mut tally = crate::local::EpdTally::default();
     for k in &keys {
         let (fen, why) = &by_line[k];
-        if !why.is_empty() {
+        let verdict = if !why.is_empty() {
             tally.failed += 1;
-            writeln!(out, "line {k}: {}  ({fen})", why.join("; "))?;
+            if !json {
+                writeln!(out, "line {k}: {}  ({fen})", why.join("; "))?;
+            }
+            crate::local::LineResult::Failed(why.clone())
         } else if checked.get(k).copied().unwrap_or(0) == 0 {
             tally.skipped += 1;
             let depths = line_depths.get(k).map_or(&[][..], |d| d.as_slice());
@@ -437,9 +365,16 @@ pub(crate) async fn epd(
             } else {
                 crate::local::skip_reason(depths, max)
             };
-            writeln!(out, "line {k}: skipped: {reason}  ({fen})")?;
+            if !json {
+                writeln!(out, "line {k}: skipped: {reason}  ({fen})")?;
+            }
+            crate::local::LineResult::Skipped(reason)
         } else {
             tally.passed += 1;
+            crate::local::LineResult::Passed
+        };
+        if json {
+            ui::emit(&mut out, &verdict.to_json(*k, fen))?;
         }
     }
     tally.finish(&mut out, max)
@@ -527,14 +462,15 @@ pub(crate) async fn perft_split(
         parts.iter().map(|p| p.1).sum::<u64>(),
         reps.len()
     );
-    let progress = bar(todo.len() as u64, "subtrees");
+    let progress = Progress::units(todo.len() as u64, "subtrees");
     let mut fresh = Vec::new();
     run_jobs(reps, todo, args, progress.clone(), |d| {
         results.record(&d);
         fresh.push(d);
+        Ok(())
     })
     .await?;
-    progress.finish_and_clear();
+    progress.finish();
     for d in fresh {
         results.done.insert(d.id.clone(), d);
     }
@@ -550,38 +486,4 @@ pub(crate) async fn perft_split(
         total += d.actual * weight[&j.id];
     }
     Ok(total)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Done;
-
-    fn done(skipped: bool) -> Done {
-        Done {
-            id: "line1-d1".into(),
-            depth: 1,
-            expected: 20,
-            actual: 0,
-            pass: false,
-            seconds: 0.5,
-            replica: "http://127.0.0.1:50051".into(),
-            error: String::new(),
-            skipped,
-        }
-    }
-
-    #[test]
-    fn results_records_stay_compatible() {
-        // A record written before `skipped` existed reads as not skipped.
-        let old = r#"{"id":"line1-d1","depth":1,"expected":20,"actual":20,"pass":true,"seconds":0.1,"replica":"r"}"#;
-        let d: Done = serde_json::from_str(old).unwrap();
-        assert!(d.pass && !d.skipped);
-        // `skipped` is written only when set, so older readers see the same
-        // records as before for every job that was checked.
-        let text = serde_json::to_string(&done(false)).unwrap();
-        assert!(!text.contains("skipped"), "{text}");
-        let text = serde_json::to_string(&done(true)).unwrap();
-        assert!(text.contains(r#""skipped":true"#), "{text}");
-        assert_eq!(serde_json::from_str::<Done>(&text).unwrap(), done(true));
-    }
 }

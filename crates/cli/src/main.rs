@@ -7,9 +7,13 @@ mod local;
 mod matches;
 mod pgn;
 mod remote;
+mod results;
 mod svg;
+mod ui;
 
-use clap::{Args, Parser, Subcommand};
+use anyhow::{Result, bail};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,6 +38,15 @@ struct Cli {
     remote: Vec<String>,
     #[command(flatten)]
     connect: remote::ConnectArgs,
+    /// Output JSON Lines on stdout: one JSON object per line, each with a
+    /// "type"; streams (divide, moves, analyze, epd, pgn) end with a
+    /// summary object. Errors stay one `error:` line on stderr.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Never draw progress bars (they are drawn on stderr only when it is a
+    /// terminal, and not with TERM=dumb).
+    #[arg(long, global = true)]
+    no_progress: bool,
     #[command(subcommand)]
     command: TopCommand,
 }
@@ -64,11 +77,9 @@ enum TopCommand {
     /// gating variants. Runs locally (--remote is ignored).
     Svg(svg::SvgArgs),
     /// List the games Menagerie plays: name, board, pieces, start FEN, rules.
-    Variants {
-        /// One JSON object per line instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    ///
+    /// With --json one object per variant and line.
+    Variants,
 }
 
 /// A position on the command line.
@@ -93,7 +104,7 @@ impl PositionArgs {
     }
 }
 
-/// How remote work is spread over replicas.
+/// How work is spread over replicas (remote only), and the results file.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct FanoutArgs {
     /// Jobs in flight per replica.
@@ -106,7 +117,8 @@ pub(crate) struct FanoutArgs {
     #[arg(long, default_value_t = 0)]
     job_timeout: u64,
     /// JSON-lines results file: finished jobs are appended, and jobs already
-    /// in it are not run again (resume an interrupted run).
+    /// in it are not run again (resume an interrupted run). For `epd` (local
+    /// or remote) and for `perft --split-depth`.
     #[arg(long)]
     results: Option<PathBuf>,
 }
@@ -200,17 +212,10 @@ pub(crate) enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        TopCommand::Pgn(args) => pgn::run(args),
-        TopCommand::Match(args) => matches::run(args),
-        TopCommand::Variants { json } => variants(json),
-        TopCommand::Svg(args) => svg::run(args),
-        TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
-        TopCommand::Engine(command) => {
-            remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))
-        }
-    };
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    ui::init(cli.json, cli.no_progress);
+    let result = check_flags(&matches, !cli.remote.is_empty()).and_then(|()| run(cli));
     match result {
         Ok(code) => code,
         Err(e) => {
@@ -228,6 +233,56 @@ fn main() -> ExitCode {
             ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// Runs the command.
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        TopCommand::Pgn(args) => pgn::run(args),
+        TopCommand::Match(args) => matches::run(args),
+        TopCommand::Variants => variants(),
+        TopCommand::Svg(args) => svg::run(args),
+        TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
+        TopCommand::Engine(command) => {
+            remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))
+        }
+    }
+}
+
+/// Rejects flags given where they do nothing (exit 2): the fan-out flags
+/// without `--remote`, `--split-depth` without `--remote`, and for `perft`
+/// the fan-out flags and `--results` without `--split-depth`.
+fn check_flags(matches: &ArgMatches, remote: bool) -> Result<()> {
+    let given = |sub: &ArgMatches, id: &str| matches!(sub.value_source(id), Some(s) if s != ValueSource::DefaultValue);
+    const FANOUT: [(&str, &str); 3] =
+        [("jobs_per_replica", "--jobs-per-replica"), ("attempts", "--attempts"), ("job_timeout", "--job-timeout")];
+    match matches.subcommand() {
+        Some(("perft", sub)) => {
+            let split = given(sub, "split_depth");
+            if split && !remote {
+                bail!("--split-depth needs --remote");
+            }
+            for (id, flag) in FANOUT.iter().chain(&[("results", "--results")]) {
+                if given(sub, id) {
+                    if !remote {
+                        bail!("{flag} needs --remote (and --split-depth): a local perft runs no jobs");
+                    }
+                    if !split {
+                        bail!("{flag} needs --split-depth: a remote perft without it is a single call");
+                    }
+                }
+            }
+        }
+        Some(("epd", sub)) if !remote => {
+            for (id, flag) in FANOUT {
+                if given(sub, id) {
+                    bail!("{flag} needs --remote");
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A move the server found illegal (its reason), for exit status 1.
@@ -270,8 +325,9 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 }
 
 /// `menagerie variants`: every game with its board, pieces and start.
-fn variants(json: bool) -> anyhow::Result<ExitCode> {
+fn variants() -> Result<ExitCode> {
     use menagerie_variants::VariantId;
+    let json = ui::json();
     for &v in VariantId::ALL {
         let rules = v.rules();
         let kinds = rules.all_kinds();
@@ -282,7 +338,7 @@ fn variants(json: bool) -> anyhow::Result<ExitCode> {
                 .map(|k| serde_json::json!({"letter": k.letter().to_string(), "name": k.name(), "betza": k.movement().betza, "value": k.value()}))
                 .collect();
             let line = serde_json::json!({
-                "name": v.name(), "files": files, "ranks": ranks, "pieces": pieces,
+                "type": "variant", "name": v.name(), "files": files, "ranks": ranks, "pieces": pieces,
                 "start_fen": v.start_fen(), "summary": v.summary(),
                 "reserve_piece": rules.gating.map(|g| g.piece.letter().to_string()),
             });

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_tournament::{
     Adjudication, DrawRule, EngineConfig, Event, MatchConfig, Opening, Protocol, ResignRule, Sprt, SprtState,
     Standings, TimeControl, openings,
@@ -87,12 +87,10 @@ pub(crate) struct MatchArgs {
     /// PGN `Site` tag.
     #[arg(long, default_value = "?")]
     site: String,
-    /// No progress bar or per-game lines; only the final table.
+    /// No progress bar or per-game lines; only the final table (with
+    /// --json: only the final standings object).
     #[arg(long)]
     quiet: bool,
-    /// Print the final standings as JSON instead of a table.
-    #[arg(long)]
-    json: bool,
 }
 
 /// Runs the match; exit 0 when it was played to the end or the SPRT decided.
@@ -104,7 +102,12 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     };
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let total = menagerie_tournament::schedule(&config).len() as u64;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    let as_json = crate::ui::json();
+    let bar = if args.quiet || !crate::ui::progress_allowed() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise} (eta {eta})  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -123,17 +126,27 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     let mut write_error = None;
     let standings = menagerie_tournament::run(&config, &stop, |event| match event {
         Event::Started(p) => {
-            say(format!("Started game {} of {total} ({} vs {})", p.number, names[p.white], names[p.black]))
+            if !as_json {
+                say(format!("Started game {} of {total} ({} vs {})", p.number, names[p.white], names[p.black]))
+            }
         }
         Event::Finished { pairing: p, record, standings } => {
-            say(format!(
-                "Finished game {} ({} vs {}): {} {{{}}}",
-                p.number,
-                names[p.white],
-                names[p.black],
-                record.result(),
-                record.termination.describe()
-            ));
+            if as_json {
+                let game = serde_json::json!({
+                    "type": "game", "number": p.number, "white": names[p.white], "black": names[p.black],
+                    "result": record.result().to_string(), "termination": record.termination.describe(),
+                });
+                say(game.to_string());
+            } else {
+                say(format!(
+                    "Finished game {} ({} vs {}): {} {{{}}}",
+                    p.number,
+                    names[p.white],
+                    names[p.black],
+                    record.result(),
+                    record.termination.describe()
+                ));
+            }
             if let Some(f) = pgn_out.as_mut() {
                 let text = record.pgn.to_pgn().unwrap_or_default();
                 if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
@@ -148,7 +161,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     if let Some(e) = write_error {
         bail!("writing the PGN file: {e}");
     }
-    if args.json {
+    if as_json {
         println!("{}", json(&names, &standings, &config));
     } else {
         print!("{}", table(&names, &standings, &config));
@@ -265,7 +278,7 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
     let ends: serde_json::Map<String, serde_json::Value> =
         s.terminations.iter().map(|(t, n)| (t.clone(), serde_json::json!(n))).collect();
     serde_json::json!({
-        "variant": config.variant.name(), "time_control": config.time.to_string(),
+        "type": "match", "variant": config.variant.name(), "time_control": config.time.to_string(),
         "finished": s.finished, "scheduled": s.scheduled, "engines": engines,
         "terminations": ends, "sprt": sprt,
     })

@@ -58,18 +58,26 @@ pub(crate) fn run(args: PgnArgs) -> Result<ExitCode> {
     let reader = PgnReader::with_options(input, ReadOptions { coordinates: args.coordinates });
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut games, mut bad) = (0usize, 0usize);
+    let json = crate::ui::json();
     for result in reader {
         games += 1;
         match result {
+            Ok(game) if json => emit_json(&mut out, mode, games, &game)?,
             Ok(game) => emit(&mut out, mode, &game)?,
             Err(e) => {
                 bad += 1;
+                if json {
+                    let v = serde_json::json!({"type": "bad_game", "number": games, "error": e.to_string()});
+                    crate::ui::emit(&mut out, &v)?;
+                }
                 out.flush()?;
                 eprintln!("{name}: {e}");
             }
         }
     }
-    if mode == Mode::Check {
+    if json {
+        crate::ui::emit(&mut out, &serde_json::json!({"type": "pgn", "games": games, "bad": bad}))?;
+    } else if mode == Mode::Check {
         writeln!(out, "{games} games, {bad} bad")?;
     }
     out.flush()?;
@@ -78,6 +86,19 @@ pub(crate) fn run(args: PgnArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(if bad > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A good game as a `--json` line: `{"type":"game","number":N,...}` with
+/// `fen` (--fen), `moves` (--uci, coordinate moves) or `pgn` (export);
+/// nothing for --check.
+fn emit_json(out: &mut impl Write, mode: Mode, number: usize, game: &PgnGame) -> Result<()> {
+    let v = match mode {
+        Mode::Check => return Ok(()),
+        Mode::Fen => serde_json::json!({"type": "game", "number": number, "fen": fen::format(&game.final_position()?)}),
+        Mode::Uci => serde_json::json!({"type": "game", "number": number, "moves": game.uci_moves()}),
+        Mode::Export => serde_json::json!({"type": "game", "number": number, "pgn": game.to_pgn()?}),
+    };
+    crate::ui::emit(out, &v)
 }
 
 fn emit(out: &mut impl Write, mode: Mode, game: &PgnGame) -> Result<()> {

@@ -1,5 +1,6 @@
 //! Commands run on `menagerie-server` replicas over gRPC.
 
+use crate::ui::{self, Progress};
 use crate::{Command, PositionArgs, fanout};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
@@ -248,21 +249,28 @@ pub(crate) fn position_pb(p: &PositionArgs) -> pb::Position {
     pb::Position { variant: p.variant.clone(), fen: p.fen.clone().unwrap_or_default(), moves: p.move_list() }
 }
 
-fn score_text(s: &Option<pb::Score>) -> String {
+fn score(s: &Option<pb::Score>) -> crate::local::AnalysisScore {
+    use crate::local::AnalysisScore;
     match s.as_ref().and_then(|s| s.value) {
-        Some(pb::score::Value::Cp(c)) => format!("cp {c}"),
-        Some(pb::score::Value::Mate(m)) => format!("mate {m}"),
-        None => "cp 0".into(),
+        Some(pb::score::Value::Cp(c)) => AnalysisScore::Cp(c),
+        Some(pb::score::Value::Mate(m)) => AnalysisScore::Mate(m),
+        None => AnalysisScore::Cp(0),
     }
 }
 
 async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
+    let json = ui::json();
     match command {
-        Command::Perft { pos, threads, hash, split_depth: Some(k), fanout: f, depth } => {
-            let _ = hash;
+        Command::Perft { pos, threads, split_depth: Some(k), fanout: f, depth, .. } => {
+            let t0 = std::time::Instant::now();
             let total = fanout::perft_split(remote, &pos, depth, k, threads, &f).await?;
-            writeln!(out, "{total}")?;
+            if json {
+                let secs = t0.elapsed().as_secs_f64();
+                ui::emit(&mut out, &crate::local::perft_json(depth, total, secs, crate::local::nps(total, secs)))?;
+            } else {
+                writeln!(out, "{total}")?;
+            }
         }
         Command::Perft { pos, threads, hash, depth, .. } => {
             let mut c = client(remote).await?;
@@ -273,34 +281,64 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 hash_mb: hash as u32,
             };
             let mut stream = c.perft(req).await.map_err(status_error)?.into_inner();
+            let progress = Progress::units(0, "root moves");
             while let Some(ev) = stream.message().await.map_err(status_error)? {
                 match ev.event {
                     Some(pb::perft_response::Event::Progress(p)) => {
-                        eprintln!("progress {}/{} moves, {} nodes, {} nps", p.moves_done, p.moves_total, p.nodes, p.nps)
+                        progress.set(p.moves_done.into(), p.moves_total.into());
+                        progress.set_nodes(p.nodes);
                     }
                     Some(pb::perft_response::Event::Total(t)) => {
-                        eprintln!("depth {depth} nodes {} time {:.3}s nps {}", t.nodes, t.elapsed_seconds, t.nps);
-                        writeln!(out, "{}", t.nodes)?;
+                        progress.finish();
+                        if json {
+                            ui::emit(&mut out, &crate::local::perft_json(depth, t.nodes, t.elapsed_seconds, t.nps))?;
+                        } else {
+                            eprintln!("depth {depth} nodes {} time {:.3}s nps {}", t.nodes, t.elapsed_seconds, t.nps);
+                            writeln!(out, "{}", t.nodes)?;
+                        }
                     }
                     _ => {}
                 }
             }
+            progress.finish();
         }
         Command::Divide { pos, threads, depth } => {
             let mut c = client(remote).await?;
             let req =
                 pb::PerftRequest { position: Some(position_pb(&pos)), depth, threads: threads as u32, hash_mb: 0 };
             let mut stream = c.perft(req).await.map_err(status_error)?.into_inner();
+            let progress = Progress::units(0, "root moves");
+            let mut moves = 0usize;
             while let Some(ev) = stream.message().await.map_err(status_error)? {
                 match ev.event {
-                    Some(pb::perft_response::Event::Divide(d)) => writeln!(out, "{}: {}", d.r#move, d.nodes)?,
-                    Some(pb::perft_response::Event::Total(t)) => {
-                        writeln!(out)?;
-                        writeln!(out, "{}", t.nodes)?;
+                    Some(pb::perft_response::Event::Divide(d)) => {
+                        moves += 1;
+                        progress.suspend(|| -> Result<()> {
+                            if json {
+                                let row = serde_json::json!({"type": "move", "move": d.r#move, "san": d.san, "nodes": d.nodes});
+                                ui::emit(&mut out, &row)
+                            } else {
+                                Ok(writeln!(out, "{}: {}", d.r#move, d.nodes)?)
+                            }
+                        })?;
                     }
-                    _ => {}
+                    Some(pb::perft_response::Event::Progress(p)) => {
+                        progress.set(p.moves_done.into(), p.moves_total.into());
+                        progress.set_nodes(p.nodes);
+                    }
+                    Some(pb::perft_response::Event::Total(t)) => {
+                        progress.finish();
+                        if json {
+                            ui::emit(&mut out, &crate::local::divide_json(depth, t.nodes, moves))?;
+                        } else {
+                            writeln!(out)?;
+                            writeln!(out, "{}", t.nodes)?;
+                        }
+                    }
+                    None => {}
                 }
             }
+            progress.finish();
         }
         Command::Moves { pos, san, fens } => {
             let mut c = client(remote).await?;
@@ -309,7 +347,13 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 .await
                 .map_err(status_error)?
                 .into_inner();
+            let count = r.moves.len();
             for m in r.moves {
+                if json {
+                    let row = serde_json::json!({"type": "move", "uci": m.uci, "san": m.san, "fen": m.fen});
+                    ui::emit(&mut out, &row)?;
+                    continue;
+                }
                 let mut line = m.uci;
                 if san {
                     line = format!("{line} {}", m.san);
@@ -319,24 +363,22 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 }
                 writeln!(out, "{line}")?;
             }
+            if json {
+                ui::emit(&mut out, &serde_json::json!({"type": "moves", "fen": r.fen, "count": count}))?;
+            }
         }
         Command::Validate { pos, mv } => {
             let mut c = client(remote).await?;
             let r = c
-                .validate_move(pb::ValidateMoveRequest { position: Some(position_pb(&pos)), r#move: mv })
+                .validate_move(pb::ValidateMoveRequest { position: Some(position_pb(&pos)), r#move: mv.clone() })
                 .await
                 .map_err(status_error)?
                 .into_inner();
             if r.legal {
-                writeln!(out, "legal")?;
-                writeln!(out, "move: {}", r.uci)?;
-                writeln!(out, "san: {}", r.san)?;
-                writeln!(out, "fen: {}", r.fen)?;
-                if let Some(o) = r.outcome {
-                    writeln!(out, "outcome: {}", o.description)?;
-                }
+                let outcome = r.outcome.map(|o| o.description);
+                crate::local::write_legal(&mut out, &r.uci, &r.san, &r.fen, outcome.as_deref())?;
             } else {
-                writeln!(out, "illegal")?;
+                crate::local::write_illegal(&mut out, &mv, &r.reason)?;
                 return Err(crate::IllegalMove(r.reason).into());
             }
         }
@@ -355,26 +397,24 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 match ev.event {
                     Some(pb::analyze_response::Event::Info(i)) => {
                         for l in i.lines {
-                            writeln!(
-                                out,
-                                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} pv {}",
-                                i.depth,
-                                i.seldepth,
-                                l.multipv,
-                                score_text(&l.score),
-                                i.nodes,
-                                i.nps,
-                                i.time_ms,
-                                l.pv_san.join(" ")
-                            )?;
+                            let line = crate::local::InfoLine {
+                                depth: i.depth,
+                                seldepth: i.seldepth,
+                                multipv: l.multipv,
+                                score: score(&l.score),
+                                nodes: i.nodes,
+                                nps: i.nps,
+                                time_ms: i.time_ms,
+                                pv: l.pv,
+                                pv_san: l.pv_san,
+                            };
+                            line.write(&mut out)?;
                         }
                     }
                     Some(pb::analyze_response::Event::BestMove(b)) => {
-                        if b.best_move.is_empty() {
-                            writeln!(out, "bestmove (none)")?;
-                        } else {
-                            writeln!(out, "bestmove {} ({})", b.best_move, b.best_move_san)?;
-                        }
+                        let best =
+                            (!b.best_move.is_empty()).then_some((b.best_move.as_str(), b.best_move_san.as_str()));
+                        crate::local::write_bestmove(&mut out, best)?;
                     }
                     None => {}
                 }

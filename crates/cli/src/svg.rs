@@ -37,7 +37,8 @@ pub(crate) struct SvgArgs {
     output: Option<PathBuf>,
 }
 
-/// Runs `menagerie svg`: the picture on stdout or in `--output`; bad input
+/// Runs `menagerie svg`: the picture on stdout or in `--output` (with
+/// `--json`: `{"type":"svg","svg":TEXT}`, or `{"type":"svg","file":PATH,"bytes":N}`); bad input
 /// (variant, FEN, moves, squares, colours, size) is an error (exit 2).
 pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
     let moves = args.pos.move_list();
@@ -54,8 +55,18 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
         size: args.size,
         coordinates: !args.no_coordinates,
     })?;
+    let json = crate::ui::json();
     match &args.output {
-        Some(path) => std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => {
+            std::fs::write(path, &svg).with_context(|| format!("cannot write {}", path.display()))?;
+            if json {
+                let v = serde_json::json!({"type": "svg", "file": path.display().to_string(), "bytes": svg.len()});
+                crate::ui::emit(&mut std::io::stdout().lock(), &v)?;
+            }
+        }
+        None if json => {
+            crate::ui::emit(&mut std::io::stdout().lock(), &serde_json::json!({"type": "svg", "svg": svg}))?
+        }
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(svg.as_bytes())?;

@@ -2,9 +2,10 @@
 //! by the real [`AnalysisApi`] (through the tonic `Analysis` trait) on a
 //! current-thread tokio runtime.
 //!
-//! Input: one selector byte (the RPC, modulo 11: ListVariants, ValidateMove,
+//! Input: one selector byte (the RPC, modulo 14: ListVariants, ValidateMove,
 //! LegalMoves, Perft, PerftBatch, Analyze, BestMove, RenderBoard,
-//! ValidateFen, ReplayMoves, GetServerInfo), then the encoded
+//! ValidateFen, ReplayMoves, GetServerInfo, ReadPgn, WritePgn,
+//! AnnotateGame), then the encoded
 //! request; for PerftBatch a sequence of length-delimited `PerftBatchRequest`s, each
 //! sent as one gRPC frame of the request stream. Bytes that prost cannot
 //! decode end the input (that is prost's business, not the service's).
@@ -16,7 +17,9 @@
 //! request's variant; a perft total equals the sum of its divide counts; a
 //! rendered board is an SVG document; a FEN judged valid is parsed and
 //! written back unchanged by the notation crate; a replay answers one
-//! move per requested move.
+//! move per requested move; PGN that WritePgn writes, ReadPgn reads back
+//! with the same moves; a finished AnnotateGame stream starts with
+//! `started` and ends with `summary`, with one move verdict per move.
 //! Requests carry `grpc-timeout: 1000m`, so deep work must stop with
 //! DEADLINE_EXCEEDED well inside the bound.
 
@@ -68,6 +71,9 @@ pub const RPCS: &[&str] = &[
     "ValidateFen",
     "ReplayMoves",
     "GetServerInfo",
+    "ReadPgn",
+    "WritePgn",
+    "AnnotateGame",
 ];
 
 /// Server flags: small caps so that every request is cheap.
@@ -138,6 +144,16 @@ fn request<T>(msg: T) -> Request<T> {
 /// A status that is not a documented error is a finding.
 fn check_status(rpc: &str, s: &Status) {
     assert!(!matches!(s.code(), Code::Internal | Code::Unknown), "{rpc} answered {:?}: {}", s.code(), s.message());
+}
+
+/// The start FEN a position names (its own, or its variant's start).
+fn fen_of_start(p: Option<&pb::Position>) -> String {
+    let p = p.cloned().unwrap_or_default();
+    if !p.fen.is_empty() {
+        return p.fen;
+    }
+    let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
+    VariantId::from_name(name).map(|v| fen::format(&menagerie_variants::AnyPosition::start(v))).unwrap_or_default()
 }
 
 fn check_fen(rpc: &str, position: Option<&pb::Position>, text: &str) {
@@ -286,6 +302,46 @@ async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
             assert!(!r.version.is_empty(), "{name}: no version");
             true
         }
+        11 => {
+            let Ok(m) = pb::ReadPgnRequest::decode(body) else { return false };
+            let Some(r) = unary(name, svc.read_pgn(request(m)).await) else { return false };
+            for g in &r.games {
+                assert_eq!(g.moves.len(), g.position.as_ref().map_or(0, |p| p.moves.len()), "{name}: {g:?}");
+                check_fen(
+                    name,
+                    g.position.as_ref(),
+                    g.moves.last().map_or(&fen_of_start(g.position.as_ref()), |m| &m.fen),
+                );
+            }
+            true
+        }
+        12 => {
+            let Ok(m) = pb::WritePgnRequest::decode(body) else { return false };
+            let asked = m.position.as_ref().map_or(0, |p| p.moves.len());
+            let Some(r) = unary(name, svc.write_pgn(request(m)).await) else { return false };
+            let read = unary(
+                "ReadPgn (of WritePgn's output)",
+                svc.read_pgn(request(pb::ReadPgnRequest { pgn: r.pgn.clone() })).await,
+            );
+            let Some(read) = read else { panic!("{name} wrote PGN that ReadPgn refuses:\n{}", r.pgn) };
+            assert_eq!(read.games.len(), 1, "{name}: {}", r.pgn);
+            assert_eq!(read.games[0].moves.len(), asked, "{name}: {}", r.pgn);
+            true
+        }
+        13 => {
+            let Ok(m) = pb::AnnotateGameRequest::decode(body) else { return false };
+            let Some(stream) = unary(name, svc.annotate_game(request(m)).await) else { return false };
+            let events = drain(name, stream).await;
+            use pb::annotate_game_response::Event;
+            if let Some(Event::Summary(_)) = events.last().and_then(|e| e.event.as_ref()) {
+                let Some(Event::Started(s)) = events.first().and_then(|e| e.event.as_ref()) else {
+                    panic!("{name}: a summary without a start")
+                };
+                let moves = events.iter().filter(|e| matches!(e.event, Some(Event::Move(_)))).count();
+                assert_eq!(moves + 1, s.positions as usize, "{name}: {moves} verdicts for {} positions", s.positions);
+            }
+            true
+        }
         _ => {
             let Ok(m) = pb::AnalyzeRequest::decode(body) else { return false };
             if rpc == 5 {
@@ -387,6 +443,27 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
         out.push((format!("replay-{i:02}-{v}"), encode(9, &pb::ReplayMovesRequest { position: p })));
     }
     out.push(("server-info".into(), encode(10, &pb::GetServerInfoRequest {})));
+    for (i, text) in PGN_SEEDS.iter().enumerate() {
+        out.push((format!("read-pgn-{i}"), encode(11, &pb::ReadPgnRequest { pgn: text.to_string() })));
+        out.push((
+            format!("annotate-{i}"),
+            encode(
+                13,
+                &pb::AnnotateGameRequest { pgn: text.to_string(), nodes: 500, threads: 2, ..Default::default() },
+            ),
+        ));
+    }
+    out.push((
+        "write-pgn".into(),
+        encode(
+            12,
+            &pb::WritePgnRequest {
+                position: position("alpaca", "", &["accept", "A@g", "A@b"]),
+                tags: vec![pb::PgnTag { name: "White".into(), value: "A".into() }],
+                result: String::new(),
+            },
+        ),
+    ));
     out.push((
         "perft-hash-threads".into(),
         encode(3, &pb::PerftRequest { position: position("camel-rhino", "", &[]), depth: 3, threads: 2, hash_mb: 1 }),
@@ -428,6 +505,9 @@ enum Req {
     Fen(pb::ValidateFenRequest),
     Replay(pb::ReplayMovesRequest),
     Info(pb::GetServerInfoRequest),
+    ReadPgn(pb::ReadPgnRequest),
+    WritePgn(pb::WritePgnRequest),
+    Annotate(pb::AnnotateGameRequest),
 }
 
 impl Req {
@@ -452,6 +532,9 @@ impl Req {
             8 => Req::Fen(pb::ValidateFenRequest::decode(body).unwrap_or_default()),
             9 => Req::Replay(pb::ReplayMovesRequest::decode(body).unwrap_or_default()),
             10 => Req::Info(pb::GetServerInfoRequest::decode(body).unwrap_or_default()),
+            11 => Req::ReadPgn(pb::ReadPgnRequest::decode(body).unwrap_or_default()),
+            12 => Req::WritePgn(pb::WritePgnRequest::decode(body).unwrap_or_default()),
+            13 => Req::Annotate(pb::AnnotateGameRequest::decode(body).unwrap_or_default()),
             _ => Req::Analyze(selector, pb::AnalyzeRequest::decode(body).unwrap_or_default()),
         }
     }
@@ -474,6 +557,9 @@ impl Req {
             Req::Fen(m) => encode(8, m),
             Req::Replay(m) => encode(9, m),
             Req::Info(m) => encode(10, m),
+            Req::ReadPgn(m) => encode(11, m),
+            Req::WritePgn(m) => encode(12, m),
+            Req::Annotate(m) => encode(13, m),
         }
     }
 }
@@ -523,6 +609,26 @@ fn mutate_position(p: &mut Option<pb::Position>, rng: &mut Rng, m: &Mutator) {
         }
     }
 }
+
+/// Tag names, including the derived ones WritePgn refuses.
+const TAG_NAMES: &[&str] = &["Event", "White", "FEN", "SetUp", "Variant", "Result", "Annotator", "", "bad name", "X_1"];
+
+/// PGN texts to splice from: the seeds' games.
+fn pgns() -> &'static [Vec<u8>] {
+    static P: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    P.get_or_init(|| PGN_SEEDS.iter().map(|s| s.as_bytes().to_vec()).collect())
+}
+
+/// Games in PGN for the seeds and splicing: every variant, comments, NAGs,
+/// variations, a FEN start, an unfinished game.
+const PGN_SEEDS: &[&str] = &[
+    "[Event \"x\"]\n\n1. e4 e5 2. Nf3 {c} Nc6 $1 (2... d6 3. d4) 3. Bb5 a6 1-0\n",
+    "[Variant \"alpaca\"]\n\n1. accept A@g 2. A@b Nf3(A@g1) *\n",
+    "[Variant \"alseid\"]\n\n1. accept S@d 2. S@d e4 *\n",
+    "[Variant \"camel-rhino\"]\n\n1. e4 e7 *\n",
+    "[SetUp \"1\"]\n[FEN \"7k/8/8/8/8/8/8/K6R w - - 0 1\"]\n\n1. Rh2+ Kg8 *\n",
+    "1. f3 e5 2. g4 Qh4# 0-1\n",
+];
 
 /// An arrow-like token: two squares of a 10x10 board, sometimes with a colour.
 fn square_pair(rng: &mut Rng) -> String {
@@ -616,6 +722,27 @@ pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>
         },
         Req::Replay(r) => mutate_position(&mut r.position, rng, m),
         Req::Info(_) => {}
+        Req::ReadPgn(r) => mutate_text(&mut r.pgn, rng, m, pgns()),
+        Req::WritePgn(r) => match rng.below(4) {
+            0 => r.tags.push(pb::PgnTag { name: rng.pick(TAG_NAMES).map_or("", |s| *s).into(), value: "v".into() }),
+            1 => {
+                if let Some(t) = r.tags.last_mut() {
+                    mutate_text(&mut t.value, rng, m, &[])
+                }
+            }
+            2 => r.result = rng.pick(&["", "1-0", "0-1", "1/2-1/2", "*", "2-0", "1-0 "]).map_or("", |s| *s).into(),
+            _ => mutate_position(&mut r.position, rng, m),
+        },
+        Req::Annotate(r) => match rng.below(9) {
+            0 => r.depth = n32(rng) % 8,
+            1 => r.nodes = number(rng),
+            2 => r.movetime_ms = n32(rng),
+            3 => r.threads = n32(rng),
+            4 => r.pictures = n32(rng) as i32 % 4,
+            5 => r.thresholds = n32(rng) as i32 % 3,
+            6 | 7 => mutate_text(&mut r.pgn, rng, m, pgns()),
+            _ => mutate_position(&mut r.position, rng, m),
+        },
     }
     *data = req.encode();
 }

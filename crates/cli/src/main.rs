@@ -2,6 +2,7 @@
 //! EPD suite verification for every Menagerie variant — on this machine, or
 //! with `--remote URL[,URL...]` on one or many `menagerie-server` replicas.
 
+mod annotate;
 mod fanout;
 mod local;
 mod matches;
@@ -70,6 +71,16 @@ enum TopCommand {
     /// output, Elo with error bars, LOS and an optional SPRT. Runs locally
     /// (--remote is ignored).
     Match(matches::MatchArgs),
+    /// Annotate whole games: every position searched, every move judged.
+    ///
+    /// Each game of the PGN files is analysed position by position under a
+    /// budget (--nodes, --movetime or --depth each; several positions at
+    /// once), each move judged by the drop in the mover's win probability
+    /// (inaccuracy ?!, mistake ?, blunder ??, lichess's thresholds), and
+    /// written back with [%eval] comments, NAGs, verdicts and the engine's
+    /// lines; a summary per side (accuracy, average centipawn loss) goes to
+    /// stderr. With --remote the games are spread over the replicas.
+    Annotate(annotate::AnnotateArgs),
     /// Draw a position of any variant as an SVG picture.
     ///
     /// Coordinates, the last of --moves shaded, check, arrows, highlighted
@@ -242,6 +253,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         TopCommand::Match(args) => matches::run(args),
         TopCommand::Variants => variants(),
         TopCommand::Svg(args) => svg::run(args),
+        TopCommand::Annotate(args) if cli.remote.is_empty() => annotate::run(args, None),
+        TopCommand::Annotate(args) => {
+            let remote = remote::Remote::new(cli.remote, &cli.connect)?;
+            annotate::run(args, Some(remote))
+        }
         TopCommand::Engine(command) if cli.remote.is_empty() => local::run(command),
         TopCommand::Engine(command) => {
             remote::Remote::new(cli.remote, &cli.connect).and_then(|r| remote::run(&r, command))
@@ -273,7 +289,10 @@ fn check_flags(matches: &ArgMatches, remote: bool) -> Result<()> {
                 }
             }
         }
-        Some(("epd", sub)) if !remote => {
+        Some(("annotate", sub)) if given(sub, "results") => {
+            bail!("--results does not apply to annotate: it writes its output with --output or on stdout");
+        }
+        Some(("epd" | "annotate", sub)) if !remote => {
             for (id, flag) in FANOUT {
                 if given(sub, id) {
                     bail!("{flag} needs --remote");

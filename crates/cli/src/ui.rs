@@ -135,6 +135,11 @@ impl Progress {
         self.bar.set_position(pos);
     }
 
+    /// `n` more units to do (work started over).
+    pub(crate) fn grow(&self, n: u64) {
+        self.bar.inc_length(n);
+    }
+
     /// A job of `weight` done.
     pub(crate) fn job_done(&self, weight: u64) {
         self.jobs_done.fetch_add(1, Ordering::Relaxed);

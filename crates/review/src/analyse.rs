@@ -32,9 +32,7 @@ pub fn review(
     mut on_event: impl FnMut(ReviewEvent),
 ) -> Result<GameReview, ReviewError> {
     let mut limits = limits(options.budget)?;
-    if let Some(cap) = options.max_time {
-        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
-    }
+    limits.max_time = options.max_time;
     let positions = game.positions()?;
     let moves: Vec<Move> = game.moves.iter().map(|m| m.mv).collect();
     let total = positions.len();

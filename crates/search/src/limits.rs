@@ -14,6 +14,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Exact time to think.
     pub movetime: Option<Duration>,
+    /// A hard cap on the time, whatever the other limits: the search stops
+    /// there, but no time management follows from it (a depth or node
+    /// search with a safety cap behaves as without one until the cap).
+    pub max_time: Option<Duration>,
     /// White's remaining clock time.
     pub wtime: Option<Duration>,
     /// Black's remaining clock time.
@@ -61,6 +65,14 @@ pub(crate) struct TimeBudget {
 impl TimeBudget {
     /// Allocates time for the side to move (`white`).
     pub fn new(limits: &Limits, white: bool) -> TimeBudget {
+        let mut budget = TimeBudget::managed(limits, white);
+        if let Some(cap) = limits.max_time {
+            budget.hard = Some(budget.hard.map_or(cap, |h| h.min(cap)));
+        }
+        budget
+    }
+
+    fn managed(limits: &Limits, white: bool) -> TimeBudget {
         if let Some(t) = limits.movetime {
             return TimeBudget { soft: Some(t), hard: Some(t) };
         }
@@ -77,5 +89,20 @@ impl TimeBudget {
         let soft = base.min(left / 2);
         let hard = (soft * 4).min(left * 3 / 4).max(soft);
         TimeBudget { soft: Some(soft), hard: Some(hard) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_cap_is_a_hard_limit_only() {
+        let capped = Limits { depth: Some(5), max_time: Some(Duration::from_secs(3)), ..Limits::default() };
+        let b = TimeBudget::new(&capped, true);
+        assert_eq!((b.soft, b.hard), (None, Some(Duration::from_secs(3))));
+        let both = Limits { movetime: Some(Duration::from_secs(5)), ..capped };
+        let b = TimeBudget::new(&both, true);
+        assert_eq!((b.soft, b.hard), (Some(Duration::from_secs(5)), Some(Duration::from_secs(3))));
     }
 }

@@ -273,13 +273,14 @@ impl AnalysisApi {
         if r.nodes > 0 {
             limits.nodes = Some(r.nodes);
         }
-        limits.movetime = Some(Duration::from_millis(if r.movetime_ms > 0 {
-            r.movetime_ms as u64
+        if r.movetime_ms > 0 {
+            limits.movetime = Some(Duration::from_millis(r.movetime_ms as u64));
         } else if r.depth > 0 || r.nodes > 0 {
-            c.max_analysis_ms
+            // A cap only: a depth or node search is not time-managed.
+            limits.max_time = Some(Duration::from_millis(c.max_analysis_ms));
         } else {
-            c.default_analysis_ms
-        }));
+            limits.movetime = Some(Duration::from_millis(c.default_analysis_ms));
+        }
         let options = EngineOptions {
             hash_mb: c.analysis_hash_mb,
             threads: (r.threads as usize).max(1),

@@ -1929,7 +1929,8 @@ async fn annotate_game_streams_positions_and_verdicts_then_the_annotated_pgn() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
-    let _g = shared().await;
+    // Measures the process's CPU time: nothing else may run meanwhile.
+    let _g = exclusive().await;
     let server = start(config()).await;
     let mut client = server.client().await;
     let one = "1. e4 e5 *\n";

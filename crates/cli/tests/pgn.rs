@@ -48,7 +48,8 @@ fn ok(args: &[&str]) -> String {
 
 #[test]
 fn export_is_normalised_and_stable() {
-    for file in ["tests/pgn/orthodox.pgn", "tests/pgn/variants.pgn"] {
+    // selfplay.pgn: real engine games (`menagerie match`), one per variant.
+    for file in ["tests/pgn/orthodox.pgn", "tests/pgn/variants.pgn", "tests/pgn/selfplay.pgn"] {
         let once = ok(&["pgn", file]);
         assert!(once.starts_with("[Event "), "{once}");
         let o = run_with(&["pgn", "-"], &once);

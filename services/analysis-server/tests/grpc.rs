@@ -1783,7 +1783,8 @@ async fn pgn_of_every_variant_round_trips_through_read_and_write() {
     let mut client = server.client().await;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/pgn");
     let mut variants = std::collections::BTreeSet::new();
-    for file in ["orthodox.pgn", "variants.pgn"] {
+    // selfplay.pgn: real engine games, one per variant.
+    for file in ["orthodox.pgn", "variants.pgn", "selfplay.pgn"] {
         let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
         let games = client.read_pgn(pb::ReadPgnRequest { pgn: text }).await.unwrap().into_inner().games;
         assert!(!games.is_empty(), "{file}");

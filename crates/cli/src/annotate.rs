@@ -308,7 +308,8 @@ async fn annotate_remote(
     let reps = replicas(remote).await?;
     let queue: Arc<Mutex<VecDeque<(usize, u32)>>> = Arc::new(Mutex::new((0..games.len()).map(|i| (i, 0)).collect()));
     let (tx, mut rx) = mpsc::channel::<(usize, Result<(GameReview, String), String>)>(64);
-    let requests: Arc<Vec<pb::AnnotateGameRequest>> = Arc::new(games.iter().map(|g| request(args, &g.game)).collect());
+    let requests = games.iter().map(|g| request(args, &g.game)).collect::<Result<Vec<_>>>()?;
+    let requests: Arc<Vec<pb::AnnotateGameRequest>> = Arc::new(requests);
     let attempts = args.fanout.attempts.max(1);
     let timeout = (args.fanout.job_timeout > 0).then(|| Duration::from_secs(args.fanout.job_timeout));
     let mut tasks = Vec::new();
@@ -364,14 +365,14 @@ async fn annotate_remote(
     Ok(())
 }
 
-fn request(args: &AnnotateArgs, game: &PgnGame) -> pb::AnnotateGameRequest {
+fn request(args: &AnnotateArgs, game: &PgnGame) -> Result<pb::AnnotateGameRequest> {
     let (depth, nodes, movetime_ms) = match args.budget() {
         Budget::Depth(d) => (d, 0, 0),
         Budget::Nodes(n) => (0, n, 0),
         Budget::Time(t) => (0, 0, u32::try_from(t.as_millis()).unwrap_or(u32::MAX)),
     };
-    pb::AnnotateGameRequest {
-        pgn: game.to_pgn().unwrap_or_default(),
+    Ok(pb::AnnotateGameRequest {
+        pgn: game.to_pgn()?,
         position: None,
         depth,
         nodes,
@@ -383,7 +384,7 @@ fn request(args: &AnnotateArgs, game: &PgnGame) -> pb::AnnotateGameRequest {
             SvgMode::All => pb::Pictures::All,
         } as i32,
         thresholds: if args.lenient { pb::Thresholds::Lenient } else { pb::Thresholds::Unspecified } as i32,
-    }
+    })
 }
 
 /// One AnnotateGame call, its events turned into a [`GameReview`].

@@ -10,6 +10,12 @@
 //! # Ok::<(), menagerie_notation::fen::FenError>(())
 //! ```
 //!
+//! Chess960 castling fields are read as X-FEN or Shredder-FEN (file letters,
+//! `HAha`) and written as X-FEN by [`format`]: `KQkq` when each right's rook
+//! is the outermost on its side of the king (so position #518 reads exactly
+//! like the orthodox start), its file letter otherwise; [`format_shredder`]
+//! writes file letters always. Orthodox variants read and write `KQkq` only.
+//!
 //! Four-field FENs (EPD style, no clocks) are accepted with clocks `0 1`.
 //! Formatting always writes six fields; formatting a parsed canonical FEN
 //! gives the same string back.
@@ -147,7 +153,11 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
         "b" => Color::Black,
         s => return Err(field_err(FenField::Side, s, "must be 'w' or 'b'")),
     };
-    let castling = parse_castling(fields[2])?;
+    let (castling, castling_files) = if variant.rules().chess960 {
+        parse_castling_960(fields[2], &pieces, files, ranks)?
+    } else {
+        (parse_castling(fields[2])?, [None; 4])
+    };
     let ep = match fields[3] {
         "-" => None,
         s => Some(
@@ -174,7 +184,7 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
     if fullmove == 0 {
         return Err(field_err(FenField::Fullmove, "0", "starts at 1"));
     }
-    Ok(Setup { files, ranks, pieces, side, castling, ep, halfmove, fullmove, reserve })
+    Ok(Setup { files, ranks, pieces, side, castling, castling_files, ep, halfmove, fullmove, reserve })
 }
 
 fn parse_square(s: &str, files: u8, ranks: u8) -> Option<Square> {
@@ -261,6 +271,63 @@ fn parse_castling(s: &str) -> Result<Castling, FenError> {
     }
     Ok(c)
 }
+
+/// Reads a Chess960 castling field: X-FEN (`K`/`Q`/`k`/`q` for the
+/// outermost rook on that side of the king, a file letter for another one)
+/// or Shredder-FEN (file letters: `HAha`), upper case for White. A file
+/// letter's side is the side of the king it lies on, so the king must stand
+/// on its first rank.
+fn parse_castling_960(s: &str, pieces: &[(Square, Piece)], files: u8, ranks: u8) -> Result<CastlingField, FenError> {
+    let mut c = Castling::NONE;
+    let mut rook_files = [None; 4];
+    if s == "-" {
+        return Ok((c, rook_files));
+    }
+    for ch in s.chars() {
+        let (flag, file) = match ch {
+            'K' => (Castling::WK, None),
+            'Q' => (Castling::WQ, None),
+            'k' => (Castling::BK, None),
+            'q' => (Castling::BQ, None),
+            _ => {
+                let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+                let file = File::from_letter(ch.to_ascii_lowercase()).filter(|f| f.0 < files).ok_or_else(|| {
+                    field_err(FenField::Castling, s, format!("'{ch}' is not one of K, Q, k, q or a file letter"))
+                })?;
+                let home = if color == Color::White { 0 } else { ranks - 1 };
+                let king = pieces.iter().find(|(sq, p)| {
+                    *p == Piece { color, kind: menagerie_pieces::PieceKind::King } && sq.0 / files == home
+                });
+                let Some(&(ksq, _)) = king else {
+                    let reason = format!("'{ch}': no {} king on its first rank to castle with", color.name());
+                    return Err(field_err(FenField::Castling, s, reason));
+                };
+                let kf = ksq.0 % files;
+                let flag = match (color, file.0.cmp(&kf)) {
+                    (_, core::cmp::Ordering::Equal) => {
+                        return Err(field_err(FenField::Castling, s, format!("'{ch}' is the king's file")));
+                    }
+                    (Color::White, core::cmp::Ordering::Greater) => Castling::WK,
+                    (Color::White, core::cmp::Ordering::Less) => Castling::WQ,
+                    (Color::Black, core::cmp::Ordering::Greater) => Castling::BK,
+                    (Color::Black, core::cmp::Ordering::Less) => Castling::BQ,
+                };
+                (flag, Some(file.0))
+            }
+        };
+        if c.has(flag) {
+            return Err(field_err(FenField::Castling, s, format!("'{ch}' gives a right given twice")));
+        }
+        c.0 |= flag;
+        if let Some(i) = Castling::RIGHTS.iter().position(|r| r.0 == flag) {
+            rook_files[i] = file;
+        }
+    }
+    Ok((c, rook_files))
+}
+
+/// Castling rights and their explicit rook files.
+type CastlingField = (Castling, [Option<u8>; 4]);
 
 /// Reads the text inside the reserve bracket. With `max` (the variant's
 /// reserve pieces per side), a side listing more is a reserve field error
@@ -357,12 +424,48 @@ pub fn format_setup(setup: &Setup) -> String {
     out.push_str(&format!(
         " {} {} {} {} {}",
         setup.side.letter(),
-        setup.castling.fen(),
+        castling_field(setup),
         ep,
         setup.halfmove,
         setup.fullmove
     ));
     out
+}
+
+/// The castling field of `setup`: `KQkq` letters, or the castling rook's
+/// file letter where [`Setup::castling_files`] names one (X-FEN).
+fn castling_field(setup: &Setup) -> String {
+    if setup.castling_files.iter().all(Option::is_none) {
+        return setup.castling.fen();
+    }
+    let mut out = String::new();
+    for (i, &(flag, color, _)) in Castling::RIGHTS.iter().enumerate() {
+        if !setup.castling.has(flag) {
+            continue;
+        }
+        let ch = match setup.castling_files[i] {
+            Some(f) => File(f).letter(),
+            None => ['k', 'q', 'k', 'q'][i],
+        };
+        out.push(if color == Color::White { ch.to_ascii_uppercase() } else { ch });
+    }
+    if out.is_empty() { "-".into() } else { out }
+}
+
+/// Writes a position as FEN with a Shredder-FEN castling field (the
+/// castling rooks' file letters, `HAha`) — for Chess960 tools that want it;
+/// [`format`] writes X-FEN (`KQkq` unless a right's rook is not the
+/// outermost one on its side, which is then named by its file letter).
+/// Other variants' FENs are the same in both forms.
+pub fn format_shredder(pos: &AnyPosition) -> String {
+    let mut setup = pos.to_setup();
+    if pos.variant().rules().chess960 {
+        let files = pos.variant().size().0;
+        for (i, rook) in pos.castling_rooks().into_iter().enumerate() {
+            setup.castling_files[i] = rook.map(|sq| sq.0 % files);
+        }
+    }
+    format_setup(&setup)
 }
 
 /// Parses and validates a FEN as a position of `variant`.

@@ -29,6 +29,8 @@
 //! is dropped (`Alpaca Chess`, `Alseid_Weak`). Orthodox chess is also
 //! `Standard`, `Normal`, `Orthodox`, `FIDE` or no tag at all, and is
 //! written without one; Camel and Rhino Chess is also `Camel and Rhino`;
+//! Chess960 (`Chess960`, lichess's spelling) is also `Chess 960`,
+//! `Fischerandom`, `Fischer Random` or `FRC`;
 //! `camel-rhino-plain` (its movement without takeovers and swaps, played
 //! against Fairy-Stockfish by `menagerie match`) is read and written too.
 //! Any other name is an error. `FEN` is in the variant's dialect
@@ -601,6 +603,7 @@ pub fn variant_from_tag(value: &str) -> Option<VariantId> {
     match name.as_str() {
         "" | "standard" | "normal" | "orthodox" | "fide" => return Some(VariantId::Chess),
         "camel-and-rhino" | "camelrhino" => return Some(VariantId::CamelRhino),
+        "chess-960" | "fischerandom" | "fischer-random" | "frc" => return Some(VariantId::Chess960),
         _ => {}
     }
     VariantId::from_name(&name)

@@ -51,3 +51,43 @@ fn alseid_suites() {
 fn camel_rhino_suite() {
     run_suite("camel-rhino.epd", VariantId::CamelRhino);
 }
+
+/// The published Chess960 perft suite (480 positions, Shredder-FEN castling
+/// fields) to `max_depth`: the FEN round-trips through Shredder-FEN, and
+/// X-FEN output reads back as the same position.
+fn run_chess960(max_depth: u32) -> usize {
+    let path = suites_dir().join("chess960.epd");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines = epd::parse(&text).expect("suite parses");
+    assert_eq!(lines.len(), 480);
+    let mut checked = 0;
+    for l in lines {
+        let v = l.variant.unwrap_or(VariantId::Chess960);
+        let pos = fen::parse(v, &l.fen).unwrap_or_else(|e| panic!("chess960.epd:{}: {e}", l.line));
+        assert_eq!(fen::format_shredder(&pos), l.fen, "chess960.epd:{}: Shredder-FEN round trip", l.line);
+        let xfen = fen::format(&pos);
+        assert_eq!(fen::parse(v, &xfen).as_ref(), Ok(&pos), "chess960.epd:{}: X-FEN {xfen}", l.line);
+        for &(d, n) in &l.depths {
+            if d <= max_depth {
+                assert_eq!(pos.perft_parallel(d), n, "chess960.epd:{} depth {d}", l.line);
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+/// All 480 positions to depth 4 (a few seconds).
+#[test]
+fn chess960_suite() {
+    assert_eq!(run_chess960(4), 480 * 4);
+}
+
+/// All 480 positions at every published depth (to 6; minutes in release:
+/// `cargo test --release -p menagerie-notation --test perft_suites -- --ignored`,
+/// or `menagerie epd tests/perft/chess960.epd -v chess960`).
+#[test]
+#[ignore]
+fn chess960_suite_full() {
+    assert_eq!(run_chess960(6), 480 * 6);
+}

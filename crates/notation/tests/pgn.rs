@@ -469,12 +469,16 @@ fn variant_tag_names_and_aliases() {
         ("Camel and Rhino Chess", VariantId::CamelRhino),
         // The movement-only comparison variant (matches against Fairy-Stockfish).
         ("camel-rhino-plain", VariantId::CamelRhinoPlain),
+        ("Chess960", VariantId::Chess960),
+        ("chess-960", VariantId::Chess960),
+        ("Fischerandom", VariantId::Chess960),
+        ("Fischer Random Chess", VariantId::Chess960),
     ] {
         assert_eq!(pgn::variant_from_tag(tag), Some(want), "{tag}");
         let g = read_one(&format!("[Variant \"{tag}\"]\n\n*"));
         assert_eq!(g.variant, want);
     }
-    for tag in ["xiangqi", "chess960", "camel-rhino-plainer", "chess-960"] {
+    for tag in ["xiangqi", "chess961", "camel-rhino-plainer", "chess-9600"] {
         assert_eq!(pgn::variant_from_tag(tag), None, "{tag}");
     }
     let e = read_err("[White \"W\"]\n[Variant \"Crazyhouse\"]\n\n*");

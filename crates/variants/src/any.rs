@@ -8,8 +8,8 @@ use crate::perft;
 use crate::position::Position;
 use crate::setup::{PositionError, Setup};
 use crate::variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Gating, Kidnap, Variant,
-    VariantId,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
+    Variant, VariantId,
 };
 use menagerie_geometry::Square;
 use menagerie_pieces::{Color, Piece, PieceKind};
@@ -83,6 +83,7 @@ any_position! {
     AlseidWeak => AlseidWeak,
     CamelRhino => CamelRhino,
     CamelRhinoPlain => CamelRhinoPlain,
+    Chess960 => Chess960,
 }
 
 impl AnyPosition {
@@ -139,6 +140,11 @@ impl AnyPosition {
     /// Zobrist key computed from scratch.
     pub fn compute_hash(&self) -> u64 {
         dispatch!(self, p => p.compute_hash())
+    }
+    /// The castling rook's square of each right held (see
+    /// [`Position::castling_rook`]), in the order of [`crate::Castling::RIGHTS`].
+    pub fn castling_rooks(&self) -> [Option<Square>; 4] {
+        dispatch!(self, p => [0, 1, 2, 3].map(|i| p.castling_rook(i)))
     }
     /// Halfmove clock.
     pub fn halfmove_clock(&self) -> u32 {
@@ -209,8 +215,11 @@ pub struct Rules {
     pub kinds: u16,
     /// Pawn promotion choices.
     pub promotions: &'static [PieceKind],
-    /// Orthodox castling.
+    /// Castling.
     pub castling: bool,
+    /// Chess960 castling (any king and rook files; castling moves are
+    /// written king-takes-rook).
+    pub chess960: bool,
     /// Pioneer gating.
     pub gating: Option<Gating>,
     /// Alseid kidnapping.
@@ -227,6 +236,7 @@ impl Rules {
             kinds: V::KINDS,
             promotions: V::PROMOTIONS,
             castling: V::CASTLING,
+            chess960: V::CHESS960,
             gating: V::GATING,
             kidnap: V::KIDNAP,
             takeovers: V::TAKEOVERS,

@@ -12,6 +12,13 @@
 //! assert_eq!(menagerie_variants::perft(&start, 3), 8902);
 //! ```
 //!
+//! Chess960 ([`Chess960`], `chess960`) keeps the castling rook of each right
+//! as a file ([`Position::castling_rook`]); its castling moves are
+//! [`MoveKind::Castle`] moves from the king's square to the castling rook's
+//! square ("king takes rook"), while the orthodox variants keep writing
+//! castling king-to-square (`e1g1`). FEN castling fields are read as X-FEN
+//! or Shredder-FEN ([`Setup::castling_files`]).
+//!
 //! Moves are copy-made: [`Position::play_unchecked`] returns the new
 //! position and leaves the old one untouched, so "unmake" is keeping the old
 //! value; the Zobrist key is updated incrementally and checked against
@@ -37,6 +44,6 @@ pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft
 pub use position::{BitsOf, Gates, Position};
 pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
 pub use variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Gating, Kidnap, ORTHODOX,
-    Variant, VariantId, kinds,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
+    ORTHODOX, Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
 };

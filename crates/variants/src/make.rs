@@ -103,10 +103,35 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// Chess960: rights that survive `m` (a king move drops both of the
+    /// mover's rights; a move from or onto a castling rook's square drops
+    /// that right).
+    #[inline]
+    fn castle_keep_960(&self, m: Move) -> u8 {
+        let mut keep = 0xFF;
+        if self.castling.0 == 0 {
+            return keep;
+        }
+        if self.board[m.from.idx()] == Piece::new(self.side, PieceKind::King).code() {
+            keep &= match self.side {
+                Color::White => !(Castling::WK | Castling::WQ),
+                Color::Black => !(Castling::BK | Castling::BQ),
+            };
+        }
+        for i in 0..4 {
+            if let Some(rsq) = self.castling_rook(i)
+                && (rsq == m.from || rsq == m.to)
+            {
+                keep &= !(1 << i);
+            }
+        }
+        keep
+    }
+
     #[inline(always)]
     fn set_castling(&mut self, rights: u8) {
         if rights != self.castling.0 {
-            self.hash ^= KEYS.castling[self.castling.0 as usize] ^ KEYS.castling[rights as usize];
+            self.hash ^= self.castling_key(self.castling.0) ^ self.castling_key(rights);
             self.castling = Castling(rights);
         }
     }
@@ -165,7 +190,8 @@ impl<V: Variant> Position<V> {
         self.set_ep(None);
         let mut new_ep = None;
         let mut reset_clock = false;
-        let mut keep = Self::castle_keep(m.from) & Self::castle_keep(m.to);
+        let mut keep =
+            if V::CHESS960 { self.castle_keep_960(m) } else { Self::castle_keep(m.from) & Self::castle_keep(m.to) };
         match m.kind {
             MoveKind::Normal | MoveKind::DoublePush => {
                 if self.board[m.to.idx()] != 0 {
@@ -188,6 +214,21 @@ impl<V: Variant> Position<V> {
                 let pc = self.take(m.from);
                 self.put(m.to, pc);
                 reset_clock = true;
+            }
+            MoveKind::Castle if V::CHESS960 => {
+                // King takes rook: `to` is the castling rook's square.
+                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
+                let (king_to, rook_to) = if m.to.0 > m.from.0 {
+                    (Square(rank_base + 6), Square(rank_base + 5))
+                } else {
+                    (Square(rank_base + 2), Square(rank_base + 3))
+                };
+                let king = self.take(m.from);
+                let rook = self.take(m.to);
+                self.put(king_to, king);
+                self.put(rook_to, rook);
+                self.vacated(m.from, us);
+                self.vacated(m.to, us);
             }
             MoveKind::Castle => {
                 let rank_base = m.from.0 - V::Shape::file_of(m.from).0;

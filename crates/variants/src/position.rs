@@ -58,6 +58,9 @@ pub struct Position<V: Variant> {
     pub(crate) by_color: [BitsOf<V>; 2],
     pub(crate) side: Color,
     pub(crate) castling: Castling,
+    /// The castling rook's file of each right, indexed as
+    /// [`Castling::RIGHTS`] (orthodox variants: always h, a, h, a).
+    pub(crate) castle_rooks: [u8; 4],
     pub(crate) ep: Option<Square>,
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
@@ -75,6 +78,7 @@ impl<V: Variant> PartialEq for Position<V> {
         self.board == o.board
             && self.side == o.side
             && self.castling == o.castling
+            && self.castle_rooks == o.castle_rooks
             && self.ep == o.ep
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove
@@ -121,6 +125,7 @@ impl<V: Variant> Position<V> {
             by_color: [BitsOf::<V>::ZERO; 2],
             side: Color::White,
             castling: Castling::NONE,
+            castle_rooks: [V::Shape::FILES - 1, 0, V::Shape::FILES - 1, 0],
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -183,6 +188,27 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn castling(&self) -> Castling {
         self.castling
+    }
+    /// The square of the castling rook of right `i` (indexed as
+    /// [`Castling::RIGHTS`]: `K`, `Q`, `k`, `q`) while the right is held.
+    #[inline]
+    pub fn castling_rook(&self, i: usize) -> Option<Square> {
+        let (flag, color, _) = *Castling::RIGHTS.get(i)?;
+        self.castling.has(flag).then(|| Square(Self::home_rank(color) * V::Shape::FILES + self.castle_rooks[i]))
+    }
+    /// The Zobrist key of castling rights `rights` in this position (in
+    /// Chess960 it includes the castling rooks' files).
+    #[inline(always)]
+    pub(crate) fn castling_key(&self, rights: u8) -> u64 {
+        let mut h = KEYS.castling[rights as usize];
+        if V::CHESS960 {
+            for i in 0..4 {
+                if rights & (1 << i) != 0 {
+                    h ^= KEYS.castle_rook[i][self.castle_rooks[i] as usize];
+                }
+            }
+        }
+        h
     }
     /// En passant target square (set after every double step).
     #[inline(always)]
@@ -346,7 +372,7 @@ impl<V: Variant> Position<V> {
         if self.side == Color::Black {
             h ^= KEYS.side;
         }
-        h ^= KEYS.castling[self.castling.0 as usize];
+        h ^= self.castling_key(self.castling.0);
         if let Some(ep) = self.ep
             && self.ep_capturable(ep)
         {
@@ -404,18 +430,47 @@ impl<V: Variant> Position<V> {
         if setup.castling != Castling::NONE && !V::CASTLING {
             return Err(PositionError::NoCastling(name));
         }
-        for (flag, ch, c, rook_file) in [
-            (Castling::WK, 'K', Color::White, S::<V>::FILES - 1),
-            (Castling::WQ, 'Q', Color::White, 0),
-            (Castling::BK, 'k', Color::Black, S::<V>::FILES - 1),
-            (Castling::BQ, 'q', Color::Black, 0),
-        ] {
-            if setup.castling.has(flag) {
-                let r = Self::home_rank(c);
+        for (i, &(flag, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
+            if !setup.castling.has(flag) {
+                continue;
+            }
+            let letter = |f: u8| {
+                let l = File(f).letter();
+                if c == Color::White { l.to_ascii_uppercase() } else { l }
+            };
+            let ch = match (setup.castling_files[i], c, king_side) {
+                (Some(f), _, _) => letter(f),
+                (None, Color::White, true) => 'K',
+                (None, Color::White, false) => 'Q',
+                (None, Color::Black, true) => 'k',
+                (None, Color::Black, false) => 'q',
+            };
+            let r = Self::home_rank(c);
+            let rook = Some(Piece::new(c, PieceKind::Rook));
+            let is_rook = |f: u8| p.piece_at(Square(r * S::<V>::FILES + f)) == rook;
+            if V::CHESS960 {
+                let ksq = p.king(c);
+                if S::<V>::rank_of(ksq).0 != r {
+                    return Err(PositionError::CastlingRight(ch));
+                }
+                let kf = S::<V>::file_of(ksq).0;
+                let rook_file = match setup.castling_files[i] {
+                    Some(f) => Some(f),
+                    None if king_side => (kf + 1..S::<V>::FILES).rev().find(|&f| is_rook(f)),
+                    None => (0..kf).find(|&f| is_rook(f)),
+                };
+                match rook_file {
+                    Some(f) if f < S::<V>::FILES && is_rook(f) && (f > kf) == king_side && f != kf => {
+                        p.castle_rooks[i] = f;
+                    }
+                    _ => return Err(PositionError::CastlingRight(ch)),
+                }
+            } else {
+                let rook_file = if king_side { S::<V>::FILES - 1 } else { 0 };
                 let king_sq = Square(r * S::<V>::FILES + 4);
-                let rook_sq = Square(r * S::<V>::FILES + rook_file);
                 if p.piece_at(king_sq) != Some(Piece::new(c, PieceKind::King))
-                    || p.piece_at(rook_sq) != Some(Piece::new(c, PieceKind::Rook))
+                    || !is_rook(rook_file)
+                    || setup.castling_files[i].is_some_and(|f| f != rook_file)
                 {
                     return Err(PositionError::CastlingRight(ch));
                 }
@@ -592,12 +647,35 @@ impl<V: Variant> Position<V> {
             }
             Reserve { pending: self.gates.pending, entries }
         });
+        let mut castling_files = [None; 4];
+        if V::CHESS960 {
+            // X-FEN: a file letter only where `K`/`Q` would name another rook.
+            for (i, &(_, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
+                let Some(rsq) = self.castling_rook(i) else { continue };
+                let ksq = self.king(c);
+                let step: i32 = if king_side { 1 } else { -1 };
+                let mut sq = rsq.0 as i32 + step;
+                let rank_start = (Self::home_rank(c) * V::Shape::FILES) as i32;
+                let rook = Some(Piece::new(c, PieceKind::Rook));
+                let mut outermost = true;
+                while sq >= rank_start && sq < rank_start + V::Shape::FILES as i32 {
+                    if self.piece_at(Square(sq as u8)) == rook {
+                        outermost = false;
+                    }
+                    sq += step;
+                }
+                if !outermost || V::Shape::rank_of(ksq).0 != Self::home_rank(c) {
+                    castling_files[i] = Some(self.castle_rooks[i]);
+                }
+            }
+        }
         Setup {
             files: V::Shape::FILES,
             ranks: V::Shape::RANKS,
             pieces,
             side: self.side,
             castling: self.castling,
+            castling_files,
             ep: self.ep,
             halfmove: self.halfmove,
             fullmove: self.fullmove,

@@ -28,6 +28,16 @@ impl Castling {
     pub const fn has(self, flag: u8) -> bool {
         self.0 & flag != 0
     }
+    /// The four rights in FEN order (`K`, `Q`, `k`, `q`): flag, colour,
+    /// king side; the index is the right's index in
+    /// [`Setup::castling_files`].
+    pub const RIGHTS: [(u8, Color, bool); 4] = [
+        (Self::WK, Color::White, true),
+        (Self::WQ, Color::White, false),
+        (Self::BK, Color::Black, true),
+        (Self::BQ, Color::Black, false),
+    ];
+
     /// The FEN field (`KQkq`, `-`).
     pub fn fen(self) -> String {
         let s: String = [(Self::WK, 'K'), (Self::WQ, 'Q'), (Self::BK, 'k'), (Self::BQ, 'q')]
@@ -70,6 +80,13 @@ pub struct Setup {
     pub side: Color,
     /// Castling rights.
     pub castling: Castling,
+    /// The castling rook's file of each right (indexed as
+    /// [`Castling::RIGHTS`]: `K`, `Q`, `k`, `q`), when the FEN named it by
+    /// its file letter (Shredder-FEN, or X-FEN for an inner rook); `None`
+    /// for `K`/`Q`/`k`/`q`, which mean the h/a-file rook in orthodox
+    /// variants and the outermost rook on that side of the king in
+    /// Chess960. Ignored for rights not held.
+    pub castling_files: [Option<u8>; 4],
     /// En passant target square.
     pub ep: Option<Square>,
     /// Halfmove clock (plies since the last capture or pawn move).

@@ -54,7 +54,7 @@ pub trait Variant: Copy + Default + fmt::Debug + PartialEq + Eq + Hash + Send + 
     const KINDS: u16;
     /// Pawn promotion choices.
     const PROMOTIONS: &'static [PieceKind];
-    /// Orthodox castling (8x8, king on e-file, rooks on a/h).
+    /// Castling (8x8; king on the e-file and rooks on a/h unless [`Variant::CHESS960`]).
     const CASTLING: bool;
     /// Rank (from the owner's side, 0-based) from which pawns may double-step.
     const DOUBLE_STEP_RANK: u8;
@@ -72,6 +72,12 @@ pub trait Variant: Copy + Default + fmt::Debug + PartialEq + Eq + Hash + Send + 
     const CAMEL_RHINO_LOSS: bool = false;
     /// Wazirs promote on the last rank.
     const WAZIR_PROMOTES: bool = false;
+    /// Chess960 castling: the king and the castling rooks may start on any
+    /// files of the home rank (the rights remember the rook files); a
+    /// castling move is written king-takes-rook internally (`to` is the
+    /// rook's square) and ends with king and rook on the orthodox g/f or
+    /// c/d squares. Only meaningful with [`Variant::CASTLING`].
+    const CHESS960: bool = false;
 
     /// The start position's pieces.
     fn start_pieces() -> Vec<(Square, Piece)>;
@@ -117,6 +123,28 @@ impl Variant for Chess {
     const PROMOTIONS: &'static [PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
     const CASTLING: bool = true;
     const DOUBLE_STEP_RANK: u8 = 1;
+    fn start_pieces() -> Vec<(Square, Piece)> {
+        mirrored::<Board8x8>(ORTHODOX_ARRAY)
+    }
+}
+
+/// Chess960 (Fischer Random Chess, `chess960`): orthodox rules with the
+/// pieces of the back rank shuffled (bishops on opposite colours, the king
+/// between the rooks), Black mirroring White, and castling from any king
+/// and rook files ([`Variant::CHESS960`]). Without a FEN the start position
+/// is the orthodox array (Chess960 position #518); [`crate::chess960_start_fen`]
+/// gives any of the 960 start positions.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct Chess960;
+
+impl Variant for Chess960 {
+    type Shape = Board8x8;
+    const ID: VariantId = VariantId::Chess960;
+    const KINDS: u16 = kinds(ORTHODOX);
+    const PROMOTIONS: &'static [PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+    const CASTLING: bool = true;
+    const DOUBLE_STEP_RANK: u8 = 1;
+    const CHESS960: bool = true;
     fn start_pieces() -> Vec<(Square, Piece)> {
         mirrored::<Board8x8>(ORTHODOX_ARRAY)
     }
@@ -295,6 +323,8 @@ variant_ids! {
         "Alseid Chess where the Alseid kidnaps only on one-square moves.";
     CamelRhino => "camel-rhino", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
         "Camel and Rhino Chess on 10x10: Camel (FC), Rhino (WZ), Zebra, Wazir; takeover captures that convert, swaps of adjacent friends; a side with no Camel and no Rhino loses.";
+    Chess960 => "chess960", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "Chess960 (Fischer Random Chess): orthodox rules from one of 960 shuffled back ranks, castling with any king and rook files.";
     CamelRhinoPlain => "camel-rhino-plain", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
         "Test-only: Camel and Rhino Chess movement without takeovers, swaps, wazir promotion or the Camel/Rhino loss (matches the Fairy-Stockfish oracle).";
 }
@@ -309,6 +339,7 @@ impl VariantId {
         VariantId::Alseid,
         VariantId::AlseidWeak,
         VariantId::CamelRhino,
+        VariantId::Chess960,
     ];
 
     /// Looks a variant up by name (case-insensitive), hidden ones included.
@@ -332,4 +363,68 @@ impl core::str::FromStr for VariantId {
     fn from_str(s: &str) -> Result<VariantId, Self::Err> {
         VariantId::from_name(s).ok_or_else(|| crate::PositionError::UnknownVariant(s.to_string()))
     }
+}
+
+/// The back rank (White's pieces, files a..h) of Chess960 start position
+/// `n` in the standard numbering (0..=959; #518 is the orthodox array
+/// `RNBQKBNR`), or `None` if `n` is out of range.
+///
+/// ```
+/// use menagerie_pieces::PieceKind::{Bishop as B, King as K, Knight as N, Queen as Q, Rook as R};
+/// assert_eq!(menagerie_variants::chess960_back_rank(518), Some([R, N, B, Q, K, B, N, R]));
+/// assert_eq!(menagerie_variants::chess960_back_rank(0), Some([B, B, Q, N, N, R, K, R]));
+/// ```
+pub fn chess960_back_rank(n: u16) -> Option<[PieceKind; 8]> {
+    if n >= 960 {
+        return None;
+    }
+    let mut rank: [Option<PieceKind>; 8] = [None; 8];
+    let mut n = n as usize;
+    // Light-squared bishop on b, d, f or h; dark-squared on a, c, e or g.
+    rank[n % 4 * 2 + 1] = Some(PieceKind::Bishop);
+    n /= 4;
+    rank[n % 4 * 2] = Some(PieceKind::Bishop);
+    n /= 4;
+    let mut place = |kind: PieceKind, mut index: usize| {
+        for slot in rank.iter_mut().filter(|s| s.is_none()) {
+            if index == 0 {
+                *slot = Some(kind);
+                return;
+            }
+            index -= 1;
+        }
+    };
+    place(PieceKind::Queen, n % 6);
+    n /= 6;
+    // The knights' placements in the standard (Scharnagl) order.
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (a, b) = KNIGHTS[n];
+    // Place the second knight first so the first knight's index stays valid.
+    place(PieceKind::Knight, b);
+    place(PieceKind::Knight, a);
+    // Rook, king, rook in the three squares left.
+    for kind in [PieceKind::Rook, PieceKind::King, PieceKind::Rook] {
+        place(kind, 0);
+    }
+    let mut out = [PieceKind::Pawn; 8];
+    for (o, r) in out.iter_mut().zip(rank) {
+        *o = r?;
+    }
+    Some(out)
+}
+
+/// The FEN of Chess960 start position `n` (0..=959, standard numbering),
+/// with X-FEN castling `KQkq`; `None` if `n` is out of range.
+///
+/// ```
+/// assert_eq!(
+///     menagerie_variants::chess960_start_fen(518).as_deref(),
+///     Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+/// );
+/// ```
+pub fn chess960_start_fen(n: u16) -> Option<String> {
+    let rank = chess960_back_rank(n)?;
+    let white: String = rank.iter().map(|k| k.letter()).collect();
+    Some(format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1", white.to_ascii_lowercase()))
 }

@@ -26,6 +26,8 @@ pub struct Keys {
     pub unplaced: [[u64; 4]; 2],
     /// The prelude decision is pending.
     pub pending: u64,
+    /// `[right][file]`: the castling rook's file of a Chess960 right.
+    pub castle_rook: [[u64; 8]; 4],
 }
 
 const fn build() -> Keys {
@@ -37,6 +39,7 @@ const fn build() -> Keys {
         gate: [[0; 10]; 2],
         unplaced: [[0; 4]; 2],
         pending: 0,
+        castle_rook: [[0; 8]; 4],
     };
     let mut st = 0x4D65_6E61_6765_7269u64; // "Menageri"
     let mut c = 0;
@@ -104,8 +107,20 @@ const fn build() -> Keys {
         }
         c += 1;
     }
-    let (_, v) = splitmix(st);
+    let (n, v) = splitmix(st);
+    st = n;
     k.pending = v;
+    let mut i = 0;
+    while i < 4 {
+        let mut f = 0;
+        while f < 8 {
+            let (n, v) = splitmix(st);
+            st = n;
+            k.castle_rook[i][f] = v;
+            f += 1;
+        }
+        i += 1;
+    }
     k
 }
 

@@ -87,8 +87,8 @@ def position(pb, variant="chess", fen="", moves=()):
 def test_list_variants(pb, stub):
     reply = stub.ListVariants(pb[0].ListVariantsRequest(), timeout=10)
     names = [v.name for v in reply.variants]
-    assert names == ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
-    camel = reply.variants[-1]
+    assert names == ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+    camel = reply.variants[-2]
     assert (camel.files, camel.ranks) == (10, 10)
 
 

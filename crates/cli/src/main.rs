@@ -96,7 +96,7 @@ enum TopCommand {
 /// A position on the command line.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct PositionArgs {
-    /// Variant name (chess, alpaca, alpaca2, alpaca-samefile, alseid, alseid-weak, camel-rhino).
+    /// Variant name (chess, alpaca, alpaca2, alpaca-samefile, alseid, alseid-weak, camel-rhino, chess960).
     #[arg(long, short, default_value = "chess")]
     variant: String,
     /// Position in FEN; the variant's start position if omitted.

@@ -448,11 +448,11 @@ fn perft_from_maximal_clocks_does_not_panic() {
 #[test]
 fn variants_lists_every_game() {
     let out = ok(&["variants"]);
-    for name in ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
+    for name in ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"] {
         assert!(out.lines().any(|l| l.starts_with(&format!("{name}  "))), "{name}: {out}");
     }
     assert!(out.contains("10x10") && out.contains("Alpaca"), "{out}");
     let json = ok(&["variants", "--json"]);
-    assert_eq!(json.lines().count(), 7);
+    assert_eq!(json.lines().count(), 8);
     assert!(json.lines().all(|l| l.starts_with('{') && l.contains("\"start_fen\"")), "{json}");
 }

@@ -63,7 +63,7 @@ fn export_is_normalised_and_stable() {
 
 #[test]
 fn check_counts_games_and_names_bad_ones() {
-    assert_eq!(ok(&["pgn", "--check", "tests/pgn/variants.pgn"]), "7 games, 0 bad\n");
+    assert_eq!(ok(&["pgn", "--check", "tests/pgn/variants.pgn"]), "8 games, 0 bad\n");
     assert_eq!(ok(&["pgn", "--check", "tests/pgn/orthodox.pgn"]), "2 games, 0 bad\n");
     let o = run(&["pgn", "--check", "tests/pgn/bad.pgn"]);
     assert_eq!(o.status.code(), Some(1));
@@ -101,7 +101,7 @@ fn fen_prints_each_final_position() {
          rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n"
     );
     let fens = ok(&["pgn", "--fen", "tests/pgn/variants.pgn"]);
-    assert_eq!(fens.lines().count(), 7);
+    assert_eq!(fens.lines().count(), 8);
     assert!(fens.lines().nth(6).is_some_and(|l| l.split(' ').next().is_some_and(|b| b.split('/').count() == 10)));
 }
 
@@ -115,7 +115,7 @@ fn uci_moves_read_back_with_coordinates() {
     let mut rebuilt = String::new();
     // Export form: tags, a blank line, movetext, a blank line.
     let parts: Vec<&str> = exported.split("\n\n").filter(|p| !p.is_empty()).collect();
-    assert_eq!(parts.len(), 14);
+    assert_eq!(parts.len(), 16);
     for (pair, moves) in parts.chunks(2).zip(uci.lines()) {
         let result = pair[1].split_whitespace().last().expect("a result");
         rebuilt.push_str(&format!("{}\n\n{moves} {result}\n\n", pair[0]));

@@ -38,6 +38,14 @@
 //! legality to Menagerie.
 //!
 //! A swap is formatted from the lower square; either order parses.
+//!
+//! Chess960 castling is written king-takes-rook in both forms (`e1h1`,
+//! `b1a1`): the king's destination would be ambiguous (a king on g1 that
+//! castles short stays on g1; a king on f1 castling short "moves" to g1 like
+//! an ordinary step). [`format_wire_orthodox_castling`] writes the
+//! king-to-square form instead, for UCI GUIs that did not set
+//! `UCI_Chess960`. [`parse`] reads both; a king-to-square text that is
+//! also an ordinary king move is that move.
 
 use crate::fen::square_name;
 use menagerie_geometry::{File, Square};
@@ -171,6 +179,29 @@ pub fn format_wire(pos: &AnyPosition, m: Move) -> String {
     }
 }
 
+/// [`format_wire`], but a Chess960 castling move is written king-to-square
+/// (`e1g1`, the orthodox UCI form) when the king changes square — what a
+/// UCI engine prints while `UCI_Chess960` is off. Other moves are as
+/// [`format_wire`].
+pub fn format_wire_orthodox_castling(pos: &AnyPosition, m: Move) -> String {
+    match king_to_square(pos.variant(), m) {
+        Some(s) => s,
+        None => format_wire(pos, m),
+    }
+}
+
+/// The king-to-square form of a Chess960 castling move `m` (`None` for
+/// other moves, and when the king stays on its square).
+fn king_to_square(variant: VariantId, m: Move) -> Option<String> {
+    if m.kind != MoveKind::Castle || !variant.rules().chess960 {
+        return None;
+    }
+    let files = variant.size().0;
+    let base = m.from.0 - m.from.0 % files;
+    let king_to = Square(base + if m.to.0 > m.from.0 { 6 } else { 2 });
+    (king_to != m.from).then(|| format!("{}{}", square_name(m.from, files), square_name(king_to, files)))
+}
+
 /// True if `s` is a token of the generic UCI move alphabet, i.e. matches
 /// `^(0000|[A-Z]@[a-z](10|[1-9])|[a-z](10|[1-9])[a-z](10|[1-9])[a-z]?)$`
 /// (every [`format_wire`] token does, on every Menagerie board).
@@ -261,6 +292,10 @@ pub fn parse(pos: &AnyPosition, s: &str) -> Result<Move, MoveError> {
                 return Ok(m);
             }
         }
+    }
+    // Chess960 castling written king-to-square (no ordinary move matched).
+    if let Some(&m) = moves.iter().find(|&&m| king_to_square(variant, m).is_some_and(|t| t == want)) {
+        return Ok(m);
     }
     Err(MoveError::Illegal { mv: s.to_string(), reason: crate::why::explain(pos, s) })
 }

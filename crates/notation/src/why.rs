@@ -430,6 +430,9 @@ impl<'a> Cx<'a> {
             (Color::Black, false) => Castling::BK,
             (Color::Black, true) => Castling::BQ,
         };
+        if self.rules.chess960 {
+            return self.castling_960(flag, long);
+        }
         let Some(ksq) = self.sq(4, home) else { return GENERIC.into() };
         if self.at(ksq) != Some(Piece::new(us, PieceKind::King)) || !self.setup.castling.has(flag) {
             return "castling rights are gone".into();
@@ -450,6 +453,39 @@ impl<'a> Cx<'a> {
             return format!("the king would be in check on {}", self.name(dest));
         }
         self.safety(Piece::new(us, PieceKind::King), Move::new(ksq, dest, MoveKind::Castle))
+    }
+
+    /// Why a Chess960 castling (`flag`) is illegal.
+    fn castling_960(&self, flag: u8, long: bool) -> String {
+        let i = Castling::RIGHTS.iter().position(|r| r.0 == flag).unwrap_or(0);
+        let (Some(rsq), Some(ksq)) = (self.pos.castling_rooks()[i], self.king(self.pos, self.us)) else {
+            return "castling rights are gone".into();
+        };
+        if self.pos.is_check() {
+            return "the king is in check".into();
+        }
+        let home = self.home_rank(self.us);
+        let (kf, rf) = (self.fr(ksq).0, self.fr(rsq).0);
+        let (king_to, rook_to) = if long { (2, 3) } else { (6, 5) };
+        let span = |a: i32, b: i32| a.min(b)..=a.max(b);
+        let blocked = span(kf, king_to)
+            .chain(span(rf, rook_to))
+            .filter_map(|f| self.sq(f, home))
+            .any(|s| s != ksq && s != rsq && self.at(s).is_some());
+        if blocked {
+            return "squares the king or rook must cross or reach are occupied".into();
+        }
+        for f in span(kf, king_to) {
+            let Some(s) = self.sq(f, home) else { continue };
+            if s != ksq && self.attacked(s) {
+                return if f == king_to {
+                    format!("the king would be in check on {}", self.name(s))
+                } else {
+                    format!("the king would pass through an attacked square {}", self.name(s))
+                };
+            }
+        }
+        "the castling rook shields the king: castling would expose it to an attack along the rank".into()
     }
 
     fn coord(&self, from: Square, to: Square, suffix: &str) -> String {
@@ -587,6 +623,15 @@ impl<'a> Cx<'a> {
             && (f1 - f0).abs() == 2
             && r0 == self.home_rank(self.us)
             && f0 == 4
+        {
+            return self.castling(f1 < f0);
+        }
+        // Chess960 castling written king-takes-rook.
+        if p.kind == PieceKind::King
+            && self.rules.chess960
+            && r0 == r1
+            && r0 == self.home_rank(self.us)
+            && self.at(to) == Some(Piece::new(self.us, PieceKind::Rook))
         {
             return self.castling(f1 < f0);
         }

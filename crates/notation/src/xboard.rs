@@ -207,6 +207,10 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
             let (s, t) = (name(start, files, 1), name(visit, files, 1));
             return Some(shift(&format!("{s}{t}-{s}"), ranks, -1));
         }
+        // Chess960 castling: XBoard's FRC notation (it reads king-takes-rook too).
+        MoveKind::Castle if v.rules().chess960 => {
+            return Some(if m.to.0 > m.from.0 { "O-O" } else { "O-O-O" }.into());
+        }
         _ => {}
     }
     let text = uci::format(v, m);
@@ -270,6 +274,10 @@ pub fn from_xboard(pos: &AnyPosition, text: &str) -> Option<Vec<Move>> {
     let has = |k: MoveKind| legal.iter().any(|m| m.kind == k);
     if text == "@@@@" {
         return has(MoveKind::Decline).then(|| vec![Move::DECLINE]);
+    }
+    // Castling in SAN (XBoard's FRC notation), before the `-` of a visit.
+    if matches!(text.trim_end_matches(['+', '#']), "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+        return parse_move(pos, text).ok().map(|m| vec![m]);
     }
     let first = if ranks == 10 { 0 } else { 1 };
     // A visit: `s1k-s1` (as engines write it) or `s1k,ks1` (as XBoard

@@ -78,7 +78,7 @@ impl<V: Variant> PartialEq for Position<V> {
         self.board == o.board
             && self.side == o.side
             && self.castling == o.castling
-            && self.castle_rooks == o.castle_rooks
+            && (0..4).all(|i| self.castling_rook(i) == o.castling_rook(i))
             && self.ep == o.ep
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove

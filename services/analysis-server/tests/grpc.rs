@@ -221,7 +221,10 @@ async fn list_variants_has_all_seven() {
     let mut client = server.client().await;
     let variants = client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants;
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]);
+    assert_eq!(
+        names,
+        ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+    );
     for v in &variants {
         assert!(!v.pieces.is_empty() && !v.start_fen.is_empty() && !v.summary.is_empty(), "{v:?}");
         for p in &v.pieces {
@@ -248,6 +251,31 @@ async fn list_variants_has_all_seven() {
     assert!(by_name("alpaca").pieces.iter().any(|p| p.letter == "A"));
     assert_eq!(by_name("alseid").reserve_piece, "S");
     assert!(by_name("alpaca2").start_fen.contains("[AAaa?]"));
+}
+
+/// Chess960 through the API: Shredder-FEN in, X-FEN out, castling
+/// king-takes-rook (king-to-square and SAN read too), and perft equal to the
+/// published suite.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chess960_over_the_api() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let frc = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1";
+    for mv in ["b1a1", "O-O-O"] {
+        let r = client.validate_move(validate_req(pos("chess960", frc, &[]), mv)).await.unwrap().into_inner();
+        assert!(r.legal && r.check, "{mv}: {r:?}");
+        assert_eq!((r.uci.as_str(), r.san.as_str()), ("b1a1", "O-O-O#"), "{mv}");
+        assert_eq!(r.fen, "2rkr3/2p1p3/8/8/8/8/8/2KR4 b - - 1 1");
+    }
+    // b1c1 is also an ordinary king step: that is what it means.
+    let r = client.validate_move(validate_req(pos("chess960", frc, &[]), "b1c1")).await.unwrap().into_inner();
+    assert!(r.legal && !r.check, "{r:?}");
+    let moves = client.legal_moves(legal_req(pos("chess960", frc, &[]))).await.unwrap().into_inner();
+    assert!(format!("{moves:?}").contains("b1a1"), "{moves:?}");
+    let line = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let run = perft(&mut client, perft_req(pos("chess960", line, &[]), 3)).await.unwrap();
+    assert_eq!(run.total(), 12189);
 }
 
 // ---------------------------------------------------------------- ValidateMove
@@ -1229,7 +1257,7 @@ async fn the_binary_shuts_down_gracefully_on_sigterm() {
     };
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
     let mut client = AnalysisServiceClient::new(channel);
-    assert_eq!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len(), 7);
+    assert_eq!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len(), 8);
     let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
 
     let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
@@ -1725,7 +1753,7 @@ async fn server_info_names_version_build_and_limits() {
     assert!(i.profile == "debug" || i.profile == "release");
     assert!(i.target.contains('-'));
     assert_eq!(i.max_perft_depth, config().max_perft_depth);
-    assert_eq!(i.variants.len(), 7);
+    assert_eq!(i.variants.len(), 8);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1815,7 +1843,7 @@ async fn pgn_of_every_variant_round_trips_through_read_and_write() {
             }
         }
     }
-    assert_eq!(variants.len(), 7, "{variants:?}");
+    assert_eq!(variants.len(), 8, "{variants:?}");
 
     let bad = std::fs::read_to_string(format!("{dir}/bad.pgn")).unwrap();
     let s = client.read_pgn(pb::ReadPgnRequest { pgn: bad }).await.unwrap_err();

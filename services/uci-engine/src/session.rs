@@ -37,6 +37,10 @@ pub struct Session {
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
     pub elo: u32,
+    /// UCI `UCI_Chess960`: orthodox chess is played as `chess960` (any
+    /// castling files, X-FEN/Shredder-FEN) and castling is printed
+    /// king-takes-rook.
+    pub chess960: bool,
     /// Seeds the move choice of a strength-limited search; changes with
     /// every `ucinewgame`.
     pub game_seed: u64,
@@ -57,6 +61,7 @@ impl Session {
             engine_move: Arc::new(Mutex::new(None)),
             limit_strength: false,
             elo: crate::uci::DEFAULT_ELO,
+            chess960: false,
             game_seed: 0,
         }
     }
@@ -66,8 +71,14 @@ impl Session {
         *self.engine.position()
     }
 
-    /// Sets the variant and resets to its start position.
+    /// Sets the variant and resets to its start position. With
+    /// `UCI_Chess960` on, orthodox chess becomes `chess960` (turning the
+    /// option off goes back to orthodox chess).
     pub fn set_variant(&mut self, v: VariantId) {
+        let v = match v {
+            VariantId::Chess if self.chess960 => VariantId::Chess960,
+            v => v,
+        };
         self.variant = v;
         self.start = AnyPosition::start(v);
         self.moves.clear();

@@ -7,14 +7,20 @@ use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
 use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::time::Duration;
 
-/// The moves of `line` from `pos` in the wire form
-/// ([`uci::format_wire`]); a move that is not legal where it stands (never
-/// expected) ends the list.
-pub fn wire_moves(pos: &AnyPosition, line: &[Move]) -> Vec<String> {
+/// A move in the wire form: [`uci::format_wire`] (Chess960 castling
+/// king-takes-rook, `e1h1`) when `UCI_Chess960` is on, otherwise
+/// [`uci::format_wire_orthodox_castling`] (king-to-square, `e1g1`).
+pub fn wire(pos: &AnyPosition, m: Move, chess960: bool) -> String {
+    if chess960 { uci::format_wire(pos, m) } else { uci::format_wire_orthodox_castling(pos, m) }
+}
+
+/// The moves of `line` from `pos` in the wire form ([`wire`]); a move that
+/// is not legal where it stands (never expected) ends the list.
+pub fn wire_moves(pos: &AnyPosition, line: &[Move], chess960: bool) -> Vec<String> {
     let mut p = *pos;
     let mut out = Vec::with_capacity(line.len());
     for &m in line {
-        out.push(uci::format_wire(&p, m));
+        out.push(wire(&p, m, chess960));
         match p.play(m) {
             Ok(next) => p = next,
             Err(_) => break,
@@ -24,12 +30,12 @@ pub fn wire_moves(pos: &AnyPosition, line: &[Move]) -> Vec<String> {
 }
 
 /// Formats an info line; `pos` is the root of the search.
-pub fn info_line(pos: &AnyPosition, i: &Info) -> String {
+pub fn info_line(pos: &AnyPosition, i: &Info, chess960: bool) -> String {
     let score = match i.score {
         Score::Cp(c) => format!("cp {c}"),
         Score::Mate(m) => format!("mate {m}"),
     };
-    let pv = wire_moves(pos, &i.pv);
+    let pv = wire_moves(pos, &i.pv, chess960);
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
@@ -43,10 +49,10 @@ pub fn info_line(pos: &AnyPosition, i: &Info) -> String {
     )
 }
 
-fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>) -> String {
+fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
     let Some(b) = best else { return "bestmove (none)".to_string() };
     let line: Vec<Move> = std::iter::once(b).chain(ponder).collect();
-    let words = wire_moves(pos, &line);
+    let words = wire_moves(pos, &line, chess960);
     match &words[..] {
         [b, p] => format!("bestmove {b} ponder {p}"),
         [b, ..] => format!("bestmove {b}"),
@@ -78,6 +84,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name Ponder type check default false");
             send("option name UCI_LimitStrength type check default false");
             send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
+            send("option name UCI_Chess960 type check default false");
             send(&variants_combo());
             send("uciok");
         }
@@ -112,7 +119,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
         "d" => {
             let p = s.position();
             send(&format!("info string fen {}", menagerie_notation::fen::format(&p)));
-            let legal: Vec<String> = p.legal_moves().iter().map(|&m| uci::format_wire(&p, m)).collect();
+            let legal: Vec<String> = p.legal_moves().iter().map(|&m| wire(&p, m, s.chess960)).collect();
             send(&format!("info string legal {}", legal.join(" ")));
         }
         _ => send(&format!("info string unknown command '{line}'")),
@@ -175,6 +182,14 @@ fn setoption(s: &mut Session, rest: &[&str]) {
         "uci_elo" => match value.parse::<u32>() {
             Ok(elo) if (MIN_ELO..=MAX_ELO).contains(&elo) => s.elo = elo,
             _ => send(&format!("info string UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got '{value}'")),
+        },
+        "uci_chess960" => match check(&value) {
+            Some(on) => {
+                s.chess960 = on;
+                let v = if s.variant == VariantId::Chess960 && !on { VariantId::Chess } else { s.variant };
+                s.set_variant(v);
+            }
+            None => send(&format!("info string UCI_Chess960 must be true or false, got '{value}'")),
         },
         "uci_variant" => match VariantId::from_name(&value) {
             Some(v) => s.set_variant(v),
@@ -287,15 +302,16 @@ fn go(s: &mut Session, rest: &[&str]) {
 
 fn start_search(s: &mut Session, limits: Limits) {
     let root = s.position();
+    let chess960 = s.chess960;
     let hold = limits.infinite;
     let quiet = s.quiet_abort.clone();
     s.go(
         limits,
         hold,
-        move |info| send(&info_line(&root, &info)),
+        move |info| send(&info_line(&root, &info, chess960)),
         move |r| {
             if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
-                send(&bestmove_line(&root, r.best, r.ponder));
+                send(&bestmove_line(&root, r.best, r.ponder, chess960));
             }
         },
     );

@@ -11,7 +11,8 @@
 //! `decline`) and "visits" that leave XBoard's board unchanged (`g1g3-g1` =
 //! place on g; White's `accept` and placement are one such move); gating
 //! with the entering piece as suffix (`g1f3a`); swaps as a move onto the
-//! friendly piece. Moves XBoard cannot show (kidnaps, takeovers, gates
+//! friendly piece. Chess960 is XBoard's `fischerandom` (castling written
+//! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
 //! fired by castling on the rook's file or by a kidnap) are not played by
 //! the engine while another move exists; from the user they are accepted.
 
@@ -37,12 +38,20 @@ struct Clock {
 }
 
 fn xboard_name(v: VariantId) -> &'static str {
-    if v == VariantId::Chess { "normal" } else { v.name() }
+    match v {
+        VariantId::Chess => "normal",
+        VariantId::Chess960 => "fischerandom",
+        v => v.name(),
+    }
 }
 
 fn variant_from_xboard(name: &str) -> Option<VariantId> {
     let name = name.rsplit('_').next().unwrap_or(name);
-    if name == "normal" { Some(VariantId::Chess) } else { VariantId::from_name(name) }
+    match name {
+        "normal" => Some(VariantId::Chess),
+        "fischerandom" => Some(VariantId::Chess960),
+        _ => VariantId::from_name(name),
+    }
 }
 
 /// XBoard's internal piece order (XBoard 4.9, `common.h`): a piece-to-char
@@ -77,7 +86,7 @@ fn xboard_slot(k: PieceKind) -> usize {
 /// `grand`, where a move onto a friendly piece swaps the two. The start FEN
 /// is the board without the bracket (XBoard's FEN has no prelude state).
 fn describe_variant(v: VariantId) -> Vec<String> {
-    if v == VariantId::Chess {
+    if matches!(v, VariantId::Chess | VariantId::Chess960) {
         return Vec::new();
     }
     let kinds = v.rules().all_kinds();

@@ -44,6 +44,9 @@ impl Rng {
 /// Plays one game; returns its outcome and moves.
 fn play(e: &mut Engine, v: VariantId, setup: &Setup, seed: u64) -> (Outcome, Vec<String>) {
     e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+    // Chess960 castling is printed king-takes-rook (the wire form) only
+    // with UCI_Chess960 on.
+    e.send(&format!("setoption name UCI_Chess960 value {}", v == VariantId::Chess960));
     e.send("ucinewgame");
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut game = Game::new(AnyPosition::start(v));
@@ -162,8 +165,16 @@ fn camel_rhino() {
 }
 
 #[test]
+fn chess960() {
+    self_play(VariantId::Chess960);
+}
+
+#[test]
 fn every_variant_is_played() {
     // The tests above cover VariantId::ALL; a new variant must get one.
     let names: Vec<&str> = VariantId::ALL.iter().map(|v| v.name()).collect();
-    assert_eq!(names, ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]);
+    assert_eq!(
+        names,
+        ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+    );
 }

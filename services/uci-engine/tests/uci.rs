@@ -75,7 +75,11 @@ fn handshake_lists_options_and_variants() {
     let variants = option("UCI_Variant");
     assert!(variants.contains("type combo default chess"), "{variants}");
     let listed: Vec<&str> = variants.split(" var ").skip(1).collect();
-    assert_eq!(listed, ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]);
+    assert_eq!(
+        listed,
+        ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+    );
+    assert_eq!(option("UCI_Chess960"), "option name UCI_Chess960 type check default false");
     // Every option line comes before uciok, and nothing after it.
     assert_eq!(lines.last().unwrap(), "uciok");
     assert!(e.sync().is_empty());
@@ -588,5 +592,49 @@ fn bestmove_agrees_with_the_last_reported_pv() {
         moves.push(best);
     }
     assert!(mismatches.is_empty(), "{mismatches:#?}");
+    e.quit(Some("quit"));
+}
+
+/// Chess960: White's only mate is O-O-O (king b1, rook a1 → c1/d1). With
+/// `UCI_Chess960` on, castling is written king-takes-rook (`b1a1`); with
+/// it off (the variant chosen by name), king-to-square (`b1c1`). Both
+/// forms are read.
+#[test]
+fn uci_chess960_castling_forms() {
+    const FRC_MATE: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
+    let mut e = engine();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {FRC_MATE}"));
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best, "b1a1");
+    e.send("d");
+    let lines = e.read_until(QUICK, |l| l.starts_with("info string legal"));
+    let legal = lines.last().unwrap();
+    assert!(legal.contains(" b1a1") && legal.contains(" b1c1"), "castling and Kc1 both listed: {legal}");
+    // Shredder-FEN and both input forms of castling.
+    for mv in ["b1a1", "O-O-O"] {
+        e.send(&format!("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1 moves {mv}"));
+        e.send("d");
+        let lines = e.read_until(QUICK, |l| l.starts_with("info string fen"));
+        assert_eq!(lines.last().unwrap(), "info string fen 2rkr3/2p1p3/8/8/8/8/8/2KR4 b - - 1 1", "{mv}");
+    }
+    // The standard start as chess960 (#518): same moves as chess.
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1");
+    e.send("d");
+    let lines = e.read_until(QUICK, |l| l.starts_with("info string fen"));
+    assert!(lines.last().unwrap().contains("RNBQ1RK1 b kq"), "{lines:?}");
+    // Off: UCI_Variant chess960 prints king-to-square.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("setoption name UCI_Variant value chess960");
+    e.send(&format!("position fen {FRC_MATE}"));
+    e.send("go depth 3");
+    let (_, best) = e.bestmove(QUICK);
+    assert_eq!(best, "b1c1");
+    // Off with orthodox chess: a Chess960 FEN is not a chess position.
+    e.send("setoption name UCI_Variant value chess");
+    e.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
     e.quit(Some("quit"));
 }

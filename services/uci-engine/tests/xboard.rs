@@ -72,7 +72,7 @@ fn features_list_every_variant() {
     assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
     let all = lines.join(" ");
     assert!(
-        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino""#),
+        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino,fischerandom""#),
         "{all}"
     );
     for f in ["usermove=1", "ping=1", "setboard=1", "analyze=1", "sigint=0", "sigterm=0", "myname=\"Menagerie"] {
@@ -576,4 +576,38 @@ fn new_discards_a_running_search() {
     engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
     // End of input ends the engine cleanly.
     e.quit(None);
+}
+
+/// `variant fischerandom` is Chess960: no setup needed, castling written
+/// O-O/O-O-O by the engine, and read as O-O-O, king-takes-rook or
+/// king-to-square from XBoard.
+#[test]
+fn fischerandom_over_xboard() {
+    const FRC_MATE: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
+    let mut e = engine();
+    e.send("new");
+    e.send("variant fischerandom");
+    assert!(sync(&mut e, 1).is_empty(), "XBoard knows fischerandom");
+    e.send("force");
+    e.send(&format!("setboard {FRC_MATE}"));
+    e.send("sd 3");
+    e.send("go");
+    let lines = e.read_until_prefix("move ", QUICK);
+    assert_eq!(lines.last().unwrap(), "move O-O-O");
+    assert_eq!(sync(&mut e, 2), ["1-0 {White mates}"]);
+    // From XBoard: O-O-O, king-takes-rook, or king-to-square when that is
+    // not an ordinary king move (here b1c1 is one: the king steps, no mate).
+    for (i, (mv, mates)) in [("O-O-O", true), ("b1a1", true), ("b1c1", false)].into_iter().enumerate() {
+        e.send("new");
+        e.send("variant fischerandom");
+        e.send("force");
+        e.send("setboard 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+        e.send(&format!("usermove {mv}"));
+        let lines = sync(&mut e, 3 + i as u32);
+        let want: &[&str] = if mates { &["1-0 {White mates}"] } else { &[] };
+        assert_eq!(lines, want, "{mv}");
+    }
+    let pos = position_after(VariantId::Chess960, Some(FRC_MATE), &["b1a1"]);
+    assert!(pos.outcome().is_some(), "O-O-O mates");
+    e.quit(Some("quit"));
 }

@@ -210,7 +210,7 @@ fn json_epd() {
 #[test]
 fn json_variants() {
     let v = json(&["variants"], 0);
-    assert_eq!(v.len(), 7);
+    assert_eq!(v.len(), 8);
     assert!(v.iter().all(|r| r["type"] == "variant" && r["start_fen"].is_string()), "{v:?}");
     // The historical form, flag after the subcommand, still works.
     let o = run(&["variants", "--json"]);

@@ -68,9 +68,9 @@ def test_every_variant_annotates_and_reads_back(tmp_path):
     out = tmp_path / "annotated.pgn"
     menagerie("annotate", "--nodes", "1500", "--output", str(out), str(PGN_DIR / "variants.pgn"))
     check = menagerie("pgn", "--check", str(out))
-    assert check.stdout.strip().startswith("7 games, 0 bad"), check.stdout
+    assert check.stdout.strip().startswith("8 games, 0 bad"), check.stdout
     text = out.read_text()
-    for variant in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]:
+    for variant in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]:
         assert f'[Variant "{variant}"]' in text
     assert text.count("[%eval") > 20
 
@@ -82,13 +82,13 @@ def test_games_spread_over_replicas_come_back_in_order(servers, tmp_path):
     local = menagerie("annotate", "--depth", "2", "--threads", "1", *files)
     remote_games = remote.stdout.split("[Event ")
     local_games = local.stdout.split("[Event ")
-    assert len(remote_games) == len(local_games) == 10  # 9 games
+    assert len(remote_games) == len(local_games) == 11  # 10 games
     # Same games, same order, same moves (a depth budget on one thread is deterministic).
     for r, l in zip(remote_games, local_games):
         assert r.splitlines()[:1] == l.splitlines()[:1]
     assert remote.stdout == local.stdout
     summaries = [line for line in remote.stderr.splitlines() if line.startswith("game ")]
-    assert [s.split()[1] for s in summaries] == [str(n) for n in range(1, 10)]
+    assert [s.split()[1] for s in summaries] == [str(n) for n in range(1, 11)]
 
 
 def test_bad_games_exit_1_and_are_named(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import binary
 
-VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
 
 
 @pytest.fixture

@@ -366,6 +366,7 @@ const VARIANT_NAMES: &[&str] = &[
     "alseid-weak",
     "camel-rhino",
     "camel-rhino-plain",
+    "chess960",
     "CHESS",
     " chess",
     "shogi",

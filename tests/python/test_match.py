@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, binary
 
 BROKEN = ROOT / "tests" / "python" / "engines" / "broken_uci.py"
-VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
 STOCKFISH = shutil.which("stockfish") or ("/usr/games/stockfish" if pathlib.Path("/usr/games/stockfish").exists() else None)
 
 

@@ -215,7 +215,7 @@ async fn assert_work_stops(server: &TestServer) {
 // ---------------------------------------------------------------- ListVariants
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn list_variants_has_all_seven() {
+async fn list_variants_lists_every_variant() {
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;

@@ -41,7 +41,7 @@ fn checked_search(e: &mut Engine, pos: &AnyPosition) -> (Vec<String>, String) {
     (infos, best)
 }
 
-/// Short games in all seven variants, each ply searched by the engine and
+/// Short games in every variant, each ply searched by the engine and
 /// its printed token fed back in `position startpos moves …`; the gating
 /// variants also start from each prelude state (declined by White, accepted
 /// by White, accepted by Black).

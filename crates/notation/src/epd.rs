@@ -12,6 +12,7 @@
 //! # Ok::<(), menagerie_notation::epd::EpdError>(())
 //! ```
 
+use core::fmt;
 use menagerie_variants::VariantId;
 use thiserror::Error;
 
@@ -40,6 +41,16 @@ pub struct EpdError {
 
 /// Parses one line (`None` for blank and comment lines).
 pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdLine>, EpdError> {
+    parse_line_with(text, line, builtin_variant)
+}
+
+/// Parses one line as [`parse_line`] does, finding the variant of a
+/// `;variant` opcode with `lookup` (its error is the line's reason).
+pub fn parse_line_with<E: fmt::Display>(
+    text: &str,
+    line: usize,
+    lookup: impl Fn(&str) -> Result<VariantId, E>,
+) -> Result<Option<EpdLine>, EpdError> {
     let t = text.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
@@ -65,10 +76,7 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdLine>, EpdError> 
             let count: u64 = value.parse().map_err(|_| err(format!("'{value}' is not a node count")))?;
             depths.push((depth, count));
         } else if name.eq_ignore_ascii_case("variant") {
-            variant = Some(
-                VariantId::from_name(value)
-                    .ok_or_else(|| err(format!("unknown variant '{value}' (known: {})", VariantId::names())))?,
-            );
+            variant = Some(lookup(value).map_err(|e| err(e.to_string()))?);
         } else {
             return Err(err(format!("unknown opcode '{name}' (expected D<depth> or variant)")));
         }
@@ -78,13 +86,27 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdLine>, EpdError> 
 
 /// Parses a whole suite.
 pub fn parse(text: &str) -> Result<Vec<EpdLine>, EpdError> {
+    parse_with(text, builtin_variant)
+}
+
+/// Parses a whole suite as [`parse`] does, finding variants with `lookup`
+/// (see [`parse_line_with`]).
+pub fn parse_with<E: fmt::Display>(
+    text: &str,
+    lookup: impl Fn(&str) -> Result<VariantId, E>,
+) -> Result<Vec<EpdLine>, EpdError> {
     let mut out = Vec::new();
     for (i, l) in text.lines().enumerate() {
-        if let Some(e) = parse_line(l, i + 1)? {
+        if let Some(e) = parse_line_with(l, i + 1, &lookup)? {
             out.push(e);
         }
     }
     Ok(out)
+}
+
+/// A built-in variant by name.
+fn builtin_variant(name: &str) -> Result<VariantId, String> {
+    VariantId::from_name(name).ok_or_else(|| format!("unknown variant '{name}' (known: {})", VariantId::names()))
 }
 
 /// Formats a line back (`fen ;D1 n ;D2 m`).

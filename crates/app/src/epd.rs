@@ -1,0 +1,242 @@
+//! Verifying EPD perft suites: the positions of a suite, the (line, depth)
+//! jobs to count, each line's verdict from its jobs' outcomes, and the
+//! tally. How the leaves are counted (threads here, replicas, a server's
+//! caps) is the front end's business.
+//!
+//! A line passes when at least one of its depths was checked and every
+//! checked depth matched; it is skipped when none was checked, which is
+//! never a pass; it fails on any mismatch, a bad FEN or a job error.
+//!
+//! ```
+//! use menagerie_app::{Variants, epd};
+//! use menagerie_variants::VariantId;
+//! let suite = epd::read(&Variants::builtin(), "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D9 1\n", VariantId::Chess)?;
+//! let line = &suite[0];
+//! let mut check = epd::LineCheck::default();
+//! for (depth, expected) in line.depths(5) {
+//!     let actual = line.position.as_ref().map_or(0, |p| p.perft(depth));
+//!     check.depth(depth, expected, epd::DepthOutcome::Counted { actual, pass: actual == expected });
+//! }
+//! let mut tally = epd::Tally::default();
+//! tally.add(&check.verdict(&line.epd.depths, 5));
+//! assert_eq!(tally, epd::Tally { passed: 1, failed: 0, skipped: 0 });
+//! # Ok::<(), menagerie_app::epd::EpdError>(())
+//! ```
+
+use crate::Variants;
+use menagerie_notation::epd;
+use menagerie_notation::fen::{self, FenError};
+use menagerie_variants::{AnyPosition, VariantId};
+
+pub use menagerie_notation::epd::{EpdError, EpdLine};
+
+/// A suite line with the position it names.
+#[derive(Clone, Debug)]
+pub struct SuiteLine {
+    /// The line as read.
+    pub epd: EpdLine,
+    /// Its variant: the one it names, else the suite's default.
+    pub variant: VariantId,
+    /// Its FEN read in that variant, or why it does not parse.
+    pub position: Result<AnyPosition, FenError>,
+}
+
+impl SuiteLine {
+    /// The depths of the line to check at most `max` deep, with their
+    /// expected counts, in the order given.
+    pub fn depths(&self, max: u32) -> impl Iterator<Item = (u32, u64)> + '_ {
+        depths_at_most(&self.epd.depths, max)
+    }
+}
+
+/// Reads a suite whose lines without a `;variant` opcode are `default`
+/// positions; variant names are looked up in `variants`.
+pub fn read(variants: &Variants, text: &str, default: VariantId) -> Result<Vec<SuiteLine>, EpdError> {
+    let lines = epd::parse_with(text, |name| variants.lookup(name))?;
+    Ok(lines
+        .into_iter()
+        .map(|epd| {
+            let variant = epd.variant.unwrap_or(default);
+            let position = fen::parse(variant, &epd.fen);
+            SuiteLine { epd, variant, position }
+        })
+        .collect())
+}
+
+/// Reads one suite line (`None` for a blank or comment line), its variant
+/// named in `variants`.
+pub fn read_line(variants: &Variants, text: &str) -> Result<Option<EpdLine>, EpdError> {
+    epd::parse_line_with(text, 1, |name| variants.lookup(name))
+}
+
+/// The entries of `depths` at most `max` deep, in order.
+pub fn depths_at_most(depths: &[(u32, u64)], max: u32) -> impl Iterator<Item = (u32, u64)> + '_ {
+    depths.iter().copied().filter(move |(d, _)| *d <= max)
+}
+
+/// The id of the job of suite line `line` at `depth`: the same on every
+/// run and every front end, so that a run can resume another's results.
+pub fn job_id(line: usize, depth: u32) -> String {
+    format!("line{line}-d{depth}")
+}
+
+/// The suite line of a [`job_id`].
+pub fn line_of(id: &str) -> Option<usize> {
+    id.strip_prefix("line").and_then(|r| r.split('-').next()).and_then(|n| n.parse().ok())
+}
+
+/// Why a line with `depths` had nothing checked at most `max` deep.
+pub fn skip_reason(depths: &[(u32, u64)], max: u32) -> String {
+    if depths.is_empty() {
+        return "no depths given".into();
+    }
+    if depths.iter().any(|(d, _)| *d <= max) {
+        return "the server checked nothing".into();
+    }
+    let list: Vec<String> = depths.iter().map(|(d, _)| format!("D{d}")).collect();
+    format!("every depth is above the maximum {max} ({})", list.join(", "))
+}
+
+/// What came of one (line, depth) job.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum DepthOutcome {
+    /// Counted: `actual` leaves, and the counter's own verdict (a server
+    /// passes an expected count of 0 as "unknown"; the line still compares).
+    Counted {
+        /// The leaf count.
+        actual: u64,
+        /// Whether the counter found it right.
+        pass: bool,
+    },
+    /// The job failed for good: why.
+    Error(String),
+    /// The counter checked nothing (a server's `skipped`).
+    Skipped,
+    /// No result came back.
+    NotRun,
+}
+
+/// A line's verdict, built from what came of its jobs.
+#[derive(Clone, Default, Debug)]
+pub struct LineCheck {
+    reasons: Vec<String>,
+    checked: usize,
+}
+
+impl LineCheck {
+    /// The line's FEN does not parse; gives the reason (`bad FEN: ...`).
+    pub fn bad_fen(&mut self, e: &FenError) -> &str {
+        self.fail(format!("bad FEN: {e}"))
+    }
+
+    /// Records the outcome of the job at `depth` expecting `expected`
+    /// leaves; gives the reason if it failed (`depth 2: expected 400, got 401`).
+    pub fn depth(&mut self, depth: u32, expected: u64, outcome: DepthOutcome) -> Option<&str> {
+        let reason = match outcome {
+            DepthOutcome::Skipped => return None,
+            DepthOutcome::Counted { actual, pass } if pass && actual == expected => None,
+            DepthOutcome::Counted { actual, .. } => Some(format!("depth {depth}: expected {expected}, got {actual}")),
+            DepthOutcome::Error(e) => Some(format!("depth {depth}: {e}")),
+            DepthOutcome::NotRun => Some(format!("depth {depth}: not run")),
+        };
+        self.checked += 1;
+        reason.map(|r| self.fail(r))
+    }
+
+    /// Why the line failed so far.
+    pub fn reasons(&self) -> &[String] {
+        &self.reasons
+    }
+
+    /// The verdict of the line with `depths`, checked at most `max` deep.
+    pub fn verdict(self, depths: &[(u32, u64)], max: u32) -> LineResult {
+        if !self.reasons.is_empty() {
+            LineResult::Failed(self.reasons)
+        } else if self.checked == 0 {
+            LineResult::Skipped(skip_reason(depths, max))
+        } else {
+            LineResult::Passed
+        }
+    }
+
+    fn fail(&mut self, reason: String) -> &str {
+        self.reasons.push(reason);
+        self.reasons.last().map_or("", String::as_str)
+    }
+}
+
+/// How a suite line came out.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum LineResult {
+    /// Every checked depth matched.
+    Passed,
+    /// The reasons (`depth 2: expected 401, got 400`, `bad FEN: ...`).
+    Failed(Vec<String>),
+    /// Why nothing was checked.
+    Skipped(String),
+}
+
+/// Lines of a suite run by result.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Lines that passed.
+    pub passed: usize,
+    /// Lines that failed.
+    pub failed: usize,
+    /// Lines with nothing checked.
+    pub skipped: usize,
+}
+
+impl Tally {
+    /// Counts a line's result.
+    pub fn add(&mut self, result: &LineResult) {
+        match result {
+            LineResult::Passed => self.passed += 1,
+            LineResult::Failed(_) => self.failed += 1,
+            LineResult::Skipped(_) => self.skipped += 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts() {
+        let depths = [(1, 20), (2, 400)];
+        let mut c = LineCheck::default();
+        assert_eq!(c.depth(1, 20, DepthOutcome::Counted { actual: 20, pass: true }), None);
+        assert_eq!(c.clone().verdict(&depths, 1), LineResult::Passed);
+        // A pass with another count (expected 0 on a server) is a mismatch.
+        assert_eq!(
+            c.depth(2, 400, DepthOutcome::Counted { actual: 401, pass: true }),
+            Some("depth 2: expected 400, got 401")
+        );
+        assert_eq!(c.depth(3, 1, DepthOutcome::Error("boom".into())), Some("depth 3: boom"));
+        assert_eq!(c.depth(4, 1, DepthOutcome::NotRun), Some("depth 4: not run"));
+        assert_eq!(c.reasons().len(), 3);
+        assert!(matches!(c.verdict(&depths, 9), LineResult::Failed(r) if r.len() == 3));
+        let mut c = LineCheck::default();
+        assert_eq!(c.depth(1, 20, DepthOutcome::Skipped), None);
+        assert_eq!(c.verdict(&depths, 1), LineResult::Skipped("the server checked nothing".into()));
+        assert_eq!(
+            LineCheck::default().verdict(&depths, 0),
+            LineResult::Skipped("every depth is above the maximum 0 (D1, D2)".into())
+        );
+        assert_eq!(LineCheck::default().verdict(&[], 3), LineResult::Skipped("no depths given".into()));
+    }
+
+    #[test]
+    fn suites_and_ids() {
+        let text = "# x\nnot a fen ;D1 1\n8/8/8/8/8/8/8/K6k w - - 0 1 ;variant chess960 ;D1 3\n";
+        let suite = read(&Variants::builtin(), text, VariantId::Chess).unwrap();
+        assert_eq!(suite.len(), 2);
+        assert!(suite[0].position.is_err());
+        assert_eq!((suite[1].epd.line, suite[1].variant), (3, VariantId::Chess960));
+        let e = read(&Variants::builtin(), "8/8 w ;variant shogi", VariantId::Chess).unwrap_err();
+        assert!(e.to_string().starts_with("line 1: unknown variant 'shogi' (known: chess"), "{e}");
+        assert_eq!(line_of(&job_id(12, 3)), Some(12));
+        assert_eq!(line_of("abc"), None);
+    }
+}

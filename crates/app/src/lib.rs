@@ -1,0 +1,28 @@
+//! Menagerie's application layer: the tasks the front ends (the gRPC
+//! server, the `menagerie` CLI locally or over replicas, the UCI/XBoard
+//! engine) share, each written once with typed errors that every front end
+//! maps to its own form.
+//!
+//! - [`Variants`]: the variants a request may name, and the position a
+//!   request describes (variant name, FEN, moves) as a [`ParsedPosition`].
+//! - [`epd`]: verifying EPD perft suites: the suite's positions, the depths
+//!   to check, each line's verdict and the tally.
+//!
+//! ```
+//! use menagerie_app::{PositionRequest, Variants};
+//! let variants = Variants::builtin();
+//! let p = variants.position(&PositionRequest::new("chess", "", &["e4", "e7e5"]))?;
+//! assert_eq!(p.moves.len(), 2);
+//! assert_eq!(p.current.count_legal(), 29);
+//! # Ok::<(), menagerie_app::PositionError>(())
+//! ```
+
+pub mod epd;
+mod position;
+
+pub use position::{ParsedPosition, PositionError, PositionRequest, UnknownVariant, Variants, play_moves};
+
+/// Nodes per second of `nodes` counted in `seconds` (0 for no time).
+pub fn nps(nodes: u64, seconds: f64) -> u64 {
+    if seconds > 0.0 { (nodes as f64 / seconds) as u64 } else { 0 }
+}

@@ -278,11 +278,8 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Score of a position without legal moves.
     fn terminal_score(pos: &Position<V>, ply: usize) -> i32 {
-        if pos.variant_ended() {
-            // The side that owns no Camel and no Rhino has lost.
-            let us = pos.side_to_move();
-            let ch = pos.kind(PieceKind::Camel) | pos.kind(PieceKind::Rhino);
-            return if (ch & pos.color(us)).is_empty() { -MATE + ply as i32 } else { MATE - ply as i32 };
+        if let Some(loser) = pos.variant_loser() {
+            return if loser == pos.side_to_move() { -MATE + ply as i32 } else { MATE - ply as i32 };
         }
         if pos.is_check() { -MATE + ply as i32 } else { 0 }
     }

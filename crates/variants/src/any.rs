@@ -228,6 +228,14 @@ pub struct Rules {
     pub takeovers: bool,
     /// Swaps.
     pub swaps: bool,
+    /// A side with neither Camel nor Rhino loses.
+    pub camel_rhino_loss: bool,
+    /// Wazirs promote on the last rank.
+    pub wazir_promotes: bool,
+    /// Rank (from the owner's side, 0-based) from which pawns may double-step.
+    pub double_step_rank: u8,
+    /// Pawns may stand on the first and last ranks.
+    pub pawns_anywhere: bool,
 }
 
 impl Rules {
@@ -241,6 +249,10 @@ impl Rules {
             kidnap: V::KIDNAP,
             takeovers: V::TAKEOVERS,
             swaps: V::SWAPS,
+            camel_rhino_loss: V::CAMEL_RHINO_LOSS,
+            wazir_promotes: V::WAZIR_PROMOTES,
+            double_step_rank: V::DOUBLE_STEP_RANK,
+            pawns_anywhere: V::PAWNS_ANYWHERE,
         }
     }
 }

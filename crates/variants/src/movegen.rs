@@ -15,7 +15,7 @@
 
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{BitsOf, Position};
-use crate::variant::Variant;
+use crate::variant::{Gating, Variant};
 use menagerie_geometry::{Bits, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
@@ -170,11 +170,25 @@ impl<V: Variant> Position<V> {
     /// True if the game has ended by a variant rule (no moves are generated).
     #[inline]
     pub fn variant_ended(&self) -> bool {
+        self.variant_loser().is_some()
+    }
+
+    /// The side that has lost by a variant rule, if any: under
+    /// [`Variant::CAMEL_RHINO_LOSS`], a side with neither Camel nor Rhino
+    /// (if both lack them, impossible in play, the side to move).
+    #[inline]
+    pub fn variant_loser(&self) -> Option<Color> {
         if V::CAMEL_RHINO_LOSS {
             let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
-            return (ch & self.by_color[0]).is_empty() || (ch & self.by_color[1]).is_empty();
+            let us = self.side;
+            if (ch & self.by_color[us.idx()]).is_empty() {
+                return Some(us);
+            }
+            if (ch & self.by_color[us.flip().idx()]).is_empty() {
+                return Some(us.flip());
+            }
         }
-        false
+        None
     }
 
     /// Where a piece pinned on `from` may go: the squares from the king
@@ -494,7 +508,7 @@ impl<V: Variant> Position<V> {
             if mask.count_ones() != g.count as u32 || mask & !usable != 0 {
                 continue;
             }
-            if mask & (1 << 4) != 0 && mask & (1 | 1 << 7) != 0 {
+            if !Gating::allows_files(mask) {
                 continue;
             }
             if g.same_file && us == Color::Black && mask != white_mask {

@@ -72,10 +72,7 @@ impl<V: Variant> Position<V> {
     /// needs the history: see [`crate::Game`]). Mate and variant losses
     /// take precedence over the claimable draws.
     pub fn outcome(&self) -> Option<Outcome> {
-        if V::CAMEL_RHINO_LOSS && self.variant_ended() {
-            let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
-            // If both lack them (impossible in play), the side to move is taken as the loser.
-            let loser = if (ch & self.color(self.side)).is_empty() { self.side } else { self.side.flip() };
+        if let Some(loser) = self.variant_loser() {
             return Some(Outcome::Win { winner: loser.flip(), reason: WinReason::NoCamelOrRhino });
         }
         if self.count_legal() == 0 {

@@ -2,7 +2,7 @@
 //! game state and the Zobrist key, for any [`Variant`].
 
 use crate::setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
-use crate::variant::Variant;
+use crate::variant::{Gating, Variant};
 use crate::zobrist::KEYS;
 use core::marker::PhantomData;
 use menagerie_geometry::{Bits, File, Shape, Square};
@@ -587,9 +587,7 @@ impl<V: Variant> Position<V> {
                     }
                 }
             }
-            let m = gates.live[c.idx()];
-            let e = 1u8 << 4;
-            if m & e != 0 && m & (1 | 1 << 7) != 0 {
+            if !Gating::allows_files(gates.live[c.idx()]) {
                 return Err(PositionError::GateFiles("the king file together with a rook file"));
             }
         }

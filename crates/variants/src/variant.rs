@@ -18,6 +18,17 @@ pub struct Gating {
     pub same_file: bool,
 }
 
+impl Gating {
+    /// Gate files (bit `f` for file `f` of an 8-file board) that may be live
+    /// together: never the king's e-file with a rook's a- or h-file, since a
+    /// castling move would then open two gates at once (RULES.md §2.3).
+    pub const fn allows_files(mask: u8) -> bool {
+        const KING_FILE: u8 = 1 << 4;
+        const ROOK_FILES: u8 = 1 | 1 << 7;
+        mask & KING_FILE == 0 || mask & ROOK_FILES == 0
+    }
+}
+
 /// When an Alseid kidnaps (RULES.md §3.1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kidnap {
@@ -427,4 +438,30 @@ pub fn chess960_start_fen(n: u16) -> Option<String> {
     let rank = chess960_back_rank(n)?;
     let white: String = rank.iter().map(|k| k.letter()).collect();
     Some(format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1", white.to_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gate_files_ban_only_the_king_file_with_a_rook_file() {
+        let f = |files: &[u8]| files.iter().fold(0u8, |m, &x| m | 1 << x);
+        assert!(Gating::allows_files(f(&[4])));
+        assert!(Gating::allows_files(f(&[0, 7])));
+        assert!(Gating::allows_files(f(&[3, 4])));
+        assert!(!Gating::allows_files(f(&[0, 4])));
+        assert!(!Gating::allows_files(f(&[4, 7])));
+    }
+
+    #[test]
+    fn rules_carry_every_rule_constant() {
+        let cr = VariantId::CamelRhino.rules();
+        assert!(cr.camel_rhino_loss && cr.wazir_promotes && cr.pawns_anywhere && cr.takeovers && cr.swaps);
+        assert_eq!(cr.double_step_rank, 2);
+        let plain = VariantId::CamelRhinoPlain.rules();
+        assert!(!plain.camel_rhino_loss && !plain.wazir_promotes && !plain.takeovers);
+        let chess = VariantId::Chess.rules();
+        assert!(!chess.camel_rhino_loss && chess.castling && chess.double_step_rank == 1);
+    }
 }

@@ -15,7 +15,6 @@ use menagerie_review::{
     Budget, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewEvent, ReviewOptions, Side,
     SideSummary, Summary, SvgMode, Thresholds,
 };
-use menagerie_variants::VariantId;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -413,7 +412,7 @@ async fn annotate_one(
             Some(Event::Summary(s)) => {
                 positions.sort_by_key(|p: &PositionReport| p.index);
                 moves.sort_by_key(|m: &MoveReport| m.index);
-                let variant = VariantId::from_name(&s.variant).ok_or_else(|| {
+                let variant = menagerie_app::Variants::builtin().lookup(&s.variant).map_err(|_| {
                     tonic::Status::internal(format!("the server reviewed unknown variant {}", s.variant))
                 })?;
                 let side = |s: Option<pb::SideSummary>| {

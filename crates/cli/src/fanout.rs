@@ -6,13 +6,15 @@
 //! without redoing them.
 
 use crate::remote::{Client, Remote, Replica, replicas};
+use crate::report;
 use crate::results::{Done, Results};
 use crate::ui::{self, Progress};
 use crate::{FanoutArgs, PositionArgs};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use menagerie_api::pb;
-use menagerie_notation::{epd as epd_fmt, fen};
-use menagerie_variants::{AnyPosition, VariantId};
+use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, Tally};
+use menagerie_notation::fen;
+use menagerie_variants::AnyPosition;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::Write;
 use std::path::Path;
@@ -256,31 +258,16 @@ pub(crate) async fn epd(
     threads: usize,
     args: &FanoutArgs,
 ) -> Result<ExitCode> {
-    let default = VariantId::from_name(default_variant)
-        .ok_or_else(|| anyhow!("unknown variant '{default_variant}' (known: {})", VariantId::names()))?;
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let lines = epd_fmt::parse(&text)?;
+    let default = crate::local::variant(default_variant)?;
+    let suite = crate::local::read_suite(file, default)?;
     let max = max_depth.unwrap_or(crate::MAX_DEPTH);
     let mut results = Results::open(args.results.as_deref())?;
     let mut jobs = Vec::new();
-    let mut by_line: HashMap<usize, (String, Vec<String>)> = HashMap::new();
-    let mut line_depths: HashMap<usize, Vec<(u32, u64)>> = HashMap::new();
-    for l in &lines {
-        let v = l.variant.unwrap_or(default);
-        let mut why = Vec::new();
-        // A line with no job to send still has its FEN checked here, as a
-        // local run would: a bad FEN fails the line whatever its depths.
-        if !l.depths.iter().any(|(d, _)| *d <= max)
-            && let Err(e) = fen::parse(v, &l.fen)
-        {
-            why.push(format!("bad FEN: {e}"));
-        }
-        by_line.insert(l.line, (l.fen.clone(), why));
-        line_depths.insert(l.line, l.depths.clone());
-        for &(d, n) in l.depths.iter().filter(|(d, _)| *d <= max) {
+    for l in &suite {
+        for (d, n) in l.depths(max) {
             jobs.push(Job {
-                id: crate::local::job_id(l.line, d),
-                position: pb::Position { variant: v.name().into(), fen: l.fen.clone(), moves: Vec::new() },
+                id: epd::job_id(l.epd.line, d),
+                position: pb::Position { variant: l.variant.name().into(), fen: l.epd.fen.clone(), moves: Vec::new() },
                 depth: d,
                 expected: n,
                 weight: n,
@@ -322,66 +309,45 @@ pub(crate) async fn epd(
     for d in fresh {
         results.done.insert(d.id.clone(), d);
     }
-    // Per line: what failed, and how many depths were checked. A line passes
-    // when at least one depth was checked and none failed; with none checked
-    // (no depth at most --max-depth, or every job skipped by the server) it
-    // is skipped, never passed.
-    let mut checked: HashMap<usize, usize> = HashMap::new();
-    for j in &jobs {
-        let line = line_of(&j.id);
-        let done = results.done.get(&j.id);
-        if done.is_some_and(|d| d.skipped && d.error.is_empty()) {
-            continue;
+    // Per line, from its jobs' results. A line with no job to send still
+    // has its FEN checked here, as a local run would: a bad FEN fails the
+    // line whatever its depths. With no depth checked (none at most
+    // --max-depth, or every job skipped by the server) a line is skipped,
+    // never passed.
+    let mut tally = Tally::default();
+    for l in &suite {
+        let (line, fen) = (l.epd.line, &l.epd.fen);
+        let mut check = LineCheck::default();
+        if l.depths(max).next().is_none()
+            && let Err(e) = &l.position
+        {
+            check.bad_fen(e);
         }
-        *checked.entry(line).or_default() += 1;
-        // Compared here too: the server takes an expected count of 0 as
-        // "unknown, just count", but a suite line's `;D1 0` means zero.
-        let ok = done.is_some_and(|d| d.pass && d.error.is_empty() && d.actual == j.expected);
-        if !ok && let Some((_, why)) = by_line.get_mut(&line) {
-            let reason = match done {
-                Some(d) if !d.error.is_empty() => format!("depth {}: {}", j.depth, d.error),
-                Some(d) => format!("depth {}: expected {}, got {}", j.depth, j.expected, d.actual),
-                None => format!("depth {}: not run", j.depth),
+        for (d, want) in l.depths(max) {
+            // The server takes an expected count of 0 as "unknown, just
+            // count", but a suite line's `;D1 0` means zero: the check compares.
+            let outcome = match results.done.get(&epd::job_id(line, d)) {
+                None => DepthOutcome::NotRun,
+                Some(done) if !done.error.is_empty() => DepthOutcome::Error(done.error.clone()),
+                Some(done) if done.skipped => DepthOutcome::Skipped,
+                Some(done) => DepthOutcome::Counted { actual: done.actual, pass: done.pass },
             };
-            why.push(reason);
+            check.depth(d, want, outcome);
         }
-    }
-    let mut keys: Vec<_> = by_line.keys().copied().collect();
-    keys.sort_unstable();
-    let mut tally = crate::local::EpdTally::default();
-    for k in &keys {
-        let (fen, why) = &by_line[k];
-        let verdict = if !why.is_empty() {
-            tally.failed += 1;
-            if !json {
-                writeln!(out, "line {k}: {}  ({fen})", why.join("; "))?;
+        let verdict = check.verdict(&l.epd.depths, max);
+        if !json {
+            match &verdict {
+                LineResult::Failed(why) => writeln!(out, "line {line}: {}  ({fen})", why.join("; "))?,
+                LineResult::Skipped(reason) => writeln!(out, "line {line}: skipped: {reason}  ({fen})")?,
+                LineResult::Passed => {}
             }
-            crate::local::LineResult::Failed(why.clone())
-        } else if checked.get(k).copied().unwrap_or(0) == 0 {
-            tally.skipped += 1;
-            let depths = line_depths.get(k).map_or(&[][..], |d| d.as_slice());
-            let reason = if depths.iter().any(|(d, _)| *d <= max) {
-                "the server checked nothing".to_string()
-            } else {
-                crate::local::skip_reason(depths, max)
-            };
-            if !json {
-                writeln!(out, "line {k}: skipped: {reason}  ({fen})")?;
-            }
-            crate::local::LineResult::Skipped(reason)
-        } else {
-            tally.passed += 1;
-            crate::local::LineResult::Passed
-        };
+        }
+        tally.add(&verdict);
         if json {
-            ui::emit(&mut out, &verdict.to_json(*k, fen))?;
+            ui::emit(&mut out, &report::line_json(&verdict, line, fen))?;
         }
     }
-    tally.finish(&mut out, max)
-}
-
-fn line_of(id: &str) -> usize {
-    id.strip_prefix("line").and_then(|r| r.split('-').next()).and_then(|n| n.parse().ok()).unwrap_or(0)
+    report::epd_summary(&mut out, tally, max)
 }
 
 /// The distinct positions after `plies` plies from `root`, with how many

@@ -1,11 +1,14 @@
 //! Commands run on this machine.
 
+use crate::report::{self, AnalysisScore, InfoLine};
 use crate::results::{Done, Results};
 use crate::ui::{self, Progress};
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
+use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
+use menagerie_app::{ParsedPosition, PositionRequest, Variants, nps};
 use menagerie_notation::MoveError;
-use menagerie_notation::{epd, fen, parse_move, san, uci};
+use menagerie_notation::{fen, parse_move, san, uci};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable, VariantId};
 use std::io::Write;
 use std::path::Path;
@@ -13,18 +16,27 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+/// The variant called `name`.
 pub(crate) fn variant(name: &str) -> Result<VariantId> {
-    VariantId::from_name(name).ok_or_else(|| anyhow!("unknown variant '{name}' (known: {})", VariantId::names()))
+    Ok(Variants::builtin().lookup(name)?)
 }
 
+/// The position of the command line: its start and moves, and where they lead.
+pub(crate) fn parsed_position(a: &PositionArgs) -> Result<ParsedPosition> {
+    let moves: Vec<&str> = a.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
+    Ok(Variants::builtin().position(&request)?)
+}
+
+/// The position of the command line, after its moves.
 pub(crate) fn position(a: &PositionArgs) -> Result<AnyPosition> {
-    let v = variant(&a.variant)?;
-    let mut pos = fen::parse_or_start(v, a.fen.as_deref().unwrap_or("")).context("bad FEN")?;
-    for (i, text) in a.moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
-        let m = parse_move(&pos, text).with_context(|| format!("moves[{i}]"))?;
-        pos = pos.play_unchecked(m);
-    }
-    Ok(pos)
+    Ok(parsed_position(a)?.current)
+}
+
+/// The EPD suite in `file`, its lines without a `;variant` opcode in `default`.
+pub(crate) fn read_suite(file: &Path, default: VariantId) -> Result<Vec<SuiteLine>> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(epd::read(&Variants::builtin(), &text, default)?)
 }
 
 pub(crate) fn check_depth(depth: u32) -> Result<()> {
@@ -34,64 +46,11 @@ pub(crate) fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
-/// Lines of an EPD run by result. A line passes when at least one of its
-/// depths was checked and every checked depth matched; it is skipped when
-/// none was checked (every depth above `--max-depth`, or none given), which
-/// is never a pass; it fails on any mismatch, a bad FEN or a job error.
-#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct EpdTally {
-    pub passed: usize,
-    pub failed: usize,
-    pub skipped: usize,
-}
-
-impl EpdTally {
-    /// Prints the summary line (`3 passed, 0 failed, 1 skipped`) and gives
-    /// the exit code: 1 if a line failed, or if nothing at all was checked
-    /// (said on stderr); 0 otherwise.
-    /// With `--json` the summary is `{"type":"epd","passed":..,"failed":..,"skipped":..}`.
-    pub(crate) fn finish(self, out: &mut impl Write, max: u32) -> Result<ExitCode> {
-        if ui::json() {
-            let v = serde_json::json!({
-                "type": "epd", "passed": self.passed, "failed": self.failed, "skipped": self.skipped,
-            });
-            ui::emit(out, &v)?;
-        } else {
-            writeln!(out, "{} passed, {} failed, {} skipped", self.passed, self.failed, self.skipped)?;
-        }
-        out.flush()?;
-        if self.failed > 0 {
-            return Ok(ExitCode::from(1));
-        }
-        if self.passed == 0 {
-            eprintln!(
-                "nothing was checked: {} line(s), none with a depth at most {max} (see --max-depth)",
-                self.skipped
-            );
-            return Ok(ExitCode::from(1));
-        }
-        Ok(ExitCode::SUCCESS)
-    }
-}
-
-/// Why an EPD line with `depths` had nothing checked at `--max-depth max`.
-pub(crate) fn skip_reason(depths: &[(u32, u64)], max: u32) -> String {
-    if depths.is_empty() {
-        return "no depths given".into();
-    }
-    let list: Vec<String> = depths.iter().map(|(d, _)| format!("D{d}")).collect();
-    format!("every depth is above the maximum {max} ({})", list.join(", "))
-}
-
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     if threads == 0 || threads > 1024 {
         bail!("--threads must be between 1 and 1024");
     }
     Ok(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
-}
-
-pub(crate) fn nps(nodes: u64, secs: f64) -> u64 {
-    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
 /// Perft of `p` per root move, in generation order: the root moves spread
@@ -145,7 +104,6 @@ fn count(p: &AnyPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progr
 /// Runs a command on this machine.
 pub fn run(command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    let json = ui::json();
     match command {
         Command::Perft { pos, threads, hash, depth, .. } => {
             check_depth(depth)?;
@@ -165,12 +123,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
                 rows.iter().map(|r| r.1).sum()
             };
             let secs = t0.elapsed().as_secs_f64();
-            if json {
-                ui::emit(&mut out, &perft_json(depth, n, secs, nps(n, secs)))?;
-            } else {
-                eprintln!("depth {depth} nodes {n} time {:.3}s nps {}", secs, nps(n, secs));
-                writeln!(out, "{n}")?;
-            }
+            report::write_perft(&mut out, depth, n, secs, nps(n, secs))?;
         }
         Command::Divide { pos, threads, depth } => {
             check_depth(depth)?;
@@ -184,53 +137,21 @@ pub fn run(command: Command) -> Result<ExitCode> {
             let rows = divide_rows(&p, depth, None, &pool, &progress, || progress.inc(1));
             progress.finish();
             let total: u64 = rows.iter().map(|r| r.1).sum();
-            if json {
-                let legal = p.legal_moves();
-                for &(m, n) in &rows {
-                    let row = serde_json::json!({
-                        "type": "move", "move": uci::format(v, m), "san": san::format_with(&p, m, &legal), "nodes": n,
-                    });
-                    ui::emit(&mut out, &row)?;
-                }
-                ui::emit(&mut out, &divide_json(depth, total, rows.len()))?;
-            } else {
-                for (m, n) in rows {
-                    writeln!(out, "{}: {n}", uci::format(v, m))?;
-                }
-                writeln!(out)?;
-                writeln!(out, "{total}")?;
+            let legal = p.legal_moves();
+            for &(m, n) in &rows {
+                report::write_divide_row(&mut out, &uci::format(v, m), &san::format_with(&p, m, &legal), n)?;
             }
+            report::write_divide_total(&mut out, depth, total, rows.len())?;
         }
         Command::Moves { pos, san: with_san, fens } => {
             let p = position(&pos)?;
             let v = p.variant();
             let legal = p.legal_moves();
             for &m in legal.iter() {
-                if json {
-                    let row = serde_json::json!({
-                        "type": "move", "uci": uci::format(v, m), "san": san::format_with(&p, m, &legal),
-                        "fen": fen::format(&p.play_unchecked(m)),
-                    });
-                    ui::emit(&mut out, &row)?;
-                    continue;
-                }
-                let mut line = uci::format(v, m);
-                if with_san {
-                    line.push(' ');
-                    line.push_str(&san::format_with(&p, m, &legal));
-                }
-                if fens {
-                    line.push(' ');
-                    line.push_str(&fen::format(&p.play_unchecked(m)));
-                }
-                writeln!(out, "{line}")?;
+                let (san, fen) = (san::format_with(&p, m, &legal), fen::format(&p.play_unchecked(m)));
+                report::write_move_row(&mut out, &uci::format(v, m), &san, &fen, with_san, fens)?;
             }
-            if json {
-                ui::emit(
-                    &mut out,
-                    &serde_json::json!({"type": "moves", "fen": fen::format(&p), "count": legal.len()}),
-                )?;
-            }
+            report::write_moves_total(&mut out, &fen::format(&p), legal.len())?;
         }
         Command::Validate { pos, mv } => {
             let p = position(&pos)?;
@@ -239,84 +160,24 @@ pub fn run(command: Command) -> Result<ExitCode> {
                     let after = p.play_unchecked(m);
                     let (uci, san, fen) = (uci::format(p.variant(), m), san::format(&p, m), fen::format(&after));
                     let outcome = after.outcome().map(|o| o.describe());
-                    write_legal(&mut out, &uci, &san, &fen, outcome.as_deref())?;
+                    report::write_legal(&mut out, &uci, &san, &fen, outcome.as_deref())?;
                 }
                 Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous(_))) => {
-                    write_illegal(&mut out, &mv, &e.to_string())?;
+                    report::write_illegal(&mut out, &mv, &e.to_string())?;
                     return Err(anyhow!(e));
                 }
                 Err(e) => return Err(anyhow!(e)),
             }
         }
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
-            let p = position(&pos)?;
-            analyze(&p, &pos, depth, nodes, movetime, multipv, threads, &mut out)?;
+            let p = parsed_position(&pos)?;
+            analyze(&p, depth, nodes, movetime, multipv, threads, &mut out)?;
         }
         Command::Epd { file, variant: vname, max_depth, threads, fanout } => {
             return epd(&file, &vname, max_depth, threads, fanout.results.as_deref(), &mut out);
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The `--json` line of `perft` (local or remote).
-pub(crate) fn perft_json(depth: u32, nodes: u64, seconds: f64, nps: u64) -> serde_json::Value {
-    serde_json::json!({"type": "perft", "depth": depth, "nodes": nodes, "seconds": seconds, "nps": nps})
-}
-
-/// The closing `--json` line of `divide` (local or remote).
-pub(crate) fn divide_json(depth: u32, nodes: u64, moves: usize) -> serde_json::Value {
-    serde_json::json!({"type": "divide", "depth": depth, "nodes": nodes, "moves": moves})
-}
-
-/// `validate` of a legal move, as text or JSON.
-pub(crate) fn write_legal(out: &mut impl Write, uci: &str, san: &str, fen: &str, outcome: Option<&str>) -> Result<()> {
-    if ui::json() {
-        let v = serde_json::json!({
-            "type": "validate", "legal": true, "move": uci, "san": san, "fen": fen, "outcome": outcome,
-        });
-        return ui::emit(out, &v);
-    }
-    writeln!(out, "legal")?;
-    writeln!(out, "move: {uci}")?;
-    writeln!(out, "san: {san}")?;
-    writeln!(out, "fen: {fen}")?;
-    if let Some(o) = outcome {
-        writeln!(out, "outcome: {o}")?;
-    }
-    Ok(())
-}
-
-/// `validate` of an illegal or ambiguous move, as text or JSON (the error
-/// itself goes to stderr, exit 1).
-pub(crate) fn write_illegal(out: &mut impl Write, text: &str, reason: &str) -> Result<()> {
-    if ui::json() {
-        let v = serde_json::json!({"type": "validate", "legal": false, "move": text, "reason": reason});
-        return ui::emit(out, &v);
-    }
-    writeln!(out, "illegal")?;
-    Ok(())
-}
-
-/// How an EPD line came out.
-pub(crate) enum LineResult {
-    Passed,
-    /// The reasons (`depth 2: expected 401, got 400`, `bad FEN: ...`).
-    Failed(Vec<String>),
-    /// Why nothing was checked.
-    Skipped(String),
-}
-
-impl LineResult {
-    /// The `--json` line of EPD line `line`.
-    pub(crate) fn to_json(&self, line: usize, fen: &str) -> serde_json::Value {
-        let (result, reasons) = match self {
-            LineResult::Passed => ("passed", Vec::new()),
-            LineResult::Failed(why) => ("failed", why.clone()),
-            LineResult::Skipped(why) => ("skipped", vec![why.clone()]),
-        };
-        serde_json::json!({"type": "line", "line": line, "fen": fen, "result": result, "reasons": reasons})
-    }
 }
 
 /// `menagerie epd` on this machine: one job per (line, depth) at most
@@ -334,20 +195,18 @@ fn epd(
     if let Some(d) = max_depth {
         check_depth(d)?;
     }
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let lines = epd::parse(&text)?;
+    let suite = read_suite(file, default)?;
     let max = max_depth.unwrap_or(MAX_DEPTH);
     let pool = pool(threads)?;
     let mut results = Results::open(results)?;
     let json = ui::json();
-    let positions: Vec<_> = lines.iter().map(|l| fen::parse(l.variant.unwrap_or(default), &l.fen)).collect();
     // The jobs (and their sizes) still to run, for the bar; a line with a
     // bad FEN has none.
     let (mut total, mut todo, mut weight) = (0usize, 0u64, 0u64);
-    for (l, _) in lines.iter().zip(&positions).filter(|(_, p)| p.is_ok()) {
-        for &(d, want) in l.depths.iter().filter(|(d, _)| *d <= max) {
+    for l in suite.iter().filter(|l| l.position.is_ok()) {
+        for (d, want) in l.depths(max) {
             total += 1;
-            if results.finished(&job_id(l.line, d), d, want).is_none() {
+            if results.finished(&epd::job_id(l.epd.line, d), d, want).is_none() {
                 todo += 1;
                 weight += want.max(1);
             }
@@ -357,25 +216,25 @@ fn epd(
         eprintln!("resuming: {} of {total} jobs already done", total - todo as usize);
     }
     let progress = Progress::jobs(todo, weight);
-    let mut tally = EpdTally::default();
-    for (l, parsed) in lines.iter().zip(positions) {
-        let mut why = Vec::new();
-        let mut checked = 0usize;
-        match parsed {
+    let mut tally = Tally::default();
+    for l in &suite {
+        let (line, fen) = (l.epd.line, &l.epd.fen);
+        let mut check = LineCheck::default();
+        match &l.position {
             Err(e) => {
-                why.push(format!("bad FEN: {e}"));
+                let why = check.bad_fen(e);
                 if !json {
-                    progress.suspend(|| writeln!(out, "line {}: bad FEN: {e}", l.line))?;
+                    progress.suspend(|| writeln!(out, "line {line}: {why}"))?;
                 }
             }
             Ok(p) => {
-                for &(d, want) in l.depths.iter().filter(|(d, _)| *d <= max) {
-                    let id = job_id(l.line, d);
+                for (d, want) in l.depths(max) {
+                    let id = epd::job_id(line, d);
                     let (done, resumed) = match results.finished(&id, d, want) {
                         Some(done) => (done.clone(), true),
                         None => {
                             let t0 = Instant::now();
-                            let got = count(&p, d, &pool, &progress);
+                            let got = count(p, d, &pool, &progress);
                             let done = Done {
                                 id,
                                 depth: d,
@@ -392,56 +251,37 @@ fn epd(
                             (done, false)
                         }
                     };
-                    checked += 1;
                     if json {
                         progress.suspend(|| ui::emit(out, &done.to_json(resumed)))?;
                     }
-                    let got = done.actual;
-                    if got != want || !done.pass {
-                        why.push(format!("depth {d}: expected {want}, got {got}"));
-                        if !json {
-                            progress.suspend(|| {
-                                writeln!(out, "line {}: depth {d}: expected {want}, got {got}  ({})", l.line, l.fen)
-                            })?;
-                        }
+                    let outcome = DepthOutcome::Counted { actual: done.actual, pass: done.pass };
+                    if let Some(why) = check.depth(d, want, outcome)
+                        && !json
+                    {
+                        progress.suspend(|| writeln!(out, "line {line}: {why}  ({fen})"))?;
                     }
                 }
             }
         }
-        let verdict = if !why.is_empty() {
-            tally.failed += 1;
-            LineResult::Failed(why)
-        } else if checked == 0 {
-            tally.skipped += 1;
-            let reason = skip_reason(&l.depths, max);
-            if !json {
-                progress.suspend(|| writeln!(out, "line {}: skipped: {reason}  ({})", l.line, l.fen))?;
-            }
-            LineResult::Skipped(reason)
-        } else {
-            tally.passed += 1;
-            LineResult::Passed
-        };
+        let verdict = check.verdict(&l.epd.depths, max);
+        if let LineResult::Skipped(reason) = &verdict
+            && !json
+        {
+            progress.suspend(|| writeln!(out, "line {line}: skipped: {reason}  ({fen})"))?;
+        }
+        tally.add(&verdict);
         if json {
-            progress.suspend(|| ui::emit(out, &verdict.to_json(l.line, &l.fen)))?;
+            progress.suspend(|| ui::emit(out, &report::line_json(&verdict, line, fen)))?;
         }
     }
     progress.finish();
-    tally.finish(out, max)
-}
-
-/// The id of the job of EPD line `line` at `depth` (the same locally, remotely
-/// and on every run, for resuming).
-pub(crate) fn job_id(line: usize, depth: u32) -> String {
-    format!("line{line}-d{depth}")
+    report::epd_summary(out, tally, max)
 }
 
 /// Local analysis with the search engine; prints UCI-style info lines with
 /// SAN, then `bestmove`.
-#[allow(clippy::too_many_arguments)]
 fn analyze(
-    p: &AnyPosition,
-    args: &PositionArgs,
+    parsed: &ParsedPosition,
     depth: Option<u32>,
     nodes: Option<u64>,
     movetime: Option<u64>,
@@ -450,6 +290,7 @@ fn analyze(
     out: &mut impl Write,
 ) -> Result<()> {
     use menagerie_search::{Engine, EngineOptions, Limits, Score};
+    let p = &parsed.current;
     if p.count_legal() == 0 {
         bail!("the game is over: {}", p.outcome().map_or("no legal moves".into(), |o| o.describe()));
     }
@@ -461,16 +302,8 @@ fn analyze(
     if !(1..=256).contains(&multipv) || !(1..=512).contains(&threads) {
         bail!("--multipv must be 1..256 and --threads 1..512");
     }
-    let start = fen::parse_or_start(p.variant(), args.fen.as_deref().unwrap_or("")).context("bad FEN")?;
-    let mut history = Vec::new();
-    let mut q = start;
-    for text in args.move_list() {
-        let m = parse_move(&q, &text)?;
-        q = q.play_unchecked(m);
-        history.push(m);
-    }
     let mut engine = Engine::new(EngineOptions { hash_mb: 64, threads: threads as usize, multipv: multipv as usize });
-    engine.set_position(start, &history).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
+    engine.set_position(parsed.start, &parsed.moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
     let limits = Limits {
         depth,
         nodes,
@@ -513,77 +346,7 @@ fn analyze(
     }
     let r = handle.wait();
     let best = r.best.map(|m| (uci::format(v, m), san::format(&pos, m)));
-    write_bestmove(out, best.as_ref().map(|(u, s)| (u.as_str(), s.as_str())))
-}
-
-/// A score of an analysis line.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum AnalysisScore {
-    Cp(i32),
-    Mate(i32),
-}
-
-/// One `info` line of an analysis (local or remote).
-pub(crate) struct InfoLine {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub multipv: u32,
-    pub score: AnalysisScore,
-    pub nodes: u64,
-    pub nps: u64,
-    pub time_ms: u64,
-    pub pv: Vec<String>,
-    pub pv_san: Vec<String>,
-}
-
-impl InfoLine {
-    /// As a UCI-style text line with the PV in SAN, or with `--json` as
-    /// `{"type":"info",...,"score":{"cp":N}|{"mate":N},"pv":[UCI],"pv_san":[SAN]}`.
-    pub(crate) fn write(&self, out: &mut impl Write) -> Result<()> {
-        if ui::json() {
-            let score = match self.score {
-                AnalysisScore::Cp(c) => serde_json::json!({"cp": c}),
-                AnalysisScore::Mate(m) => serde_json::json!({"mate": m}),
-            };
-            let v = serde_json::json!({
-                "type": "info", "depth": self.depth, "seldepth": self.seldepth, "multipv": self.multipv,
-                "score": score, "nodes": self.nodes, "nps": self.nps, "time_ms": self.time_ms,
-                "pv": self.pv, "pv_san": self.pv_san,
-            });
-            return ui::emit(out, &v);
-        }
-        let score = match self.score {
-            AnalysisScore::Cp(c) => format!("cp {c}"),
-            AnalysisScore::Mate(m) => format!("mate {m}"),
-        };
-        writeln!(
-            out,
-            "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} time {} pv {}",
-            self.depth,
-            self.seldepth,
-            self.multipv,
-            self.nodes,
-            self.nps,
-            self.time_ms,
-            self.pv_san.join(" ")
-        )?;
-        Ok(())
-    }
-}
-
-/// The closing line of an analysis: the best move (UCI, SAN), if any.
-pub(crate) fn write_bestmove(out: &mut impl Write, best: Option<(&str, &str)>) -> Result<()> {
-    if ui::json() {
-        let v = serde_json::json!({
-            "type": "analyze", "bestmove": best.map(|b| b.0), "bestmove_san": best.map(|b| b.1),
-        });
-        return ui::emit(out, &v);
-    }
-    match best {
-        Some((u, s)) => writeln!(out, "bestmove {u} ({s})")?,
-        None => writeln!(out, "bestmove (none)")?,
-    }
-    Ok(())
+    report::write_bestmove(out, best.as_ref().map(|(u, s)| (u.as_str(), s.as_str())))
 }
 
 #[cfg(test)]

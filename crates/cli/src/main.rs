@@ -8,6 +8,7 @@ mod local;
 mod matches;
 mod pgn;
 mod remote;
+mod report;
 mod results;
 mod svg;
 mod ui;
@@ -345,9 +346,8 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 
 /// `menagerie variants`: every game with its board, pieces and start.
 fn variants() -> Result<ExitCode> {
-    use menagerie_variants::VariantId;
     let json = ui::json();
-    for &v in VariantId::ALL {
+    for v in menagerie_app::Variants::builtin().iter() {
         let rules = v.rules();
         let kinds = rules.all_kinds();
         let (files, ranks) = v.size();

@@ -8,7 +8,6 @@ use menagerie_tournament::{
     Adjudication, DrawRule, EngineConfig, Event, MatchConfig, Opening, Protocol, ResignRule, Sprt, SprtState,
     Standings, TimeControl, openings,
 };
-use menagerie_variants::VariantId;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
@@ -287,8 +286,7 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
 
 /// The match configuration from the command line.
 fn build(args: &MatchArgs) -> Result<MatchConfig> {
-    let variant = VariantId::from_name(&args.variant)
-        .with_context(|| format!("unknown variant '{}' (known: {})", args.variant, VariantId::names()))?;
+    let variant = crate::local::variant(&args.variant)?;
     if args.engines.len() < 2 {
         bail!("a match needs at least two --engine");
     }
@@ -394,7 +392,9 @@ fn engine(spec: &str) -> Result<EngineConfig> {
                 if let Some(name) = k.strip_prefix("option.") {
                     c.options.push((name.to_string(), v.to_string()));
                 } else if let Some(ours) = k.strip_prefix("variant.") {
-                    let id = VariantId::from_name(ours)
+                    let id = menagerie_app::Variants::builtin()
+                        .lookup(ours)
+                        .ok()
                         .with_context(|| format!("engine spec: unknown variant '{ours}' in '{k}'"))?;
                     c.variant_names.push((id, v.to_string()));
                 } else {
@@ -479,6 +479,7 @@ fn sprt(text: &str) -> Result<Sprt> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use menagerie_variants::VariantId;
 
     #[test]
     fn engine_specs() {

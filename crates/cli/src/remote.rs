@@ -1,5 +1,6 @@
 //! Commands run on `menagerie-server` replicas over gRPC.
 
+use crate::report::{self, AnalysisScore, InfoLine};
 use crate::ui::{self, Progress};
 use crate::{Command, PositionArgs, fanout};
 use anyhow::{Context, Result, anyhow, bail};
@@ -249,8 +250,7 @@ pub(crate) fn position_pb(p: &PositionArgs) -> pb::Position {
     pb::Position { variant: p.variant.clone(), fen: p.fen.clone().unwrap_or_default(), moves: p.move_list() }
 }
 
-fn score(s: &Option<pb::Score>) -> crate::local::AnalysisScore {
-    use crate::local::AnalysisScore;
+fn score(s: &Option<pb::Score>) -> AnalysisScore {
     match s.as_ref().and_then(|s| s.value) {
         Some(pb::score::Value::Cp(c)) => AnalysisScore::Cp(c),
         Some(pb::score::Value::Mate(m)) => AnalysisScore::Mate(m),
@@ -267,7 +267,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
             let total = fanout::perft_split(remote, &pos, depth, k, threads, &f).await?;
             if json {
                 let secs = t0.elapsed().as_secs_f64();
-                ui::emit(&mut out, &crate::local::perft_json(depth, total, secs, crate::local::nps(total, secs)))?;
+                ui::emit(&mut out, &report::perft_json(depth, total, secs, menagerie_app::nps(total, secs)))?;
             } else {
                 writeln!(out, "{total}")?;
             }
@@ -290,12 +290,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                     }
                     Some(pb::perft_response::Event::Total(t)) => {
                         progress.finish();
-                        if json {
-                            ui::emit(&mut out, &crate::local::perft_json(depth, t.nodes, t.elapsed_seconds, t.nps))?;
-                        } else {
-                            eprintln!("depth {depth} nodes {} time {:.3}s nps {}", t.nodes, t.elapsed_seconds, t.nps);
-                            writeln!(out, "{}", t.nodes)?;
-                        }
+                        report::write_perft(&mut out, depth, t.nodes, t.elapsed_seconds, t.nps)?;
                     }
                     _ => {}
                 }
@@ -313,14 +308,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 match ev.event {
                     Some(pb::perft_response::Event::Divide(d)) => {
                         moves += 1;
-                        progress.suspend(|| -> Result<()> {
-                            if json {
-                                let row = serde_json::json!({"type": "move", "move": d.r#move, "san": d.san, "nodes": d.nodes});
-                                ui::emit(&mut out, &row)
-                            } else {
-                                Ok(writeln!(out, "{}: {}", d.r#move, d.nodes)?)
-                            }
-                        })?;
+                        progress.suspend(|| report::write_divide_row(&mut out, &d.r#move, &d.san, d.nodes))?;
                     }
                     Some(pb::perft_response::Event::Progress(p)) => {
                         progress.set(p.moves_done.into(), p.moves_total.into());
@@ -328,12 +316,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                     }
                     Some(pb::perft_response::Event::Total(t)) => {
                         progress.finish();
-                        if json {
-                            ui::emit(&mut out, &crate::local::divide_json(depth, t.nodes, moves))?;
-                        } else {
-                            writeln!(out)?;
-                            writeln!(out, "{}", t.nodes)?;
-                        }
+                        report::write_divide_total(&mut out, depth, t.nodes, moves)?;
                     }
                     None => {}
                 }
@@ -349,23 +332,9 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 .into_inner();
             let count = r.moves.len();
             for m in r.moves {
-                if json {
-                    let row = serde_json::json!({"type": "move", "uci": m.uci, "san": m.san, "fen": m.fen});
-                    ui::emit(&mut out, &row)?;
-                    continue;
-                }
-                let mut line = m.uci;
-                if san {
-                    line = format!("{line} {}", m.san);
-                }
-                if fens {
-                    line = format!("{line} {}", m.fen);
-                }
-                writeln!(out, "{line}")?;
+                report::write_move_row(&mut out, &m.uci, &m.san, &m.fen, san, fens)?;
             }
-            if json {
-                ui::emit(&mut out, &serde_json::json!({"type": "moves", "fen": r.fen, "count": count}))?;
-            }
+            report::write_moves_total(&mut out, &r.fen, count)?;
         }
         Command::Validate { pos, mv } => {
             let mut c = client(remote).await?;
@@ -376,9 +345,9 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 .into_inner();
             if r.legal {
                 let outcome = r.outcome.map(|o| o.description);
-                crate::local::write_legal(&mut out, &r.uci, &r.san, &r.fen, outcome.as_deref())?;
+                report::write_legal(&mut out, &r.uci, &r.san, &r.fen, outcome.as_deref())?;
             } else {
-                crate::local::write_illegal(&mut out, &mv, &r.reason)?;
+                report::write_illegal(&mut out, &mv, &r.reason)?;
                 return Err(crate::IllegalMove(r.reason).into());
             }
         }
@@ -397,7 +366,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 match ev.event {
                     Some(pb::analyze_response::Event::Info(i)) => {
                         for l in i.lines {
-                            let line = crate::local::InfoLine {
+                            let line = InfoLine {
                                 depth: i.depth,
                                 seldepth: i.seldepth,
                                 multipv: l.multipv,
@@ -414,7 +383,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                     Some(pb::analyze_response::Event::BestMove(b)) => {
                         let best =
                             (!b.best_move.is_empty()).then_some((b.best_move.as_str(), b.best_move_san.as_str()));
-                        crate::local::write_bestmove(&mut out, best)?;
+                        report::write_bestmove(&mut out, best)?;
                     }
                     None => {}
                 }

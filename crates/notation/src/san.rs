@@ -177,6 +177,24 @@ fn strip(s: &str) -> String {
     s.replace("0-0-0", "O-O-O").replace("0-0", "O-O")
 }
 
+/// A SAN body with its takeover marks `(=sq)` in sorted order, so a list
+/// of converted squares may be written in any order.
+fn conversions(s: &str) -> String {
+    let (head, rest) = s.split_once("(=").map_or((s, ""), |(h, r)| (h, r));
+    if rest.is_empty() {
+        return head.to_string();
+    }
+    let mut marks: Vec<&str> = rest.split("(=").map(|m| m.trim_end_matches(')')).collect();
+    marks.sort_unstable();
+    let mut out = head.to_string();
+    for m in marks {
+        out.push_str("(=");
+        out.push_str(m);
+        out.push(')');
+    }
+    out
+}
+
 /// Reads a SAN move and finds it among the legal moves of `pos`.
 pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
     let want = strip(text);
@@ -185,6 +203,7 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
     }
     let legal = pos.legal_moves();
     let files = pos.variant().size().0;
+    let marked = want.contains("(=");
     let mut exact = Vec::new();
     for &m in legal.iter() {
         // Every form but castling and the prelude names the destination square.
@@ -203,12 +222,17 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
             }
             _ => String::new(),
         };
-        if f == want || plain == want || reversed == want {
+        if f == want || plain == want || reversed == want || (marked && conversions(&f) == conversions(&want)) {
             exact.push(m);
         }
     }
     if exact.len() == 1 {
         return Ok(exact[0]);
+    }
+    // Converted squares are part of the move: a list that matches no
+    // takeover (too few, too many, wrong squares) names no legal move.
+    if marked {
+        return Err(MoveError::Illegal { mv: text.to_string(), reason: crate::why::explain(pos, text) });
     }
     if want == "O-O" || want == "O-O-O" {
         return Err(MoveError::Illegal { mv: text.to_string(), reason: crate::why::explain(pos, text) });

@@ -400,6 +400,14 @@ fn camel_takeover_converts_both_jumped_pieces_and_captures_the_destination() {
     assert_eq!(after(&p, "e2f5"), fen_of("Ka1 Cf5 / kj10 ca10 re3 be4", "b - - 0 1"));
     assert_eq!(after(&p, "e2d5t"), fen_of("Ka1 Re3 Be4 Cd5 / kj10 ca10 nf5", "b - - 0 1"));
     assert_eq!(san_of(&p, "e2f5t"), "Cxf5(=e3)(=e4)");
+    // The converted squares are part of the SAN move: in any order, but all of them.
+    let takeover = uci::parse(&p, "e2f5t").expect("legal");
+    assert_eq!(san::parse(&p, "Cxf5(=e4)(=e3)").ok(), Some(takeover));
+    assert_eq!(san::parse(&p, "Cxf5(=e3)(=e4)+").ok(), Some(takeover));
+    for partial in ["Cxf5(=e3)", "Cxf5(=e4)", "Cxf5(=e3)(=e4)(=d4)", "Cxf5(=d4)"] {
+        assert!(san::parse(&p, partial).is_err(), "{partial} names no legal move");
+    }
+    assert_eq!(san::parse(&p, "Cxf5").ok(), uci::parse(&p, "e2f5").ok());
 }
 
 /// §4.3: the Rhino's (2,3) leap jumps the two diagonal squares of its path

@@ -1,5 +1,6 @@
 //! Domain errors and their single mapping to gRPC statuses.
 
+use menagerie_app::PositionError;
 use menagerie_notation::MoveError;
 use menagerie_notation::fen::FenError;
 use thiserror::Error;
@@ -76,6 +77,21 @@ impl ServiceError {
     /// A bad FEN in `field`.
     pub fn fen(field: &str, e: FenError) -> ServiceError {
         ServiceError::BadField { field: field.to_string(), message: e.to_string() }
+    }
+
+    /// A request's `position` that cannot be set up, naming the offending
+    /// field (`position.variant`, `position.fen`, `position.moves[3]`).
+    pub fn position(e: PositionError) -> ServiceError {
+        match e {
+            PositionError::UnknownVariant(e) => {
+                ServiceError::BadField { field: "position.variant".into(), message: e.to_string() }
+            }
+            PositionError::Fen(e) => ServiceError::fen("position.fen", e),
+            PositionError::TooManyMoves { count, max } => {
+                ServiceError::OutOfRange { field: "position.moves".into(), value: count as u64, max: max as u64 }
+            }
+            PositionError::Move { index, source, .. } => ServiceError::mv(&format!("position.moves[{index}]"), source),
+        }
     }
 
     /// A bad or illegal move in `field`.

@@ -4,11 +4,10 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
-use menagerie_notation::{epd, fen, parse_move, pgn, san, uci};
+use menagerie_app::{ParsedPosition, PositionRequest, Variants, epd};
+use menagerie_notation::{fen, parse_move, pgn, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
-use menagerie_variants::{
-    AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, VariantId, WinReason,
-};
+use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -70,10 +69,11 @@ fn client_of<T>(req: &Request<T>) -> ClientId {
     ClientId(req.remote_addr().map_or_else(|| "unknown".to_string(), |a| a.ip().to_string()))
 }
 
-/// The service: configuration and job admission.
+/// The service: configuration, the variants served and job admission.
 #[derive(Clone)]
 pub struct AnalysisApi {
     config: Arc<Config>,
+    variants: Variants,
     jobs: Jobs,
     faults: Arc<Faults>,
 }
@@ -90,23 +90,6 @@ impl Faults {
         {
             panic!("injected fault");
         }
-    }
-}
-
-/// A parsed request position.
-struct Parsed {
-    start: AnyPosition,
-    moves: Vec<Move>,
-    current: AnyPosition,
-}
-
-impl Parsed {
-    fn game(&self) -> Game {
-        let mut g = Game::new(self.start);
-        for &m in &self.moves {
-            let _ = g.play(m);
-        }
-        g
     }
 }
 
@@ -198,7 +181,7 @@ impl AnalysisApi {
     /// A service with `config`.
     pub fn new(config: Config) -> AnalysisApi {
         let jobs = Jobs::new(config.capacity());
-        AnalysisApi { config: Arc::new(config), jobs, faults: Arc::default() }
+        AnalysisApi { config: Arc::new(config), variants: Variants::builtin(), jobs, faults: Arc::default() }
     }
 
     /// Makes the next `n` units of work panic (a perft root move, a batch
@@ -214,30 +197,15 @@ impl AnalysisApi {
         &self.jobs
     }
 
-    fn parse_position(&self, p: Option<&pb::Position>) -> Result<Parsed, ServiceError> {
+    /// The request's position (an empty variant is chess), at most
+    /// `max_moves` moves from its start.
+    fn parse_position(&self, p: Option<&pb::Position>) -> Result<ParsedPosition, ServiceError> {
         let empty = pb::Position::default();
         let p = p.unwrap_or(&empty);
         let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
-        let variant = VariantId::from_name(name).ok_or_else(|| ServiceError::BadField {
-            field: "position.variant".into(),
-            message: format!("unknown variant '{name}' (known: {})", VariantId::names()),
-        })?;
-        let start = fen::parse_or_start(variant, &p.fen).map_err(|e| ServiceError::fen("position.fen", e))?;
-        if p.moves.len() > self.config.max_moves {
-            return Err(ServiceError::OutOfRange {
-                field: "position.moves".into(),
-                value: p.moves.len() as u64,
-                max: self.config.max_moves as u64,
-            });
-        }
-        let mut current = start;
-        let mut moves = Vec::with_capacity(p.moves.len());
-        for (i, text) in p.moves.iter().enumerate() {
-            let m = parse_move(&current, text).map_err(|e| ServiceError::mv(&format!("position.moves[{i}]"), e))?;
-            current = current.play_unchecked(m);
-            moves.push(m);
-        }
-        Ok(Parsed { start, moves, current })
+        let request =
+            PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) };
+        self.variants.position(&request).map_err(ServiceError::position)
     }
 
     /// What stops a streaming job: the client, its deadline, the shutdown.
@@ -291,7 +259,7 @@ impl AnalysisApi {
 
     /// Runs an analysis on a job thread, sending info events through `info`.
     fn run_analysis(
-        parsed: &Parsed,
+        parsed: &ParsedPosition,
         limits: Limits,
         options: EngineOptions,
         watch: &Watch,
@@ -514,9 +482,10 @@ impl AnalysisService for AnalysisApi {
         &self,
         _req: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let variants = VariantId::ALL
+        let variants = self
+            .variants
             .iter()
-            .map(|&v| {
+            .map(|v| {
                 let rules = v.rules();
                 let kinds = rules.all_kinds();
                 let (files, ranks) = v.size();
@@ -606,7 +575,7 @@ impl AnalysisService for AnalysisApi {
             let progress = AtomicU64::new(0);
             let done_moves = AtomicU64::new(0);
             let t0 = Instant::now();
-            let nps = |n: u64| (n as f64 / t0.elapsed().as_secs_f64().max(1e-9)) as u64;
+            let nps = |n: u64| menagerie_app::nps(n, t0.elapsed().as_secs_f64().max(1e-9));
             let finished = AtomicBool::new(false);
             let total = std::thread::scope(|scope| {
                 // Periodic progress, until the count ends (also by a panic).
@@ -785,9 +754,9 @@ impl AnalysisService for AnalysisApi {
     ) -> Result<Response<pb::ValidateFenResponse>, Status> {
         let r = req.into_inner();
         let name = if r.variant.is_empty() { "chess" } else { r.variant.as_str() };
-        let variant = VariantId::from_name(name).ok_or_else(|| ServiceError::BadField {
+        let variant = self.variants.lookup(name).map_err(|e| ServiceError::BadField {
             field: "variant".into(),
-            message: format!("unknown variant '{}' (known: {})", crate::error::clip(name), VariantId::names()),
+            message: format!("unknown variant '{}' (known: {})", crate::error::clip(&e.name), e.known),
         })?;
         let answer = match fen::parse(variant, &r.fen) {
             Ok(p) => pb::ValidateFenResponse { valid: true, fen: fen::format(&p), ..Default::default() },
@@ -830,7 +799,7 @@ impl AnalysisService for AnalysisApi {
             max_threads: clamp(c.max_threads),
             max_moves: clamp(c.max_moves),
             max_jobs: clamp(c.max_jobs),
-            variants: VariantId::ALL.iter().map(|v| v.name().to_string()).collect(),
+            variants: self.variants.iter().map(|v| v.name().to_string()).collect(),
         }))
     }
 
@@ -1335,7 +1304,7 @@ impl AnalysisApi {
         };
         // Either an EPD line or a position with expected counts.
         let (parsed, expected) = if !job.epd.is_empty() {
-            let line = match epd::parse_line(&job.epd, 1) {
+            let line = match epd::read_line(&self.variants, &job.epd) {
                 Ok(Some(l)) => l,
                 Ok(None) => return fail(ServiceError::BadField { field: "epd".into(), message: "empty line".into() }),
                 Err(e) => return fail(ServiceError::BadField { field: "epd".into(), message: e.reason }),
@@ -1359,7 +1328,7 @@ impl AnalysisApi {
         let max = if job.max_depth == 0 { u32::MAX } else { job.max_depth };
         let caps = self.perft_caps();
         let mut depths = Vec::new();
-        for (d, want) in expected.into_iter().filter(|(d, _)| *d <= max) {
+        for (d, want) in epd::depths_at_most(&expected, max) {
             if let Err(e) = self.check_perft_depth(d, "expected.depth") {
                 return fail(e);
             }

@@ -1,7 +1,8 @@
 //! State shared by both protocols: the engine, the game and the search in
 //! progress.
 
-use menagerie_notation::{fen, parse_move};
+use menagerie_app::{PositionError, Variants, play_moves};
+use menagerie_notation::fen;
 use menagerie_search::{Engine, EngineOptions, Info, Limits, SearchResult};
 use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::io::Write;
@@ -19,6 +20,8 @@ pub fn send(line: &str) {
 /// The engine and the game being played.
 pub struct Session {
     pub engine: Engine,
+    /// The variants `UCI_Variant` and XBoard's `variant` may name.
+    pub variants: Variants,
     pub variant: VariantId,
     pub start: AnyPosition,
     pub moves: Vec<Move>,
@@ -50,6 +53,7 @@ impl Session {
     pub fn new() -> Session {
         Session {
             engine: Engine::new(EngineOptions::default()),
+            variants: Variants::builtin(),
             variant: VariantId::Chess,
             start: AnyPosition::start(VariantId::Chess),
             moves: Vec::new(),
@@ -91,16 +95,13 @@ impl Session {
             Some(f) => fen::parse(self.variant, f).map_err(|e| e.to_string())?,
             None => AnyPosition::start(self.variant),
         };
-        let mut pos = start;
-        let mut parsed = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let m = parse_move(&pos, text).map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
-            pos = pos.play_unchecked(m);
-            parsed.push(m);
-        }
-        self.engine.set_position(start, &parsed).map_err(|(i, e)| format!("move {}: {e}", i + 1))?;
+        let parsed = play_moves(start, moves).map_err(|e| match e {
+            PositionError::Move { index, text, source } => format!("move {} ('{text}'): {source}", index + 1),
+            e => e.to_string(),
+        })?;
+        self.engine.set_position(start, &parsed.moves).map_err(|(i, e)| format!("move {}: {e}", i + 1))?;
         self.start = start;
-        self.moves = parsed;
+        self.moves = parsed.moves;
         Ok(())
     }
 

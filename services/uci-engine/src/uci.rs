@@ -1,6 +1,7 @@
 //! The UCI protocol.
 
 use crate::session::{Session, send};
+use menagerie_app::Variants;
 use menagerie_notation::uci;
 use menagerie_search::{Info, Limits, Score};
 use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
@@ -60,9 +61,9 @@ fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>, ch
     }
 }
 
-fn variants_combo() -> String {
+fn variants_combo(variants: &Variants) -> String {
     let mut s = format!("option name UCI_Variant type combo default {}", VariantId::Chess.name());
-    for v in VariantId::ALL {
+    for v in variants.iter() {
         s.push_str(&format!(" var {}", v.name()));
     }
     s
@@ -85,7 +86,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name UCI_LimitStrength type check default false");
             send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
             send("option name UCI_Chess960 type check default false");
-            send(&variants_combo());
+            send(&variants_combo(&s.variants));
             send("uciok");
         }
         "isready" => send("readyok"),
@@ -191,9 +192,9 @@ fn setoption(s: &mut Session, rest: &[&str]) {
             }
             None => send(&format!("info string UCI_Chess960 must be true or false, got '{value}'")),
         },
-        "uci_variant" => match VariantId::from_name(&value) {
-            Some(v) => s.set_variant(v),
-            None => send(&format!("info string unknown variant '{value}' (known: {})", VariantId::names())),
+        "uci_variant" => match s.variants.lookup(&value) {
+            Ok(v) => s.set_variant(v),
+            Err(e) => send(&format!("info string {e}")),
         },
         _ => send(&format!("info string unknown option '{name}'")),
     }
@@ -343,5 +344,5 @@ fn perft(s: &Session, depth: u32) {
     send("");
     send(&format!("Nodes searched: {total}"));
     let secs = t.elapsed().as_secs_f64();
-    send(&format!("info string perft time {:.3}s nps {}", secs, (total as f64 / secs.max(1e-9)) as u64));
+    send(&format!("info string perft time {:.3}s nps {}", secs, menagerie_app::nps(total, secs.max(1e-9))));
 }

@@ -17,6 +17,7 @@
 //! the engine while another move exists; from the user they are accepted.
 
 use crate::session::{Session, send};
+use menagerie_app::Variants;
 use menagerie_notation::xboard::{from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
@@ -45,12 +46,12 @@ fn xboard_name(v: VariantId) -> &'static str {
     }
 }
 
-fn variant_from_xboard(name: &str) -> Option<VariantId> {
+fn variant_from_xboard(variants: &Variants, name: &str) -> Option<VariantId> {
     let name = name.rsplit('_').next().unwrap_or(name);
     match name {
         "normal" => Some(VariantId::Chess),
         "fischerandom" => Some(VariantId::Chess960),
-        _ => VariantId::from_name(name),
+        _ => variants.lookup(name).ok(),
     }
 }
 
@@ -356,7 +357,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         let args: Vec<&str> = words.collect();
         match cmd {
             "protover" => {
-                let variants: Vec<&str> = VariantId::ALL.iter().map(|&v| xboard_name(v)).collect();
+                let variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
                 send(&format!(
                     "feature done=0 myname=\"Menagerie {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=0 nps=0 debug=1",
                     env!("CARGO_PKG_VERSION"),
@@ -383,7 +384,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 clock.depth = None;
                 analyzing = false;
             }
-            "variant" => match args.first().and_then(|n| variant_from_xboard(n)) {
+            "variant" => match args.first().and_then(|n| variant_from_xboard(&s.variants, n)) {
                 Some(v) => {
                     s.set_variant(v);
                     for l in describe_variant(v) {

@@ -1,0 +1,860 @@
+//! Reader for Fairy-Stockfish's `variants.ini` format.
+//!
+//! A file is a list of sections `[name]` or `[name:parent]`, each followed by
+//! `key = value` lines; lines starting with `#` or `;` are comments. A section
+//! with a parent starts from the parent's settings; a section without one
+//! starts from Fairy-Stockfish's defaults with no pieces. Keys are applied in
+//! Fairy-Stockfish's order (board size, then pieces, then the rest), whatever
+//! their order in the file; a repeated key keeps its last value.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::betza::{self, BetzaError};
+use crate::variant::{self, VariantDef};
+
+/// Board width and height limits (Fairy-Stockfish's large-board build).
+pub const MAX_FILES: u8 = 12;
+/// See [`MAX_FILES`].
+pub const MAX_RANKS: u8 = 10;
+
+/// Why a definition file was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DefinitionError {
+    /// A line that is neither a section header, a `key = value` pair nor a comment.
+    #[error("{file}:{line}: syntax error: {text}")]
+    Syntax {
+        /// File name as given to [`Definitions::load`].
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The offending line.
+        text: String,
+    },
+    /// A key that is not a Fairy-Stockfish option, or one this crate does not support.
+    #[error("{file}:{line}: unknown or unsupported key '{key}'")]
+    UnknownKey {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A value that does not parse for its key.
+    #[error("{file}:{line}: invalid value '{value}' for key '{key}': {reason}")]
+    InvalidValue {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A Betza string that does not parse.
+    #[error("{file}:{line}: key '{key}': {source}")]
+    Betza {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The Betza error.
+        source: BetzaError,
+    },
+    /// `[name:parent]` with an unknown parent.
+    #[error("{file}:{line}: variant '{name}' has unknown parent '{parent}'")]
+    UnknownParent {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// Section name.
+        name: String,
+        /// Parent name.
+        parent: String,
+    },
+    /// A section name already defined.
+    #[error("{file}:{line}: variant '{name}' is already defined")]
+    Duplicate {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// Section name.
+        name: String,
+    },
+    /// The settings are consistent key by key but not as a whole (e.g. the
+    /// start position does not parse, too many piece types).
+    #[error("{file}:{line}: variant '{name}': {reason}")]
+    Invalid {
+        /// File name.
+        file: String,
+        /// 1-based line number of the section header.
+        line: usize,
+        /// Section name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Outcome value of a game-end rule, from the point of view of the side it applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameValue {
+    /// The side wins.
+    Win,
+    /// The side loses.
+    Loss,
+    /// Draw.
+    Draw,
+    /// The rule is disabled.
+    None,
+}
+
+/// Counting rules (ending the game after a number of moves in some endings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountingRule {
+    /// No counting.
+    None,
+    /// Makruk's board's-honour and pieces'-honour counting.
+    Makruk,
+    /// ASEAN chess counting.
+    Asean,
+}
+
+/// Game-end rules of a variant. Only extinction ends a game immediately (and
+/// so affects move generation and perft); the others are for the caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Value for the side that is checkmated.
+    pub checkmate_value: GameValue,
+    /// Value for the side that is stalemated.
+    pub stalemate_value: GameValue,
+    /// Half-moves without progress before a draw (0 = none).
+    pub n_move_rule: u32,
+    /// Repetitions that end the game.
+    pub n_fold_rule: u32,
+    /// Value of an n-fold repetition.
+    pub n_fold_value: GameValue,
+    /// Value for the side whose extinction pieces are gone.
+    pub extinction_value: GameValue,
+    /// The extinct side may still answer (bare king rule with a reply).
+    pub extinction_claim: bool,
+    /// Letters of the extinction piece types; `*` means all pieces.
+    pub extinction_piece_types: String,
+    /// A side is extinct with this many or fewer such pieces.
+    pub extinction_piece_count: u32,
+    /// ... while the opponent has at least this many.
+    pub extinction_opponent_piece_count: u32,
+    /// Counting rule.
+    pub counting_rule: CountingRule,
+}
+
+/// Fairy-Stockfish's built-in piece types that this crate supports, with
+/// their ini key and Betza movement, in Fairy-Stockfish's internal order
+/// (which fixes the order of pieces in hand in FEN).
+pub(crate) const BUILTIN_PIECES: &[(u8, &str, &str)] = &[
+    (1, "pawn", "fmWfcF"),
+    (2, "knight", "N"),
+    (3, "bishop", "B"),
+    (4, "rook", "R"),
+    (5, "queen", "Q"),
+    (6, "fers", "F"),
+    (7, "alfil", "A"),
+    (8, "fersAlfil", "FA"),
+    (9, "silver", "FfW"),
+    (10, "aiwok", "RNF"),
+    (11, "bers", "RF"),
+    (12, "archbishop", "BN"),
+    (13, "chancellor", "RN"),
+    (14, "amazon", "QN"),
+    (15, "knibis", "mNcB"),
+    (16, "biskni", "mBcN"),
+    (17, "kniroo", "mNcR"),
+    (18, "rookni", "mRcN"),
+    (19, "shogiPawn", "fW"),
+    (20, "lance", "fR"),
+    (21, "shogiKnight", "fN"),
+    (22, "gold", "WfF"),
+    (23, "dragonHorse", "BW"),
+    (24, "clobber", "cW"),
+    (25, "breakthrough", "fmWfF"),
+    (26, "immobile", ""),
+    (27, "cannon", "mRcpR"),
+    (31, "horse", "nN"),
+    (32, "elephant", "nA"),
+    (35, "wazir", "W"),
+    (36, "commoner", "K"),
+    (37, "centaur", "KN"),
+];
+
+/// Index of the first custom piece in Fairy-Stockfish's order.
+pub(crate) const CUSTOM_BASE: u8 = 38;
+/// Index of the king.
+pub(crate) const KING_INDEX: u8 = 63;
+/// Index of the pawn.
+pub(crate) const PAWN_INDEX: u8 = 1;
+
+/// A piece type of a variant definition, before compilation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PieceSpec {
+    pub letter: char,
+    pub betza: String,
+}
+
+/// The settings of one variant, as Fairy-Stockfish would hold them. Regions
+/// are bit sets over a 12x10 board (bit = rank * 12 + file).
+#[derive(Clone, Debug)]
+pub(crate) struct Config {
+    pub max_file: u8,
+    pub max_rank: u8,
+    pub pieces: BTreeMap<u8, PieceSpec>,
+    pub start_fen: String,
+    pub promotion_region: [u128; 2],
+    pub promotion_piece_types: [u64; 2],
+    pub mandatory_pawn_promotion: bool,
+    pub double_step: bool,
+    pub double_step_region: [u128; 2],
+    pub en_passant_region: [u128; 2],
+    pub castling: bool,
+    pub castling_kingside_file: u8,
+    pub castling_queenside_file: u8,
+    pub castling_rank: u8,
+    pub castling_king_file: u8,
+    pub castling_king_piece: [u8; 2],
+    pub castling_rook_kingside_file: u8,
+    pub castling_rook_queenside_file: u8,
+    pub castling_rook_pieces: [u64; 2],
+    pub gating: bool,
+    pub seirawan_gating: bool,
+    pub chess960: bool,
+    pub game_end: GameEnd,
+    /// Extinction piece types as a set over piece indices (bit 0 = all pieces).
+    pub extinction_set: u64,
+}
+
+pub(crate) fn rank_bb(r: u8) -> u128 {
+    0xFFFu128 << (12 * r as u32)
+}
+
+fn file_bb(f: u8) -> u128 {
+    (0..MAX_RANKS).fold(0u128, |b, r| b | 1u128 << (r as u32 * 12 + f as u32))
+}
+
+pub(crate) fn set_of(types: &[u8]) -> u64 {
+    types.iter().fold(0u64, |s, &t| s | 1u64 << t)
+}
+
+impl Config {
+    /// Fairy-Stockfish's defaults for a fresh section: chess rules, no pieces.
+    fn fresh() -> Config {
+        Config {
+            max_file: 7,
+            max_rank: 7,
+            pieces: BTreeMap::new(),
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+            promotion_region: [rank_bb(7), rank_bb(0)],
+            promotion_piece_types: [set_of(&[2, 3, 4, 5]); 2],
+            mandatory_pawn_promotion: true,
+            double_step: true,
+            double_step_region: [rank_bb(1), rank_bb(6)],
+            en_passant_region: [u128::MAX >> 8, u128::MAX >> 8],
+            castling: true,
+            castling_kingside_file: 6,
+            castling_queenside_file: 2,
+            castling_rank: 0,
+            castling_king_file: 4,
+            castling_king_piece: [KING_INDEX; 2],
+            castling_rook_kingside_file: MAX_FILES - 1,
+            castling_rook_queenside_file: 0,
+            castling_rook_pieces: [set_of(&[4]); 2],
+            gating: false,
+            seirawan_gating: false,
+            chess960: false,
+            game_end: GameEnd {
+                checkmate_value: GameValue::Loss,
+                stalemate_value: GameValue::Draw,
+                n_move_rule: 50,
+                n_fold_rule: 3,
+                n_fold_value: GameValue::Draw,
+                extinction_value: GameValue::None,
+                extinction_claim: false,
+                extinction_piece_types: String::new(),
+                extinction_piece_count: 0,
+                extinction_opponent_piece_count: 0,
+                counting_rule: CountingRule::None,
+            },
+            extinction_set: 0,
+        }
+    }
+
+    fn letter_index(&self, c: char) -> Option<u8> {
+        let up = c.to_ascii_uppercase();
+        self.pieces.iter().find(|(_, p)| p.letter == up).map(|(&i, _)| i)
+    }
+
+    fn add_piece(&mut self, index: u8, letter: char, betza: String) {
+        let up = letter.to_ascii_uppercase();
+        self.pieces.retain(|_, p| p.letter != up);
+        self.pieces.insert(index, PieceSpec { letter: up, betza });
+    }
+}
+
+/// One `key = value` line of a section.
+struct Entry {
+    line: usize,
+    value: String,
+}
+
+/// A set of variant definitions, by name.
+#[derive(Clone, Debug, Default)]
+pub struct Definitions {
+    configs: BTreeMap<String, Config>,
+    defs: BTreeMap<String, Arc<VariantDef>>,
+}
+
+/// The embedded definitions of the built-in variants.
+pub const BUILTIN_INI: &str = include_str!("../variants.ini");
+
+impl Definitions {
+    /// An empty set (not even `chess`).
+    pub fn empty() -> Definitions {
+        Definitions::default()
+    }
+
+    /// The built-in variants, defined by the embedded `variants.ini`.
+    pub fn builtin() -> Definitions {
+        let mut d = Definitions::empty();
+        if let Err(e) = d.load(BUILTIN_INI, "variants.ini") {
+            // The embedded file is tested; this cannot happen in a released build.
+            panic!("embedded variants.ini is invalid: {e}");
+        }
+        d
+    }
+
+    /// Adds the variants of an ini text; `file` names it in error messages.
+    /// Returns the names added, in file order. On error nothing is added.
+    pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, DefinitionError> {
+        let mut staged = self.clone();
+        let mut added = Vec::new();
+        let mut section: Option<(String, Option<String>, usize)> = None;
+        let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+                continue;
+            }
+            if line.starts_with('[') {
+                let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+                    return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+                };
+                if let Some((name, parent, at)) = section.take() {
+                    staged.finish(file, &name, parent.as_deref(), at, std::mem::take(&mut entries))?;
+                    added.push(name);
+                }
+                let (name, parent) = match inner.split_once(':') {
+                    Some((n, p)) => (n.trim().to_string(), Some(p.trim().to_string())),
+                    None => (inner.trim().to_string(), None),
+                };
+                if name.is_empty() || parent.as_deref() == Some("") {
+                    return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+                }
+                section = Some((name, parent, line_no));
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+            };
+            if section.is_none() {
+                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+            }
+            let key = key.trim();
+            if key.is_empty() {
+                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+            }
+            entries.insert(key.to_string(), Entry { line: line_no, value: value.trim().to_string() });
+        }
+        if let Some((name, parent, at)) = section.take() {
+            staged.finish(file, &name, parent.as_deref(), at, entries)?;
+            added.push(name);
+        }
+        *self = staged;
+        Ok(added)
+    }
+
+    /// The variant of that name.
+    pub fn get(&self, name: &str) -> Option<&Arc<VariantDef>> {
+        self.defs.get(name)
+    }
+
+    /// Names of all variants, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.defs.keys().map(String::as_str)
+    }
+
+    fn finish(
+        &mut self,
+        file: &str,
+        name: &str,
+        parent: Option<&str>,
+        at: usize,
+        entries: BTreeMap<String, Entry>,
+    ) -> Result<(), DefinitionError> {
+        if self.configs.contains_key(name) {
+            return Err(DefinitionError::Duplicate { file: file.into(), line: at, name: name.into() });
+        }
+        let base = match parent {
+            Some(p) => match self.configs.get(p) {
+                Some(c) => c.clone(),
+                None => {
+                    return Err(DefinitionError::UnknownParent {
+                        file: file.into(),
+                        line: at,
+                        name: name.into(),
+                        parent: p.into(),
+                    });
+                }
+            },
+            None => Config::fresh(),
+        };
+        let config = apply(base, &entries, file)?;
+        let def = variant::compile(name, &config).map_err(|reason| DefinitionError::Invalid {
+            file: file.into(),
+            line: at,
+            name: name.into(),
+            reason,
+        })?;
+        self.configs.insert(name.to_string(), config);
+        self.defs.insert(name.to_string(), Arc::new(def));
+        Ok(())
+    }
+}
+
+/// Keys accepted and ignored (display, evaluation or engine hints).
+const IGNORED_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate", "pieceValueMg", "pieceValueEg", "nnueAlias"];
+
+/// Boolean options of Fairy-Stockfish whose non-default value this crate does
+/// not implement; they are accepted only with their default value.
+const UNSUPPORTED_FLAGS: &[(&str, &str)] = &[
+    ("pieceDrops", "false"),
+    ("capturesToHand", "false"),
+    ("mustCapture", "false"),
+    ("mustDrop", "false"),
+    ("twoBoards", "false"),
+    ("blastOnCapture", "false"),
+    ("checkCounting", "false"),
+    ("flyingGeneral", "false"),
+    ("makpongRule", "false"),
+    ("cambodianMoves", "false"),
+    ("sittuyinPromotion", "false"),
+    ("immobilityIllegal", "false"),
+    ("extinctionPseudoRoyal", "false"),
+    ("oppositeCastling", "false"),
+    ("checking", "true"),
+];
+
+struct Ctx<'a> {
+    file: &'a str,
+    entries: &'a BTreeMap<String, Entry>,
+}
+
+impl Ctx<'_> {
+    fn invalid(&self, key: &str, reason: impl Into<String>) -> DefinitionError {
+        let (line, value) = self.entries.get(key).map(|e| (e.line, e.value.clone())).unwrap_or((0, String::new()));
+        DefinitionError::InvalidValue { file: self.file.into(), line, key: key.into(), value, reason: reason.into() }
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.entries.get(key).map(|e| e.value.as_str())
+    }
+
+    fn bool(&self, key: &str, target: &mut bool) -> Result<(), DefinitionError> {
+        if let Some(v) = self.get(key) {
+            *target = match v {
+                "true" => true,
+                "false" => false,
+                _ => return Err(self.invalid(key, "expected true or false")),
+            };
+        }
+        Ok(())
+    }
+
+    fn int(&self, key: &str, target: &mut u32) -> Result<(), DefinitionError> {
+        if let Some(v) = self.get(key) {
+            *target = v.parse().map_err(|_| self.invalid(key, "expected a non-negative integer"))?;
+        }
+        Ok(())
+    }
+
+    fn rank(&self, key: &str) -> Result<Option<u8>, DefinitionError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => match v.parse::<u8>() {
+                Ok(r) if (1..=MAX_RANKS).contains(&r) => Ok(Some(r - 1)),
+                _ => Err(self.invalid(key, format!("expected a rank number 1..{MAX_RANKS}"))),
+            },
+        }
+    }
+
+    fn file(&self, key: &str) -> Result<Option<u8>, DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let f = if v.starts_with(|c: char| c.is_ascii_digit()) {
+            v.parse::<u8>().ok().and_then(|n| n.checked_sub(1))
+        } else {
+            let mut cs = v.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_lowercase() => Some(c as u8 - b'a'),
+                _ => None,
+            }
+        };
+        match f {
+            Some(f) if f < MAX_FILES => Ok(Some(f)),
+            _ => Err(self.invalid(key, "expected a file letter a..l or number 1..12")),
+        }
+    }
+
+    fn value(&self, key: &str, target: &mut GameValue) -> Result<(), DefinitionError> {
+        if let Some(v) = self.get(key) {
+            *target = match v {
+                "win" => GameValue::Win,
+                "loss" => GameValue::Loss,
+                "draw" => GameValue::Draw,
+                "none" => GameValue::None,
+                _ => return Err(self.invalid(key, "expected win, loss, draw or none")),
+            };
+        }
+        Ok(())
+    }
+
+    fn region(&self, key: &str, target: &mut u128) -> Result<(), DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(()) };
+        let mut bb = 0u128;
+        for sym in v.split_whitespace() {
+            if sym == "-" {
+                break;
+            }
+            let bad = || self.invalid(key, format!("bad region symbol '{sym}'"));
+            if let Some(r) = sym.strip_prefix('*') {
+                let r: u8 = r.parse().map_err(|_| bad())?;
+                if !(1..=MAX_RANKS).contains(&r) {
+                    return Err(bad());
+                }
+                bb |= rank_bb(r - 1);
+            } else {
+                let mut cs = sym.chars();
+                let f = cs.next().filter(|c| c.is_ascii_alphabetic()).ok_or_else(bad)?.to_ascii_lowercase();
+                let f = f as u8 - b'a';
+                if f >= MAX_FILES {
+                    return Err(bad());
+                }
+                let rest: String = cs.collect();
+                if rest == "*" {
+                    bb |= file_bb(f);
+                } else {
+                    let r: u8 = rest.parse().map_err(|_| bad())?;
+                    if !(1..=MAX_RANKS).contains(&r) {
+                        return Err(bad());
+                    }
+                    bb |= 1u128 << ((r - 1) as u32 * 12 + f as u32);
+                }
+            }
+        }
+        *target = bb;
+        Ok(())
+    }
+
+    fn piece_set(&self, key: &str, config: &Config) -> Result<Option<u64>, DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let mut set = 0u64;
+        for c in v.chars().filter(|c| !c.is_whitespace()) {
+            if c == '-' {
+                break;
+            }
+            if c == '*' {
+                set |= 1;
+                continue;
+            }
+            let i = config.letter_index(c).ok_or_else(|| self.invalid(key, format!("no piece with letter '{c}'")))?;
+            set |= 1u64 << i;
+        }
+        Ok(Some(set))
+    }
+
+    fn piece(&self, key: &str, config: &Config) -> Result<Option<u8>, DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let mut cs = v.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) => {
+                config.letter_index(c).map(Some).ok_or_else(|| self.invalid(key, format!("no piece with letter '{c}'")))
+            }
+            _ => Err(self.invalid(key, "expected one piece letter")),
+        }
+    }
+}
+
+fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result<Config, DefinitionError> {
+    let ctx = Ctx { file, entries };
+    // Every key must be known.
+    for (key, e) in entries {
+        let known = KNOWN_KEYS.contains(&key.as_str())
+            || IGNORED_KEYS.contains(&key.as_str())
+            || BUILTIN_PIECES.iter().any(|p| p.1 == key)
+            || key == "king"
+            || custom_index(key).is_some();
+        if let Some((_, default)) = UNSUPPORTED_FLAGS.iter().find(|(k, _)| k == key) {
+            if e.value != *default {
+                return Err(DefinitionError::UnknownKey { file: file.into(), line: e.line, key: key.clone() });
+            }
+            continue;
+        }
+        if !known {
+            return Err(DefinitionError::UnknownKey { file: file.into(), line: e.line, key: key.clone() });
+        }
+    }
+
+    // Board size.
+    if let Some(r) = ctx.rank("maxRank")? {
+        c.max_rank = r;
+    }
+    if let Some(f) = ctx.file("maxFile")? {
+        c.max_file = f;
+    }
+
+    // Pieces, in Fairy-Stockfish's order.
+    let mut piece_keys: Vec<(u8, String, Option<&'static str>)> =
+        BUILTIN_PIECES.iter().map(|&(i, k, b)| (i, k.to_string(), Some(b))).collect();
+    for n in 1..=8u8 {
+        piece_keys.push((CUSTOM_BASE + n - 1, format!("customPiece{n}"), None));
+    }
+    piece_keys.push((KING_INDEX, "king".to_string(), Some("K")));
+    for (index, key, builtin) in piece_keys {
+        let Some(v) = ctx.get(&key) else { continue };
+        let mut chars = v.chars();
+        let Some(letter) = chars.next() else { continue };
+        if letter == '-' {
+            c.pieces.remove(&index);
+            continue;
+        }
+        if !letter.is_ascii_alphabetic() {
+            return Err(ctx.invalid(&key, "expected a piece letter or '-'"));
+        }
+        let rest: String = chars.collect();
+        let betza = if rest.is_empty() {
+            match builtin {
+                Some(b) => b.to_string(),
+                None => return Err(ctx.invalid(&key, "missing Betza notation (expected letter:betza)")),
+            }
+        } else {
+            let Some(b) = rest.strip_prefix(':') else {
+                return Err(ctx.invalid(&key, "expected letter or letter:betza"));
+            };
+            if builtin.is_some() && index != KING_INDEX {
+                return Err(ctx.invalid(&key, "only custom pieces and the king take a Betza notation"));
+            }
+            b.to_string()
+        };
+        if let Err(source) = betza::parse(&betza) {
+            let line = entries.get(&key).map(|e| e.line).unwrap_or(0);
+            return Err(DefinitionError::Betza { file: file.into(), line, key, source });
+        }
+        c.add_piece(index, letter, betza);
+    }
+
+    // Deprecated forms.
+    if let Some(r) = ctx.rank("promotionRank")? {
+        c.promotion_region = [zone(0, r, c.max_rank), zone(1, r, c.max_rank)];
+    }
+    let ds_rank = ctx.rank("doubleStepRank")?;
+    let ds_min = ctx.rank("doubleStepRankMin")?;
+    if ds_rank.is_some() || ds_min.is_some() {
+        let r = ds_rank.unwrap_or(1);
+        let min = ds_min.unwrap_or(1);
+        for color in 0..2 {
+            let mut bb = 0;
+            for rel in min..=r {
+                let abs = if color == 0 { rel } else { c.max_rank.saturating_sub(rel) };
+                bb |= rank_bb(abs);
+            }
+            c.double_step_region[color] = bb;
+        }
+    }
+    if let Some(s) = ctx.piece_set("castlingRookPiece", &c)? {
+        c.castling_rook_pieces = [s, s];
+    }
+
+    ctx.bool("chess960", &mut c.chess960)?;
+    if let Some(f) = ctx.get("startFen") {
+        c.start_fen = f.to_string();
+    }
+    ctx.region("promotionRegionWhite", &mut c.promotion_region[0])?;
+    ctx.region("promotionRegionBlack", &mut c.promotion_region[1])?;
+    if let Some(s) = ctx.piece_set("promotionPieceTypes", &c)? {
+        c.promotion_piece_types = [s, s];
+    }
+    if let Some(s) = ctx.piece_set("promotionPieceTypesWhite", &c)? {
+        c.promotion_piece_types[0] = s;
+    }
+    if let Some(s) = ctx.piece_set("promotionPieceTypesBlack", &c)? {
+        c.promotion_piece_types[1] = s;
+    }
+    ctx.bool("mandatoryPawnPromotion", &mut c.mandatory_pawn_promotion)?;
+    ctx.bool("doubleStep", &mut c.double_step)?;
+    ctx.region("doubleStepRegionWhite", &mut c.double_step_region[0])?;
+    ctx.region("doubleStepRegionBlack", &mut c.double_step_region[1])?;
+    ctx.region("enPassantRegion", &mut c.en_passant_region[0])?;
+    ctx.region("enPassantRegion", &mut c.en_passant_region[1])?;
+    ctx.region("enPassantRegionWhite", &mut c.en_passant_region[0])?;
+    ctx.region("enPassantRegionBlack", &mut c.en_passant_region[1])?;
+    ctx.bool("castling", &mut c.castling)?;
+    if let Some(f) = ctx.file("castlingKingsideFile")? {
+        c.castling_kingside_file = f;
+    }
+    if let Some(f) = ctx.file("castlingQueensideFile")? {
+        c.castling_queenside_file = f;
+    }
+    if let Some(r) = ctx.rank("castlingRank")? {
+        c.castling_rank = r;
+    }
+    if let Some(f) = ctx.file("castlingKingFile")? {
+        c.castling_king_file = f;
+    }
+    if let Some(p) = ctx.piece("castlingKingPiece", &c)? {
+        c.castling_king_piece = [p, p];
+    }
+    if let Some(p) = ctx.piece("castlingKingPieceWhite", &c)? {
+        c.castling_king_piece[0] = p;
+    }
+    if let Some(p) = ctx.piece("castlingKingPieceBlack", &c)? {
+        c.castling_king_piece[1] = p;
+    }
+    if let Some(f) = ctx.file("castlingRookKingsideFile")? {
+        c.castling_rook_kingside_file = f;
+    }
+    if let Some(f) = ctx.file("castlingRookQueensideFile")? {
+        c.castling_rook_queenside_file = f;
+    }
+    if let Some(s) = ctx.piece_set("castlingRookPieces", &c)? {
+        c.castling_rook_pieces = [s, s];
+    }
+    if let Some(s) = ctx.piece_set("castlingRookPiecesWhite", &c)? {
+        c.castling_rook_pieces[0] = s;
+    }
+    if let Some(s) = ctx.piece_set("castlingRookPiecesBlack", &c)? {
+        c.castling_rook_pieces[1] = s;
+    }
+    ctx.bool("gating", &mut c.gating)?;
+    ctx.bool("seirawanGating", &mut c.seirawan_gating)?;
+
+    // Game end.
+    let g = &mut c.game_end;
+    ctx.int("nMoveRule", &mut g.n_move_rule)?;
+    ctx.int("nFoldRule", &mut g.n_fold_rule)?;
+    ctx.value("nFoldValue", &mut g.n_fold_value)?;
+    ctx.value("stalemateValue", &mut g.stalemate_value)?;
+    ctx.value("checkmateValue", &mut g.checkmate_value)?;
+    // Legacy bare-king options map onto extinction of all pieces but the king.
+    ctx.value("bareKingValue", &mut g.extinction_value)?;
+    if ctx.get("bareKingValue").is_some() {
+        g.extinction_piece_types = "*".into();
+        g.extinction_piece_count = 1;
+        g.extinction_opponent_piece_count = 2;
+        c.extinction_set = 1;
+    }
+    ctx.bool("bareKingMove", &mut g.extinction_claim)?;
+    ctx.value("extinctionValue", &mut g.extinction_value)?;
+    ctx.bool("extinctionClaim", &mut g.extinction_claim)?;
+    let g_types = ctx.get("extinctionPieceTypes").map(str::to_string);
+    ctx.int("extinctionPieceCount", &mut g.extinction_piece_count)?;
+    ctx.int("extinctionOpponentPieceCount", &mut g.extinction_opponent_piece_count)?;
+    if let Some(v) = ctx.get("countingRule") {
+        g.counting_rule = match v {
+            "makruk" => CountingRule::Makruk,
+            "asean" => CountingRule::Asean,
+            "none" => CountingRule::None,
+            _ => return Err(ctx.invalid("countingRule", "expected makruk, asean or none")),
+        };
+    }
+    if let Some(types) = g_types {
+        let set = ctx.piece_set("extinctionPieceTypes", &c)?.unwrap_or(0);
+        c.extinction_set = set;
+        c.game_end.extinction_piece_types = types;
+    }
+    Ok(c)
+}
+
+/// Ranks from `r` (relative to `color`) to the far end.
+fn zone(color: usize, r: u8, max_rank: u8) -> u128 {
+    let mut bb = 0;
+    for rank in 0..=max_rank {
+        let rel = if color == 0 { rank } else { max_rank - rank };
+        if rel >= r {
+            bb |= rank_bb(rank);
+        }
+    }
+    bb
+}
+
+fn custom_index(key: &str) -> Option<u8> {
+    let n: u8 = key.strip_prefix("customPiece")?.parse().ok()?;
+    (1..=8).contains(&n).then_some(CUSTOM_BASE + n - 1)
+}
+
+const KNOWN_KEYS: &[&str] = &[
+    "maxRank",
+    "maxFile",
+    "chess960",
+    "startFen",
+    "promotionRank",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "mandatoryPawnPromotion",
+    "doubleStep",
+    "doubleStepRank",
+    "doubleStepRankMin",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+    "enPassantRegionWhite",
+    "enPassantRegionBlack",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingKingFile",
+    "castlingKingPiece",
+    "castlingKingPieceWhite",
+    "castlingKingPieceBlack",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
+    "castlingRookPiece",
+    "castlingRookPieces",
+    "castlingRookPiecesWhite",
+    "castlingRookPiecesBlack",
+    "gating",
+    "seirawanGating",
+    "nMoveRule",
+    "nFoldRule",
+    "nFoldValue",
+    "stalemateValue",
+    "checkmateValue",
+    "bareKingValue",
+    "bareKingMove",
+    "extinctionValue",
+    "extinctionClaim",
+    "extinctionPieceTypes",
+    "extinctionPieceCount",
+    "extinctionOpponentPieceCount",
+    "countingRule",
+];

@@ -1,0 +1,892 @@
+//! Positions of a data-defined variant: FEN, legal moves, copy-make, perft.
+
+use std::fmt;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::variant::{MAX_TYPES, VariantDef};
+
+const EMPTY: u8 = 0xFF;
+const NONE: u8 = 0xFF;
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum FenError {
+    /// The board field does not describe the variant's board.
+    #[error("bad board in FEN: {0}")]
+    Board(String),
+    /// A letter that is not a piece of the variant.
+    #[error("unknown piece letter '{0}' in FEN")]
+    Piece(char),
+    /// The side to move is not `w` or `b`.
+    #[error("bad side to move '{0}' in FEN")]
+    Side(String),
+    /// The castling field has an invalid character.
+    #[error("bad castling field '{0}' in FEN")]
+    Castling(String),
+    /// The en passant field is not `-` or squares.
+    #[error("bad en passant field '{0}' in FEN")]
+    EnPassant(String),
+    /// A move counter is not a number.
+    #[error("bad move counter '{0}' in FEN")]
+    Counter(String),
+}
+
+/// Why a move text was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The text is not the notation of any legal move in the position.
+    #[error("'{0}' is not a legal move in this position")]
+    Illegal(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Normal,
+    Promotion,
+    EnPassant,
+    Castling,
+}
+
+/// A move of a [`Position`]; castling is stored as the king moving to its
+/// rook's square. Use [`Position::move_text`] for its notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    from: u8,
+    to: u8,
+    kind: Kind,
+    promo: u8,
+    gate: u8,
+    gate_sq: u8,
+}
+
+impl Move {
+    fn new(from: u8, to: u8, kind: Kind) -> Move {
+        Move { from, to, kind, promo: NONE, gate: NONE, gate_sq: NONE }
+    }
+}
+
+/// The plain state of a position, without its variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct State {
+    board: [u8; 120],
+    by_color: [u128; 2],
+    by_type: [u128; MAX_TYPES],
+    side: u8,
+    rights: u8,
+    castle_rook: [u8; 4],
+    castle_king: [u8; 2],
+    ep: u128,
+    hand: [[u8; MAX_TYPES]; 2],
+    gates: [u128; 2],
+    rule50: u32,
+    fullmove: u32,
+}
+
+#[inline]
+fn bits(mut b: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let s = b.trailing_zeros() as u8;
+            b &= b - 1;
+            Some(s)
+        }
+    })
+}
+
+#[inline]
+fn bb(s: u8) -> u128 {
+    1u128 << s
+}
+
+impl State {
+    fn empty() -> State {
+        State {
+            board: [EMPTY; 120],
+            by_color: [0; 2],
+            by_type: [0; MAX_TYPES],
+            side: 0,
+            rights: 0,
+            castle_rook: [NONE; 4],
+            castle_king: [NONE; 2],
+            ep: 0,
+            hand: [[0; MAX_TYPES]; 2],
+            gates: [0; 2],
+            rule50: 0,
+            fullmove: 1,
+        }
+    }
+
+    #[inline]
+    fn occ(&self) -> u128 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    fn put(&mut self, sq: u8, t: u8, c: u8) {
+        self.board[sq as usize] = t << 1 | c;
+        self.by_color[c as usize] |= bb(sq);
+        self.by_type[t as usize] |= bb(sq);
+    }
+
+    #[inline]
+    fn remove(&mut self, sq: u8) {
+        let p = self.board[sq as usize];
+        if p != EMPTY {
+            self.by_color[(p & 1) as usize] &= !bb(sq);
+            self.by_type[(p >> 1) as usize] &= !bb(sq);
+            self.board[sq as usize] = EMPTY;
+        }
+    }
+
+    fn hand_count(&self, c: u8) -> u32 {
+        self.hand[c as usize].iter().map(|&n| n as u32).sum()
+    }
+
+    fn king_sq(&self, d: &VariantDef, c: u8) -> Option<u8> {
+        let k = d.king?;
+        let b = self.by_type[k as usize] & self.by_color[c as usize];
+        (b != 0).then(|| b.trailing_zeros() as u8)
+    }
+
+    /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
+    fn attacked(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
+        for (t, ty) in d.types.iter().enumerate() {
+            let ps = self.by_type[t] & self.by_color[by as usize] & !exclude;
+            if ps == 0 {
+                continue;
+            }
+            if ty.asymmetric {
+                if bits(ps).any(|p| d.reach(t as u8, by, p, occ, true) >> sq & 1 != 0) {
+                    return true;
+                }
+            } else if d.reach(t as u8, by ^ 1, sq, occ, true) & ps != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn in_check(&self, d: &VariantDef) -> bool {
+        match self.king_sq(d, self.side) {
+            Some(k) => self.attacked(d, k, self.occ(), self.side ^ 1, 0),
+            None => false,
+        }
+    }
+
+    /// Fairy-Stockfish's immediate game end by extinction.
+    fn game_over(&self, d: &VariantDef) -> bool {
+        let Some((set, count, opp, claim)) = d.extinction else { return false };
+        let us = self.side;
+        let count_of = |c: u8, t: Option<usize>| -> u32 {
+            match t {
+                None => self.by_color[c as usize].count_ones() + self.hand_count(c),
+                Some(t) => (self.by_type[t] & self.by_color[c as usize]).count_ones() + self.hand[c as usize][t] as u32,
+            }
+        };
+        let types: Vec<Option<usize>> = match set {
+            None => vec![None],
+            Some(m) => (0..d.types.len()).filter(|t| m >> t & 1 != 0).map(Some).collect(),
+        };
+        for c in [us ^ 1, us] {
+            for &t in &types {
+                if count_of(c, t) <= count && count_of(c ^ 1, t) >= opp + u32::from(claim && c == us) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn castle_squares(&self, d: &VariantDef, cr: usize) -> (u8, u8, u8, u8) {
+        let c = (cr / 2) as u8;
+        let kfrom = self.castle_king[c as usize];
+        let rfrom = self.castle_rook[cr];
+        let kingside = kfrom < rfrom;
+        let rank = d.castling_rank[c as usize];
+        let kto = d.sq(if kingside { d.castling_kingside_file } else { d.castling_queenside_file }, rank);
+        let rto = if kingside { kto - 1 } else { kto + 1 };
+        (kfrom, rfrom, kto, rto)
+    }
+
+    fn castle_path(&self, d: &VariantDef, cr: usize) -> u128 {
+        let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
+        (between(rfrom, rto) | between(kfrom, kto)) & !(bb(kfrom) | bb(rfrom))
+    }
+
+    fn push(&self, d: &VariantDef, out: &mut Vec<Move>, m: Move) {
+        out.push(m);
+        if d.seirawan_gating {
+            let us = self.side as usize;
+            let gate_from = self.gates[us] >> m.from & 1 != 0;
+            let gate_to = m.kind == Kind::Castling && self.gates[us] >> m.to & 1 != 0;
+            for (gsq, ok) in [(m.from, gate_from), (m.to, gate_to)] {
+                if ok {
+                    for t in 0..d.types.len() {
+                        if self.hand[us][t] > 0 {
+                            out.push(Move { gate: t as u8, gate_sq: gsq, ..m });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn push_promotions(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
+        for &pt in &d.promotion_types[self.side as usize] {
+            self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::Promotion) });
+        }
+    }
+
+    fn pawn_target(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
+        if d.promotion_zone[self.side as usize] >> to & 1 != 0 {
+            self.push_promotions(d, out, from, to);
+            if d.mandatory_pawn_promotion {
+                return;
+            }
+        }
+        self.push(d, out, Move::new(from, to, Kind::Normal));
+    }
+
+    /// Pseudo-legal moves, as Fairy-Stockfish generates them (without its
+    /// evasion pruning, which [`State::legal`] makes redundant).
+    fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
+        let us = self.side;
+        let occ = self.occ();
+        let enemy = self.by_color[(us ^ 1) as usize];
+        let files = d.files as i32;
+        for from in bits(self.by_color[us as usize]) {
+            let t = self.board[from as usize] >> 1;
+            if d.types[t as usize].pawn {
+                let up = if us == 0 { files } else { -files };
+                let f1 = from as i32 + up;
+                if f1 >= 0 && (f1 as usize) < d.nsq() && occ >> f1 & 1 == 0 {
+                    self.pawn_target(d, out, from, f1 as u8);
+                    let f2 = f1 + up;
+                    if d.double_step_region[us as usize] >> from & 1 != 0
+                        && f2 >= 0
+                        && (f2 as usize) < d.nsq()
+                        && occ >> f2 & 1 == 0
+                    {
+                        self.pawn_target(d, out, from, f2 as u8);
+                    }
+                }
+                let caps = d.reach(t, us, from, occ, true);
+                for to in bits(caps & enemy) {
+                    self.pawn_target(d, out, from, to);
+                }
+                for to in bits(caps & self.ep & !occ) {
+                    self.push(d, out, Move::new(from, to, Kind::EnPassant));
+                }
+            } else {
+                let b = (d.reach(t, us, from, occ, true) & enemy) | (d.reach(t, us, from, occ, false) & !occ);
+                for to in bits(b) {
+                    self.push(d, out, Move::new(from, to, Kind::Normal));
+                }
+            }
+        }
+        if !in_check {
+            for cr in [2 * us as usize, 2 * us as usize + 1] {
+                if self.rights >> cr & 1 != 0 && self.castle_path(d, cr) & occ == 0 {
+                    let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
+                    self.push(d, out, m);
+                }
+            }
+        }
+    }
+
+    /// Fairy-Stockfish's legality test for a pseudo-legal move.
+    fn legal(&self, d: &VariantDef, m: Move) -> bool {
+        let us = self.side;
+        let them = us ^ 1;
+        let occ = self.occ();
+        match m.kind {
+            Kind::Castling => {
+                let cr = 2 * us as usize + usize::from(m.to < m.from);
+                let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
+                if m.gate != NONE && (m.gate_sq == kto || m.gate_sq == rto) {
+                    return false;
+                }
+                let t = self.board[kfrom as usize] >> 1;
+                if !d.types[t as usize].royal {
+                    return true;
+                }
+                let mut s = kto;
+                while s != kfrom {
+                    if self.attacked(d, s, occ, them, 0) {
+                        return false;
+                    }
+                    s = if kto < kfrom { s + 1 } else { s - 1 };
+                }
+                !self.attacked(d, kto, occ ^ bb(rfrom), them, 0)
+            }
+            Kind::EnPassant => {
+                let Some(k) = self.king_sq(d, us) else { return true };
+                let cap = capture_square(d, us, m.to);
+                let occ2 = (occ ^ bb(m.from) ^ bb(cap)) | bb(m.to);
+                !self.attacked(d, k, occ2, them, bb(cap))
+            }
+            _ => {
+                let occ2 = (occ ^ bb(m.from)) | bb(m.to);
+                let t = self.board[m.from as usize] >> 1;
+                if d.types[t as usize].royal {
+                    return !self.attacked(d, m.to, occ2, them, 0);
+                }
+                match self.king_sq(d, us) {
+                    None => true,
+                    Some(k) => !self.attacked(d, k, occ2, them, bb(m.to)),
+                }
+            }
+        }
+    }
+
+    pub(crate) fn legal_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        out.clear();
+        if self.game_over(d) {
+            return;
+        }
+        let in_check = self.in_check(d);
+        let mut pseudo = Vec::with_capacity(128);
+        self.pseudo(d, &mut pseudo, in_check);
+        out.extend(pseudo.into_iter().filter(|&m| self.legal(d, m)));
+    }
+
+    pub(crate) fn play(&self, d: &VariantDef, m: Move) -> State {
+        let mut n = *self;
+        let us = self.side;
+        let them = us ^ 1;
+        let piece = self.board[m.from as usize];
+        let t = piece >> 1;
+        n.rule50 += 1;
+        n.ep = 0;
+        match m.kind {
+            Kind::Castling => {
+                let cr = 2 * us as usize + usize::from(m.to < m.from);
+                let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
+                let rook = self.board[rfrom as usize] >> 1;
+                n.remove(kfrom);
+                n.remove(rfrom);
+                n.put(kto, t, us);
+                n.put(rto, rook, us);
+            }
+            Kind::EnPassant => {
+                n.remove(capture_square(d, us, m.to));
+                n.remove(m.from);
+                n.put(m.to, t, us);
+                n.rule50 = 0;
+            }
+            Kind::Normal | Kind::Promotion => {
+                if self.board[m.to as usize] != EMPTY {
+                    n.remove(m.to);
+                    n.rule50 = 0;
+                }
+                n.remove(m.from);
+                n.put(m.to, if m.kind == Kind::Promotion { m.promo } else { t }, us);
+            }
+        }
+        if n.rights != 0 {
+            for cr in 0..4 {
+                if n.rights >> cr & 1 != 0 {
+                    let k = self.castle_king[cr / 2];
+                    let r = self.castle_rook[cr];
+                    if m.from == k || m.from == r || m.to == k || m.to == r {
+                        n.rights &= !(1 << cr);
+                    }
+                }
+            }
+        }
+        if d.types[t as usize].pawn {
+            n.rule50 = 0;
+            if m.kind == Kind::Normal {
+                let diff = (m.to as i32 - m.from as i32).abs();
+                if diff == 2 * d.files as i32 {
+                    let ep = capture_square(d, us, m.to);
+                    let pawns = n.by_type[t as usize] & n.by_color[them as usize];
+                    if d.en_passant_region[them as usize] >> ep & 1 != 0 && d.reach(t, us, ep, 0, true) & pawns != 0 {
+                        n.ep |= bb(ep);
+                    }
+                }
+            }
+        }
+        if m.gate != NONE {
+            n.put(m.gate_sq, m.gate, us);
+            n.hand[us as usize][m.gate as usize] -= 1;
+            n.gates[us as usize] &= !bb(m.gate_sq);
+        }
+        if d.gating {
+            n.gates[us as usize] &= !bb(m.from);
+            if m.kind == Kind::Castling {
+                n.gates[us as usize] &= !bb(m.to);
+            }
+            n.gates[them as usize] &= !bb(m.to);
+            if d.seirawan_gating && n.hand_count(us) == 0 {
+                n.gates[us as usize] = 0;
+            }
+        }
+        n.side = them;
+        if us == 1 {
+            n.fullmove += 1;
+        }
+        n
+    }
+
+    fn perft(&self, d: &VariantDef, depth: u32) -> u64 {
+        let mut moves = Vec::with_capacity(128);
+        self.legal_moves(d, &mut moves);
+        if depth <= 1 {
+            return if depth == 1 { moves.len() as u64 } else { 1 };
+        }
+        moves.iter().map(|&m| self.play(d, m).perft(d, depth - 1)).sum()
+    }
+
+    fn set_castling_right(&mut self, c: u8, rfrom: u8) {
+        let kfrom = self.castle_king[c as usize];
+        let cr = 2 * c as usize + usize::from(kfrom > rfrom);
+        self.rights |= 1 << cr;
+        self.castle_rook[cr] = rfrom;
+    }
+
+    /// Parses a FEN the way Fairy-Stockfish reads it.
+    pub(crate) fn parse(d: &VariantDef, fen: &str) -> Result<State, FenError> {
+        let mut s = State::empty();
+        let mut fields = fen.split_whitespace();
+        let board = fields.next().ok_or_else(|| FenError::Board(fen.to_string()))?;
+        let (board, hand) = match board.find('[') {
+            Some(i) => (&board[..i], Some(&board[i..])),
+            None => (board, None),
+        };
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != d.ranks as usize {
+            return Err(FenError::Board(format!("{} ranks, expected {}", rows.len(), d.ranks)));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = d.ranks - 1 - i as u8;
+            let mut file = 0u32;
+            let chars: Vec<char> = row.chars().collect();
+            let mut j = 0;
+            while j < chars.len() {
+                let ch = chars[j];
+                if let Some(n) = ch.to_digit(10) {
+                    let mut n = n;
+                    if let Some(n2) = chars.get(j + 1).and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + n2;
+                        j += 1;
+                    }
+                    file += n;
+                } else if ch == '~' {
+                    // Promoted-piece marker: no meaning here.
+                } else {
+                    let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
+                    if file >= d.files as u32 {
+                        return Err(FenError::Board(format!("rank {} too long", rank + 1)));
+                    }
+                    s.put(d.sq(file as u8, rank), t, u8::from(ch.is_ascii_lowercase()));
+                    file += 1;
+                }
+                j += 1;
+            }
+            if file != d.files as u32 {
+                return Err(FenError::Board(format!("rank {} has {} files, expected {}", rank + 1, file, d.files)));
+            }
+        }
+        if let Some(hand) = hand {
+            let inner = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
+            let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
+            for ch in inner.chars().filter(|&c| c != '-') {
+                let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
+                s.hand[usize::from(ch.is_ascii_lowercase())][t as usize] += 1;
+            }
+        }
+        s.side = match fields.next() {
+            None | Some("w") => 0,
+            Some("b") => 1,
+            Some(x) => return Err(FenError::Side(x.to_string())),
+        };
+        let castling = fields.next().unwrap_or("-");
+        s.parse_castling(d, castling)?;
+        let ep = fields.next().unwrap_or("-");
+        if ep != "-"
+            && !(d.game_end.counting_rule != crate::ini::CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()))
+        {
+            s.parse_ep(d, ep)?;
+        }
+        if let Some(h) = fields.next() {
+            s.rule50 = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;
+        }
+        if let Some(f) = fields.next() {
+            s.fullmove = f.parse::<u32>().map_err(|_| FenError::Counter(f.to_string()))?.max(1);
+        }
+        Ok(s)
+    }
+
+    fn is_castling_rook(&self, d: &VariantDef, c: u8, sq: u8) -> bool {
+        let p = self.board[sq as usize];
+        p != EMPTY && p & 1 == c && d.castling_rook_pieces[c as usize] >> (p >> 1) & 1 != 0
+    }
+
+    fn parse_castling(&mut self, d: &VariantDef, field: &str) -> Result<(), FenError> {
+        for token in field.chars() {
+            if token == '-' {
+                continue;
+            }
+            if !token.is_ascii_alphabetic() {
+                return Err(FenError::Castling(field.to_string()));
+            }
+            let c = u8::from(token.is_ascii_lowercase());
+            let up = token.to_ascii_uppercase();
+            let rank = d.castling_rank[c as usize];
+            let rsq = if d.castling && up == 'K' {
+                let mut f = d.castling_rook_kingside_file;
+                while !(f < d.files && self.is_castling_rook(d, c, d.sq(f, rank))) && f > 0 {
+                    f -= 1;
+                }
+                d.sq(f, rank)
+            } else if d.castling && up == 'Q' {
+                let mut f = d.castling_rook_queenside_file.min(d.files - 1);
+                while !self.is_castling_rook(d, c, d.sq(f, rank)) && f < d.files - 1 {
+                    f += 1;
+                }
+                d.sq(f, rank)
+            } else if (up as u8) >= b'A' && (up as u8) < b'A' + d.files {
+                d.sq(up as u8 - b'A', rank)
+            } else {
+                return Err(FenError::Castling(field.to_string()));
+            };
+            let king_piece = d.castling_king_piece[c as usize];
+            if d.castling && self.castle_king[c as usize] == NONE {
+                let kings = match king_piece {
+                    Some(k) => self.by_type[k as usize] & self.by_color[c as usize] & rank_mask(d, rank),
+                    None => 0,
+                };
+                let p = self.board[rsq as usize];
+                let ksq = if d.chess960 && p != EMPTY && p & 1 == c && Some(p >> 1) == king_piece {
+                    rsq
+                } else if kings != 0 && (kings.count_ones() == 1 || d.chess960) {
+                    kings.trailing_zeros() as u8
+                } else {
+                    d.sq(d.castling_king_file, rank)
+                };
+                self.castle_king[c as usize] = if kings >> ksq & 1 != 0 { ksq } else { NONE };
+            }
+            if d.gating {
+                if self.by_color[c as usize] >> rsq & 1 != 0 {
+                    self.gates[c as usize] |= bb(rsq);
+                }
+                if (up == 'K' || up == 'Q') && self.castle_king[c as usize] != NONE {
+                    self.gates[c as usize] |= bb(self.castle_king[c as usize]);
+                } else if !d.seirawan_gating || self.hand_count(c) > 0 {
+                    continue;
+                }
+            }
+            if d.castling && self.castle_king[c as usize] != NONE && self.is_castling_rook(d, c, rsq) {
+                self.set_castling_right(c, rsq);
+            }
+        }
+        if d.gating && d.castling {
+            for c in 0..2u8 {
+                let kings = d.castling_king_piece[c as usize].map_or(0, |k| self.by_type[k as usize]);
+                let no_rights = self.rights >> (2 * c) & 3 == 0;
+                if self.gates[c as usize] & kings != 0 && no_rights && (!d.seirawan_gating || self.hand_count(c) > 0) {
+                    for sq in bits(self.gates[c as usize] & self.by_color[c as usize]) {
+                        if self.is_castling_rook(d, c, sq) && self.castle_king[c as usize] != NONE {
+                            self.set_castling_right(c, sq);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_ep(&mut self, d: &VariantDef, field: &str) -> Result<(), FenError> {
+        let err = || FenError::EnPassant(field.to_string());
+        let chars: Vec<char> = field.chars().collect();
+        let mut i = 0;
+        let us = self.side;
+        let pawn = d.types.iter().position(|t| t.pawn);
+        while i < chars.len() {
+            let f = chars[i];
+            if !f.is_ascii_lowercase() || (f as u8 - b'a') >= d.files {
+                return Err(err());
+            }
+            i += 1;
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let r: u8 = chars[start..i].iter().collect::<String>().parse().map_err(|_| err())?;
+            if r == 0 || r > d.ranks {
+                return Err(err());
+            }
+            let sq = d.sq(f as u8 - b'a', r - 1);
+            let Some(p) = pawn else { continue };
+            let p = p as u8;
+            let ours = self.by_type[p as usize] & self.by_color[us as usize];
+            let theirs = self.by_type[p as usize] & self.by_color[(us ^ 1) as usize];
+            let push_them = |s: u8, n: i32| -> Option<u8> {
+                let dir = if us == 0 { -n } else { n };
+                let v = s as i32 + dir * d.files as i32;
+                (v >= 0 && (v as usize) < d.nsq()).then_some(v as u8)
+            };
+            let behind = push_them(sq, 1).map_or(0, bb) | push_them(sq, 2).map_or(0, bb);
+            let ahead = push_them(sq, -1).map_or(0, bb);
+            if d.en_passant_region[us as usize] >> sq & 1 != 0
+                && d.reach(p, us ^ 1, sq, 0, true) & ours != 0
+                && theirs & behind != 0
+                && self.occ() & (bb(sq) | ahead) == 0
+            {
+                self.ep |= bb(sq);
+            }
+        }
+        Ok(())
+    }
+
+    fn fen(&self, d: &VariantDef) -> String {
+        let mut s = String::new();
+        for rank in (0..d.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..d.files {
+                let p = self.board[d.sq(file, rank) as usize];
+                if p == EMPTY {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s.push(piece_char(d, p));
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        if d.seirawan_gating {
+            s.push('[');
+            let mut order: Vec<usize> = (0..d.types.len()).collect();
+            order.sort_by_key(|&t| std::cmp::Reverse(d.types[t].fsf));
+            for c in 0..2u8 {
+                for &t in &order {
+                    for _ in 0..self.hand[c as usize][t] {
+                        s.push(piece_char(d, (t as u8) << 1 | c));
+                    }
+                }
+            }
+            s.push(']');
+        }
+        s += if self.side == 0 { " w " } else { " b " };
+        let mut castling = String::new();
+        for c in 0..2u8 {
+            let letter = |f: u8| if c == 0 { (b'A' + f) as char } else { (b'a' + f) as char };
+            let rights = self.rights >> (2 * c) & 3;
+            if d.chess960 && rights != 0 {
+                if let Some(k) = d.castling_king_piece[c as usize] {
+                    let kings = self.by_type[k as usize]
+                        & self.by_color[c as usize]
+                        & rank_mask(d, d.castling_rank[c as usize]);
+                    if kings.count_ones() > 1 {
+                        castling.push(letter(self.castle_king[c as usize] % d.files));
+                    }
+                }
+            }
+            for (i, side) in ['K', 'Q'].iter().enumerate() {
+                if rights >> i & 1 != 0 {
+                    let f = self.castle_rook[2 * c as usize + i] % d.files;
+                    castling.push(if d.chess960 {
+                        letter(f)
+                    } else if c == 0 {
+                        *side
+                    } else {
+                        side.to_ascii_lowercase()
+                    });
+                }
+            }
+            if d.gating && self.gates[c as usize] != 0 && (!d.seirawan_gating || self.hand_count(c) > 0) {
+                for f in 0..d.files {
+                    let on_file = (0..d.ranks).any(|r| self.gates[c as usize] >> d.sq(f, r) & 1 != 0);
+                    let king_file = !d.chess960 && rights != 0 && f == self.castle_king[c as usize] % d.files;
+                    let rook_file =
+                        (0..2).any(|i| rights >> i & 1 != 0 && f == self.castle_rook[2 * c as usize + i] % d.files);
+                    if on_file && !king_file && !rook_file {
+                        castling.push(letter(f));
+                    }
+                }
+            }
+        }
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        s += &castling;
+        s.push(' ');
+        if self.ep == 0 {
+            s.push('-');
+        } else {
+            for e in bits(self.ep) {
+                s += &square_name(d, e);
+            }
+        }
+        s += &format!(" {} {}", self.rule50, self.fullmove);
+        s
+    }
+}
+
+fn rank_mask(d: &VariantDef, rank: u8) -> u128 {
+    ((1u128 << d.files) - 1) << (rank as u32 * d.files as u32)
+}
+
+/// Squares from `a` (excluded) to `b` (included) along a rank.
+fn between(a: u8, b: u8) -> u128 {
+    if a == b {
+        return bb(b);
+    }
+    let (lo, hi) = if a < b { (a + 1, b) } else { (b, a - 1) };
+    let mut m = 0u128;
+    for s in lo..=hi {
+        m |= bb(s);
+    }
+    m | bb(b)
+}
+
+/// The square of the pawn captured en passant on `to` by `us`.
+fn capture_square(d: &VariantDef, us: u8, to: u8) -> u8 {
+    if us == 0 { to - d.files } else { to + d.files }
+}
+
+fn piece_type(d: &VariantDef, ch: char) -> Option<u8> {
+    let up = ch.to_ascii_uppercase();
+    d.types.iter().position(|t| t.letter == up).map(|t| t as u8)
+}
+
+fn piece_char(d: &VariantDef, p: u8) -> char {
+    let l = d.types[(p >> 1) as usize].letter;
+    if p & 1 == 0 { l } else { l.to_ascii_lowercase() }
+}
+
+fn square_name(d: &VariantDef, s: u8) -> String {
+    format!("{}{}", (b'a' + s % d.files) as char, s / d.files + 1)
+}
+
+/// A position of a variant. Cloning is cheap apart from the shared variant.
+#[derive(Clone)]
+pub struct Position {
+    def: Arc<VariantDef>,
+    state: State,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.def.name, self.fen())
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        Arc::ptr_eq(&self.def, &other.def) && self.state == other.state
+    }
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn start(def: &Arc<VariantDef>) -> Position {
+        // The start FEN was checked when the definition was loaded.
+        let state = State::parse(def, &def.start_fen).unwrap_or_else(|_| State::empty());
+        Position { def: Arc::clone(def), state }
+    }
+
+    /// Parses a FEN (with `[pockets]` after the board for gating variants, and
+    /// castling as `KQkq`, rook files or Shredder letters).
+    pub fn from_fen(def: &Arc<VariantDef>, fen: &str) -> Result<Position, FenError> {
+        Ok(Position { def: Arc::clone(def), state: State::parse(def, fen)? })
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Arc<VariantDef> {
+        &self.def
+    }
+
+    /// The FEN, written as Fairy-Stockfish writes it.
+    pub fn fen(&self) -> String {
+        self.state.fen(&self.def)
+    }
+
+    /// Whether White is to move.
+    pub fn white_to_move(&self) -> bool {
+        self.state.side == 0
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.state.in_check(&self.def)
+    }
+
+    /// The legal moves (none if the game has ended by extinction).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::new();
+        self.state.legal_moves(&self.def, &mut v);
+        v
+    }
+
+    /// The position after a move, which must be legal here.
+    pub fn play(&self, m: Move) -> Position {
+        Position { def: Arc::clone(&self.def), state: self.state.play(&self.def, m) }
+    }
+
+    /// The legal move written `text` (as [`Position::move_text`] writes it).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.legal_moves()
+            .into_iter()
+            .find(|&m| self.move_text(m) == text)
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+
+    /// A move in Fairy-Stockfish's UCI notation: `e2e4`, `e7e8q`, castling as
+    /// the king's move (`e1g1`, king-takes-rook in Chess960 variants), gating
+    /// with the gated piece's letter (`g1f3h`, `h1e1h` when gating on the rook's square).
+    pub fn move_text(&self, m: Move) -> String {
+        let d = &*self.def;
+        let (mut from, mut to) = (m.from, m.to);
+        if m.gate != NONE && m.gate_sq == m.to {
+            std::mem::swap(&mut from, &mut to);
+        } else if m.kind == Kind::Castling && !d.chess960 {
+            let us = self.state.side;
+            let cr = 2 * us as usize + usize::from(m.to < m.from);
+            let (_, _, kto, _) = self.state.castle_squares(d, cr);
+            let t = self.state.board[m.from as usize] >> 1;
+            let occ = self.state.occ();
+            let normal = (d.reach(t, us, m.from, occ, true) & self.state.by_color[(us ^ 1) as usize])
+                | (d.reach(t, us, m.from, occ, false) & !occ);
+            if normal >> kto & 1 == 0 {
+                to = kto;
+            }
+        }
+        let mut s = square_name(d, from) + &square_name(d, to);
+        if m.kind == Kind::Promotion {
+            s.push(d.types[m.promo as usize].letter.to_ascii_lowercase());
+        } else if m.gate != NONE {
+            s.push(d.types[m.gate as usize].letter.to_ascii_lowercase());
+            if m.gate_sq != from {
+                s += &square_name(d, m.gate_sq);
+            }
+        }
+        s
+    }
+
+    /// Number of leaf nodes of the legal move tree of that depth.
+    pub fn perft(&self, depth: u32) -> u64 {
+        self.state.perft(&self.def, depth)
+    }
+
+    /// Perft of depth `depth - 1` after each legal move, by move text.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        self.legal_moves()
+            .into_iter()
+            .map(|m| (self.move_text(m), self.state.play(&self.def, m).perft(&self.def, depth.saturating_sub(1))))
+            .collect()
+    }
+}

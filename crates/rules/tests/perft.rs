@@ -1,0 +1,84 @@
+//! Perft counts from Fairy-Stockfish's test suite (`tests/perft/fsf-variants.epd`).
+
+use menagerie_rules::{Definitions, Position};
+
+const EPD: &str = include_str!("../../../tests/perft/fsf-variants.epd");
+
+struct Case {
+    line: usize,
+    variant: String,
+    fen: String,
+    depth: u32,
+    count: u64,
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for (i, line) in EPD.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split(';').collect();
+        assert_eq!(parts.len(), 3, "line {}: {line}", i + 1);
+        let (d, n) = parts[2].trim().split_once(' ').expect("depth and count");
+        out.push(Case {
+            line: i + 1,
+            variant: parts[0].trim().to_string(),
+            fen: parts[1].trim().to_string(),
+            depth: d.trim_start_matches('D').parse().expect("depth"),
+            count: n.trim().parse().expect("count"),
+        });
+    }
+    out
+}
+
+fn run(filter: impl Fn(&Case) -> bool) {
+    let defs = Definitions::builtin();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for c in cases().into_iter().filter(|c| filter(c)) {
+        let def = defs.get(&c.variant).unwrap_or_else(|| panic!("line {}: unknown variant {}", c.line, c.variant));
+        let pos = if c.fen == "startpos" { Position::start(def) } else { Position::from_fen(def, &c.fen).unwrap() };
+        let got = pos.perft(c.depth);
+        ran += 1;
+        if got != c.count {
+            failures
+                .push(format!("line {} {} {} D{}: got {got}, expected {}", c.line, c.variant, c.fen, c.depth, c.count));
+        }
+    }
+    assert!(ran > 0, "no cases");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+macro_rules! variant_test {
+    ($name:ident, $variant:literal) => {
+        #[test]
+        fn $name() {
+            run(|c| c.variant == $variant);
+        }
+    };
+}
+
+variant_test!(makruk, "makruk");
+variant_test!(shatranj, "shatranj");
+variant_test!(amazon, "amazon");
+variant_test!(nightrider, "nightrider");
+variant_test!(grasshopper, "grasshopper");
+variant_test!(knightmate, "knightmate");
+variant_test!(seirawan, "seirawan");
+variant_test!(seirawan960, "seirawan960");
+variant_test!(capablanca, "capablanca");
+variant_test!(embassy, "embassy");
+variant_test!(janus, "janus");
+variant_test!(chancellor, "chancellor");
+variant_test!(courier, "courier");
+variant_test!(shako, "shako");
+
+#[test]
+fn every_line_has_a_variant() {
+    let defs = Definitions::builtin();
+    for c in cases() {
+        assert!(defs.get(&c.variant).is_some(), "line {}: {}", c.line, c.variant);
+    }
+}

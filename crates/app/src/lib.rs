@@ -20,7 +20,10 @@
 pub mod epd;
 mod position;
 
-pub use position::{ParsedPosition, PositionError, PositionRequest, UnknownVariant, Variants, play_moves};
+pub use menagerie_rules::{MoveError as DataMoveError, Position as DataPosition, VariantDef};
+pub use position::{
+    LoadError, ParsedPosition, PositionError, PositionRequest, UnknownVariant, VariantRef, Variants, play_moves,
+};
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).
 pub fn nps(nodes: u64, seconds: f64) -> u64 {

@@ -3,7 +3,9 @@
 
 use menagerie_notation::fen::{self, FenError};
 use menagerie_notation::{MoveError, parse_move};
+use menagerie_rules::{DefinitionError, Definitions, Position as DataPosition, VariantDef};
 use menagerie_variants::{AnyPosition, Game, Move, VariantId};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A variant name that no known variant answers to.
@@ -21,30 +23,149 @@ pub struct UnknownVariant {
 /// Every front end finds variants by name through this type, so that
 /// variants defined at run time can later be offered beside the built-in
 /// ones in one place.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Variants {
-    _builtin: (),
+    /// Variants defined as data: the built-in `variants.ini` and loaded files.
+    definitions: Definitions,
+}
+
+impl Default for Variants {
+    fn default() -> Variants {
+        Variants::builtin()
+    }
+}
+
+/// A variant found by name: one of the compiled games, or one defined as
+/// data (built in or loaded from a file).
+#[derive(Clone, Debug)]
+pub enum VariantRef {
+    /// A compiled variant: every task, analysis included.
+    Compiled(VariantId),
+    /// A variant defined as data: positions, moves, validation and perft.
+    Data(Arc<VariantDef>),
+}
+
+/// A variant definitions file that cannot be used.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("cannot read variants file {file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A definition is malformed or asks for a rule Menagerie cannot play.
+    #[error(transparent)]
+    Definition(#[from] DefinitionError),
+    /// A section is named like a compiled variant.
+    #[error("{file}: variant '{name}' is built into Menagerie and cannot be redefined (rename the section)")]
+    Reserved {
+        /// The file.
+        file: String,
+        /// The section name.
+        name: String,
+    },
 }
 
 impl Variants {
-    /// The built-in variants.
+    /// The built-in variants: the compiled games and those of the built-in
+    /// `variants.ini`.
     pub fn builtin() -> Variants {
-        Variants::default()
+        Variants { definitions: Definitions::builtin() }
     }
 
-    /// The variant called `name` (any letter case).
+    /// Adds the variants defined in `text` (Fairy-Stockfish's `variants.ini`
+    /// format; `file` names it in errors). Returns the names added; on an
+    /// error nothing is added.
+    pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, LoadError> {
+        let mut defs = self.definitions.clone();
+        let added = defs.load(text, file)?;
+        if let Some(name) = added.iter().find(|n| VariantId::from_name(n).is_some()) {
+            return Err(LoadError::Reserved { file: file.to_string(), name: name.clone() });
+        }
+        self.definitions = defs;
+        Ok(added)
+    }
+
+    /// Reads and adds a variants file (see [`Variants::load`]).
+    pub fn load_file(&mut self, path: &std::path::Path) -> Result<Vec<String>, LoadError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read { file: file.clone(), source })?;
+        self.load(&text, &file)
+    }
+
+    /// The compiled variant called `name` (any letter case).
     pub fn lookup(&self, name: &str) -> Result<VariantId, UnknownVariant> {
         VariantId::from_name(name).ok_or_else(|| UnknownVariant { name: name.to_string(), known: self.names() })
     }
 
-    /// Every variant, in listing order.
+    /// The variant called `name`, compiled or defined as data.
+    pub fn find(&self, name: &str) -> Result<VariantRef, UnknownVariant> {
+        if let Some(v) = VariantId::from_name(name) {
+            return Ok(VariantRef::Compiled(v));
+        }
+        self.data(name).map(VariantRef::Data)
+    }
+
+    /// The variant defined as data called `name` (any letter case).
+    pub fn data(&self, name: &str) -> Result<Arc<VariantDef>, UnknownVariant> {
+        self.data_names()
+            .find(|n| n.eq_ignore_ascii_case(name))
+            .and_then(|n| self.definitions.get(n))
+            .cloned()
+            .ok_or_else(|| UnknownVariant { name: name.to_string(), known: self.names() })
+    }
+
+    /// Every compiled variant, in listing order.
     pub fn iter(&self) -> impl Iterator<Item = VariantId> + '_ {
         VariantId::ALL.iter().copied()
     }
 
-    /// The names of every variant, comma-separated.
+    /// The names of the variants defined as data (not those compiled too), in
+    /// definition order.
+    pub fn data_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.definitions.names().filter(|n| VariantId::from_name(n).is_none())
+    }
+
+    /// The names of every variant, compiled then data, comma-separated.
     pub fn names(&self) -> String {
-        VariantId::names()
+        let mut names = vec![VariantId::names()];
+        names.extend(self.data_names().map(str::to_string));
+        names.join(", ")
+    }
+
+    /// The position `request` describes in a variant defined as data: its
+    /// start position or FEN, with its moves (Fairy-Stockfish's coordinate
+    /// notation) played in order.
+    pub fn data_position<S: AsRef<str>>(
+        &self,
+        request: &PositionRequest<'_, S>,
+    ) -> Result<DataPosition, PositionError> {
+        let def = self.data(request.variant)?;
+        let fen = request.fen.trim();
+        let mut current = if fen.is_empty() {
+            DataPosition::start(&def)
+        } else {
+            DataPosition::from_fen(&def, fen).map_err(|e| PositionError::DataFen(e.to_string()))?
+        };
+        if let Some(max) = request.max_moves
+            && request.moves.len() > max
+        {
+            return Err(PositionError::TooManyMoves { count: request.moves.len(), max });
+        }
+        for (index, text) in request.moves.iter().enumerate() {
+            let text = text.as_ref();
+            let m = current.parse_move(text).map_err(|e| PositionError::DataMove {
+                index,
+                text: text.to_string(),
+                reason: e.to_string(),
+            })?;
+            current = current.play(m);
+        }
+        Ok(current)
     }
 
     /// The position `request` describes: its variant's start position or
@@ -97,6 +218,19 @@ pub enum PositionError {
         count: usize,
         /// The cap.
         max: usize,
+    },
+    /// The FEN does not parse as a position of a variant defined as data.
+    #[error("bad FEN: {0}")]
+    DataFen(String),
+    /// A move of a variant defined as data that is not legal where it is played.
+    #[error("moves[{index}]: {reason}")]
+    DataMove {
+        /// Its 0-based index in the list.
+        index: usize,
+        /// The move as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
     },
     /// A move that is malformed or illegal where it is played.
     #[error("moves[{index}]: {source}")]

@@ -412,7 +412,7 @@ async fn annotate_one(
             Some(Event::Summary(s)) => {
                 positions.sort_by_key(|p: &PositionReport| p.index);
                 moves.sort_by_key(|m: &MoveReport| m.index);
-                let variant = menagerie_app::Variants::builtin().lookup(&s.variant).map_err(|_| {
+                let variant = crate::local::catalogue().lookup(&s.variant).map_err(|_| {
                     tonic::Status::internal(format!("the server reviewed unknown variant {}", s.variant))
                 })?;
                 let side = |s: Option<pb::SideSummary>| {

@@ -6,26 +6,49 @@ use crate::ui::{self, Progress};
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
-use menagerie_app::{ParsedPosition, PositionRequest, Variants, nps};
+use menagerie_app::{ParsedPosition, PositionRequest, VariantRef, Variants, nps};
 use menagerie_notation::MoveError;
 use menagerie_notation::{fen, parse_move, san, uci};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable, VariantId};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+static CATALOGUE: OnceLock<Variants> = OnceLock::new();
+
+/// Adds the variants of `files` (`--variants`) to the built-in ones; call
+/// once, before any command runs.
+pub(crate) fn load_variants(files: &[PathBuf]) -> Result<()> {
+    let mut variants = Variants::builtin();
+    for file in files {
+        variants.load_file(file)?;
+    }
+    CATALOGUE.set(variants).map_err(|_| anyhow!("variants loaded twice"))
+}
+
+/// The variants the command line may name: built in, and loaded with `--variants`.
+pub(crate) fn catalogue() -> &'static Variants {
+    CATALOGUE.get_or_init(Variants::builtin)
+}
+
+/// True if `name` is a variant defined as data (not a compiled one).
+pub(crate) fn is_data(name: &str) -> bool {
+    matches!(catalogue().find(name), Ok(VariantRef::Data(_)))
+}
+
 /// The variant called `name`.
 pub(crate) fn variant(name: &str) -> Result<VariantId> {
-    Ok(Variants::builtin().lookup(name)?)
+    Ok(catalogue().lookup(name)?)
 }
 
 /// The position of the command line: its start and moves, and where they lead.
 pub(crate) fn parsed_position(a: &PositionArgs) -> Result<ParsedPosition> {
     let moves: Vec<&str> = a.moves.iter().flat_map(|m| m.split_whitespace()).collect();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
-    Ok(Variants::builtin().position(&request)?)
+    Ok(catalogue().position(&request)?)
 }
 
 /// The position of the command line, after its moves.
@@ -36,7 +59,7 @@ pub(crate) fn position(a: &PositionArgs) -> Result<AnyPosition> {
 /// The EPD suite in `file`, its lines without a `;variant` opcode in `default`.
 pub(crate) fn read_suite(file: &Path, default: VariantId) -> Result<Vec<SuiteLine>> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    Ok(epd::read(&Variants::builtin(), &text, default)?)
+    Ok(epd::read(catalogue(), &text, default)?)
 }
 
 pub(crate) fn check_depth(depth: u32) -> Result<()> {
@@ -104,6 +127,17 @@ fn count(p: &AnyPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progr
 /// Runs a command on this machine.
 pub fn run(command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
+    let name = match &command {
+        Command::Perft { pos, .. }
+        | Command::Divide { pos, .. }
+        | Command::Moves { pos, .. }
+        | Command::Validate { pos, .. }
+        | Command::Analyze { pos, .. } => &pos.variant,
+        Command::Epd { variant, .. } => variant,
+    };
+    if is_data(name) {
+        return crate::data::run(command, &mut out);
+    }
     match command {
         Command::Perft { pos, threads, hash, depth, .. } => {
             check_depth(depth)?;

@@ -3,6 +3,7 @@
 //! with `--remote URL[,URL...]` on one or many `menagerie-server` replicas.
 
 mod annotate;
+mod data;
 mod fanout;
 mod local;
 mod matches;
@@ -49,6 +50,10 @@ struct Cli {
     /// terminal, and not with TERM=dumb).
     #[arg(long, global = true)]
     no_progress: bool,
+    /// Variant definitions to add to the built-in ones: Fairy-Stockfish's
+    /// `variants.ini` format (see README "Variants as data"); repeatable.
+    #[arg(long = "variants", global = true, env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
+    variant_files: Vec<PathBuf>,
     #[command(subcommand)]
     command: TopCommand,
 }
@@ -227,9 +232,19 @@ fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     ui::init(cli.json, cli.no_progress);
-    let result = check_flags(&matches, !cli.remote.is_empty()).and_then(|()| run(cli));
+    let result = check_flags(&matches, !cli.remote.is_empty())
+        .and_then(|()| local::load_variants(&cli.variant_files))
+        .and_then(|()| run(cli));
     match result {
         Ok(code) => code,
+        // A reader that stops early (`| head`) is not an error.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             // Each cause's text is often already part of its parent's.
             let mut msg = String::new();
@@ -322,7 +337,9 @@ impl std::error::Error for IllegalMove {}
 /// for anything else (bad input, I/O, connection).
 fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
-        if cause.downcast_ref::<IllegalMove>().is_some() {
+        if cause.downcast_ref::<IllegalMove>().is_some()
+            || cause.downcast_ref::<menagerie_app::DataMoveError>().is_some()
+        {
             return 1;
         }
         if let Some(m) = cause.downcast_ref::<menagerie_notation::MoveError>() {
@@ -347,7 +364,8 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 /// `menagerie variants`: every game with its board, pieces and start.
 fn variants() -> Result<ExitCode> {
     let json = ui::json();
-    for v in menagerie_app::Variants::builtin().iter() {
+    let catalogue = local::catalogue();
+    for v in catalogue.iter() {
         let rules = v.rules();
         let kinds = rules.all_kinds();
         let (files, ranks) = v.size();
@@ -368,6 +386,20 @@ fn variants() -> Result<ExitCode> {
             println!("{}  {files}x{ranks}  {}", v.name(), v.summary());
             println!("    pieces: {}", pieces.join(", "));
             println!("    start:  {}", v.start_fen());
+        }
+    }
+    for name in catalogue.data_names() {
+        let def = catalogue.data(name)?;
+        let summary = "Defined as data (variants.ini): perft, divide, moves and validate.";
+        if json {
+            let line = serde_json::json!({
+                "type": "variant", "name": def.name, "files": def.files, "ranks": def.ranks,
+                "start_fen": def.start_fen, "summary": summary, "data": true,
+            });
+            println!("{line}");
+        } else {
+            println!("{}  {}x{}  {summary}", def.name, def.files, def.ranks);
+            println!("    start:  {}", def.start_fen);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -392,7 +392,7 @@ fn engine(spec: &str) -> Result<EngineConfig> {
                 if let Some(name) = k.strip_prefix("option.") {
                     c.options.push((name.to_string(), v.to_string()));
                 } else if let Some(ours) = k.strip_prefix("variant.") {
-                    let id = menagerie_app::Variants::builtin()
+                    let id = crate::local::catalogue()
                         .lookup(ours)
                         .ok()
                         .with_context(|| format!("engine spec: unknown variant '{ours}' in '{k}'"))?;

@@ -453,6 +453,11 @@ fn variants_lists_every_game() {
     }
     assert!(out.contains("10x10") && out.contains("Alpaca"), "{out}");
     let json = ok(&["variants", "--json"]);
-    assert_eq!(json.lines().count(), 8);
+    // The eight compiled games, then the games of the built-in variants.ini.
+    assert_eq!(json.lines().filter(|l| !l.contains("\"data\":true")).count(), 8);
+    assert!(json.lines().filter(|l| l.contains("\"data\":true")).count() >= 13, "{json}");
     assert!(json.lines().all(|l| l.starts_with('{') && l.contains("\"start_fen\"")), "{json}");
+    for name in ["makruk", "shatranj", "capablanca", "shako", "seirawan"] {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{name}  "))), "{name}: {out}");
+    }
 }

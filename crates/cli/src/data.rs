@@ -1,0 +1,123 @@
+//! Commands on variants defined as data (the built-in `variants.ini` and
+//! `--variants FILE`): perft, divide, moves and validate, on this machine.
+
+use crate::report;
+use crate::ui::Progress;
+use crate::{Command, MAX_DEPTH, PositionArgs};
+use anyhow::{Result, anyhow, bail};
+use menagerie_app::{DataPosition, PositionRequest, nps};
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The position of the command line in a variant defined as data.
+fn position(a: &PositionArgs) -> Result<DataPosition> {
+    let moves = a.move_list();
+    let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
+    Ok(crate::local::catalogue().data_position(&request)?)
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    if threads == 0 || threads > 1024 {
+        bail!("--threads must be between 1 and 1024");
+    }
+    Ok(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
+}
+
+/// Perft per root move (root moves in parallel on `pool`), in generation order.
+fn divide_rows(p: &DataPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progress) -> Vec<(String, u64)> {
+    use rayon::prelude::*;
+    let moves = p.legal_moves();
+    pool.install(|| {
+        moves
+            .par_iter()
+            .map(|&m| {
+                let n = p.play(m).perft(depth.saturating_sub(1));
+                progress.add_nodes(n);
+                progress.inc(1);
+                (p.move_text(m), n)
+            })
+            .collect()
+    })
+}
+
+fn check_depth(depth: u32) -> Result<()> {
+    if depth > MAX_DEPTH {
+        bail!("depth {depth} is out of range (at most {MAX_DEPTH})");
+    }
+    Ok(())
+}
+
+/// Runs `command`, whose variant is defined as data.
+pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
+    match command {
+        Command::Perft { pos, threads, hash, depth, .. } => {
+            check_depth(depth)?;
+            if hash > 0 {
+                bail!("--hash is not available for variants defined as data ('{}')", pos.variant);
+            }
+            let p = position(&pos)?;
+            let pool = pool(threads)?;
+            let t0 = Instant::now();
+            let n = if depth == 0 {
+                1
+            } else {
+                let progress = Progress::units(p.legal_moves().len() as u64, "root moves");
+                let rows = divide_rows(&p, depth, &pool, &progress);
+                progress.finish();
+                rows.iter().map(|r| r.1).sum()
+            };
+            let secs = t0.elapsed().as_secs_f64();
+            report::write_perft(out, depth, n, secs, nps(n, secs))?;
+        }
+        Command::Divide { pos, threads, depth } => {
+            check_depth(depth)?;
+            if depth == 0 {
+                bail!("divide needs a depth of at least 1");
+            }
+            let p = position(&pos)?;
+            let pool = pool(threads)?;
+            let progress = Progress::units(p.legal_moves().len() as u64, "root moves");
+            let rows = divide_rows(&p, depth, &pool, &progress);
+            progress.finish();
+            for (text, n) in &rows {
+                report::write_divide_row(out, text, "", *n)?;
+            }
+            report::write_divide_total(out, depth, rows.iter().map(|r| r.1).sum(), rows.len())?;
+        }
+        Command::Moves { pos, san, fens } => {
+            if san {
+                bail!(
+                    "--san is not available for variants defined as data ('{}'): moves are in coordinate form",
+                    pos.variant
+                );
+            }
+            let p = position(&pos)?;
+            let legal = p.legal_moves();
+            for &m in &legal {
+                report::write_move_row(out, &p.move_text(m), "", &p.play(m).fen(), false, fens)?;
+            }
+            report::write_moves_total(out, &p.fen(), legal.len())?;
+        }
+        Command::Validate { pos, mv } => {
+            let p = position(&pos)?;
+            match p.parse_move(&mv) {
+                Ok(m) => report::write_legal(out, &p.move_text(m), "", &p.play(m).fen(), None)?,
+                Err(e) => {
+                    report::write_illegal(out, &mv, &e.to_string())?;
+                    return Err(anyhow!(e));
+                }
+            }
+        }
+        Command::Analyze { pos, .. } => {
+            bail!(
+                "analysis is not available for variants defined as data ('{}'): perft, divide, moves and validate are",
+                pos.variant
+            )
+        }
+        Command::Epd { variant, .. } => {
+            bail!("epd suites are not available for variants defined as data ('{variant}') yet: use perft or divide")
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

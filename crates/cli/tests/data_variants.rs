@@ -1,0 +1,122 @@
+//! Variants defined as data through the CLI: the built-in `variants.ini`
+//! games and user files given with `--variants`, for perft, divide, moves
+//! and validate; clear errors for malformed definitions and for the tasks
+//! data variants do not have yet.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("MENAGERIE_VARIANTS")
+        .output()
+        .expect("the menagerie binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "menagerie {args:?} panicked:\n{stderr}");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn last_line(o: &Output) -> String {
+    stdout(o).lines().last().unwrap_or_default().to_string()
+}
+
+const EXAMPLE: &str = "tests/variants/example.ini";
+
+#[test]
+fn built_in_data_variants_count_fairy_stockfish_perft() {
+    // Fairy-Stockfish's published counts (tests/perft/fsf-variants.epd).
+    for (variant, depth, nodes) in [("makruk", "4", "273026"), ("courier", "3", "20225"), ("shako", "2", "2230")] {
+        let o = run(&["perft", "--variant", variant, depth]);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        if variant == "makruk" {
+            assert_eq!(last_line(&o), nodes);
+        }
+    }
+    let o = run(&["perft", "--variant", "makruk", "--threads", "2", "4"]);
+    assert_eq!(last_line(&o), "273026");
+}
+
+#[test]
+fn user_variants_load_from_a_file() {
+    // Counts checked against pyffish with the same file loaded.
+    let o = run(&["--variants", EXAMPLE, "perft", "--variant", "centaurs", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "222973");
+    let o = run(&["--variants", EXAMPLE, "perft", "--variant", "cannons", "3"]);
+    assert_eq!(last_line(&o), "19396");
+    let o = run(&["--variants", EXAMPLE, "variants"]);
+    let listing = stdout(&o);
+    assert!(listing.contains("centaurs  8x8") && listing.contains("cannons  10x8"), "{listing}");
+    // Without the file the variant is unknown, and the message lists what is known.
+    let o = run(&["perft", "--variant", "centaurs", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown variant 'centaurs' (known: chess, "), "{}", stderr(&o));
+}
+
+#[test]
+fn divide_moves_and_validate_speak_fairy_stockfish_coordinates() {
+    let o = run(&["divide", "--variant", "shako", "1"]);
+    let text = stdout(&o);
+    assert!(text.contains("a1b1: 1") && text.contains("h2g4: 1"), "{text}");
+    assert_eq!(last_line(&o), text.lines().filter(|l| l.ends_with(": 1")).count().to_string());
+    let o = run(&["moves", "--variant", "seirawan", "--moves", "e2e4 e7e5"]);
+    let moves = stdout(&o);
+    assert!(moves.lines().any(|m| m == "g1f3h"), "a gating move: {moves}");
+    let o = run(&["--json", "validate", "--variant", "makruk", "--moves", "e3e4", "e6e5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(r#""fen":"rnsmksnr/8/pppp1ppp/4p3/4P3/PPPP1PPP/8/RNSKMSNR w - - 0 2""#),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["validate", "--variant", "makruk", "e2e4"]);
+    assert_eq!(o.status.code(), Some(1), "an illegal move exits 1");
+    assert!(stderr(&o).contains("'e2e4' is not a legal move"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_definitions_and_missing_tasks_are_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("menagerie-data-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write ini");
+        p.display().to_string()
+    };
+    let bad_key = write("bad-key.ini", "[mine:chess]\n\nflyingKings = true\n");
+    let o = run(&["--variants", &bad_key, "variants"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad-key.ini:3") && stderr(&o).contains("flyingKings"), "{}", stderr(&o));
+    let bad_betza = write("bad-betza.ini", "[mine:chess]\ncustomPiece1 = x:Nq\n");
+    let o = run(&["--variants", &bad_betza, "variants"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad-betza.ini:2"), "{}", stderr(&o));
+    let clash = write("clash.ini", "[alpaca:chess]\ncustomPiece1 = a:WmD\n");
+    let o = run(&["--variants", &clash, "variants"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'alpaca' is built into Menagerie"), "{}", stderr(&o));
+    let o = run(&["--variants", "no/such/file.ini", "variants"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read variants file no/such/file.ini"), "{}", stderr(&o));
+    let o = run(&["analyze", "--variant", "makruk", "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("analysis is not available for variants defined as data"), "{}", stderr(&o));
+    let o = run(&["moves", "--variant", "makruk", "--fen", "not a fen"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error: bad FEN"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

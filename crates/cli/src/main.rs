@@ -112,9 +112,26 @@ pub(crate) struct PositionArgs {
     /// comma separated, the option may be repeated (`--moves "e2e4 e7e5"`).
     #[arg(long, short, value_delimiter = ',')]
     moves: Vec<String>,
+    /// Chess960 start position number N (0 to 959; 518 is the orthodox
+    /// array) instead of --fen; needs --variant chess960.
+    #[arg(long, value_name = "N", conflicts_with = "fen")]
+    start_number: Option<u16>,
 }
 
 impl PositionArgs {
+    /// Turns `--start-number N` into the FEN of that Chess960 start.
+    fn resolve(&mut self) -> Result<()> {
+        let Some(n) = self.start_number else { return Ok(()) };
+        if !self.variant.eq_ignore_ascii_case("chess960") {
+            bail!("--start-number needs --variant chess960 (got '{}')", self.variant);
+        }
+        match menagerie_variants::chess960_start_fen(n) {
+            Some(fen) => self.fen = Some(fen),
+            None => bail!("--start-number {n} is out of range (0 to 959)"),
+        }
+        Ok(())
+    }
+
     /// The moves as single tokens.
     pub(crate) fn move_list(&self) -> Vec<String> {
         self.moves.iter().flat_map(|m| m.split_whitespace()).map(str::to_string).collect()
@@ -263,7 +280,18 @@ fn main() -> ExitCode {
 }
 
 /// Runs the command.
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(mut cli: Cli) -> Result<ExitCode> {
+    match &mut cli.command {
+        TopCommand::Engine(
+            Command::Perft { pos, .. }
+            | Command::Divide { pos, .. }
+            | Command::Moves { pos, .. }
+            | Command::Validate { pos, .. }
+            | Command::Analyze { pos, .. },
+        ) => pos.resolve()?,
+        TopCommand::Svg(args) => args.pos.resolve()?,
+        _ => {}
+    }
     match cli.command {
         TopCommand::Pgn(args) => pgn::run(args),
         TopCommand::Match(args) => matches::run(args),

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[derive(Args, Clone, Debug)]
 pub(crate) struct SvgArgs {
     #[command(flatten)]
-    pos: crate::PositionArgs,
+    pub(crate) pos: crate::PositionArgs,
     /// Black at the bottom.
     #[arg(long)]
     flip: bool,

@@ -461,3 +461,24 @@ fn variants_lists_every_game() {
         assert!(out.lines().any(|l| l.starts_with(&format!("{name}  "))), "{name}: {out}");
     }
 }
+
+#[test]
+fn chess960_start_numbers() {
+    // #518 is the orthodox array.
+    assert_eq!(last_line(&ok(&["perft", "--variant", "chess960", "--start-number", "518", "3"])), "8902");
+    let moves = ok(&["moves", "--variant", "chess960", "--start-number", "959", "--fens"]);
+    assert_eq!(moves.lines().count(), 20);
+    assert!(moves.lines().all(|l| l.contains(" rkrnnqbb/pppppppp/8/8/")), "{moves}");
+    for (args, message) in [
+        (vec!["perft", "--start-number", "3", "1"], "--start-number needs --variant chess960"),
+        (vec!["perft", "--variant", "chess960", "--start-number", "960", "1"], "out of range (0 to 959)"),
+        (
+            vec!["perft", "--variant", "chess960", "--start-number", "1", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1", "1"],
+            "cannot be used with",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}");
+    }
+}

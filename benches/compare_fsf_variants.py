@@ -47,7 +47,7 @@ def timed(cmd: list[str], stdin: str | None = None) -> tuple[str, float]:
 
 
 def menagerie(binary: str, variant: str, depth: int) -> tuple[int, float]:
-    out, secs = timed([binary, "perft", "--variant", variant, "--depth", str(depth)])
+    out, secs = timed([binary, "perft", "--variant", variant, str(depth)])
     return int(out.split()[-1]), secs
 
 

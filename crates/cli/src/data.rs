@@ -1,9 +1,10 @@
 //! Commands on variants defined as data (the built-in `variants.ini` and
 //! `--variants FILE`): perft, divide, moves and validate, on this machine.
 
+use crate::local::{check_depth, pool};
 use crate::report;
 use crate::ui::Progress;
-use crate::{Command, MAX_DEPTH, PositionArgs};
+use crate::{Command, PositionArgs};
 use anyhow::{Result, anyhow, bail};
 use menagerie_app::{DataPosition, PositionRequest, nps};
 use std::io::Write;
@@ -15,13 +16,6 @@ fn position(a: &PositionArgs) -> Result<DataPosition> {
     let moves = a.move_list();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
     Ok(crate::local::catalogue().data_position(&request)?)
-}
-
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    if threads == 0 || threads > 1024 {
-        bail!("--threads must be between 1 and 1024");
-    }
-    Ok(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
 }
 
 /// Perft per root move (root moves in parallel on `pool`), in generation order.
@@ -39,13 +33,6 @@ fn divide_rows(p: &DataPosition, depth: u32, pool: &rayon::ThreadPool, progress:
             })
             .collect()
     })
-}
-
-fn check_depth(depth: u32) -> Result<()> {
-    if depth > MAX_DEPTH {
-        bail!("depth {depth} is out of range (at most {MAX_DEPTH})");
-    }
-    Ok(())
 }
 
 /// Runs `command`, whose variant is defined as data.

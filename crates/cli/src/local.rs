@@ -69,7 +69,7 @@ pub(crate) fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     if threads == 0 || threads > 1024 {
         bail!("--threads must be between 1 and 1024");
     }

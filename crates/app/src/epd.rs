@@ -8,9 +8,10 @@
 //! never a pass; it fails on any mismatch, a bad FEN or a job error.
 //!
 //! ```
-//! use menagerie_app::{Variants, epd};
+//! use menagerie_app::{VariantRef, Variants, epd};
 //! use menagerie_variants::VariantId;
-//! let suite = epd::read(&Variants::builtin(), "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D9 1\n", VariantId::Chess)?;
+//! let chess = VariantRef::Compiled(VariantId::Chess);
+//! let suite = epd::read(&Variants::builtin(), "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D9 1\n", &chess)?;
 //! let line = &suite[0];
 //! let mut check = epd::LineCheck::default();
 //! for (depth, expected) in line.depths(5) {
@@ -23,22 +24,41 @@
 //! # Ok::<(), menagerie_app::epd::EpdError>(())
 //! ```
 
-use crate::Variants;
+use crate::{DataPosition, VariantRef, Variants};
 use menagerie_notation::epd;
-use menagerie_notation::fen::{self, FenError};
-use menagerie_variants::{AnyPosition, VariantId};
+use menagerie_notation::fen;
+use menagerie_variants::AnyPosition;
 
 pub use menagerie_notation::epd::{EpdError, EpdLine};
+
+/// A suite line's position: in a compiled variant or one defined as data.
+#[derive(Clone, Debug)]
+pub enum SuitePosition {
+    /// A compiled variant's position.
+    Compiled(AnyPosition),
+    /// A position of a variant defined as data.
+    Data(DataPosition),
+}
+
+impl SuitePosition {
+    /// Leaf count at `depth`, on this thread.
+    pub fn perft(&self, depth: u32) -> u64 {
+        match self {
+            SuitePosition::Compiled(p) => p.perft(depth),
+            SuitePosition::Data(p) => p.perft(depth),
+        }
+    }
+}
 
 /// A suite line with the position it names.
 #[derive(Clone, Debug)]
 pub struct SuiteLine {
     /// The line as read.
-    pub epd: EpdLine,
+    pub epd: EpdLine<VariantRef>,
     /// Its variant: the one it names, else the suite's default.
-    pub variant: VariantId,
+    pub variant: VariantRef,
     /// Its FEN read in that variant, or why it does not parse.
-    pub position: Result<AnyPosition, FenError>,
+    pub position: Result<SuitePosition, String>,
 }
 
 impl SuiteLine {
@@ -51,13 +71,20 @@ impl SuiteLine {
 
 /// Reads a suite whose lines without a `;variant` opcode are `default`
 /// positions; variant names are looked up in `variants`.
-pub fn read(variants: &Variants, text: &str, default: VariantId) -> Result<Vec<SuiteLine>, EpdError> {
-    let lines = epd::parse_with(text, |name| variants.lookup(name))?;
+pub fn read(variants: &Variants, text: &str, default: &VariantRef) -> Result<Vec<SuiteLine>, EpdError> {
+    let lines = epd::parse_with(text, |name| variants.find(name))?;
     Ok(lines
         .into_iter()
         .map(|epd| {
-            let variant = epd.variant.unwrap_or(default);
-            let position = fen::parse(variant, &epd.fen);
+            let variant = epd.variant.clone().unwrap_or_else(|| default.clone());
+            let position = match &variant {
+                VariantRef::Compiled(v) => {
+                    fen::parse(*v, &epd.fen).map(SuitePosition::Compiled).map_err(|e| e.to_string())
+                }
+                VariantRef::Data(def) => {
+                    DataPosition::from_fen(def, &epd.fen).map(SuitePosition::Data).map_err(|e| e.to_string())
+                }
+            };
             SuiteLine { epd, variant, position }
         })
         .collect())
@@ -125,7 +152,7 @@ pub struct LineCheck {
 
 impl LineCheck {
     /// The line's FEN does not parse; gives the reason (`bad FEN: ...`).
-    pub fn bad_fen(&mut self, e: &FenError) -> &str {
+    pub fn bad_fen(&mut self, e: &impl core::fmt::Display) -> &str {
         self.fail(format!("bad FEN: {e}"))
     }
 
@@ -201,6 +228,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use menagerie_variants::VariantId;
 
     #[test]
     fn verdicts() {
@@ -228,13 +256,31 @@ mod tests {
     }
 
     #[test]
+    fn suites_mix_compiled_and_data_variants() {
+        let text = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 ;variant makruk ;D2 529\n\
+                    8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n";
+        let suite = read(&Variants::builtin(), text, &VariantRef::Compiled(VariantId::Chess)).unwrap();
+        let counts: Vec<u64> = suite
+            .iter()
+            .map(|l| match &l.position {
+                Ok(SuitePosition::Data(p)) => p.perft(2),
+                Ok(SuitePosition::Compiled(p)) => p.perft(1),
+                Err(e) => panic!("{e}"),
+            })
+            .collect();
+        assert_eq!(counts, [529, 3]);
+        assert_eq!(suite[0].variant.name(), "makruk");
+    }
+
+    #[test]
     fn suites_and_ids() {
         let text = "# x\nnot a fen ;D1 1\n8/8/8/8/8/8/8/K6k w - - 0 1 ;variant chess960 ;D1 3\n";
-        let suite = read(&Variants::builtin(), text, VariantId::Chess).unwrap();
+        let chess = VariantRef::Compiled(VariantId::Chess);
+        let suite = read(&Variants::builtin(), text, &chess).unwrap();
         assert_eq!(suite.len(), 2);
         assert!(suite[0].position.is_err());
-        assert_eq!((suite[1].epd.line, suite[1].variant), (3, VariantId::Chess960));
-        let e = read(&Variants::builtin(), "8/8 w ;variant shogi", VariantId::Chess).unwrap_err();
+        assert_eq!((suite[1].epd.line, suite[1].variant.name()), (3, "chess960"));
+        let e = read(&Variants::builtin(), "8/8 w ;variant shogi", &chess).unwrap_err();
         assert!(e.to_string().starts_with("line 1: unknown variant 'shogi' (known: chess"), "{e}");
         assert_eq!(line_of(&job_id(12, 3)), Some(12));
         assert_eq!(line_of("abc"), None);

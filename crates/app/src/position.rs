@@ -45,6 +45,16 @@ pub enum VariantRef {
     Data(Arc<VariantDef>),
 }
 
+impl VariantRef {
+    /// The variant's name.
+    pub fn name(&self) -> &str {
+        match self {
+            VariantRef::Compiled(v) => v.name(),
+            VariantRef::Data(def) => &def.name,
+        }
+    }
+}
+
 /// A variant definitions file that cannot be used.
 #[derive(Debug, Error)]
 pub enum LoadError {

@@ -18,8 +18,23 @@ fn position(a: &PositionArgs) -> Result<DataPosition> {
     Ok(crate::local::catalogue().data_position(&request)?)
 }
 
+/// Leaf count at `depth` (root moves in parallel on `pool`).
+pub(crate) fn count(p: &DataPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progress) -> u64 {
+    if depth == 0 {
+        progress.add_nodes(1);
+        return 1;
+    }
+    divide_rows(p, depth, pool, progress, || {}).iter().map(|r| r.1).sum()
+}
+
 /// Perft per root move (root moves in parallel on `pool`), in generation order.
-fn divide_rows(p: &DataPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progress) -> Vec<(String, u64)> {
+fn divide_rows(
+    p: &DataPosition,
+    depth: u32,
+    pool: &rayon::ThreadPool,
+    progress: &Progress,
+    root_done: impl Fn() + Sync,
+) -> Vec<(String, u64)> {
     use rayon::prelude::*;
     let moves = p.legal_moves();
     pool.install(|| {
@@ -28,7 +43,7 @@ fn divide_rows(p: &DataPosition, depth: u32, pool: &rayon::ThreadPool, progress:
             .map(|&m| {
                 let n = p.play(m).perft(depth.saturating_sub(1));
                 progress.add_nodes(n);
-                progress.inc(1);
+                root_done();
                 (p.move_text(m), n)
             })
             .collect()
@@ -50,7 +65,7 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
                 1
             } else {
                 let progress = Progress::units(p.legal_moves().len() as u64, "root moves");
-                let rows = divide_rows(&p, depth, &pool, &progress);
+                let rows = divide_rows(&p, depth, &pool, &progress, || progress.inc(1));
                 progress.finish();
                 rows.iter().map(|r| r.1).sum()
             };
@@ -65,7 +80,7 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             let p = position(&pos)?;
             let pool = pool(threads)?;
             let progress = Progress::units(p.legal_moves().len() as u64, "root moves");
-            let rows = divide_rows(&p, depth, &pool, &progress);
+            let rows = divide_rows(&p, depth, &pool, &progress, || progress.inc(1));
             progress.finish();
             for (text, n) in &rows {
                 report::write_divide_row(out, text, "", *n)?;
@@ -102,9 +117,7 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
                 pos.variant
             )
         }
-        Command::Epd { variant, .. } => {
-            bail!("epd suites are not available for variants defined as data ('{variant}') yet: use perft or divide")
-        }
+        Command::Epd { .. } => bail!("suites are verified by `epd` for every variant, not here"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -258,8 +258,8 @@ pub(crate) async fn epd(
     threads: usize,
     args: &FanoutArgs,
 ) -> Result<ExitCode> {
-    let default = crate::local::variant(default_variant)?;
-    let suite = crate::local::read_suite(file, default)?;
+    let default = crate::local::catalogue().find(default_variant)?;
+    let suite = crate::local::read_suite(file, &default)?;
     let max = max_depth.unwrap_or(crate::MAX_DEPTH);
     let mut results = Results::open(args.results.as_deref())?;
     let mut jobs = Vec::new();

@@ -5,7 +5,7 @@ use crate::results::{Done, Results};
 use crate::ui::{self, Progress};
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
-use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
+use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, SuitePosition, Tally};
 use menagerie_app::{ParsedPosition, PositionRequest, VariantRef, Variants, nps};
 use menagerie_notation::MoveError;
 use menagerie_notation::{fen, parse_move, san, uci};
@@ -57,7 +57,7 @@ pub(crate) fn position(a: &PositionArgs) -> Result<AnyPosition> {
 }
 
 /// The EPD suite in `file`, its lines without a `;variant` opcode in `default`.
-pub(crate) fn read_suite(file: &Path, default: VariantId) -> Result<Vec<SuiteLine>> {
+pub(crate) fn read_suite(file: &Path, default: &VariantRef) -> Result<Vec<SuiteLine>> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(epd::read(catalogue(), &text, default)?)
 }
@@ -133,7 +133,8 @@ pub fn run(command: Command) -> Result<ExitCode> {
         | Command::Moves { pos, .. }
         | Command::Validate { pos, .. }
         | Command::Analyze { pos, .. } => &pos.variant,
-        Command::Epd { variant, .. } => variant,
+        // A suite may mix compiled and data variants: `epd` handles both.
+        Command::Epd { .. } => "",
     };
     if is_data(name) {
         return crate::data::run(command, &mut out);
@@ -225,11 +226,11 @@ fn epd(
     results: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let default = variant(vname)?;
+    let default = catalogue().find(vname)?;
     if let Some(d) = max_depth {
         check_depth(d)?;
     }
-    let suite = read_suite(file, default)?;
+    let suite = read_suite(file, &default)?;
     let max = max_depth.unwrap_or(MAX_DEPTH);
     let pool = pool(threads)?;
     let mut results = Results::open(results)?;
@@ -268,7 +269,10 @@ fn epd(
                         Some(done) => (done.clone(), true),
                         None => {
                             let t0 = Instant::now();
-                            let got = count(p, d, &pool, &progress);
+                            let got = match p {
+                                SuitePosition::Compiled(p) => count(p, d, &pool, &progress),
+                                SuitePosition::Data(p) => crate::data::count(p, d, &pool, &progress),
+                            };
                             let done = Done {
                                 id,
                                 depth: d,

@@ -120,3 +120,34 @@ fn bad_definitions_and_missing_tasks_are_clear_errors() {
     assert!(stderr(&o).starts_with("error: bad FEN"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn epd_suites_verify_data_variants_and_mixed_suites() {
+    // Every line of Fairy-Stockfish's published suite for the data games.
+    let o = run(&["epd", "tests/perft/data-variants.epd"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(last_line(&o), "18 passed, 0 failed, 0 skipped");
+    // A suite mixing compiled and data variants, with a wrong count and a bad FEN.
+    let dir = std::env::temp_dir().join(format!("menagerie-data-epd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let suite = dir.join("mixed.epd");
+    std::fs::write(
+        &suite,
+        "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 ;variant makruk ;D1 23 ;D2 529\n\
+         8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n\
+         rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 ;variant makruk ;D2 530\n\
+         not a fen ;variant shako ;D1 1\n",
+    )
+    .expect("write suite");
+    let path = suite.display().to_string();
+    let o = run(&["epd", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(last_line(&o), "2 passed, 2 failed, 0 skipped");
+    assert!(stdout(&o).contains("line 3: depth 2: expected 530, got 529"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("line 4: bad FEN"), "{}", stdout(&o));
+    // A data variant as the suite's default.
+    std::fs::write(&suite, "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 ;D2 529\n").expect("write suite");
+    let o = run(&["epd", "--variant", "makruk", &path]);
+    assert_eq!(last_line(&o), "1 passed, 0 failed, 0 skipped");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,13 +16,14 @@ use core::fmt;
 use menagerie_variants::VariantId;
 use thiserror::Error;
 
-/// One line of a suite.
+/// One line of a suite, its variant named by a `V` (a compiled
+/// [`VariantId`] unless the reader's lookup gives another handle).
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct EpdLine {
+pub struct EpdLine<V = VariantId> {
     /// 1-based line number in the file.
     pub line: usize,
     /// The variant named on the line, if any.
-    pub variant: Option<VariantId>,
+    pub variant: Option<V>,
     /// The position.
     pub fen: String,
     /// (depth, expected leaf count), in the order given.
@@ -46,11 +47,11 @@ pub fn parse_line(text: &str, line: usize) -> Result<Option<EpdLine>, EpdError> 
 
 /// Parses one line as [`parse_line`] does, finding the variant of a
 /// `;variant` opcode with `lookup` (its error is the line's reason).
-pub fn parse_line_with<E: fmt::Display>(
+pub fn parse_line_with<V, E: fmt::Display>(
     text: &str,
     line: usize,
-    lookup: impl Fn(&str) -> Result<VariantId, E>,
-) -> Result<Option<EpdLine>, EpdError> {
+    lookup: impl Fn(&str) -> Result<V, E>,
+) -> Result<Option<EpdLine<V>>, EpdError> {
     let t = text.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
@@ -91,10 +92,10 @@ pub fn parse(text: &str) -> Result<Vec<EpdLine>, EpdError> {
 
 /// Parses a whole suite as [`parse`] does, finding variants with `lookup`
 /// (see [`parse_line_with`]).
-pub fn parse_with<E: fmt::Display>(
+pub fn parse_with<V, E: fmt::Display>(
     text: &str,
-    lookup: impl Fn(&str) -> Result<VariantId, E>,
-) -> Result<Vec<EpdLine>, EpdError> {
+    lookup: impl Fn(&str) -> Result<V, E>,
+) -> Result<Vec<EpdLine<V>>, EpdError> {
     let mut out = Vec::new();
     for (i, l) in text.lines().enumerate() {
         if let Some(e) = parse_line_with(l, i + 1, &lookup)? {

@@ -2,7 +2,9 @@
 //! defaults (no configuration file is needed).
 
 use clap::Parser;
+use menagerie_app::{LoadError, Variants};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How the server runs and how much work it accepts.
@@ -79,6 +81,11 @@ pub struct Config {
     /// Time given to in-flight requests after SIGTERM/SIGINT, in milliseconds.
     #[arg(long, env = "MENAGERIE_GRACE_MS", default_value_t = 10_000)]
     pub grace_ms: u64,
+    /// Variant definitions to serve beside the built-in ones: Fairy-Stockfish's
+    /// `variants.ini` format (README "Variants as data"); repeatable or
+    /// comma-separated. Read at start-up: a bad file stops the server.
+    #[arg(long = "variants", env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
+    pub variants: Vec<PathBuf>,
     /// Log format: `text` or `json`.
     #[arg(long, env = "MENAGERIE_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
@@ -122,6 +129,15 @@ impl Config {
             max_queued: self.max_queued.unwrap_or(4 * self.max_jobs),
             nice: self.job_nice,
         }
+    }
+    /// The variants to serve: the built-in ones and those of `variants`, in
+    /// order (an error names the file, line and key).
+    pub fn load_variants(&self) -> Result<Variants, LoadError> {
+        let mut variants = Variants::builtin();
+        for file in &self.variants {
+            variants.load_file(file)?;
+        }
+        Ok(variants)
     }
     /// How long a stream may sit idle holding a slot.
     pub fn stream_idle(&self) -> Duration {

@@ -26,6 +26,18 @@ pub enum ServiceError {
         /// Why it is illegal.
         message: String,
     },
+    /// The task is not available for a variant defined as data.
+    #[error(
+        "{field}: '{variant}' is a variant defined as data: {task} is not available for it (ValidateMove, LegalMoves, Perft, PerftBatch, ValidateFen and ReplayMoves are)"
+    )]
+    DataVariant {
+        /// The field naming the variant (`position.variant`, `pgn`).
+        field: String,
+        /// The variant's name.
+        variant: String,
+        /// What was asked (`analysis`, `PGN`, ...).
+        task: &'static str,
+    },
     /// The position's game is over, so there is nothing to analyse.
     #[error("the game is over: {0}")]
     GameOver(String),
@@ -91,6 +103,26 @@ impl ServiceError {
                 ServiceError::OutOfRange { field: "position.moves".into(), value: count as u64, max: max as u64 }
             }
             PositionError::Move { index, source, .. } => ServiceError::mv(&format!("position.moves[{index}]"), source),
+            PositionError::DataFen(message) => ServiceError::BadField { field: "position.fen".into(), message },
+            PositionError::DataMove { index, text, reason } => {
+                ServiceError::data_move(&format!("position.moves[{index}]"), &text, reason)
+            }
+        }
+    }
+
+    /// A move of a variant defined as data that is not legal in its
+    /// position: INVALID_ARGUMENT if it is not even in coordinate form,
+    /// else FAILED_PRECONDITION.
+    pub fn data_move(field: &str, text: &str, reason: String) -> ServiceError {
+        if crate::data::coordinate_form(text) {
+            ServiceError::IllegalMove { field: field.to_string(), message: reason }
+        } else {
+            ServiceError::BadField {
+                field: field.to_string(),
+                message: format!(
+                    "'{text}' is not a move in coordinate form (e.g. e2e4, e7e8q, g1f3h): variants defined as data take no SAN"
+                ),
+            }
         }
     }
 
@@ -106,7 +138,9 @@ impl ServiceError {
     pub fn code(&self) -> Code {
         match self {
             ServiceError::BadField { .. } => Code::InvalidArgument,
-            ServiceError::IllegalMove { .. } | ServiceError::GameOver(_) => Code::FailedPrecondition,
+            ServiceError::IllegalMove { .. } | ServiceError::GameOver(_) | ServiceError::DataVariant { .. } => {
+                Code::FailedPrecondition
+            }
             ServiceError::OutOfRange { .. } => Code::OutOfRange,
             ServiceError::Busy(_) | ServiceError::ClientBusy(_) => Code::ResourceExhausted,
             ServiceError::Idle(_) => Code::DeadlineExceeded,
@@ -186,6 +220,11 @@ impl From<ServiceError> for Status {
                 }
                 Status::with_error_details(code, msg, d)
             }
+            ServiceError::DataVariant { field, .. } => Status::with_error_details(
+                code,
+                msg.clone(),
+                ErrorDetails::with_precondition_failure_violation("DATA_VARIANT", field.clone(), msg),
+            ),
             ServiceError::OutOfRange { field, .. } => Status::with_error_details(
                 code,
                 msg.clone(),

@@ -19,9 +19,13 @@
 //!   exported over OTLP/gRPC (`telemetry`), inside the caller's trace when
 //!   the request carries a W3C `traceparent`.
 //!
-//! An empty `variant` means `chess`.
+//! An empty `variant` means `chess`. Variants defined as data (the built-in
+//! `variants.ini` and `--variants FILE`) are served by move validation,
+//! legal moves, replay, FEN validation and perft, with moves in coordinate
+//! form and no SAN; the other calls refuse them (`FAILED_PRECONDITION`).
 
 pub mod config;
+mod data;
 pub mod error;
 mod health;
 pub mod jobs;

@@ -33,6 +33,8 @@ async fn main() -> anyhow::Result<()> {
     // and the first poll of the shutdown future must not kill the process.
     let shutdown = shutdown_signal()?;
     let security = config.security.load()?;
+    // A bad variants file stops the server before it listens.
+    let variants = config.load_variants().context("cannot load --variants")?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
@@ -58,7 +60,9 @@ async fn main() -> anyhow::Result<()> {
         tracing::warn!("{warning}");
     }
     let grace = Duration::from_millis(config.grace_ms);
-    let service = AnalysisApi::new(config);
+    let data_variants: Vec<&str> = variants.data_names().collect();
+    tracing::info!(count = data_variants.len(), names = %data_variants.join(","), "variants defined as data");
+    let service = AnalysisApi::with_variants(config, variants);
     let metrics = metrics_listener.map(|l| {
         let metrics = Metrics::new(service.jobs());
         if let Ok(a) = l.local_addr() {

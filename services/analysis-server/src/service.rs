@@ -4,7 +4,7 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
-use menagerie_app::{ParsedPosition, PositionRequest, Variants, epd};
+use menagerie_app::{DataPosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants, epd};
 use menagerie_notation::{fen, parse_move, pgn, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
@@ -52,6 +52,20 @@ impl<T> Stream for JobStream<T> {
 
 /// Perft depths counted on the job's own thread, without workers or a watcher.
 const SMALL_PERFT_DEPTH: u32 = 3;
+
+/// A position to count, of a compiled variant or one defined as data.
+enum PerftSubject {
+    Compiled(AnyPosition),
+    Data(DataPosition),
+}
+
+/// What a Perft stream counts: depth, threads and table size.
+#[derive(Clone, Copy)]
+struct PerftStreamJob {
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+}
 
 /// The server's caps on one perft run.
 #[derive(Clone, Copy)]
@@ -177,11 +191,83 @@ fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
     pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
 }
 
+/// A position perft can count below: root moves, and each one's subtree.
+trait PerftNode: Sync {
+    type Move: Copy + Send + Sync;
+    /// The legal moves.
+    fn root_moves(&self) -> Vec<Self::Move>;
+    /// Perft `depth` after `m`; `None` if stopped.
+    fn child_perft(&self, m: Self::Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64>;
+    /// A root move's coordinate form and SAN (empty if there is none).
+    fn move_texts(&self, m: Self::Move, legal: &[Self::Move]) -> (String, String);
+}
+
+impl PerftNode for AnyPosition {
+    type Move = Move;
+    fn root_moves(&self) -> Vec<Move> {
+        self.legal_moves().to_vec()
+    }
+    fn child_perft(&self, m: Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
+        self.play_unchecked(m).perft_controlled(depth, ctl)
+    }
+    fn move_texts(&self, m: Move, legal: &[Move]) -> (String, String) {
+        (uci::format(self.variant(), m), san::format_with(self, m, legal))
+    }
+}
+
+/// Perft of a variant defined as data, in subtrees of at most this depth
+/// between looks at the stop flag (a few milliseconds each).
+const DATA_PERFT_CHUNK: u32 = 3;
+
+/// Perft of `pos` that stops (`None`) when `ctl.stop` is set, adding the
+/// leaves of each finished chunk to `ctl.progress` (no table).
+fn data_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
+    if ctl.stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= DATA_PERFT_CHUNK {
+        let n = pos.perft(depth);
+        ctl.progress.fetch_add(n, Ordering::Relaxed);
+        return Some(n);
+    }
+    let mut total = 0;
+    for m in pos.legal_moves() {
+        total += data_perft(&pos.play(m), depth - 1, ctl)?;
+    }
+    Some(total)
+}
+
+impl PerftNode for DataPosition {
+    type Move = menagerie_rules::Move;
+    fn root_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
+    fn child_perft(&self, m: Self::Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
+        data_perft(&self.play(m), depth, ctl)
+    }
+    fn move_texts(&self, m: Self::Move, _legal: &[Self::Move]) -> (String, String) {
+        (self.move_text(m), String::new())
+    }
+}
+
 impl AnalysisApi {
-    /// A service with `config`.
+    /// A service with `config`, serving the built-in variants only (the
+    /// files of `config.variants` are read by [`AnalysisApi::try_new`]).
     pub fn new(config: Config) -> AnalysisApi {
+        AnalysisApi::with_variants(config, Variants::builtin())
+    }
+
+    /// A service with `config`, serving the built-in variants and those of
+    /// the files of `config.variants` (an error names the file, line and key).
+    pub fn try_new(config: Config) -> Result<AnalysisApi, LoadError> {
+        let variants = config.load_variants()?;
+        Ok(AnalysisApi::with_variants(config, variants))
+    }
+
+    /// A service with `config` serving `variants`.
+    pub fn with_variants(config: Config, variants: Variants) -> AnalysisApi {
         let jobs = Jobs::new(config.capacity());
-        AnalysisApi { config: Arc::new(config), variants: Variants::builtin(), jobs, faults: Arc::default() }
+        AnalysisApi { config: Arc::new(config), variants, jobs, faults: Arc::default() }
     }
 
     /// Makes the next `n` units of work panic (a perft root move, a batch
@@ -197,12 +283,42 @@ impl AnalysisApi {
         &self.jobs
     }
 
-    /// The request's position (an empty variant is chess), at most
+    /// The variant defined as data that `p` names, if it names one.
+    fn data_variant(&self, p: Option<&pb::Position>) -> Option<Arc<VariantDef>> {
+        let name = p.map_or("", |p| p.variant.as_str());
+        match self.variants.find(name) {
+            Ok(VariantRef::Data(def)) => Some(def),
+            _ => None,
+        }
+    }
+
+    /// The refusal of `task` for a variant defined as data named in `field`.
+    fn not_for_data(field: &str, variant: &str, task: &'static str) -> ServiceError {
+        ServiceError::DataVariant { field: field.into(), variant: variant.into(), task }
+    }
+
+    /// The request's position in a variant defined as data, at most
     /// `max_moves` moves from its start.
-    fn parse_position(&self, p: Option<&pb::Position>) -> Result<ParsedPosition, ServiceError> {
+    fn parse_data_position(&self, p: Option<&pb::Position>) -> Result<DataPosition, ServiceError> {
+        let empty = pb::Position::default();
+        let p = p.unwrap_or(&empty);
+        let request = PositionRequest {
+            max_moves: Some(self.config.max_moves),
+            ..PositionRequest::new(&p.variant, &p.fen, &p.moves)
+        };
+        self.variants.data_position(&request).map_err(ServiceError::position)
+    }
+
+    /// The request's position (an empty variant is chess), at most
+    /// `max_moves` moves from its start, for `task`, which a variant defined
+    /// as data is refused.
+    fn parse_position(&self, p: Option<&pb::Position>, task: &'static str) -> Result<ParsedPosition, ServiceError> {
         let empty = pb::Position::default();
         let p = p.unwrap_or(&empty);
         let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
+        if let Some(def) = self.data_variant(Some(p)) {
+            return Err(Self::not_for_data("position.variant", &def.name, task));
+        }
         let request =
             PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) };
         self.variants.position(&request).map_err(ServiceError::position)
@@ -375,17 +491,17 @@ impl AnalysisApi {
     /// at the client, its deadline, the shutdown, or the server's caps; a
     /// panic in a worker stops the others and propagates.
     #[allow(clippy::too_many_arguments)]
-    fn perft_job(
-        pos: &AnyPosition,
+    fn perft_job<P: PerftNode>(
+        pos: &P,
         depth: u32,
         threads: usize,
         table: Option<&PerftTable>,
         watch: &Watch,
         caps: PerftCaps,
         progress: &AtomicU64,
-        on_root: &(dyn Fn(Move, u64) -> Result<(), ServiceError> + Sync),
+        on_root: &(dyn Fn(P::Move, u64) -> Result<(), ServiceError> + Sync),
     ) -> Result<u64, ServiceError> {
-        let moves = pos.legal_moves().to_vec();
+        let moves = pos.root_moves();
         let stop = AtomicBool::new(false);
         let why: Mutex<Option<ServiceError>> = Mutex::new(None);
         let halt = |e: ServiceError| {
@@ -403,7 +519,7 @@ impl AnalysisApi {
                     halt(r);
                     break;
                 }
-                let Some(n) = pos.play_unchecked(m).perft_controlled(depth - 1, &ctl) else { break };
+                let Some(n) = pos.child_perft(m, depth - 1, &ctl) else { break };
                 total.fetch_add(n, Ordering::Relaxed);
                 if let Err(e) = on_root(m, n) {
                     halt(e);
@@ -434,8 +550,7 @@ impl AnalysisApi {
                             if i >= moves.len() || stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let child = pos.play_unchecked(moves[i]);
-                            let Some(n) = child.perft_controlled(depth - 1, &ctl) else { break };
+                            let Some(n) = pos.child_perft(moves[i], depth - 1, &ctl) else { break };
                             total.fetch_add(n, Ordering::Relaxed);
                             if let Err(e) = on_root(moves[i], n) {
                                 halt(e);
@@ -467,6 +582,76 @@ impl AnalysisApi {
         let n = total.load(Ordering::Relaxed);
         watch.stats.perft_nodes.fetch_add(n, Ordering::Relaxed);
         Ok(n)
+    }
+
+    /// A Perft stream's job: a divide event per root move (`texts` gives its
+    /// coordinate form and SAN), progress events, then the total.
+    fn perft_stream<P: PerftNode + Send + 'static>(
+        &self,
+        pos: P,
+        job: PerftStreamJob,
+        ticket: Ticket,
+        watch: Watch,
+        span: tracing::Span,
+    ) -> JobStream<pb::PerftResponse> {
+        let PerftStreamJob { depth, threads, hash_mb } = job;
+        let interval = self.config.progress_interval();
+        let caps = self.perft_caps();
+        let faults = self.faults.clone();
+        self.stream_job(ticket, watch, span, move |tx, watch| {
+            let legal = pos.root_moves();
+            let n_moves = legal.len() as u32;
+            let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
+            let progress = AtomicU64::new(0);
+            let done_moves = AtomicU64::new(0);
+            let t0 = Instant::now();
+            let nps = |n: u64| menagerie_app::nps(n, t0.elapsed().as_secs_f64().max(1e-9));
+            let finished = AtomicBool::new(false);
+            let total = std::thread::scope(|scope| {
+                // Periodic progress, until the count ends (also by a panic).
+                let _end = Defer(|| finished.store(true, Ordering::Relaxed));
+                scope.spawn(|| {
+                    let mut last = Instant::now();
+                    while !finished.load(Ordering::Relaxed) && !tx.is_closed() {
+                        std::thread::sleep(Duration::from_millis(5));
+                        if last.elapsed() >= interval {
+                            last = Instant::now();
+                            let n = progress.load(Ordering::Relaxed);
+                            let ev = pb::PerftProgress {
+                                nodes: n,
+                                nps: nps(n),
+                                moves_done: done_moves.load(Ordering::Relaxed) as u32,
+                                moves_total: n_moves,
+                                elapsed_seconds: t0.elapsed().as_secs_f64(),
+                            };
+                            tx.offer(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Progress(ev)) }));
+                        }
+                    }
+                });
+                let on_root = |m: P::Move, n: u64| {
+                    faults.trip();
+                    done_moves.fetch_add(1, Ordering::Relaxed);
+                    let (coordinate, san) = pos.move_texts(m, &legal);
+                    let ev = pb::PerftDivide { r#move: coordinate, san, nodes: n };
+                    tx.send(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Divide(ev)) }), watch)
+                };
+                if depth == 1 {
+                    for &m in legal.iter() {
+                        on_root(m, 1).map_err(|e| watch.stopped_early(Some(e)))?;
+                    }
+                    Ok(legal.len() as u64)
+                } else {
+                    Self::perft_job(&pos, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
+                }
+            })?;
+            Ok(Some(pb::PerftResponse {
+                event: Some(pb::perft_response::Event::Total(pb::PerftTotal {
+                    nodes: total,
+                    nps: nps(total),
+                    elapsed_seconds: t0.elapsed().as_secs_f64(),
+                })),
+            }))
+        })
     }
 
     fn perft_caps(&self) -> PerftCaps {
@@ -506,8 +691,15 @@ impl AnalysisService for AnalysisApi {
                     summary: v.summary().into(),
                     promotions: rules.promotions.iter().map(|k| k.letter().to_string()).collect(),
                     reserve_piece: rules.gating.map(|g| g.piece.letter().to_string()).unwrap_or_default(),
+                    defined_as_data: false,
                 }
             })
+            .chain(
+                self.variants
+                    .data_names()
+                    .filter_map(|n| self.variants.data(n).ok())
+                    .map(|d| crate::data::variant_info(&d)),
+            )
             .collect();
         Ok(Response::new(pb::ListVariantsResponse { variants }))
     }
@@ -540,7 +732,11 @@ impl AnalysisService for AnalysisApi {
 
     async fn perft(&self, req: Request<pb::PerftRequest>) -> Result<Response<Self::PerftStream>, Status> {
         let r = req.get_ref();
-        let parsed = self.parse_position(r.position.as_ref())?;
+        // The position first (its errors before the limits'), in its kind.
+        let position = match self.data_variant(r.position.as_ref()) {
+            Some(_) => Err(self.parse_data_position(r.position.as_ref())?),
+            None => Ok(self.parse_position(r.position.as_ref(), "perft")?.current),
+        };
         self.check_perft_depth(r.depth, "depth")?;
         if r.threads as usize > self.config.max_threads {
             return Err(ServiceError::OutOfRange {
@@ -558,73 +754,31 @@ impl AnalysisService for AnalysisApi {
             }
             .into());
         }
+        if r.hash_mb > 0 && position.is_err() {
+            return Err(ServiceError::BadField {
+                field: "hash_mb".into(),
+                message: "a perft table is not available for variants defined as data: give 0".into(),
+            }
+            .into());
+        }
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
-        let depth = r.depth;
-        let threads = if r.threads == 0 { self.config.max_threads } else { r.threads as usize };
-        let hash_mb = r.hash_mb as usize;
-        let interval = self.config.progress_interval();
-        let caps = self.perft_caps();
-        let faults = self.faults.clone();
-        let span = tracing::info_span!("perft", variant = %parsed.current.variant(), depth, threads);
-        let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
-            let pos = parsed.current;
-            let legal = pos.legal_moves();
-            let n_moves = legal.len() as u32;
-            let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
-            let progress = AtomicU64::new(0);
-            let done_moves = AtomicU64::new(0);
-            let t0 = Instant::now();
-            let nps = |n: u64| menagerie_app::nps(n, t0.elapsed().as_secs_f64().max(1e-9));
-            let finished = AtomicBool::new(false);
-            let total = std::thread::scope(|scope| {
-                // Periodic progress, until the count ends (also by a panic).
-                let _end = Defer(|| finished.store(true, Ordering::Relaxed));
-                scope.spawn(|| {
-                    let mut last = Instant::now();
-                    while !finished.load(Ordering::Relaxed) && !tx.is_closed() {
-                        std::thread::sleep(Duration::from_millis(5));
-                        if last.elapsed() >= interval {
-                            last = Instant::now();
-                            let n = progress.load(Ordering::Relaxed);
-                            let ev = pb::PerftProgress {
-                                nodes: n,
-                                nps: nps(n),
-                                moves_done: done_moves.load(Ordering::Relaxed) as u32,
-                                moves_total: n_moves,
-                                elapsed_seconds: t0.elapsed().as_secs_f64(),
-                            };
-                            tx.offer(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Progress(ev)) }));
-                        }
-                    }
-                });
-                let on_root = |m: Move, n: u64| {
-                    faults.trip();
-                    done_moves.fetch_add(1, Ordering::Relaxed);
-                    let ev = pb::PerftDivide {
-                        r#move: uci::format(pos.variant(), m),
-                        san: san::format_with(&pos, m, &legal),
-                        nodes: n,
-                    };
-                    tx.send(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Divide(ev)) }), watch)
-                };
-                if depth == 1 {
-                    for &m in legal.iter() {
-                        on_root(m, 1).map_err(|e| watch.stopped_early(Some(e)))?;
-                    }
-                    Ok(legal.len() as u64)
-                } else {
-                    Self::perft_job(&pos, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
-                }
-            })?;
-            Ok(Some(pb::PerftResponse {
-                event: Some(pb::perft_response::Event::Total(pb::PerftTotal {
-                    nodes: total,
-                    nps: nps(total),
-                    elapsed_seconds: t0.elapsed().as_secs_f64(),
-                })),
-            }))
-        });
+        let job = PerftStreamJob {
+            depth: r.depth,
+            threads: if r.threads == 0 { self.config.max_threads } else { r.threads as usize },
+            hash_mb: r.hash_mb as usize,
+        };
+        let stream = match position {
+            Ok(pos) => {
+                let span =
+                    tracing::info_span!("perft", variant = %pos.variant(), depth = job.depth, threads = job.threads);
+                self.perft_stream(pos, job, ticket, watch, span)
+            }
+            Err(pos) => {
+                let span = tracing::info_span!("perft", variant = %pos.variant().name, depth = job.depth, threads = job.threads);
+                self.perft_stream(pos, job, ticket, watch, span)
+            }
+        };
         Ok(Response::new(stream))
     }
 
@@ -702,7 +856,7 @@ impl AnalysisService for AnalysisApi {
 
     async fn analyze(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let r = req.get_ref();
-        let parsed = self.parse_position(r.position.as_ref())?;
+        let parsed = self.parse_position(r.position.as_ref(), "analysis")?;
         let (limits, options) = self.analysis_limits(r)?;
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
@@ -724,7 +878,7 @@ impl AnalysisService for AnalysisApi {
 
     async fn best_move(&self, req: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
         let r = pb::AnalyzeRequest::from(req.get_ref().clone());
-        let parsed = self.parse_position(r.position.as_ref())?;
+        let parsed = self.parse_position(r.position.as_ref(), "analysis")?;
         let (limits, options) = self.analysis_limits(&r)?;
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()).into());
@@ -754,6 +908,9 @@ impl AnalysisService for AnalysisApi {
     ) -> Result<Response<pb::ValidateFenResponse>, Status> {
         let r = req.into_inner();
         let name = if r.variant.is_empty() { "chess" } else { r.variant.as_str() };
+        if let Ok(VariantRef::Data(def)) = self.variants.find(name) {
+            return Ok(Response::new(crate::data::validate_fen(&def, &r.fen)));
+        }
         let variant = self.variants.lookup(name).map_err(|e| ServiceError::BadField {
             field: "variant".into(),
             message: format!("unknown variant '{}' (known: {})", crate::error::clip(&e.name), e.known),
@@ -799,7 +956,12 @@ impl AnalysisService for AnalysisApi {
             max_threads: clamp(c.max_threads),
             max_moves: clamp(c.max_moves),
             max_jobs: clamp(c.max_jobs),
-            variants: self.variants.iter().map(|v| v.name().to_string()).collect(),
+            variants: self
+                .variants
+                .iter()
+                .map(|v| v.name().to_string())
+                .chain(self.variants.data_names().map(str::to_string))
+                .collect(),
         }))
     }
 
@@ -807,7 +969,14 @@ impl AnalysisService for AnalysisApi {
         let deadline = jobs::deadline_of(&req);
         let r = req.into_inner();
         let span = tracing::info_span!("read_pgn", bytes = r.pgn.len());
-        let answer = self.jobs.run_unary(span, deadline, move || read_pgn(&r.pgn)).await?;
+        let svc = self.clone();
+        let answer = self
+            .jobs
+            .run_unary(span, deadline, move || {
+                svc.refuse_data_pgn(&r.pgn, "PGN")?;
+                read_pgn(&r.pgn)
+            })
+            .await?;
         Ok(Response::new(answer))
     }
 
@@ -1040,7 +1209,7 @@ impl AnalysisApi {
         use menagerie_review::{Budget, ReviewOptions, SvgMode, Thresholds};
         let c = &self.config;
         let game = if r.pgn.is_empty() {
-            let parsed = self.parse_position(r.position.as_ref())?;
+            let parsed = self.parse_position(r.position.as_ref(), "game annotation")?;
             let mut game = pgn::PgnGame::from_position(parsed.start);
             for &m in &parsed.moves {
                 game.push(m).map_err(|e| ServiceError::IllegalMove {
@@ -1052,6 +1221,7 @@ impl AnalysisApi {
         } else {
             let bad =
                 |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
+            self.refuse_data_pgn(&r.pgn, "game annotation")?;
             let mut games = pgn::read_str(&r.pgn).map_err(|e| bad(e.to_string()))?;
             match games.len() {
                 1 => games.remove(0),
@@ -1120,7 +1290,7 @@ impl AnalysisApi {
 
     /// WritePgn's answer: the position's game with the tags and result.
     fn write_pgn_answer(&self, r: &pb::WritePgnRequest) -> Result<pb::WritePgnResponse, ServiceError> {
-        let parsed = self.parse_position(r.position.as_ref())?;
+        let parsed = self.parse_position(r.position.as_ref(), "PGN")?;
         let mut game = pgn::PgnGame::from_position(parsed.start);
         for &m in &parsed.moves {
             // Legal: parse_position replayed them.
@@ -1164,7 +1334,10 @@ impl AnalysisApi {
     /// ReplayMoves' answer: every move of the list, described in the
     /// position it is played in.
     fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
-        let parsed = self.parse_position(r.position.as_ref())?;
+        if self.data_variant(r.position.as_ref()).is_some() {
+            return self.data_replay(r);
+        }
+        let parsed = self.parse_position(r.position.as_ref(), "replay")?;
         let v = parsed.start.variant();
         let mut pos = parsed.start;
         let mut moves = Vec::with_capacity(parsed.moves.len());
@@ -1187,7 +1360,7 @@ impl AnalysisApi {
     /// (same errors and caps), then drawn by `menagerie_render`.
     fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {
         use menagerie_render::{Arrow, Highlight, RenderOptions};
-        let parsed = self.parse_position(r.position.as_ref())?;
+        let parsed = self.parse_position(r.position.as_ref(), "board pictures")?;
         let v = parsed.current.variant();
         for (name, list) in [("arrows", &r.arrows), ("highlights", &r.highlights)] {
             if list.len() > 256 {
@@ -1225,7 +1398,10 @@ impl AnalysisApi {
     /// ValidateMove's answer (CPU work: runs off the async runtime).
     fn validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
         self.faults.trip();
-        let parsed = self.parse_position(r.position.as_ref())?;
+        if self.data_variant(r.position.as_ref()).is_some() {
+            return self.data_validate(r);
+        }
+        let parsed = self.parse_position(r.position.as_ref(), "move validation")?;
         let pos = parsed.current;
         let game = parsed.game();
         let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
@@ -1261,7 +1437,10 @@ impl AnalysisApi {
 
     /// LegalMoves' answer (CPU work: runs off the async runtime).
     fn list_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
-        let parsed = self.parse_position(r.position.as_ref())?;
+        if self.data_variant(r.position.as_ref()).is_some() {
+            return self.data_legal(r);
+        }
+        let parsed = self.parse_position(r.position.as_ref(), "legal moves")?;
         let pos = parsed.current;
         let legal = pos.legal_moves();
         let v = pos.variant();
@@ -1290,6 +1469,104 @@ impl AnalysisApi {
         })
     }
 
+    /// Refuses `task` on a PGN text whose `Variant` tag names a variant
+    /// defined as data.
+    fn refuse_data_pgn(&self, text: &str, task: &'static str) -> Result<(), ServiceError> {
+        for name in crate::data::pgn_variants(text) {
+            if let Ok(VariantRef::Data(def)) = self.variants.find(name) {
+                return Err(Self::not_for_data("pgn", &def.name, task));
+            }
+        }
+        Ok(())
+    }
+
+    /// ValidateMove in a variant defined as data.
+    fn data_validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
+        let pos = self.parse_data_position(r.position.as_ref())?;
+        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            let why = crate::data::outcome(&pos, &legal).map_or("no legal moves".into(), |o| o.description);
+            return Ok(illegal(format!("the game is over: {why}")));
+        }
+        let m = match pos.parse_move(&r.r#move) {
+            Ok(m) => m,
+            Err(e) => {
+                return match ServiceError::data_move("move", &r.r#move, e.to_string()) {
+                    ServiceError::IllegalMove { message, .. } => Ok(illegal(crate::error::clip(&message))),
+                    other => Err(other),
+                };
+            }
+        };
+        let (described, after) = crate::data::legal_move(&pos, &pos.fen(), m);
+        Ok(pb::ValidateMoveResponse {
+            legal: true,
+            reason: String::new(),
+            uci: described.uci,
+            san: String::new(),
+            fen: described.fen,
+            check: described.gives_check,
+            outcome: crate::data::outcome(&after, &after.legal_moves()),
+            is_capture: described.is_capture,
+            claimable_draw: String::new(),
+        })
+    }
+
+    /// LegalMoves in a variant defined as data.
+    fn data_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
+        let pos = self.parse_data_position(r.position.as_ref())?;
+        let fen = pos.fen();
+        let legal = pos.legal_moves();
+        Ok(pb::LegalMovesResponse {
+            moves: legal.iter().map(|&m| crate::data::legal_move(&pos, &fen, m).0).collect(),
+            side_to_move: crate::data::side_to_move(&pos),
+            check: pos.in_check(),
+            outcome: crate::data::outcome(&pos, &legal),
+            fen,
+            claimable_draw: String::new(),
+            white_insufficient_material: false,
+            black_insufficient_material: false,
+        })
+    }
+
+    /// ReplayMoves in a variant defined as data: each move described in the
+    /// position it is played in.
+    fn data_replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
+        let empty = pb::Position::default();
+        let p = r.position.as_ref().unwrap_or(&empty);
+        // The start (and the cap on the moves), then each move in turn.
+        let start = pb::Position { variant: p.variant.clone(), fen: p.fen.clone(), moves: Vec::new() };
+        if p.moves.len() > self.config.max_moves {
+            return Err(ServiceError::OutOfRange {
+                field: "position.moves".into(),
+                value: p.moves.len() as u64,
+                max: self.config.max_moves as u64,
+            });
+        }
+        let mut pos = self.parse_data_position(Some(&start))?;
+        let mut fen = pos.fen();
+        let mut moves = Vec::with_capacity(p.moves.len());
+        for (index, text) in p.moves.iter().enumerate() {
+            let m = pos
+                .parse_move(text)
+                .map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), text, e.to_string()))?;
+            let (described, after) = crate::data::legal_move(&pos, &fen, m);
+            fen = described.fen.clone();
+            moves.push(described);
+            pos = after;
+        }
+        let outcome = crate::data::outcome(&pos, &pos.legal_moves());
+        Ok(pb::ReplayMovesResponse { moves, fen, outcome, claimable_draw: String::new() })
+    }
+
+    /// A batch job's position, compiled or defined as data.
+    fn perft_subject(&self, p: Option<&pb::Position>) -> Result<PerftSubject, ServiceError> {
+        match self.data_variant(p) {
+            Some(_) => self.parse_data_position(p).map(PerftSubject::Data),
+            None => self.parse_position(p, "perft").map(|parsed| PerftSubject::Compiled(parsed.current)),
+        }
+    }
+
     /// Runs one batch job to completion (errors become the result's `error`).
     fn batch_job(&self, job: pb::PerftBatchRequest, watch: &Watch) -> pb::PerftBatchResponse {
         self.faults.trip();
@@ -1303,25 +1580,31 @@ impl AnalysisApi {
             ..Default::default()
         };
         // Either an EPD line or a position with expected counts.
-        let (parsed, expected) = if !job.epd.is_empty() {
-            let line = match epd::read_line(&self.variants, &job.epd) {
+        let (subject, expected) = if !job.epd.is_empty() {
+            // A `variant` opcode naming a variant defined as data is read here
+            // (the EPD reader knows the compiled ones only).
+            let (named, without) = crate::data::split_epd_variant(&job.epd);
+            let data_named = named.filter(|n| matches!(self.variants.find(n), Ok(VariantRef::Data(_))));
+            let text = if data_named.is_some() { without.as_str() } else { job.epd.as_str() };
+            let line = match epd::read_line(&self.variants, text) {
                 Ok(Some(l)) => l,
                 Ok(None) => return fail(ServiceError::BadField { field: "epd".into(), message: "empty line".into() }),
                 Err(e) => return fail(ServiceError::BadField { field: "epd".into(), message: e.reason }),
             };
-            let variant = match line.variant {
-                Some(v) => v.name().to_string(),
-                None if job.default_variant.is_empty() => "chess".to_string(),
-                None => job.default_variant.clone(),
+            let variant = match (data_named, line.variant) {
+                (Some(name), _) => name.to_string(),
+                (None, Some(v)) => v.name().to_string(),
+                (None, None) if job.default_variant.is_empty() => "chess".to_string(),
+                (None, None) => job.default_variant.clone(),
             };
             let p = pb::Position { variant, fen: line.fen.clone(), moves: Vec::new() };
-            match self.parse_position(Some(&p)) {
-                Ok(parsed) => (parsed, line.depths),
+            match self.perft_subject(Some(&p)) {
+                Ok(subject) => (subject, line.depths),
                 Err(e) => return fail(e),
             }
         } else {
-            match self.parse_position(job.position.as_ref()) {
-                Ok(parsed) => (parsed, job.expected.iter().map(|d| (d.depth, d.nodes)).collect()),
+            match self.perft_subject(job.position.as_ref()) {
+                Ok(subject) => (subject, job.expected.iter().map(|d| (d.depth, d.nodes)).collect()),
                 Err(e) => return fail(e),
             }
         };
@@ -1337,7 +1620,15 @@ impl AnalysisApi {
                 0 => self.config.max_threads,
                 t => t.min(self.config.max_threads),
             };
-            let got = match Self::perft_job(&parsed.current, d, threads, None, watch, caps, &progress, &|_, _| Ok(())) {
+            let got = match &subject {
+                PerftSubject::Compiled(pos) => {
+                    Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
+                }
+                PerftSubject::Data(pos) => {
+                    Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
+                }
+            };
+            let got = match got {
                 Ok(n) => n,
                 Err(e) => return fail(e),
             };

@@ -1,0 +1,226 @@
+//! Variants defined as data (`menagerie-rules`: the built-in `variants.ini`
+//! and the files of `--variants`): how their positions, moves and endings
+//! are described in the API's messages.
+//!
+//! Their moves are in Fairy-Stockfish's coordinate form (`e2e4`, `e7e8q`,
+//! `g1f3h`); SAN is not written (empty fields) nor read.
+
+use menagerie_api::pb;
+use menagerie_app::{DataPosition, VariantDef};
+use menagerie_rules::{FenError, GameValue, Move};
+
+/// Whether `text` has the shape of a move in coordinate form: two squares
+/// (files `a`..`l`, ranks `1`..`10`), then optionally a piece letter and a
+/// square (a promotion, or a gated piece and where it is gated).
+pub fn coordinate_form(text: &str) -> bool {
+    fn square(s: &[u8]) -> Option<&[u8]> {
+        let (&file, rest) = s.split_first()?;
+        if !(b'a'..=b'l').contains(&file) {
+            return None;
+        }
+        match rest {
+            [b'1', b'0', tail @ ..] => Some(tail),
+            [b'1'..=b'9', tail @ ..] => Some(tail),
+            _ => None,
+        }
+    }
+    let Some(rest) = square(text.as_bytes()).and_then(square) else { return false };
+    match rest {
+        [] => true,
+        [piece] => piece.is_ascii_lowercase(),
+        [piece, gate @ ..] => piece.is_ascii_lowercase() && square(gate) == Some(&[]),
+    }
+}
+
+/// The number of pieces of each colour on the board of `fen` (White, Black);
+/// pieces in hand (after `[`) are not on the board.
+fn board_counts(fen: &str) -> (usize, usize) {
+    let board = fen.split(' ').next().unwrap_or("");
+    let board = board.split('[').next().unwrap_or("");
+    let white = board.chars().filter(char::is_ascii_uppercase).count();
+    let black = board.chars().filter(char::is_ascii_lowercase).count();
+    (white, black)
+}
+
+/// Whether the move from `before` (whose FEN is `before_fen`) to the
+/// position with FEN `after_fen` took an enemy piece: the opponent has
+/// fewer pieces on the board (these rules have no drops and no explosions).
+fn took(before: &DataPosition, before_fen: &str, after_fen: &str) -> bool {
+    let (w0, b0) = board_counts(before_fen);
+    let (w1, b1) = board_counts(after_fen);
+    if before.white_to_move() { b1 < b0 } else { w1 < w0 }
+}
+
+fn side_name(white: bool) -> &'static str {
+    if white { "white" } else { "black" }
+}
+
+/// The name of the side to move, `white` or `black`.
+pub fn side_to_move(pos: &DataPosition) -> String {
+    side_name(pos.white_to_move()).into()
+}
+
+/// How the game has ended in `pos` (whose legal moves are `legal`), if it
+/// has: checkmate or stalemate, valued as the variant says. Other endings
+/// (extinction such as a bare king, counting, n-move and n-fold rules) are
+/// not reported: a position without legal moves is over either way.
+pub fn outcome(pos: &DataPosition, legal: &[Move]) -> Option<pb::Outcome> {
+    if !legal.is_empty() {
+        return None;
+    }
+    let rules = &pos.variant().game_end;
+    let mated = pos.in_check();
+    if !mated && rules.extinction_value != GameValue::None {
+        // No move and no check: stalemate, or an extinction the rules
+        // crate decided without saying which. Not guessed.
+        return None;
+    }
+    let (value, reason) =
+        if mated { (rules.checkmate_value, "checkmate") } else { (rules.stalemate_value, "stalemate") };
+    let mover_white = pos.white_to_move();
+    let winner_white = match value {
+        GameValue::Loss => !mover_white,
+        GameValue::Win => mover_white,
+        GameValue::Draw => {
+            return Some(pb::Outcome {
+                result: "1/2-1/2".into(),
+                winner: String::new(),
+                reason: reason.into(),
+                description: format!("{reason}, draw"),
+            });
+        }
+        GameValue::None => return None,
+    };
+    let winner = side_name(winner_white);
+    Some(pb::Outcome {
+        result: if winner_white { "1-0" } else { "0-1" }.into(),
+        winner: winner.into(),
+        reason: reason.into(),
+        description: format!("{reason}, {} wins", if winner_white { "White" } else { "Black" }),
+    })
+}
+
+/// One legal move of `pos` described as LegalMoves describes it (no SAN).
+pub fn legal_move(pos: &DataPosition, pos_fen: &str, m: Move) -> (pb::LegalMove, DataPosition) {
+    let after = pos.play(m);
+    let fen = after.fen();
+    let described = pb::LegalMove {
+        uci: pos.move_text(m),
+        san: String::new(),
+        is_capture: took(pos, pos_fen, &fen),
+        gives_check: after.in_check(),
+        fen,
+    };
+    (described, after)
+}
+
+/// A variant defined as data in ListVariants: no piece list, promotions or
+/// reserve piece (the rules crate does not publish them).
+pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
+    pb::VariantInfo {
+        name: def.name.clone(),
+        files: def.files.into(),
+        ranks: def.ranks.into(),
+        pieces: Vec::new(),
+        start_fen: def.start_fen.clone(),
+        summary: format!(
+            "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form, no SAN; \
+             move validation, legal moves, replay, FEN validation and perft (no analysis, PGN or pictures)",
+            def.name, def.files, def.ranks
+        ),
+        promotions: Vec::new(),
+        reserve_piece: String::new(),
+        defined_as_data: true,
+    }
+}
+
+/// ValidateFen's answer for a variant defined as data.
+pub fn validate_fen(def: &std::sync::Arc<VariantDef>, fen: &str) -> pb::ValidateFenResponse {
+    if fen.trim().is_empty() {
+        return pb::ValidateFenResponse {
+            valid: false,
+            reason: "the FEN is empty".into(),
+            field: String::new(),
+            fen: String::new(),
+        };
+    }
+    match DataPosition::from_fen(def, fen.trim()) {
+        Ok(p) => pb::ValidateFenResponse { valid: true, fen: p.fen(), ..Default::default() },
+        Err(e) => pb::ValidateFenResponse {
+            valid: false,
+            reason: crate::error::clip(&e.to_string()),
+            field: fen_field(&e, fen).into(),
+            fen: String::new(),
+        },
+    }
+}
+
+/// The FEN field a FEN error of a variant defined as data is about
+/// (ValidateFenResponse's names).
+pub fn fen_field(e: &FenError, fen: &str) -> &'static str {
+    match e {
+        FenError::Board(_) | FenError::Piece(_) => "board",
+        FenError::Side(_) => "side_to_move",
+        FenError::Castling(_) => "castling",
+        FenError::EnPassant(_) => "en_passant",
+        FenError::Counter(_) => {
+            let halfmove = fen.split_whitespace().nth(4);
+            if halfmove.is_some_and(|h| h.parse::<u32>().is_err()) { "halfmove_clock" } else { "fullmove_number" }
+        }
+    }
+}
+
+/// The `variant` opcode of an EPD line, and the line without it.
+pub fn split_epd_variant(line: &str) -> (Option<&str>, String) {
+    let mut variant = None;
+    let mut rest = Vec::new();
+    for (i, part) in line.split(';').enumerate() {
+        let op = part.trim();
+        if i > 0
+            && let Some(name) = op.strip_prefix("variant").filter(|n| n.starts_with(char::is_whitespace))
+        {
+            variant = Some(name.trim());
+            continue;
+        }
+        rest.push(part);
+    }
+    (variant, rest.join(";"))
+}
+
+/// The values of the `Variant` tags of a PGN text.
+pub fn pgn_variants(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|l| {
+        let tag = l.trim().strip_prefix('[')?.trim_start().strip_prefix("Variant")?;
+        let value = tag.trim_start().strip_prefix('"')?;
+        value.split('"').next()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinate_form_is_two_squares_and_an_optional_piece_and_square() {
+        for ok in ["e2e4", "a10l1", "e7e8q", "g1f3h", "h1e1e", "e1g1", "b1c3h", "e1h1ee1"] {
+            assert!(coordinate_form(ok), "{ok}");
+        }
+        for bad in ["", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1"] {
+            assert!(!coordinate_form(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn epd_variant_opcodes_are_split_off() {
+        let (v, rest) = split_epd_variant("8/8 w - - 0 1 ;D1 20 ;variant makruk ;D2 400");
+        assert_eq!(v, Some("makruk"));
+        assert_eq!(rest, "8/8 w - - 0 1 ;D1 20 ;D2 400");
+        assert_eq!(split_epd_variant("x ;D1 2").0, None);
+    }
+
+    #[test]
+    fn pgn_variant_tags_are_found() {
+        let pgn = "[Event \"x\"]\n[Variant \"makruk\"]\n\n1. e3 *\n";
+        assert_eq!(pgn_variants(pgn).collect::<Vec<_>>(), ["makruk"]);
+    }
+}

@@ -2,43 +2,10 @@
 //! epd on orthodox chess, the exit codes (0 ok, 1 suite mismatch, 2 bad
 //! input) and one-line `error:` messages, and never a panic.
 
+mod common;
+
+use common::{START, last_line, ok, run, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The repository root (EPD suites are given relative to it, as in the README).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Runs `menagerie ARGS` from the repository root.
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the menagerie binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "menagerie {args:?} panicked:\n{stderr}");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// Runs and expects success; returns stdout.
-#[track_caller]
-fn ok(args: &[&str]) -> String {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(0), "menagerie {args:?} failed:\n{}", stderr(&o));
-    stdout(&o)
-}
 
 /// Runs and expects exit code 2 with exactly one `error: ...` line on
 /// stderr; returns that line.
@@ -61,10 +28,6 @@ fn failure(args: &[&str], code: i32) -> String {
     assert_eq!(lines.len(), 1, "menagerie {args:?}: expected one stderr line, got {err:?}");
     assert!(lines[0].starts_with("error: "), "menagerie {args:?}: {err:?}");
     lines[0].to_string()
-}
-
-fn last_line(s: &str) -> &str {
-    s.lines().last().unwrap_or("")
 }
 
 // ----- perft -----------------------------------------------------------------

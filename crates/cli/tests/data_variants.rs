@@ -3,32 +3,10 @@
 //! and validate; clear errors for malformed definitions and for the tasks
 //! data variants do not have yet.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("MENAGERIE_VARIANTS")
-        .output()
-        .expect("the menagerie binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "menagerie {args:?} panicked:\n{stderr}");
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
+use common::{run, stderr, stdout};
+use std::process::Output;
 
 fn last_line(o: &Output) -> String {
     stdout(o).lines().last().unwrap_or_default().to_string()

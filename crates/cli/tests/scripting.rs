@@ -3,35 +3,12 @@
 //! flags rejected where they do nothing, and no progress bar (stdout and
 //! stderr unchanged) when the output is not a terminal.
 
+mod common;
+
+use common::{START, root, run, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Runs `menagerie ARGS` from the repository root, stdout and stderr piped.
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .current_dir(root())
-        .env_remove("MENAGERIE_REMOTE")
-        .output()
-        .expect("the menagerie binary runs");
-    assert!(!stderr(&out).contains("panicked"), "menagerie {args:?} panicked:\n{}", stderr(&out));
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
+use std::process::Output;
 
 /// Every stdout line parsed as a JSON object with a string `type`.
 #[track_caller]

@@ -170,23 +170,6 @@ pub fn fen_field(e: &FenError, fen: &str) -> &'static str {
     }
 }
 
-/// The `variant` opcode of an EPD line, and the line without it.
-pub fn split_epd_variant(line: &str) -> (Option<&str>, String) {
-    let mut variant = None;
-    let mut rest = Vec::new();
-    for (i, part) in line.split(';').enumerate() {
-        let op = part.trim();
-        if i > 0
-            && let Some(name) = op.strip_prefix("variant").filter(|n| n.starts_with(char::is_whitespace))
-        {
-            variant = Some(name.trim());
-            continue;
-        }
-        rest.push(part);
-    }
-    (variant, rest.join(";"))
-}
-
 /// The values of the `Variant` tags of a PGN text.
 pub fn pgn_variants(text: &str) -> impl Iterator<Item = &str> {
     text.lines().filter_map(|l| {
@@ -208,14 +191,6 @@ mod tests {
         for bad in ["", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1"] {
             assert!(!coordinate_form(bad), "{bad}");
         }
-    }
-
-    #[test]
-    fn epd_variant_opcodes_are_split_off() {
-        let (v, rest) = split_epd_variant("8/8 w - - 0 1 ;D1 20 ;variant makruk ;D2 400");
-        assert_eq!(v, Some("makruk"));
-        assert_eq!(rest, "8/8 w - - 0 1 ;D1 20 ;D2 400");
-        assert_eq!(split_epd_variant("x ;D1 2").0, None);
     }
 
     #[test]

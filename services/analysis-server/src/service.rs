@@ -1581,21 +1581,17 @@ impl AnalysisApi {
         };
         // Either an EPD line or a position with expected counts.
         let (subject, expected) = if !job.epd.is_empty() {
-            // A `variant` opcode naming a variant defined as data is read here
-            // (the EPD reader knows the compiled ones only).
-            let (named, without) = crate::data::split_epd_variant(&job.epd);
-            let data_named = named.filter(|n| matches!(self.variants.find(n), Ok(VariantRef::Data(_))));
-            let text = if data_named.is_some() { without.as_str() } else { job.epd.as_str() };
-            let line = match epd::read_line(&self.variants, text) {
+            // The `variant` opcode may name a compiled variant or one defined as data.
+            let read = menagerie_notation::epd::parse_line_with(&job.epd, 1, |name| self.variants.find(name));
+            let line = match read {
                 Ok(Some(l)) => l,
                 Ok(None) => return fail(ServiceError::BadField { field: "epd".into(), message: "empty line".into() }),
                 Err(e) => return fail(ServiceError::BadField { field: "epd".into(), message: e.reason }),
             };
-            let variant = match (data_named, line.variant) {
-                (Some(name), _) => name.to_string(),
-                (None, Some(v)) => v.name().to_string(),
-                (None, None) if job.default_variant.is_empty() => "chess".to_string(),
-                (None, None) => job.default_variant.clone(),
+            let variant = match &line.variant {
+                Some(v) => v.name().to_string(),
+                None if job.default_variant.is_empty() => "chess".to_string(),
+                None => job.default_variant.clone(),
             };
             let p = pb::Position { variant, fen: line.fen.clone(), moves: Vec::new() };
             match self.perft_subject(Some(&p)) {

@@ -221,11 +221,22 @@ async fn list_variants_lists_every_variant() {
     let mut client = server.client().await;
     let variants = client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants;
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    // The compiled variants, then those defined as data.
     assert_eq!(
-        names,
+        names[..8],
         ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
     );
-    for v in &variants {
+    for data in ["makruk", "shatranj", "capablanca", "shako", "seirawan"] {
+        assert!(names[8..].contains(&data), "{names:?}");
+    }
+    let (compiled, data) = variants.split_at(8);
+    assert!(compiled.iter().all(|v| !v.defined_as_data) && data.iter().all(|v| v.defined_as_data));
+    for v in data {
+        assert!(!v.start_fen.is_empty() && v.summary.contains("defined as data") && v.pieces.is_empty(), "{v:?}");
+        let moves = client.legal_moves(legal_req(pos(&v.name, &v.start_fen, &[]))).await.unwrap().into_inner();
+        assert!(!moves.moves.is_empty(), "{}", v.name);
+    }
+    for v in compiled {
         assert!(!v.pieces.is_empty() && !v.start_fen.is_empty() && !v.summary.is_empty(), "{v:?}");
         for p in &v.pieces {
             assert!(p.letter.len() == 1 && p.letter.chars().all(|c| c.is_ascii_uppercase()), "{p:?}");
@@ -1257,7 +1268,7 @@ async fn the_binary_shuts_down_gracefully_on_sigterm() {
     };
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
     let mut client = AnalysisServiceClient::new(channel);
-    assert_eq!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len(), 8);
+    assert!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len() > 8);
     let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
 
     let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
@@ -1753,7 +1764,11 @@ async fn server_info_names_version_build_and_limits() {
     assert!(i.profile == "debug" || i.profile == "release");
     assert!(i.target.contains('-'));
     assert_eq!(i.max_perft_depth, config().max_perft_depth);
-    assert_eq!(i.variants.len(), 8);
+    assert_eq!(
+        i.variants[..8],
+        ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+    );
+    assert!(i.variants[8..].iter().any(|v| v == "makruk"), "{:?}", i.variants);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2002,4 +2017,323 @@ async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
     let s = stream_error(&mut stream).await;
     assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
     assert_work_stops(&server).await;
+}
+
+// ---------------------------------------------------------------- Variants defined as data
+
+const MAKRUK_START: &str = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
+
+/// The precondition-failure subjects of a status.
+fn precondition_subjects(s: &Status) -> Vec<String> {
+    s.get_error_details()
+        .precondition_failure()
+        .map(|p| p.violations.iter().map(|v| format!("{}:{}", v.r#type, v.subject)).collect())
+        .unwrap_or_default()
+}
+
+/// An illegal move, naming the field.
+fn assert_illegal<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
+    let s = r.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    assert_eq!(precondition_subjects(&s), vec![format!("ILLEGAL_MOVE:{field}")], "{s:?}");
+}
+
+/// A refusal of a task for a variant defined as data, naming the field.
+fn assert_refused_as_data<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
+    let s = r.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    assert!(s.message().contains("defined as data") && s.message().contains("not available"), "{s:?}");
+    assert_eq!(precondition_subjects(&s), vec![format!("DATA_VARIANT:{field}")], "{s:?}");
+}
+
+async fn start_service(service: AnalysisApi) -> TestServer {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = oneshot::channel::<()>();
+    let shutdown = async {
+        let _ = rx.await;
+    };
+    let serving = tokio::spawn(serve(service.clone(), listener, shutdown, Duration::from_secs(30)));
+    TestServer { service, addr, shutdown: Some(tx), serving }
+}
+
+const EXAMPLE_INI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/variants/example.ini");
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_variant_perft_streams_divides_and_the_total() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let run = perft(&mut client, perft_req(pos("makruk", "", &[]), 4)).await.unwrap();
+    assert_eq!(run.total(), 273_026);
+    assert_eq!(run.divides.len(), 23);
+    assert_eq!(run.divides.iter().map(|d| d.nodes).sum::<u64>(), 273_026);
+    assert!(run.divides.iter().all(|d| d.san.is_empty() && d.r#move.len() == 4), "{:?}", run.divides);
+    // One thread, depth 1, and from a FEN after moves.
+    let one = pb::PerftRequest { threads: 1, ..perft_req(pos("makruk", MAKRUK_START, &[]), 3) };
+    assert_eq!(perft(&mut client, one).await.unwrap().total(), 12_012);
+    assert_eq!(perft(&mut client, perft_req(pos("shako", "", &[]), 1)).await.unwrap().total(), 58);
+    let after = perft(&mut client, perft_req(pos("makruk", "", &["e3e4", "d6d5"]), 1)).await.unwrap();
+    assert!(after.divide_map().contains_key("e4d5"), "{after:?}");
+    // Errors as for compiled variants, and no table.
+    assert_bad_field(perft(&mut client, perft_req(pos("makruk", "", &[]), 0)).await, Code::InvalidArgument, "depth");
+    assert_bad_field(perft(&mut client, perft_req(pos("makruk", "", &[]), 99)).await, Code::OutOfRange, "depth");
+    let hashed = pb::PerftRequest { hash_mb: 16, ..perft_req(pos("makruk", "", &[]), 3) };
+    assert_bad_field(perft(&mut client, hashed).await, Code::InvalidArgument, "hash_mb");
+    assert_illegal(perft(&mut client, perft_req(pos("makruk", "", &["e3e5"]), 2)).await, "position.moves[0]");
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_variant_perft_stops_at_the_deadline_the_caps_and_cancellation() {
+    let _g = exclusive().await;
+    let mut c = config();
+    c.max_perft_nodes = 2_000_000;
+    let server = start(c).await;
+    let mut client = server.client().await;
+    let before = server.stopped_early();
+    let mut req = Request::new(perft_req(pos("capablanca", "", &[]), 8));
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.perft(req).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+    assert!(server.stopped_early() > before);
+    // The node cap.
+    let s = bounded("perft", perft(&mut client, perft_req(pos("capablanca", "", &[]), 7))).await.unwrap_err();
+    assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
+    assert!(s.message().contains("2000000 nodes"), "{s:?}");
+    assert_work_stops(&server).await;
+    // A dropped stream stops its work and gives its slot back.
+    let stream = client.perft(perft_req(pos("capablanca", "", &[]), 7)).await.unwrap().into_inner();
+    wait_until("the perft to run", || server.running() == 1).await;
+    drop(stream);
+    assert_work_stops(&server).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_variant_moves_validation_replay_and_fens() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // LegalMoves: coordinate form, no SAN, FEN after each move.
+    let shako = client.legal_moves(legal_req(pos("shako", "", &[]))).await.unwrap().into_inner();
+    assert_eq!(shako.moves.len(), 58);
+    assert!(shako.moves.iter().all(|m| m.san.is_empty() && !m.fen.is_empty() && !m.is_capture && !m.gives_check));
+    assert_eq!(shako.side_to_move, "white");
+    assert!(!shako.check && shako.outcome.is_none() && shako.claimable_draw.is_empty());
+    let makruk = client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "d6d5"]))).await.unwrap().into_inner();
+    assert_eq!(makruk.side_to_move, "white");
+    let take = makruk.moves.iter().find(|m| m.uci == "e4d5").unwrap();
+    assert!(take.is_capture, "{take:?}");
+
+    // ValidateMove.
+    let ok = client.validate_move(validate_req(pos("makruk", "", &[]), "e3e4")).await.unwrap().into_inner();
+    assert!(ok.legal && ok.uci == "e3e4" && ok.san.is_empty() && ok.reason.is_empty(), "{ok:?}");
+    assert_eq!(ok.fen, "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1");
+    let no = client.validate_move(validate_req(pos("makruk", "", &[]), "e3e5")).await.unwrap().into_inner();
+    assert!(!no.legal && no.reason.contains("e3e5"), "{no:?}");
+    assert_bad_field(
+        client.validate_move(validate_req(pos("makruk", "", &[]), "Nf3")).await,
+        Code::InvalidArgument,
+        "move",
+    );
+    let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
+    let m = client.validate_move(validate_req(pos("capablanca", mate, &[]), "b1b8")).await.unwrap().into_inner();
+    assert!(m.legal && m.check, "{m:?}");
+    let o = m.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1-0", "white", "checkmate"));
+    let over = client.validate_move(validate_req(pos("capablanca", mate, &["b1b8"]), "a8a7")).await.unwrap();
+    assert!(!over.get_ref().legal && over.get_ref().reason.contains("checkmate"), "{over:?}");
+
+    // Bad positions name their field.
+    assert_bad_field(
+        client.legal_moves(legal_req(pos("makruk", "rnsmksnr/8 w - - 0 1", &[]))).await,
+        Code::InvalidArgument,
+        "position.fen",
+    );
+    assert_illegal(client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "e4e5"]))).await, "position.moves[1]");
+    assert_bad_field(
+        client.legal_moves(legal_req(pos("makruk", "", &["e4"]))).await,
+        Code::InvalidArgument,
+        "position.moves[0]",
+    );
+    let mut c = config();
+    c.max_moves = 2;
+    let capped = start(c).await;
+    let mut capped_client = capped.client().await;
+    assert_bad_field(
+        capped_client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "d6d5", "e4d5"]))).await,
+        Code::OutOfRange,
+        "position.moves",
+    );
+
+    // ReplayMoves.
+    let r = client
+        .replay_moves(pb::ReplayMovesRequest { position: pos("makruk", "", &["e3e4", "d6d5", "e4d5"]) })
+        .await
+        .unwrap()
+        .into_inner();
+    let coords: Vec<&str> = r.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(coords, ["e3e4", "d6d5", "e4d5"]);
+    assert!(r.moves.iter().all(|m| m.san.is_empty()));
+    assert!(r.moves[2].is_capture && !r.moves[1].is_capture);
+    assert_eq!(r.fen, r.moves[2].fen);
+    assert_bad_field(
+        client.replay_moves(pb::ReplayMovesRequest { position: pos("makruk", "", &["e3e4", "zz"]) }).await,
+        Code::InvalidArgument,
+        "position.moves[1]",
+    );
+
+    // ValidateFen.
+    let check = |variant: &str, fen: &str| pb::ValidateFenRequest { variant: variant.into(), fen: fen.into() };
+    let v = client.validate_fen(check("makruk", MAKRUK_START)).await.unwrap().into_inner();
+    assert!(v.valid && v.fen == MAKRUK_START, "{v:?}");
+    for (fen, field) in [
+        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNX w - - 0 1", "board"),
+        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR x - - 0 1", "side_to_move"),
+        ("", ""),
+    ] {
+        let r = client.validate_fen(check("makruk", fen)).await.unwrap().into_inner();
+        assert!(!r.valid && !r.reason.is_empty() && r.field == field, "{fen}: {r:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_variant_batch_jobs_by_position_and_epd() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let jobs = vec![
+        pb::PerftBatchRequest {
+            id: "makruk".into(),
+            position: pos("makruk", "", &[]),
+            expected: vec![pb::DepthCount { depth: 2, nodes: 529 }, pb::DepthCount { depth: 3, nodes: 12_012 }],
+            ..Default::default()
+        },
+        pb::PerftBatchRequest {
+            id: "shatranj-epd".into(),
+            epd: "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1 ;D2 256 ;variant shatranj".into(),
+            ..Default::default()
+        },
+        pb::PerftBatchRequest {
+            id: "default-variant".into(),
+            epd: format!("{MAKRUK_START} ;D3 12012"),
+            default_variant: "makruk".into(),
+            ..Default::default()
+        },
+        pb::PerftBatchRequest {
+            id: "wrong".into(),
+            position: pos("makruk", "", &[]),
+            expected: vec![pb::DepthCount { depth: 2, nodes: 1 }],
+            ..Default::default()
+        },
+        pb::PerftBatchRequest { id: "bad-fen".into(), epd: "x ;D1 1 ;variant makruk".into(), ..Default::default() },
+    ];
+    let mut stream = client.perft_batch(tokio_stream::iter(jobs)).await.unwrap().into_inner();
+    let mut results = Vec::new();
+    while let Some(r) = stream.message().await.unwrap() {
+        results.push(r);
+    }
+    let by_id = |id: &str| results.iter().find(|r| r.id == id).unwrap();
+    for id in ["makruk", "shatranj-epd", "default-variant"] {
+        let r = by_id(id);
+        assert!(r.pass && r.error.is_empty() && !r.depths.is_empty(), "{r:?}");
+    }
+    assert!(!by_id("wrong").pass && by_id("wrong").depths[0].actual == 529);
+    assert_eq!(by_id("bad-fen").error_code, "INVALID_ARGUMENT", "{:?}", by_id("bad-fen"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_tasks_refuse_data_variants_cleanly() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let makruk = || pos("makruk", "", &["e3e4"]);
+    let before = server.service.jobs().stats.started.load(Ordering::Relaxed);
+    assert_refused_as_data(client.analyze(analyze_req(makruk())).await.map(|_| ()), "position.variant");
+    let best = pb::BestMoveRequest { position: makruk(), depth: 2, ..Default::default() };
+    assert_refused_as_data(client.best_move(best).await, "position.variant");
+    let render = pb::RenderBoardRequest { position: makruk(), ..Default::default() };
+    assert_refused_as_data(client.render_board(render).await, "position.variant");
+    let write = pb::WritePgnRequest { position: makruk(), ..Default::default() };
+    assert_refused_as_data(client.write_pgn(write).await, "position.variant");
+    let annotate = pb::AnnotateGameRequest { position: makruk(), depth: 1, ..Default::default() };
+    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "position.variant");
+    let pgn = "[Event \"?\"]\n[Variant \"Makruk\"]\n\n1. e3e4 *\n";
+    assert_refused_as_data(client.read_pgn(pb::ReadPgnRequest { pgn: pgn.into() }).await, "pgn");
+    let annotate = pb::AnnotateGameRequest { pgn: pgn.into(), depth: 1, ..Default::default() };
+    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "pgn");
+    // Refused before any job slot was taken.
+    assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), before);
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_users_variants_file_is_served() {
+    let _g = shared().await;
+    let mut c = config();
+    c.variants = vec![EXAMPLE_INI.into()];
+    let server = start_service(AnalysisApi::try_new(c).unwrap()).await;
+    let mut client = server.client().await;
+    let variants = client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants;
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    assert!(names[8..].contains(&"centaurs") && names[8..].contains(&"cannons"), "{names:?}");
+    let cannons = variants.iter().find(|v| v.name == "cannons").unwrap();
+    assert!(cannons.defined_as_data && (cannons.files, cannons.ranks) == (10, 8), "{cannons:?}");
+    assert_eq!(perft(&mut client, perft_req(pos("centaurs", "", &[]), 4)).await.unwrap().total(), 222_973);
+    let info = client.get_server_info(pb::GetServerInfoRequest {}).await.unwrap().into_inner();
+    assert!(info.variants.iter().any(|v| v == "centaurs"), "{info:?}");
+    // Without the file the names are unknown.
+    let plain = start(config()).await;
+    assert_bad_field(
+        plain.client().await.perft(perft_req(pos("centaurs", "", &[]), 1)).await,
+        Code::InvalidArgument,
+        "position.variant",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
+    let _g = shared().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ini");
+    std::fs::write(&bad, "[broken:chess]\nmaxFile = 10\ncustomPiece1 = o:mRcpQ!!\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args(["--listen", "127.0.0.1:0", "--variants"])
+        .arg(format!("{EXAMPLE_INI},{}", bad.display()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("{}:3: key 'customPiece1'", bad.display())), "{stderr}");
+    // The same through the environment.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .env("MENAGERIE_VARIANTS", &bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("bad.ini:3"), "{out:?}");
+
+    // A good file is served by the binary.
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
+        .args(["--listen", "127.0.0.1:0", "--log-format", "json", "--variants", EXAMPLE_INI])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let addr = loop {
+        let line = lines.next().expect("the server exited before listening").unwrap();
+        if let Some(rest) = line.split("\"addr\":\"").nth(1) {
+            break rest.split('"').next().unwrap().to_string();
+        }
+    };
+    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    let mut client = AnalysisServiceClient::new(channel);
+    let moves = client.legal_moves(legal_req(pos("cannons", "", &[]))).await;
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!moves.unwrap().into_inner().moves.is_empty());
 }

@@ -87,9 +87,33 @@ def position(pb, variant="chess", fen="", moves=()):
 def test_list_variants(pb, stub):
     reply = stub.ListVariants(pb[0].ListVariantsRequest(), timeout=10)
     names = [v.name for v in reply.variants]
-    assert names == ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
-    camel = reply.variants[-2]
+    # The compiled variants, then those defined as data (variants.ini).
+    assert names[:8] == ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino",
+                         "chess960"]
+    camel = reply.variants[6]
     assert (camel.files, camel.ranks) == (10, 10)
+    assert not any(v.defined_as_data for v in reply.variants[:8])
+    assert "makruk" in names[8:] and all(v.defined_as_data for v in reply.variants[8:])
+
+
+def test_data_variant_listed_and_perft(pb, stub):
+    """A variant defined as data: listed with its board and start FEN, and
+    counted by the Perft stream (moves in coordinate form, no SAN)."""
+    m = pb[0]
+    reply = stub.ListVariants(m.ListVariantsRequest(), timeout=10)
+    capablanca = next(v for v in reply.variants if v.name == "capablanca")
+    assert capablanca.defined_as_data and (capablanca.files, capablanca.ranks) == (10, 8)
+    assert capablanca.start_fen.startswith("rnabqkbcnr/pppppppppp/")
+    events = list(stub.Perft(m.PerftRequest(position=position(pb, "makruk"), depth=3), timeout=60))
+    divides = [e.divide for e in events if e.WhichOneof("event") == "divide"]
+    assert events[-1].WhichOneof("event") == "total" and events[-1].total.nodes == 12012
+    assert len(divides) == 23 and sum(d.nodes for d in divides) == 12012
+    assert all(d.san == "" for d in divides) and "e3e4" in {d.move for d in divides}
+    # Analysis is not available for variants defined as data.
+    with pytest.raises(grpc.RpcError) as err:
+        stub.BestMove(m.BestMoveRequest(position=position(pb, "makruk"), depth=1), timeout=10)
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "defined as data" in err.value.details()
 
 
 def test_validate_move(pb, stub):

@@ -24,4 +24,9 @@ def menagerie(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return proc
 
 
+def legal_moves(variant: str, fen: str) -> set[str]:
+    """Menagerie's legal moves of `fen` (coordinate form) through the CLI."""
+    return set(menagerie("moves", "--variant", variant, "--fen", fen).stdout.split())
+
+
 ORACLE_INI = ROOT / "tests" / "python" / "fsf-variants.ini"

@@ -12,7 +12,7 @@ import random
 import pyffish as sf
 import pytest
 
-from conftest import ORACLE_INI, menagerie
+from conftest import ORACLE_INI, legal_moves as ours
 
 sf.load_variant_config(ORACLE_INI.read_text())
 
@@ -28,11 +28,6 @@ PLAIN_STARTS = [
     "r8r/1h1bqk1nc1/pppz2pppp/4w5/3W1w4/5b4/4WN4/PPPP2PPPP/1HZBQK2C1/R8R w - - 0 1",
     "4k5/1P6c1/10/2C7/10/5h4/10/3H6/6p3/4K5 w - - 0 1",
 ]
-
-
-def ours(variant: str, fen: str) -> set[str]:
-    out = menagerie("moves", "--variant", variant, "--fen", fen).stdout
-    return set(out.split())
 
 
 def playout_positions(fsf_variant: str, starts: list[str], games: int, plies: int, seed: int):

@@ -11,7 +11,7 @@ import random
 import pyffish as sf
 import pytest
 
-from conftest import menagerie
+from conftest import legal_moves as ours, menagerie
 
 # Every game of Fairy-Stockfish's published perft suite that Menagerie defines as data.
 DATA_VARIANTS = [
@@ -32,11 +32,6 @@ DATA_VARIANTS = [
 
 GAMES = 3
 PLIES = 60
-
-
-def ours(variant: str, fen: str) -> set[str]:
-    out = menagerie("moves", "--variant", variant, "--fen", fen).stdout
-    return set(out.split())
 
 
 def playout(variant: str, seed: int):

@@ -135,7 +135,7 @@ impl Variants {
     }
 
     /// The names of the variants defined as data (not those compiled too), in
-    /// definition order.
+    /// name order.
     pub fn data_names(&self) -> impl Iterator<Item = &str> + '_ {
         self.definitions.names().filter(|n| VariantId::from_name(n).is_none())
     }

@@ -36,7 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[4]
 ENGINE = ROOT / "target" / "release" / "menagerie-uci"
 CLI = ROOT / "target" / "release" / "menagerie"
-VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"]
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+# XBoard's names where they differ from Menagerie's.
+XBOARD_NAMES = {"chess": "normal", "chess960": "fischerandom"}
 GATING = {"alpaca": "A", "alpaca2": "A", "alpaca-samefile": "A", "alseid": "S", "alseid-weak": "S"}
 GAME_TIMEOUT = 90
 
@@ -74,7 +76,7 @@ class Display:
 
 
 def xboard_args(variant, work, extra):
-    xb_variant = "normal" if variant == "chess" else variant
+    xb_variant = XBOARD_NAMES.get(variant, variant)
     return [
         tool("xboard"),
         "-fcp", str(ENGINE), "-fd", str(work), "-firstIsUCI", "false",
@@ -96,8 +98,13 @@ def cli(*args):
     return out.stdout
 
 
-def legal_moves(variant, moves):
-    args = ["moves", "--variant", variant]
+def position_args(variant, fen):
+    """CLI arguments for the game's variant and start (XBoard shuffles Chess960 starts)."""
+    return ["--variant", variant] + (["--fen", fen] if fen else [])
+
+
+def legal_moves(variant, moves, fen=None):
+    args = ["moves", *position_args(variant, fen)]
     if moves:
         args += ["--moves", " ".join(moves)]
     return set(cli(*args).split())
@@ -106,9 +113,12 @@ def legal_moves(variant, moves):
 SQUARE = re.compile(r"([a-z])(\d+)")
 
 
-def decode(variant, xb, white, legal):
-    """Menagerie moves for one move in XBoard's notation (see xboard.rs)."""
+def decode(variant, xb, white, legal, castle=None):
+    """Menagerie moves for one move in XBoard's notation (see xboard.rs);
+    `castle(san)` gives the coordinate form of `O-O`/`O-O-O` (Chess960)."""
     ten = variant == "camel-rhino"
+    if xb in ("O-O", "O-O-O") and castle:
+        return [castle(xb)]
     if xb == "@@@@":
         return ["decline"]
     if "," in xb or "-" in xb:
@@ -182,11 +192,19 @@ def check_game(variant, work):
         xb = xb[:plies]  # a move that arrived after XBoard adjudicated is not played
     if plies != len(xb):
         problems.append(f"PGN has {plies} plies, the engines made {len(xb)} moves")
+    # A shuffled start (Chess960) is in the PGN's FEN tag.
+    start = re.search(r'\[FEN "([^"]*)"\]', pgn)
+    start = start.group(1) if start else None
+
+    def castle(san):
+        out = cli("validate", *position_args(variant, start), "--moves", " ".join(moves), san)
+        return re.search(r"^move: (\S+)", out, re.M).group(1)
+
     moves = []
     try:
         for i, m in enumerate(xb):
-            moves += decode(variant, m, i % 2 == 0, legal_moves(variant, moves))
-        last = cli("validate", "--variant", variant, "--moves", " ".join(moves[:-1]), moves[-1])
+            moves += decode(variant, m, i % 2 == 0, legal_moves(variant, moves, start), castle)
+        last = cli("validate", *position_args(variant, start), "--moves", " ".join(moves[:-1]), moves[-1])
         fen = re.search(r"([^\s]+/[^\s]+(?:\[[^\]]*\])? [wb] \S+ \S+ \d+ \d+)", last)
         mine = fen.group(1) if fen else ""
         theirs = (work / "final.fen").read_text().strip().splitlines()[-1] if (work / "final.fen").exists() else ""

@@ -39,7 +39,11 @@ fn run(filter: impl Fn(&Case) -> bool) {
     let mut ran = 0;
     for c in cases().into_iter().filter(|c| filter(c)) {
         let def = defs.get(&c.variant).unwrap_or_else(|| panic!("line {}: unknown variant {}", c.line, c.variant));
-        let pos = if c.fen == "startpos" { Position::start(def) } else { Position::from_fen(def, &c.fen).unwrap() };
+        let pos = if c.fen == "startpos" {
+            Position::start(def)
+        } else {
+            Position::from_fen(def, &c.fen).expect("valid FEN")
+        };
         let got = pos.perft(c.depth);
         ran += 1;
         if got != c.count {

@@ -1,0 +1,116 @@
+//! FEN round trips along pseudo-random games, move notation, and FEN errors.
+
+use menagerie_rules::{Definitions, FenError, Position};
+
+/// A tiny deterministic generator (no dependencies).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+#[test]
+fn fen_round_trips_along_random_games() {
+    let defs = Definitions::builtin();
+    let names: Vec<String> = defs.names().map(String::from).collect();
+    let mut rng = Lcg(7);
+    for name in names {
+        let def = defs.get(&name).unwrap();
+        for _game in 0..4 {
+            let mut pos = Position::start(def);
+            for _ply in 0..80 {
+                let fen = pos.fen();
+                let back = Position::from_fen(def, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
+                assert_eq!(back.fen(), fen, "{name}");
+                let moves = pos.legal_moves();
+                let mut a: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+                let mut b: Vec<String> = back.legal_moves().iter().map(|&m| back.move_text(m)).collect();
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{name}: {fen}");
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.next(moves.len())];
+                let text = pos.move_text(m);
+                assert_eq!(pos.parse_move(&text), Ok(m), "{name}: {fen} {text}");
+                pos = pos.play(m);
+            }
+        }
+    }
+}
+
+#[test]
+fn move_notation() {
+    let defs = Definitions::builtin();
+    let seirawan = defs.get("seirawan").unwrap();
+    let pos = Position::start(seirawan);
+    // Expected values from Fairy-Stockfish (pyffish).
+    let moves = ["e2e4", "e7e5", "g1f3h", "b8c6e"];
+    let pos = moves.iter().fold(pos, |p, m| p.play(p.parse_move(m).unwrap()));
+    assert_eq!(pos.fen(), "rebqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKBHR[Eh] w KQBCDFkqcdfg - 2 3");
+    let pos = ["f1c4", "f8c5", "g1h3", "d7d6"].iter().fold(pos, |p, m| p.play(p.parse_move(m).unwrap()));
+    assert_eq!(pos.fen(), "rebqk1nr/ppp2ppp/2np4/2b1p3/2B1P3/5N1H/PPPP1PPP/RNBQK2R[Eh] w KQBCDkqcdg - 0 5");
+    let mut texts: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_text(m)).collect();
+    texts.retain(|t| t.starts_with("e1") || t.starts_with("h1"));
+    texts.sort();
+    // Castling with gating on the king's (e1g1e) or the rook's square (h1e1e).
+    let expected = ["e1e2", "e1e2e", "e1f1", "e1f1e", "e1g1", "e1g1e", "h1e1e", "h1f1", "h1f1e", "h1g1", "h1g1e"];
+    assert_eq!(texts, expected);
+    let after = pos.play(pos.parse_move("h1e1e").unwrap());
+    assert_eq!(after.fen(), "rebqk1nr/ppp2ppp/2np4/2b1p3/2B1P3/5N1H/PPPP1PPP/RNBQ1RKE[h] b kqcdg - 1 5");
+
+    let shako = defs.get("shako").unwrap();
+    let pos = Position::from_fen(shako, "10/rr3k4/ppppp5/10/10/10/10/6PPPP/5K2RR/10 w Kq - 0 1").unwrap();
+    let texts: Vec<String> = pos.legal_moves().iter().map(|&m| pos.move_text(m)).collect();
+    assert!(texts.contains(&"f2h2".to_string()), "{texts:?}");
+    let pos = Position::from_fen(shako, "4k5/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    assert!(pos.parse_move("e9e10").is_err());
+    let pos = Position::from_fen(shako, "5k4/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    assert!(pos.parse_move("e9e10c").is_ok());
+    assert!(pos.parse_move("e9e10").is_err());
+    assert!(pos.parse_move("e2e4").is_err());
+}
+
+#[test]
+fn en_passant_field() {
+    let defs = Definitions::builtin();
+    let chess = defs.get("chess").unwrap();
+    let pos = Position::start(chess);
+    let pos = pos.play(pos.parse_move("e2e4").unwrap());
+    // No black pawn can take: no en passant square.
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let pos = Position::from_fen(chess, "rnbqkbnr/ppp1pppp/8/8/3p4/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    let pos = pos.play(pos.parse_move("e2e4").unwrap());
+    assert_eq!(pos.fen(), "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    assert!(pos.parse_move("d4e3").is_ok());
+    let back = Position::from_fen(chess, &pos.fen()).unwrap();
+    assert_eq!(back, pos);
+}
+
+#[test]
+fn fen_errors() {
+    let defs = Definitions::builtin();
+    let chess = defs.get("chess").unwrap();
+    assert!(matches!(Position::from_fen(chess, "rnbqkbnr/8 w - - 0 1"), Err(FenError::Board(_))));
+    assert!(matches!(
+        Position::from_fen(chess, "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        Err(FenError::Piece('x'))
+    ));
+    assert!(matches!(
+        Position::from_fen(chess, "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        Err(FenError::Board(_))
+    ));
+    assert!(matches!(Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 x - - 0 1"), Err(FenError::Side(_))));
+    assert!(matches!(Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 w K1 - 0 1"), Err(FenError::Castling(_))));
+    assert!(matches!(Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 w - z9 0 1"), Err(FenError::EnPassant(_))));
+    assert!(matches!(Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 w - - x 1"), Err(FenError::Counter(_))));
+    // Shredder and X-FEN castling letters.
+    let a = Position::from_fen(chess, "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").unwrap();
+    let b = Position::from_fen(chess, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.perft(2), 568);
+}

@@ -154,16 +154,12 @@ impl State {
 
     /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
     fn attacked(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
-        for (t, ty) in d.types.iter().enumerate() {
+        for t in 0..d.types.len() {
             let ps = self.by_type[t] & self.by_color[by as usize] & !exclude;
             if ps == 0 {
                 continue;
             }
-            if ty.asymmetric {
-                if bits(ps).any(|p| d.reach(t as u8, by, p, occ, true) >> sq & 1 != 0) {
-                    return true;
-                }
-            } else if d.reach(t as u8, by ^ 1, sq, occ, true) & ps != 0 {
+            if d.attacks_to(t as u8, by, sq, occ, ps) {
                 return true;
             }
         }
@@ -343,15 +339,64 @@ impl State {
         }
     }
 
+    /// Squares whose change of occupancy could expose our king to an enemy
+    /// rider, hopper or lame leaper (a superset; moves touching them get a
+    /// full legality test).
+    fn sensitive(&self, d: &VariantDef, k: u8) -> u128 {
+        let us = self.side;
+        let them = us ^ 1;
+        let mut sens = 0u128;
+        for (t, ty) in d.types.iter().enumerate() {
+            let enemies = self.by_type[t] & self.by_color[them as usize];
+            if enemies == 0 {
+                continue;
+            }
+            let m = d.table(t as u8, us, k);
+            for r in &m.rays {
+                let on_ray = r.mask & enemies;
+                if r.capture && on_ray != 0 {
+                    // Squares between the king and the farthest such enemy.
+                    sens |= if r.ascending {
+                        r.mask & ((1u128 << (127 - on_ray.leading_zeros())) - 1)
+                    } else {
+                        r.mask & !(((on_ray & on_ray.wrapping_neg()) << 1).wrapping_sub(1))
+                    };
+                }
+            }
+            if ty.lame {
+                for p in bits(enemies) {
+                    for l in &d.table(t as u8, them, p).lame {
+                        if l.capture && l.to == k {
+                            sens |= l.path;
+                        }
+                    }
+                }
+            } else {
+                for l in &m.lame {
+                    if l.capture && enemies >> l.to & 1 != 0 {
+                        sens |= l.path;
+                    }
+                }
+            }
+        }
+        sens
+    }
+
     pub(crate) fn legal_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         out.clear();
         if self.game_over(d) {
             return;
         }
-        let in_check = self.in_check(d);
-        let mut pseudo = Vec::with_capacity(128);
-        self.pseudo(d, &mut pseudo, in_check);
-        out.extend(pseudo.into_iter().filter(|&m| self.legal(d, m)));
+        let king = self.king_sq(d, self.side);
+        let in_check = king.is_some_and(|k| self.attacked(d, k, self.occ(), self.side ^ 1, 0));
+        self.pseudo(d, out, in_check);
+        let Some(k) = king else { return };
+        let sens = if in_check { u128::MAX } else { self.sensitive(d, k) };
+        out.retain(|&m| {
+            let quick =
+                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
+            quick || self.legal(d, m)
+        });
     }
 
     pub(crate) fn play(&self, d: &VariantDef, m: Move) -> State {
@@ -434,12 +479,20 @@ impl State {
     }
 
     fn perft(&self, d: &VariantDef, depth: u32) -> u64 {
-        let mut moves = Vec::with_capacity(128);
-        self.legal_moves(d, &mut moves);
-        if depth <= 1 {
-            return if depth == 1 { moves.len() as u64 } else { 1 };
+        if depth == 0 {
+            return 1;
         }
-        moves.iter().map(|&m| self.play(d, m).perft(d, depth - 1)).sum()
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(d, depth, &mut bufs)
+    }
+
+    fn perft_with(&self, d: &VariantDef, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        let Some((moves, rest)) = bufs.split_first_mut() else { return 1 };
+        self.legal_moves(d, moves);
+        if depth <= 1 {
+            return moves.len() as u64;
+        }
+        moves.iter().map(|&m| self.play(d, m).perft_with(d, depth - 1, rest)).sum()
     }
 
     fn set_castling_right(&mut self, c: u8, rfrom: u8) {

@@ -18,8 +18,8 @@ pub(crate) struct PieceType {
     pub pawn: bool,
     /// Whose capture must be prevented (the king).
     pub royal: bool,
-    /// Attacks cannot be traced back from the target (lame leaps, grasshoppers).
-    pub asymmetric: bool,
+    /// Has lame leaps, whose blocking squares depend on the direction of travel.
+    pub lame: bool,
 }
 
 /// A lame leap from one square.
@@ -31,10 +31,13 @@ pub(crate) struct Lame {
     pub capture: bool,
 }
 
-/// A line of squares from one square, in order.
+/// A line of squares from one square.
 #[derive(Clone, Debug)]
 pub(crate) struct Ray {
-    pub squares: Vec<u8>,
+    /// The squares of the line.
+    pub mask: u128,
+    /// Square numbers increase along the line.
+    pub ascending: bool,
     /// `None` for a rider; for a hopper whether it is a grasshopper.
     pub hop: Option<bool>,
     pub quiet: bool,
@@ -118,32 +121,68 @@ impl VariantDef {
             if !(if capture { r.capture } else { r.quiet }) {
                 continue;
             }
-            match r.hop {
-                None => {
-                    for &s in &r.squares {
-                        b |= 1u128 << s;
-                        if occ >> s & 1 != 0 {
-                            break;
-                        }
-                    }
-                }
+            b |= match r.hop {
+                None => upto_first(r.mask, occ, r.ascending),
                 Some(grasshopper) => {
-                    let mut it = r.squares.iter();
-                    for &s in it.by_ref() {
-                        if occ >> s & 1 != 0 {
-                            break;
-                        }
+                    let blockers = r.mask & occ;
+                    if blockers == 0 {
+                        continue;
                     }
-                    for &s in it {
-                        b |= 1u128 << s;
-                        if grasshopper || occ >> s & 1 != 0 {
-                            break;
-                        }
+                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
+                    if grasshopper { first(beyond, r.ascending) } else { upto_first(beyond, occ, r.ascending) }
+                }
+            };
+        }
+        b
+    }
+
+    /// Whether a piece of type `t` and colour `by` on one of the squares
+    /// `pieces` attacks `sq` given the occupancy.
+    #[inline]
+    pub(crate) fn attacks_to(&self, t: u8, by: u8, sq: u8, occ: u128, pieces: u128) -> bool {
+        // Traced back from the target with the opposite colour's movement.
+        let m = self.table(t, by ^ 1, sq);
+        if m.capture_leaps & pieces != 0 {
+            return true;
+        }
+        for r in &m.rays {
+            if !r.capture {
+                continue;
+            }
+            let hit = match r.hop {
+                None => upto_first(r.mask, occ, r.ascending),
+                Some(false) => {
+                    if r.mask & occ == 0 {
+                        continue;
                     }
+                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
+                    upto_first(beyond, occ, r.ascending)
+                }
+                Some(true) => {
+                    // The square next to the target is the hurdle; the
+                    // grasshopper is the first piece behind it.
+                    let next = first(r.mask, r.ascending);
+                    if next & occ == 0 {
+                        continue;
+                    }
+                    first(r.mask & !next & occ, r.ascending)
+                }
+            };
+            if hit & pieces != 0 {
+                return true;
+            }
+        }
+        if self.types[t as usize].lame {
+            let mut ps = pieces;
+            while ps != 0 {
+                let p = ps.trailing_zeros() as u8;
+                ps &= ps - 1;
+                if self.table(t, by, p).lame.iter().any(|l| l.capture && l.to == sq && l.path & occ == 0) {
+                    return true;
                 }
             }
         }
-        b
+        false
     }
 
     /// Converts a 12-wide region to this board's layout.
@@ -157,6 +196,34 @@ impl VariantDef {
             }
         }
         b
+    }
+}
+
+/// The squares of `ray` up to and including its first occupied square.
+#[inline]
+fn upto_first(ray: u128, occ: u128, ascending: bool) -> u128 {
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    if ascending {
+        let b = blockers & blockers.wrapping_neg();
+        ray & (b | (b - 1))
+    } else {
+        let top = 127 - blockers.leading_zeros();
+        ray & !((1u128 << top) - 1)
+    }
+}
+
+/// The first square of `ray` (empty if none).
+#[inline]
+fn first(ray: u128, ascending: bool) -> u128 {
+    if ray == 0 {
+        0
+    } else if ascending {
+        ray & ray.wrapping_neg()
+    } else {
+        1u128 << (127 - ray.leading_zeros())
     }
 }
 
@@ -176,15 +243,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     let mut index_of = Vec::new();
     for (&fsf, spec) in &c.pieces {
         let parsed = betza::parse(&spec.betza).map_err(|e| e.to_string())?;
-        let asymmetric = parsed.iter().any(|a| matches!(a.reach, Reach::Lame | Reach::Hop { limit: 1 }));
+        let lame = parsed.iter().any(|a| a.reach == Reach::Lame);
         index_of.push((fsf, types.len() as u8));
-        types.push(PieceType {
-            letter: spec.letter,
-            fsf,
-            pawn: fsf == PAWN_INDEX,
-            royal: fsf == KING_INDEX,
-            asymmetric,
-        });
+        types.push(PieceType { letter: spec.letter, fsf, pawn: fsf == PAWN_INDEX, royal: fsf == KING_INDEX, lame });
         atoms.push(parsed);
     }
     let king = types.iter().position(|t| t.royal).map(|i| i as u8);
@@ -304,7 +365,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
                                 y += dy;
                             }
                             if !squares.is_empty() {
-                                m.rays.push(Ray { squares, hop, quiet: a.quiet, capture: a.capture });
+                                let mask = squares.iter().fold(0u128, |b, &s| b | 1u128 << s);
+                                let ascending = dy * files as i32 + dx > 0;
+                                m.rays.push(Ray { mask, ascending, hop, quiet: a.quiet, capture: a.capture });
                             }
                         }
                     }

@@ -5,7 +5,14 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::ini::CountingRule;
 use crate::variant::{MAX_TYPES, VariantDef};
+
+/// Fairy-Stockfish's indices of the pieces its counting rules look at.
+const PAWN_FSF: u8 = 1;
+const KNIGHT_FSF: u8 = 2;
+const ROOK_FSF: u8 = 4;
+const KHON_FSF: u8 = 9;
 
 const EMPTY: u8 = 0xFF;
 const NONE: u8 = 0xFF;
@@ -82,6 +89,9 @@ pub(crate) struct State {
     gates: [u128; 2],
     rule50: u32,
     fullmove: u32,
+    /// Counting rules: the limit in plies (0 = not counting) and the plies counted.
+    counting_limit: u32,
+    counting_ply: u32,
 }
 
 #[inline]
@@ -117,6 +127,8 @@ impl State {
             gates: [0; 2],
             rule50: 0,
             fullmove: 1,
+            counting_limit: 0,
+            counting_ply: 0,
         }
     }
 
@@ -407,6 +419,14 @@ impl State {
         let t = piece >> 1;
         n.rule50 += 1;
         n.ep = 0;
+        if n.counting_limit != 0 {
+            n.counting_ply += 1;
+        }
+        let captured = match m.kind {
+            Kind::Castling => EMPTY,
+            Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
+            _ => self.board[m.to as usize],
+        };
         match m.kind {
             Kind::Castling => {
                 let cr = 2 * us as usize + usize::from(m.to < m.from);
@@ -475,7 +495,89 @@ impl State {
         if us == 1 {
             n.fullmove += 1;
         }
+        if d.game_end.counting_rule != CountingRule::None {
+            n.update_counting(d, captured, m.kind == Kind::Promotion);
+        }
         n
+    }
+
+    fn count_fsf(&self, d: &VariantDef, fsf: u8, c: Option<u8>) -> u32 {
+        let colors = match c {
+            Some(c) => self.by_color[c as usize],
+            None => self.occ(),
+        };
+        d.types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.fsf == fsf)
+            .map(|(i, _)| (self.by_type[i] & colors).count_ones())
+            .sum()
+    }
+
+    /// Fairy-Stockfish's counting limit (in full moves) for `side` counting.
+    fn count_limit(&self, d: &VariantDef, side: u8) -> u32 {
+        let other = side ^ 1;
+        let all = |c: u8| self.by_color[c as usize].count_ones();
+        let pawns = self.count_fsf(d, PAWN_FSF, None);
+        let rooks = self.count_fsf(d, ROOK_FSF, Some(other));
+        let khons = self.count_fsf(d, KHON_FSF, Some(other));
+        let knights = self.count_fsf(d, KNIGHT_FSF, Some(other));
+        match d.game_end.counting_rule {
+            CountingRule::Makruk => {
+                if pawns > 0 || all(other) == 1 {
+                    0
+                } else if all(side) > 1 {
+                    64
+                } else if rooks > 1 {
+                    8
+                } else if rooks == 1 {
+                    16
+                } else if khons > 1 {
+                    22
+                } else if knights > 1 {
+                    32
+                } else if khons == 1 {
+                    44
+                } else {
+                    64
+                }
+            }
+            CountingRule::Asean => {
+                if pawns > 0 || all(side) > 1 {
+                    0
+                } else if rooks > 0 {
+                    16
+                } else if khons > 0 {
+                    44
+                } else if knights > 0 {
+                    64
+                } else {
+                    0
+                }
+            }
+            CountingRule::None => 0,
+        }
+    }
+
+    fn update_counting(&mut self, d: &VariantDef, captured: u8, promotion: bool) {
+        let stm = self.side;
+        let all = |s: &State, c: u8| s.by_color[c as usize].count_ones();
+        let asean = d.game_end.counting_rule == CountingRule::Asean;
+        let captured_pawn = captured != EMPTY && d.types[(captured >> 1) as usize].pawn;
+        if !asean && captured_pawn && all(self, stm ^ 1) == 1 && self.count_fsf(d, PAWN_FSF, None) == 0 {
+            let limit = self.count_limit(d, stm ^ 1);
+            if limit != 0 {
+                self.counting_limit = 2 * limit;
+                self.counting_ply = 2 * self.occ().count_ones() - 1;
+            }
+        }
+        if self.counting_limit == 0 || ((captured != EMPTY || promotion) && all(self, stm) == 1) {
+            let limit = self.count_limit(d, stm);
+            if limit != 0 {
+                self.counting_limit = 2 * limit;
+                self.counting_ply = if asean || all(self, stm) > 1 { 0 } else { 2 * self.occ().count_ones() };
+            }
+        }
     }
 
     fn perft(&self, d: &VariantDef, depth: u32) -> u64 {
@@ -561,9 +663,9 @@ impl State {
         let castling = fields.next().unwrap_or("-");
         s.parse_castling(d, castling)?;
         let ep = fields.next().unwrap_or("-");
-        if ep != "-"
-            && !(d.game_end.counting_rule != crate::ini::CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()))
-        {
+        if d.game_end.counting_rule != CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()) {
+            s.counting_limit = ep.parse().map_err(|_| FenError::EnPassant(ep.to_string()))?;
+        } else if ep != "-" {
             s.parse_ep(d, ep)?;
         }
         if let Some(h) = fields.next() {
@@ -571,6 +673,10 @@ impl State {
         }
         if let Some(f) = fields.next() {
             s.fullmove = f.parse::<u32>().map_err(|_| FenError::Counter(f.to_string()))?.max(1);
+        }
+        if s.counting_limit != 0 && s.rule50 != 0 {
+            s.counting_ply = s.rule50;
+            s.rule50 = 0;
         }
         Ok(s)
     }
@@ -777,14 +883,17 @@ impl State {
         }
         s += &castling;
         s.push(' ');
-        if self.ep == 0 {
+        if self.counting_limit != 0 {
+            s += &self.counting_limit.to_string();
+        } else if self.ep == 0 {
             s.push('-');
         } else {
             for e in bits(self.ep) {
                 s += &square_name(d, e);
             }
         }
-        s += &format!(" {} {}", self.rule50, self.fullmove);
+        let clock = if self.counting_limit != 0 { self.counting_ply } else { self.rule50 };
+        s += &format!(" {clock} {}", self.fullmove);
         s
     }
 }

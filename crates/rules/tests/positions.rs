@@ -114,3 +114,23 @@ fn fen_errors() {
     assert_eq!(a, b);
     assert_eq!(a.perft(2), 568);
 }
+
+#[test]
+fn makruk_counting_in_fen() {
+    // Expected FENs from Fairy-Stockfish (pyffish): the counting limit and
+    // counted plies replace the en passant field and the half-move clock.
+    let defs = Definitions::builtin();
+    let makruk = defs.get("makruk").unwrap();
+    let play = |fen: &str, moves: &[&str]| {
+        let pos = Position::from_fen(makruk, fen).unwrap();
+        moves.iter().fold(pos, |p, m| p.play(p.parse_move(m).unwrap())).fen()
+    };
+    assert_eq!(play("4k3/8/8/8/8/8/R2p4/4K3 w - - 0 1", &["a2d2"]), "4k3/8/8/8/8/8/3R4/4K3 b - 32 6 1");
+    assert_eq!(play("4k3/8/8/8/8/8/R2p4/4K3 w - - 0 1", &["a2d2", "e8f8"]), "5k2/8/8/8/8/8/3R4/4K3 w - 32 7 2");
+    assert_eq!(play("4k3/8/8/8/8/2n5/R2p4/4K3 w - - 0 1", &["a2d2"]), "4k3/8/8/8/8/2n5/3R4/4K3 b - 128 0 1");
+    assert_eq!(
+        play("4k3/8/8/8/8/2n5/R2p4/4K3 w - - 0 1", &["a2d2", "c3d1", "e1d1"]),
+        "4k3/8/8/8/8/8/3R4/3K4 b - 32 6 2"
+    );
+    assert_eq!(play("4k3/8/8/8/8/8/8/R3K3 b - 16 3 40", &["e8f8"]), "5k2/8/8/8/8/8/8/R3K3 w - 16 4 41");
+}

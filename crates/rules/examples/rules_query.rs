@@ -1,13 +1,23 @@
 //! Reads `variant;fen-or-startpos;moves` lines on standard input and prints,
 //! for each, `fen;legal moves` after playing the moves (for comparing with
 //! another engine), or `divide <variant>;<fen>;<depth>` to print a divide.
+//! An optional argument names an extra variants.ini file to load.
 
 use std::io::{BufRead, Write};
 
 use menagerie_rules::{Definitions, Position};
 
 fn main() {
-    let defs = Definitions::builtin();
+    let mut defs = Definitions::builtin();
+    if let Some(path) = std::env::args().nth(1) {
+        let loaded = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| defs.load(&text, &path).map_err(|e| e.to_string()));
+        if let Err(e) = loaded {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

@@ -363,10 +363,10 @@ impl State {
             if enemies == 0 {
                 continue;
             }
-            let m = d.table(t as u8, us, k);
+            let m = &d.table(t as u8, us, k).capture;
             for r in &m.rays {
                 let on_ray = r.mask & enemies;
-                if r.capture && on_ray != 0 {
+                if on_ray != 0 {
                     // Squares between the king and the farthest such enemy.
                     sens |= if r.ascending {
                         r.mask & ((1u128 << (127 - on_ray.leading_zeros())) - 1)
@@ -377,16 +377,10 @@ impl State {
             }
             if ty.lame {
                 for p in bits(enemies) {
-                    for l in &d.table(t as u8, them, p).lame {
-                        if l.capture && l.to == k {
+                    for l in &d.table(t as u8, them, p).capture.lame {
+                        if l.to == k {
                             sens |= l.path;
                         }
-                    }
-                }
-            } else {
-                for l in &m.lame {
-                    if l.capture && enemies >> l.to & 1 != 0 {
-                        sens |= l.path;
                     }
                 }
             }

@@ -18,17 +18,18 @@ pub(crate) struct PieceType {
     pub pawn: bool,
     /// Whose capture must be prevented (the king).
     pub royal: bool,
-    /// Has lame leaps, whose blocking squares depend on the direction of travel.
+    /// Its attacks cannot be traced back from the target (horse-like lame
+    /// leaps, grasshoppers): they are checked from each attacker instead.
+    pub asymmetric: bool,
+    /// Has lame leaps.
     pub lame: bool,
 }
 
-/// A lame leap from one square.
+/// A lame leap from one square: the target and the squares that block it.
 #[derive(Clone, Debug)]
 pub(crate) struct Lame {
     pub to: u8,
     pub path: u128,
-    pub quiet: bool,
-    pub capture: bool,
 }
 
 /// A line of squares from one square.
@@ -38,19 +39,28 @@ pub(crate) struct Ray {
     pub mask: u128,
     /// Square numbers increase along the line.
     pub ascending: bool,
-    /// `None` for a rider; for a hopper whether it is a grasshopper.
+    /// `None` for a slider; for a hopper whether it is a grasshopper.
     pub hop: Option<bool>,
-    pub quiet: bool,
-    pub capture: bool,
+}
+
+/// One modality (quiet moves or captures) of a piece from one square, in
+/// Fairy-Stockfish's form: plain leaps, plus the targets of the piece's
+/// rider kinds (whole rook, bishop, nightrider, cannon, grasshopper and lame
+/// leaper families) restricted to the squares its own atoms can reach on an
+/// empty board.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Movement {
+    pub leaps: u128,
+    pub pseudo: u128,
+    pub rays: Vec<Ray>,
+    pub lame: Vec<Lame>,
 }
 
 /// Movement of one piece type of one colour from one square.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SquareMoves {
-    pub quiet_leaps: u128,
-    pub capture_leaps: u128,
-    pub lame: Vec<Lame>,
-    pub rays: Vec<Ray>,
+    pub quiet: Movement,
+    pub capture: Movement,
 }
 
 /// The rules of a chess variant, ready for [`crate::Position`].
@@ -110,22 +120,14 @@ impl VariantDef {
     /// piece of type `t` and colour `color` on `sq` given the occupancy.
     #[inline]
     pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
-        let m = self.table(t, color, sq);
-        let mut b = if capture { m.capture_leaps } else { m.quiet_leaps };
-        for l in &m.lame {
-            if (if capture { l.capture } else { l.quiet }) && l.path & occ == 0 {
-                b |= 1u128 << l.to;
-            }
-        }
+        let sm = self.table(t, color, sq);
+        let m = if capture { &sm.capture } else { &sm.quiet };
+        let mut riders = 0u128;
         for r in &m.rays {
-            if !(if capture { r.capture } else { r.quiet }) {
-                continue;
-            }
-            b |= match r.hop {
+            riders |= match r.hop {
                 None => upto_first(r.mask, occ, r.ascending),
                 Some(grasshopper) => {
-                    let blockers = r.mask & occ;
-                    if blockers == 0 {
+                    if r.mask & occ == 0 {
                         continue;
                     }
                     let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
@@ -133,56 +135,32 @@ impl VariantDef {
                 }
             };
         }
-        b
+        for l in &m.lame {
+            if l.path & occ == 0 {
+                riders |= 1u128 << l.to;
+            }
+        }
+        m.leaps | (riders & m.pseudo)
     }
 
     /// Whether a piece of type `t` and colour `by` on one of the squares
     /// `pieces` attacks `sq` given the occupancy.
     #[inline]
     pub(crate) fn attacks_to(&self, t: u8, by: u8, sq: u8, occ: u128, pieces: u128) -> bool {
-        // Traced back from the target with the opposite colour's movement.
-        let m = self.table(t, by ^ 1, sq);
-        if m.capture_leaps & pieces != 0 {
-            return true;
-        }
-        for r in &m.rays {
-            if !r.capture {
-                continue;
-            }
-            let hit = match r.hop {
-                None => upto_first(r.mask, occ, r.ascending),
-                Some(false) => {
-                    if r.mask & occ == 0 {
-                        continue;
-                    }
-                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
-                    upto_first(beyond, occ, r.ascending)
-                }
-                Some(true) => {
-                    // The square next to the target is the hurdle; the
-                    // grasshopper is the first piece behind it.
-                    let next = first(r.mask, r.ascending);
-                    if next & occ == 0 {
-                        continue;
-                    }
-                    first(r.mask & !next & occ, r.ascending)
-                }
-            };
-            if hit & pieces != 0 {
-                return true;
-            }
-        }
-        if self.types[t as usize].lame {
-            let mut ps = pieces;
+        if self.types[t as usize].asymmetric {
+            let mut ps = pieces & self.table(t, by ^ 1, sq).capture.pseudo;
             while ps != 0 {
                 let p = ps.trailing_zeros() as u8;
                 ps &= ps - 1;
-                if self.table(t, by, p).lame.iter().any(|l| l.capture && l.to == sq && l.path & occ == 0) {
+                if self.reach(t, by, p, occ, true) >> sq & 1 != 0 {
                     return true;
                 }
             }
+            false
+        } else {
+            // Traced back from the target with the opposite colour's movement.
+            self.reach(t, by ^ 1, sq, occ, true) & pieces != 0
         }
-        false
     }
 
     /// Converts a 12-wide region to this board's layout.
@@ -243,9 +221,18 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     let mut index_of = Vec::new();
     for (&fsf, spec) in &c.pieces {
         let parsed = betza::parse(&spec.betza).map_err(|e| e.to_string())?;
-        let lame = parsed.iter().any(|a| a.reach == Reach::Lame);
+        let kinds = rider_kinds(&parsed, true);
+        let asymmetric = kinds & ASYMMETRIC != 0;
+        let lame = kinds & LAME != 0;
         index_of.push((fsf, types.len() as u8));
-        types.push(PieceType { letter: spec.letter, fsf, pawn: fsf == PAWN_INDEX, royal: fsf == KING_INDEX, lame });
+        types.push(PieceType {
+            letter: spec.letter,
+            fsf,
+            pawn: fsf == PAWN_INDEX,
+            royal: fsf == KING_INDEX,
+            asymmetric,
+            lame,
+        });
         atoms.push(parsed);
     }
     let king = types.iter().position(|t| t.royal).map(|i| i as u8);
@@ -315,68 +302,182 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     let mut moves = Vec::with_capacity(2 * def.types.len() * nsq);
     for color in 0..2u8 {
         for parsed in &atoms {
+            let kinds = [rider_kinds(parsed, false), rider_kinds(parsed, true)];
             for sq in 0..nsq as u8 {
-                let (f0, r0) = ((sq % files) as i32, (sq / files) as i32);
-                let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < files as i32 && y < ranks as i32;
-                let mut m = SquareMoves::default();
-                for a in parsed {
-                    let s = if color == 0 { 1 } else { -1 };
-                    let (dx, dy) = (a.dx as i32 * s, a.dy as i32 * s);
-                    match a.reach {
-                        Reach::Leap => {
-                            let (x, y) = (f0 + dx, r0 + dy);
-                            if on(x, y) {
-                                let bit = 1u128 << (y * files as i32 + x);
-                                if a.quiet {
-                                    m.quiet_leaps |= bit;
-                                }
-                                if a.capture {
-                                    m.capture_leaps |= bit;
-                                }
-                            }
-                        }
-                        Reach::Lame => {
-                            let (x, y) = (f0 + dx, r0 + dy);
-                            if on(x, y) {
-                                let mut path = 0u128;
-                                for (px, py) in a.lame_path() {
-                                    let (px, py) = (f0 + px as i32 * s, r0 + py as i32 * s);
-                                    path |= 1u128 << (py * files as i32 + px);
-                                }
-                                m.lame.push(Lame {
-                                    to: (y * files as i32 + x) as u8,
-                                    path,
-                                    quiet: a.quiet,
-                                    capture: a.capture,
-                                });
-                            }
-                        }
-                        Reach::Ride { limit } | Reach::Hop { limit } => {
-                            let hop = match a.reach {
-                                Reach::Hop { limit } => Some(limit == 1),
-                                _ => None,
-                            };
-                            let max = if limit == 0 || hop == Some(true) { usize::MAX } else { limit as usize };
-                            let mut squares = Vec::new();
-                            let (mut x, mut y) = (f0 + dx, r0 + dy);
-                            while on(x, y) && squares.len() < max {
-                                squares.push((y * files as i32 + x) as u8);
-                                x += dx;
-                                y += dy;
-                            }
-                            if !squares.is_empty() {
-                                let mask = squares.iter().fold(0u128, |b, &s| b | 1u128 << s);
-                                let ascending = dy * files as i32 + dx > 0;
-                                m.rays.push(Ray { mask, ascending, hop, quiet: a.quiet, capture: a.capture });
-                            }
-                        }
-                    }
-                }
-                moves.push(m);
+                let quiet = movement(&def, parsed, color, sq, false, kinds[0]);
+                let capture = movement(&def, parsed, color, sq, true, kinds[1]);
+                moves.push(SquareMoves { quiet, capture });
             }
         }
     }
     def.moves = moves;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+// Fairy-Stockfish's rider kinds.
+const BISHOP: u32 = 1 << 0;
+const ROOK_H: u32 = 1 << 1;
+const ROOK_V: u32 = 1 << 2;
+const CANNON_H: u32 = 1 << 3;
+const CANNON_V: u32 = 1 << 4;
+const LAME_DABBABA: u32 = 1 << 5;
+const HORSE: u32 = 1 << 6;
+const ELEPHANT: u32 = 1 << 7;
+const JANGGI_ELEPHANT: u32 = 1 << 8;
+const CANNON_DIAG: u32 = 1 << 9;
+const NIGHTRIDER: u32 = 1 << 10;
+const GRASSHOPPER_H: u32 = 1 << 11;
+const GRASSHOPPER_V: u32 = 1 << 12;
+const GRASSHOPPER_D: u32 = 1 << 13;
+const LAME: u32 = LAME_DABBABA | HORSE | ELEPHANT | JANGGI_ELEPHANT;
+const ASYMMETRIC: u32 = HORSE | JANGGI_ELEPHANT | GRASSHOPPER_H | GRASSHOPPER_V | GRASSHOPPER_D;
+
+/// The rider kinds of one modality of a piece, as Fairy-Stockfish detects them.
+fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
+    let mut k = 0;
+    for a in atoms.iter().filter(|a| if capture { a.capture } else { a.quiet }) {
+        let (x, y) = (a.dx.abs(), a.dy.abs());
+        let shape = (x.min(y), x.max(y));
+        match a.reach {
+            Reach::Leap => {}
+            Reach::Lame => {
+                k |= match shape {
+                    (0, 2) => LAME_DABBABA,
+                    (1, 2) => HORSE,
+                    (2, 2) => ELEPHANT,
+                    (2, 3) => JANGGI_ELEPHANT,
+                    _ => 0,
+                }
+            }
+            Reach::Ride { .. } => {
+                k |= match (x, y) {
+                    (1, 1) => BISHOP,
+                    (1, 0) => ROOK_H,
+                    (0, 1) => ROOK_V,
+                    (1, 2) | (2, 1) => NIGHTRIDER,
+                    _ => 0,
+                }
+            }
+            Reach::Hop { limit } => {
+                let g = limit == 1;
+                k |= match (x, y) {
+                    (1, 0) => {
+                        if g {
+                            GRASSHOPPER_H
+                        } else {
+                            CANNON_H
+                        }
+                    }
+                    (0, 1) => {
+                        if g {
+                            GRASSHOPPER_V
+                        } else {
+                            CANNON_V
+                        }
+                    }
+                    (1, 1) => {
+                        if g {
+                            GRASSHOPPER_D
+                        } else {
+                            CANNON_DIAG
+                        }
+                    }
+                    _ => 0,
+                }
+            }
+        }
+    }
+    k
+}
+
+/// One modality of a piece on one square, in Fairy-Stockfish's form.
+fn movement(def: &VariantDef, atoms: &[betza::MoveAtom], color: u8, sq: u8, capture: bool, kinds: u32) -> Movement {
+    let files = def.files as i32;
+    let ranks = def.ranks as i32;
+    let (f0, r0) = ((sq % def.files) as i32, (sq / def.files) as i32);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < files && y < ranks;
+    let bit = |x: i32, y: i32| 1u128 << (y * files + x);
+    let sign = if color == 0 { 1 } else { -1 };
+    let mut m = Movement::default();
+    // Squares of a line from `sq` in direction (dx, dy), at most `max` of them.
+    let line = |dx: i32, dy: i32, max: usize| {
+        let mut mask = 0u128;
+        let (mut x, mut y, mut n) = (f0 + dx, r0 + dy, 0);
+        while on(x, y) && n < max {
+            mask |= bit(x, y);
+            x += dx;
+            y += dy;
+            n += 1;
+        }
+        mask
+    };
+    for a in atoms.iter().filter(|a| if capture { a.capture } else { a.quiet }) {
+        let (dx, dy) = (a.dx as i32 * sign, a.dy as i32 * sign);
+        match a.reach {
+            Reach::Leap | Reach::Lame => {
+                if on(f0 + dx, r0 + dy) {
+                    m.pseudo |= bit(f0 + dx, r0 + dy);
+                    if a.reach == Reach::Leap {
+                        m.leaps |= bit(f0 + dx, r0 + dy);
+                    }
+                }
+            }
+            Reach::Ride { limit } => {
+                m.pseudo |= line(dx, dy, if limit == 0 { usize::MAX } else { limit as usize });
+            }
+            Reach::Hop { limit } => {
+                m.pseudo |= line(dx, dy, if limit <= 1 { usize::MAX } else { limit as usize });
+            }
+        }
+    }
+    let mut rays = |dirs: &[(i32, i32)], hop: Option<bool>| {
+        for &(dx, dy) in dirs {
+            let mask = line(dx, dy, usize::MAX);
+            if mask != 0 {
+                m.rays.push(Ray { mask, ascending: dy * files + dx > 0, hop });
+            }
+        }
+    };
+    const H: &[(i32, i32)] = &[(1, 0), (-1, 0)];
+    const V: &[(i32, i32)] = &[(0, 1), (0, -1)];
+    const D: &[(i32, i32)] = &[(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    const N: &[(i32, i32)] = &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    for (kind, dirs, hop) in [
+        (BISHOP, D, None),
+        (ROOK_H, H, None),
+        (ROOK_V, V, None),
+        (NIGHTRIDER, N, None),
+        (CANNON_H, H, Some(false)),
+        (CANNON_V, V, Some(false)),
+        (CANNON_DIAG, D, Some(false)),
+        (GRASSHOPPER_H, H, Some(true)),
+        (GRASSHOPPER_V, V, Some(true)),
+        (GRASSHOPPER_D, D, Some(true)),
+    ] {
+        if kinds & kind != 0 {
+            rays(dirs, hop);
+        }
+    }
+    const LAME_DIRS: &[(u32, &[(i8, i8)])] = &[
+        (LAME_DABBABA, &[(2, 0), (-2, 0), (0, 2), (0, -2)]),
+        (HORSE, &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]),
+        (ELEPHANT, &[(2, 2), (-2, 2), (2, -2), (-2, -2)]),
+        (JANGGI_ELEPHANT, &[(2, 3), (3, 2), (3, -2), (2, -3), (-2, -3), (-3, -2), (-3, 2), (-2, 3)]),
+    ];
+    for &(kind, dirs) in LAME_DIRS {
+        if kinds & kind == 0 {
+            continue;
+        }
+        for &(dx, dy) in dirs {
+            let (x, y) = (f0 + dx as i32, r0 + dy as i32);
+            if !on(x, y) {
+                continue;
+            }
+            let atom = betza::MoveAtom { dx, dy, reach: Reach::Lame, quiet: true, capture: true };
+            let path = atom.lame_path().iter().fold(0u128, |p, &(px, py)| p | bit(f0 + px as i32, r0 + py as i32));
+            m.lame.push(Lame { to: (y * files + x) as u8, path });
+        }
+    }
+    m
 }

@@ -200,3 +200,32 @@ fn piece_letters_replace_and_remove() {
     defs.load("[y:chess]\nqueen = -\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n", "y.ini").unwrap();
     assert!(Position::from_fen(defs.get("y").unwrap(), "4k3/8/8/8/8/8/8/3QK3 w - - 0 1").is_err());
 }
+
+#[test]
+fn odd_betza_combinations_behave_as_in_fairy_stockfish() {
+    // Counts from Fairy-Stockfish (pyffish). These pieces exercise its
+    // movement model: a later atom replaces an earlier one in the same
+    // direction (quirkb, quirkd), rider families reach wherever the piece's
+    // atoms reach on an empty board (quirka, quirke), and riders of other
+    // atoms than W, F and N do not move (quirkc).
+    let cases = [
+        ("quirka", "bhpQmsAhlWW", 477, "aaak1aa/ppp1ppp/2a4/3p3/2P1PPA/PP1P2P/AAAK1AA w - - 3 5", 633),
+        ("quirkb", "hrWvvAfsnA", 189, "a1akaaa/p2pp1p/1p1a1p1/2p4/2P2P1/PPKPP1P/AA1AAAA w - - 0 5", 256),
+        ("quirkc", "mWWrvDD", 189, "aa1kaaa/pp3pp/2app2/2p4/2P2P1/PPKPP1P/AA1AAAA w - - 0 5", 301),
+        ("quirkd", "KchrnNvvnA", 189, "aa1kaaa/pp2ppp/1a5/2pp3/2PPAP1/PP2P1P/AA1KAAA w - - 3 5", 613),
+        ("quirke", "cfpBlbWW", 309, "aaakaa1/pp2ppp/2pp3/1P5/4P2/P1PPKPP/1aAA1AA w - - 0 5", 365),
+    ];
+    for (name, betza, start_d2, fen, fen_d2) in cases {
+        let ini = format!(
+            "[{name}:chess]\nmaxFile = g\nmaxRank = 7\nknight = -\nbishop = -\nrook = -\nqueen = -\n\
+             customPiece1 = a:{betza}\npromotionPieceTypes = a\ncastling = false\n\
+             doubleStepRegionWhite = *2\ndoubleStepRegionBlack = *6\npromotionRegionWhite = *7\n\
+             promotionRegionBlack = *1\nstartFen = aaakaaa/ppppppp/7/7/7/PPPPPPP/AAAKAAA w - - 0 1\n"
+        );
+        let mut defs = Definitions::builtin();
+        defs.load(&ini, "quirks.ini").unwrap();
+        let def = defs.get(name).unwrap();
+        assert_eq!(Position::start(def).perft(2), start_d2, "{name} start");
+        assert_eq!(Position::from_fen(def, fen).unwrap().perft(2), fen_d2, "{name} {fen}");
+    }
+}

@@ -134,3 +134,19 @@ fn makruk_counting_in_fen() {
     );
     assert_eq!(play("4k3/8/8/8/8/8/8/R3K3 b - 16 3 40", &["e8f8"]), "5k2/8/8/8/8/8/8/R3K3 w - 16 4 41");
 }
+
+#[test]
+fn chess960_castling() {
+    // Perft counts of Chess960 position 1 from the published 960 perft list.
+    let defs = Definitions::builtin();
+    let def = defs.get("chess960").unwrap();
+    let pos = Position::from_fen(def, "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [21, 528, 12189]);
+    assert_eq!(pos.fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    // King takes rook notation.
+    let pos = Position::from_fen(def, "4k3/8/8/8/8/8/8/1R2K2R w HB - 0 1").unwrap();
+    assert!(pos.parse_move("e1h1").is_ok());
+    assert!(pos.parse_move("e1b1").is_ok());
+    let after = pos.play(pos.parse_move("e1b1").unwrap());
+    assert_eq!(after.fen(), "4k3/8/8/8/8/8/8/2KR3R b - - 1 1");
+}

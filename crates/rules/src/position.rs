@@ -290,7 +290,11 @@ impl State {
                     self.push(d, out, Move::new(from, to, Kind::EnPassant));
                 }
             } else {
-                let b = (d.reach(t, us, from, occ, true) & enemy) | (d.reach(t, us, from, occ, false) & !occ);
+                let b = if d.types[t as usize].symmetric_modes {
+                    d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
+                } else {
+                    (d.reach(t, us, from, occ, true) & enemy) | (d.reach(t, us, from, occ, false) & !occ)
+                };
                 for to in bits(b) {
                     self.push(d, out, Move::new(from, to, Kind::Normal));
                 }

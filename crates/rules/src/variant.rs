@@ -23,6 +23,8 @@ pub(crate) struct PieceType {
     pub asymmetric: bool,
     /// Has lame leaps.
     pub lame: bool,
+    /// Moves and captures the same way.
+    pub symmetric_modes: bool,
 }
 
 /// A lame leap from one square: the target and the squares that block it.
@@ -224,6 +226,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         let kinds = rider_kinds(&parsed, true);
         let asymmetric = kinds & ASYMMETRIC != 0;
         let lame = kinds & LAME != 0;
+        let symmetric_modes = parsed.iter().all(|a| a.quiet && a.capture);
         index_of.push((fsf, types.len() as u8));
         types.push(PieceType {
             letter: spec.letter,
@@ -232,6 +235,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             royal: fsf == KING_INDEX,
             asymmetric,
             lame,
+            symmetric_modes,
         });
         atoms.push(parsed);
     }

@@ -368,7 +368,7 @@ impl State {
                 continue;
             }
             let m = &d.table(t as u8, us, k).capture;
-            for r in &m.rays {
+            for r in d.rays_of(m) {
                 let on_ray = r.mask & enemies;
                 if on_ray != 0 {
                     // Squares between the king and the farthest such enemy.
@@ -381,7 +381,7 @@ impl State {
             }
             if ty.lame {
                 for p in bits(enemies) {
-                    for l in &d.table(t as u8, them, p).capture.lame {
+                    for l in d.lame_of(&d.table(t as u8, them, p).capture) {
                         if l.to == k {
                             sens |= l.path;
                         }

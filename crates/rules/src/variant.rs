@@ -54,8 +54,19 @@ pub(crate) struct Ray {
 pub(crate) struct Movement {
     pub leaps: u128,
     pub pseudo: u128,
-    pub rays: Vec<Ray>,
-    pub lame: Vec<Lame>,
+    /// Range of [`VariantDef::rays`].
+    pub rays: (u32, u32),
+    /// Range of [`VariantDef::lame`].
+    pub lame: (u32, u32),
+}
+
+/// A [`Movement`] being built.
+#[derive(Default)]
+struct MovementBuild {
+    leaps: u128,
+    pseudo: u128,
+    rays: Vec<Ray>,
+    lame: Vec<Lame>,
 }
 
 /// Movement of one piece type of one colour from one square.
@@ -84,6 +95,8 @@ pub struct VariantDef {
     pub(crate) types: Vec<PieceType>,
     pub(crate) king: Option<u8>,
     pub(crate) moves: Vec<SquareMoves>,
+    pub(crate) rays: Vec<Ray>,
+    pub(crate) lame: Vec<Lame>,
     pub(crate) board: u128,
     pub(crate) promotion_zone: [u128; 2],
     pub(crate) promotion_types: [Vec<u8>; 2],
@@ -118,6 +131,16 @@ impl VariantDef {
         &self.moves[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
     }
 
+    #[inline]
+    pub(crate) fn rays_of(&self, m: &Movement) -> &[Ray] {
+        &self.rays[m.rays.0 as usize..m.rays.1 as usize]
+    }
+
+    #[inline]
+    pub(crate) fn lame_of(&self, m: &Movement) -> &[Lame] {
+        &self.lame[m.lame.0 as usize..m.lame.1 as usize]
+    }
+
     /// Squares attacked (`capture`) or reachable by quiet moves (`!capture`) by a
     /// piece of type `t` and colour `color` on `sq` given the occupancy.
     #[inline]
@@ -125,7 +148,7 @@ impl VariantDef {
         let sm = self.table(t, color, sq);
         let m = if capture { &sm.capture } else { &sm.quiet };
         let mut riders = 0u128;
-        for r in &m.rays {
+        for r in self.rays_of(m) {
             riders |= match r.hop {
                 None => upto_first(r.mask, occ, r.ascending),
                 Some(grasshopper) => {
@@ -137,7 +160,7 @@ impl VariantDef {
                 }
             };
         }
-        for l in &m.lame {
+        for l in self.lame_of(m) {
             if l.path & occ == 0 {
                 riders |= 1u128 << l.to;
             }
@@ -250,6 +273,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         types,
         king,
         moves: Vec::new(),
+        rays: Vec::new(),
+        lame: Vec::new(),
         board: 0,
         promotion_zone: [0; 2],
         promotion_types: [
@@ -310,6 +335,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             for sq in 0..nsq as u8 {
                 let quiet = movement(&def, parsed, color, sq, false, kinds[0]);
                 let capture = movement(&def, parsed, color, sq, true, kinds[1]);
+                let quiet = flatten(&mut def, quiet);
+                let capture = flatten(&mut def, capture);
                 moves.push(SquareMoves { quiet, capture });
             }
         }
@@ -395,15 +422,31 @@ fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
     k
 }
 
+/// Stores the rays and lame leaps of a movement in the variant's shared lists.
+fn flatten(def: &mut VariantDef, m: MovementBuild) -> Movement {
+    let rays = (def.rays.len() as u32, (def.rays.len() + m.rays.len()) as u32);
+    def.rays.extend(m.rays);
+    let lame = (def.lame.len() as u32, (def.lame.len() + m.lame.len()) as u32);
+    def.lame.extend(m.lame);
+    Movement { leaps: m.leaps, pseudo: m.pseudo, rays, lame }
+}
+
 /// One modality of a piece on one square, in Fairy-Stockfish's form.
-fn movement(def: &VariantDef, atoms: &[betza::MoveAtom], color: u8, sq: u8, capture: bool, kinds: u32) -> Movement {
+fn movement(
+    def: &VariantDef,
+    atoms: &[betza::MoveAtom],
+    color: u8,
+    sq: u8,
+    capture: bool,
+    kinds: u32,
+) -> MovementBuild {
     let files = def.files as i32;
     let ranks = def.ranks as i32;
     let (f0, r0) = ((sq % def.files) as i32, (sq / def.files) as i32);
     let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < files && y < ranks;
     let bit = |x: i32, y: i32| 1u128 << (y * files + x);
     let sign = if color == 0 { 1 } else { -1 };
-    let mut m = Movement::default();
+    let mut m = MovementBuild::default();
     // Squares of a line from `sq` in direction (dx, dy), at most `max` of them.
     let line = |dx: i32, dy: i32, max: usize| {
         let mut mask = 0u128;

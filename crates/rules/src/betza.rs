@@ -11,6 +11,15 @@
 //! Directions are interpreted the way Fairy-Stockfish interprets them, which
 //! for oblique atoms distinguishes e.g. `fr` (forward, wide to the right) from
 //! `rf` (narrow, forward to the right).
+//!
+//! As in Fairy-Stockfish, a later atom replaces an earlier one of the same
+//! kind (step, slider or hopper), modality and direction (`NfnN` makes the
+//! forward knight moves lame), and `n` has no effect on riders. The parsed
+//! atoms describe the notation; how a piece then moves follows
+//! Fairy-Stockfish's engine, where riders only slide along rook, bishop or
+//! knight lines, hoppers along rook or bishop lines and lame leapers only as
+//! `nD`, `nN`, `nA` or `nZ` (see [`crate::Position`]). Initial moves (`i`)
+//! and other multi-leg or en passant modifiers are rejected.
 
 use thiserror::Error;
 

@@ -259,37 +259,54 @@ impl State {
         self.push(d, out, Move::new(from, to, Kind::Normal));
     }
 
+    /// Pawn pushes, double steps, captures and en passant captures, all pawns at once.
+    fn pawn_moves(&self, d: &VariantDef, out: &mut Vec<Move>, pawns: u128) {
+        let us = self.side;
+        let occ = self.occ();
+        let empty = !occ & d.board;
+        let enemy = self.by_color[(us ^ 1) as usize];
+        let f = d.files as u32;
+        // Shift towards the opponent by `n` squares (negative n: backwards).
+        let fwd = |b: u128, n: i32| -> u128 {
+            let n = if us == 0 { n } else { -n };
+            if n >= 0 { b << n as u32 } else { b >> (-n) as u32 }
+        };
+        let single = fwd(pawns, f as i32) & empty;
+        let double = fwd(fwd(pawns & d.double_step_region[us as usize], f as i32) & empty, f as i32) & empty;
+        for to in bits(single) {
+            self.pawn_target(d, out, (to as i32 - fwd_delta(us, f as i32)) as u8, to);
+        }
+        for to in bits(double) {
+            self.pawn_target(d, out, (to as i32 - 2 * fwd_delta(us, f as i32)) as u8, to);
+        }
+        // Captures towards the h-file side (+1 file) and the a-file side (-1 file).
+        let right = if us == 0 { f as i32 + 1 } else { f as i32 - 1 };
+        let left = if us == 0 { f as i32 - 1 } else { f as i32 + 1 };
+        for (mask, delta) in [(!d.last_file, right), (!d.first_file, left)] {
+            let targets = fwd(pawns & mask, delta) & d.board;
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(targets & enemy) {
+                self.pawn_target(d, out, (to as i32 - signed) as u8, to);
+            }
+            for to in bits(targets & self.ep & !occ) {
+                self.push(d, out, Move::new((to as i32 - signed) as u8, to, Kind::EnPassant));
+            }
+        }
+    }
+
     /// Pseudo-legal moves, as Fairy-Stockfish generates them (without its
     /// evasion pruning, which [`State::legal`] makes redundant).
     fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
         let us = self.side;
         let occ = self.occ();
         let enemy = self.by_color[(us ^ 1) as usize];
-        let files = d.files as i32;
-        for from in bits(self.by_color[us as usize]) {
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        if pawns != 0 {
+            self.pawn_moves(d, out, pawns);
+        }
+        for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
-            if d.types[t as usize].pawn {
-                let up = if us == 0 { files } else { -files };
-                let f1 = from as i32 + up;
-                if f1 >= 0 && (f1 as usize) < d.nsq() && occ >> f1 & 1 == 0 {
-                    self.pawn_target(d, out, from, f1 as u8);
-                    let f2 = f1 + up;
-                    if d.double_step_region[us as usize] >> from & 1 != 0
-                        && f2 >= 0
-                        && (f2 as usize) < d.nsq()
-                        && occ >> f2 & 1 == 0
-                    {
-                        self.pawn_target(d, out, from, f2 as u8);
-                    }
-                }
-                let caps = d.reach(t, us, from, occ, true);
-                for to in bits(caps & enemy) {
-                    self.pawn_target(d, out, from, to);
-                }
-                for to in bits(caps & self.ep & !occ) {
-                    self.push(d, out, Move::new(from, to, Kind::EnPassant));
-                }
-            } else {
+            {
                 let b = if d.types[t as usize].symmetric_modes {
                     d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
                 } else {
@@ -898,6 +915,11 @@ impl State {
 
 fn rank_mask(d: &VariantDef, rank: u8) -> u128 {
     ((1u128 << d.files) - 1) << (rank as u32 * d.files as u32)
+}
+
+/// The square offset of one step forward for `us`.
+fn fwd_delta(us: u8, files: i32) -> i32 {
+    if us == 0 { files } else { -files }
 }
 
 /// Squares from `a` (excluded) to `b` (included) along a rank.

@@ -94,6 +94,9 @@ pub struct VariantDef {
     pub game_end: GameEnd,
     pub(crate) types: Vec<PieceType>,
     pub(crate) king: Option<u8>,
+    pub(crate) pawn: Option<u8>,
+    pub(crate) first_file: u128,
+    pub(crate) last_file: u128,
     pub(crate) moves: Vec<SquareMoves>,
     pub(crate) rays: Vec<Ray>,
     pub(crate) lame: Vec<Lame>,
@@ -272,6 +275,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         game_end: c.game_end.clone(),
         types,
         king,
+        pawn: None,
+        first_file: 0,
+        last_file: 0,
         moves: Vec::new(),
         rays: Vec::new(),
         lame: Vec::new(),
@@ -307,6 +313,11 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("board larger than 12x10".into());
     }
     def.board = (0..ranks).fold(0u128, |b, r| b | ((1u128 << files) - 1) << (r as u32 * files as u32));
+    def.pawn = def.types.iter().position(|t| t.pawn).map(|i| i as u8);
+    for r in 0..ranks {
+        def.first_file |= 1u128 << def.sq(0, r);
+        def.last_file |= 1u128 << def.sq(files - 1, r);
+    }
     def.promotion_zone = [def.region(c.promotion_region[0]), def.region(c.promotion_region[1])];
     if c.double_step {
         def.double_step_region = [def.region(c.double_step_region[0]), def.region(c.double_step_region[1])];

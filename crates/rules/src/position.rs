@@ -299,32 +299,96 @@ impl State {
     fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
         let us = self.side;
         let occ = self.occ();
-        let enemy = self.by_color[(us ^ 1) as usize];
         let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
         if pawns != 0 {
             self.pawn_moves(d, out, pawns);
         }
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
-            {
-                let b = if d.types[t as usize].symmetric_modes {
-                    d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
-                } else {
-                    (d.reach(t, us, from, occ, true) & enemy) | (d.reach(t, us, from, occ, false) & !occ)
-                };
-                for to in bits(b) {
-                    self.push(d, out, Move::new(from, to, Kind::Normal));
-                }
+            for to in bits(self.targets(d, t, from, occ)) {
+                self.push(d, out, Move::new(from, to, Kind::Normal));
             }
         }
         if !in_check {
-            for cr in [2 * us as usize, 2 * us as usize + 1] {
-                if self.rights >> cr & 1 != 0 && self.castle_path(d, cr) & occ == 0 {
-                    let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
-                    self.push(d, out, m);
-                }
+            self.castling_moves(d, out);
+        }
+    }
+
+    /// Target squares of a non-pawn piece of the side to move.
+    #[inline]
+    fn targets(&self, d: &VariantDef, t: u8, from: u8, occ: u128) -> u128 {
+        let us = self.side;
+        if d.types[t as usize].symmetric_modes {
+            d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
+        } else {
+            (d.reach(t, us, from, occ, true) & self.by_color[(us ^ 1) as usize]) | (d.reach(t, us, from, occ, false) & !occ)
+        }
+    }
+
+    fn castling_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        let us = self.side;
+        let occ = self.occ();
+        for cr in [2 * us as usize, 2 * us as usize + 1] {
+            if self.rights >> cr & 1 != 0 && self.castle_path(d, cr) & occ == 0 {
+                let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
+                self.push(d, out, m);
             }
         }
+    }
+
+    /// The number of legal moves, without listing those that need no
+    /// legality test.
+    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
+        if self.game_over(d) {
+            return 0;
+        }
+        let us = self.side;
+        let occ = self.occ();
+        let Some(k) = self.king_sq(d, us) else {
+            self.legal_moves(d, buf);
+            return buf.len() as u64;
+        };
+        if self.attacked(d, k, occ, us ^ 1, 0) {
+            self.legal_moves(d, buf);
+            return buf.len() as u64;
+        }
+        let sens = self.sensitive(d, k);
+        buf.clear();
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        if pawns != 0 {
+            self.pawn_moves(d, buf, pawns);
+        }
+        self.castling_moves(d, buf);
+        // Each move from a gate square comes once plain and once per piece in hand.
+        let gated = if d.seirawan_gating {
+            1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64
+        } else {
+            1
+        };
+        let mut count = 0u64;
+        for from in bits(self.by_color[us as usize] & !pawns) {
+            let t = self.board[from as usize] >> 1;
+            let b = self.targets(d, t, from, occ);
+            if from == k {
+                for to in bits(b) {
+                    self.push(d, buf, Move::new(from, to, Kind::Normal));
+                }
+                continue;
+            }
+            let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
+            let mut n = quick.count_ones() as u64;
+            for to in bits(b & !quick) {
+                n += u64::from(self.legal(d, Move::new(from, to, Kind::Normal)));
+            }
+            count += if self.gates[us as usize] >> from & 1 != 0 { n * gated } else { n };
+        }
+        for &m in buf.iter() {
+            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion)
+                && m.from != k
+                && (bb(m.from) | bb(m.to)) & sens == 0;
+            count += u64::from(quick || self.legal(d, m));
+        }
+        count
     }
 
     /// Fairy-Stockfish's legality test for a pseudo-legal move.
@@ -605,10 +669,10 @@ impl State {
 
     fn perft_with(&self, d: &VariantDef, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
         let Some((moves, rest)) = bufs.split_first_mut() else { return 1 };
-        self.legal_moves(d, moves);
         if depth <= 1 {
-            return moves.len() as u64;
+            return self.count_legal(d, moves);
         }
+        self.legal_moves(d, moves);
         moves.iter().map(|&m| self.play(d, m).perft_with(d, depth - 1, rest)).sum()
     }
 

@@ -19,13 +19,15 @@ fn fen_round_trips_along_random_games() {
     let mut rng = Lcg(7);
     for name in names {
         let def = defs.get(&name).unwrap();
-        for _game in 0..4 {
+        for _game in 0..6 {
             let mut pos = Position::start(def);
             for _ply in 0..80 {
                 let fen = pos.fen();
                 let back = Position::from_fen(def, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
                 assert_eq!(back.fen(), fen, "{name}");
                 let moves = pos.legal_moves();
+                // Counting without listing agrees with the list.
+                assert_eq!(pos.perft(1), moves.len() as u64, "{name}: {fen}");
                 let mut a: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
                 let mut b: Vec<String> = back.legal_moves().iter().map(|&m| back.move_text(m)).collect();
                 a.sort();

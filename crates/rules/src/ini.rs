@@ -8,7 +8,7 @@
 //! their order in the file; a repeated key keeps its last value.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
@@ -318,7 +318,10 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Definitions {
     configs: BTreeMap<String, Config>,
-    defs: BTreeMap<String, Arc<VariantDef>>,
+    /// Compiled variants; the built-in ones are compiled on first use.
+    defs: BTreeMap<String, OnceLock<Option<Arc<VariantDef>>>>,
+    /// Sections being loaded are not compiled now (the embedded file).
+    lazy: bool,
 }
 
 /// The embedded definitions of the built-in variants.
@@ -332,8 +335,10 @@ impl Definitions {
 
     /// The built-in variants, defined by the embedded `variants.ini`.
     pub fn builtin() -> Definitions {
-        let mut d = Definitions::empty();
-        if let Err(e) = d.load(BUILTIN_INI, "variants.ini") {
+        let mut d = Definitions { lazy: true, ..Definitions::empty() };
+        let loaded = d.load(BUILTIN_INI, "variants.ini");
+        d.lazy = false;
+        if let Err(e) = loaded {
             // The embedded file is tested; this cannot happen in a released build.
             panic!("embedded variants.ini is invalid: {e}");
         }
@@ -393,7 +398,12 @@ impl Definitions {
 
     /// The variant of that name.
     pub fn get(&self, name: &str) -> Option<&Arc<VariantDef>> {
-        self.defs.get(name)
+        let cell = self.defs.get(name)?;
+        cell.get_or_init(|| {
+            let config = self.configs.get(name)?;
+            variant::compile(name, config).ok().map(Arc::new)
+        })
+        .as_ref()
     }
 
     /// Names of all variants, sorted.
@@ -427,14 +437,18 @@ impl Definitions {
             None => Config::fresh(),
         };
         let config = apply(base, &entries, file)?;
-        let def = variant::compile(name, &config).map_err(|reason| DefinitionError::Invalid {
-            file: file.into(),
-            line: at,
-            name: name.into(),
-            reason,
-        })?;
+        let cell = OnceLock::new();
+        if !self.lazy {
+            let def = variant::compile(name, &config).map_err(|reason| DefinitionError::Invalid {
+                file: file.into(),
+                line: at,
+                name: name.into(),
+                reason,
+            })?;
+            let _ = cell.set(Some(Arc::new(def)));
+        }
         self.configs.insert(name.to_string(), config);
-        self.defs.insert(name.to_string(), Arc::new(def));
+        self.defs.insert(name.to_string(), cell);
         Ok(())
     }
 }

@@ -321,7 +321,8 @@ impl State {
         if d.types[t as usize].symmetric_modes {
             d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
         } else {
-            (d.reach(t, us, from, occ, true) & self.by_color[(us ^ 1) as usize]) | (d.reach(t, us, from, occ, false) & !occ)
+            (d.reach(t, us, from, occ, true) & self.by_color[(us ^ 1) as usize])
+                | (d.reach(t, us, from, occ, false) & !occ)
         }
     }
 
@@ -360,11 +361,8 @@ impl State {
         }
         self.castling_moves(d, buf);
         // Each move from a gate square comes once plain and once per piece in hand.
-        let gated = if d.seirawan_gating {
-            1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64
-        } else {
-            1
-        };
+        let gated =
+            if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
         let mut count = 0u64;
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
@@ -383,9 +381,8 @@ impl State {
             count += if self.gates[us as usize] >> from & 1 != 0 { n * gated } else { n };
         }
         for &m in buf.iter() {
-            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion)
-                && m.from != k
-                && (bb(m.from) | bb(m.to)) & sens == 0;
+            let quick =
+                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
             count += u64::from(quick || self.legal(d, m));
         }
         count

@@ -51,6 +51,12 @@ fn builtin_variants() {
             assert_eq!(pos.fen(), def.start_fen, "{name}");
         }
     }
+    // Every embedded definition compiles (they are compiled on first use).
+    let names: Vec<&str> = defs.names().collect();
+    assert!(names.len() >= 16, "{names:?}");
+    for name in names {
+        assert!(defs.get(name).is_some(), "{name} does not compile");
+    }
     // Pieces in hand are written in Fairy-Stockfish's order.
     let seirawan = Position::start(defs.get("seirawan").unwrap());
     assert_eq!(seirawan.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFGkqbcdfg - 0 1");

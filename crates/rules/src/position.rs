@@ -294,6 +294,52 @@ impl State {
         }
     }
 
+    /// Counts the pawn moves that need no legality test (none starts or ends
+    /// on a `sens` square) and lists the others in `buf`. No pawn may stand
+    /// on a gate.
+    fn count_pawn_moves(&self, d: &VariantDef, buf: &mut Vec<Move>, pawns: u128, sens: u128) -> u64 {
+        let us = self.side;
+        let occ = self.occ();
+        let empty = !occ & d.board;
+        let enemy = self.by_color[(us ^ 1) as usize];
+        let f = d.files as i32;
+        let shift = |b: u128, n: i32| -> u128 {
+            let n = if us == 0 { n } else { -n };
+            if n >= 0 { b << n as u32 } else { b >> (-n) as u32 }
+        };
+        let zone = d.promotion_zone[us as usize];
+        let promotions = d.promotion_types[us as usize].len() as u64;
+        let single = shift(pawns, f) & empty;
+        let double = shift(shift(pawns & d.double_step_region[us as usize], f) & empty, f) & empty;
+        let right = shift(pawns & !d.last_file, if us == 0 { f + 1 } else { f - 1 }) & d.board & enemy;
+        let left = shift(pawns & !d.first_file, if us == 0 { f - 1 } else { f + 1 }) & d.board & enemy;
+        let mut count = 0u64;
+        let right_delta = if us == 0 { f + 1 } else { f - 1 };
+        let left_delta = if us == 0 { f - 1 } else { f + 1 };
+        for (targets, delta) in [(single, f), (double, 2 * f), (right, right_delta), (left, left_delta)] {
+            // Targets whose pawn starts or lands on a sensitive square.
+            let slow = targets & (sens | shift(sens & pawns, delta));
+            let quick = targets & !slow;
+            let promo = quick & zone;
+            let plain = if d.mandatory_pawn_promotion { quick & !zone } else { quick };
+            count += plain.count_ones() as u64 + promo.count_ones() as u64 * promotions;
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(slow) {
+                self.pawn_target(d, buf, (to as i32 - signed) as u8, to);
+            }
+        }
+        // En passant captures always get the full test.
+        let right_ep = shift(pawns & !d.last_file, right_delta) & d.board & self.ep & !occ;
+        let left_ep = shift(pawns & !d.first_file, left_delta) & d.board & self.ep & !occ;
+        for (targets, delta) in [(right_ep, right_delta), (left_ep, left_delta)] {
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(targets) {
+                buf.push(Move::new((to as i32 - signed) as u8, to, Kind::EnPassant));
+            }
+        }
+        count
+    }
+
     /// Pseudo-legal moves, as Fairy-Stockfish generates them (without its
     /// evasion pruning, which [`State::legal`] makes redundant).
     fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
@@ -356,14 +402,18 @@ impl State {
         let sens = self.sensitive(d, k);
         buf.clear();
         let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        let mut count = 0u64;
         if pawns != 0 {
-            self.pawn_moves(d, buf, pawns);
+            if pawns & self.gates[us as usize] == 0 {
+                count += self.count_pawn_moves(d, buf, pawns, sens);
+            } else {
+                self.pawn_moves(d, buf, pawns);
+            }
         }
         self.castling_moves(d, buf);
         // Each move from a gate square comes once plain and once per piece in hand.
         let gated =
             if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
-        let mut count = 0u64;
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
             let b = self.targets(d, t, from, occ);

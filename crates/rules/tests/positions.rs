@@ -152,3 +152,23 @@ fn chess960_castling() {
     let after = pos.play(pos.parse_move("e1b1").unwrap());
     assert_eq!(after.fen(), "4k3/8/8/8/8/8/8/2KR3R b - - 1 1");
 }
+
+#[test]
+fn chess_reference_perfts() {
+    // Well-known chess perft positions (en passant, promotions, castling, pins).
+    let defs = Definitions::builtin();
+    let chess = defs.get("chess").unwrap();
+    for (fen, counts) in [
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[48u64, 2039, 97862][..]),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812, 43238, 674624]),
+        ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &[6, 264, 9467, 422333]),
+        ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", &[44, 1486, 62379]),
+    ] {
+        let pos = Position::from_fen(chess, fen).unwrap();
+        for (i, &n) in counts.iter().enumerate() {
+            assert_eq!(pos.perft(i as u32 + 1), n, "{fen} depth {}", i + 1);
+        }
+        let listed: u64 = pos.legal_moves().iter().map(|&m| pos.play(m).perft(1)).sum();
+        assert_eq!(listed, counts[1], "{fen}");
+    }
+}

@@ -491,11 +491,12 @@ impl State {
         let them = us ^ 1;
         let mut sens = 0u128;
         for (t, ty) in d.types.iter().enumerate() {
-            let enemies = self.by_type[t] & self.by_color[them as usize];
+            let m = &d.table(t as u8, us, k).capture;
+            // Only pieces within the empty-board reach can ever attack the king.
+            let enemies = self.by_type[t] & self.by_color[them as usize] & m.pseudo;
             if enemies == 0 {
                 continue;
             }
-            let m = &d.table(t as u8, us, k).capture;
             for r in d.rays_of(m) {
                 let on_ray = r.mask & enemies;
                 if on_ray != 0 {

@@ -150,6 +150,9 @@ impl VariantDef {
     pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
         let sm = self.table(t, color, sq);
         let m = if capture { &sm.capture } else { &sm.quiet };
+        if m.rays.0 == m.rays.1 && m.lame.0 == m.lame.1 {
+            return m.leaps;
+        }
         let mut riders = 0u128;
         for r in self.rays_of(m) {
             riders |= match r.hop {
@@ -186,7 +189,15 @@ impl VariantDef {
             }
             false
         } else {
-            // Traced back from the target with the opposite colour's movement.
+            // Traced back from the target with the opposite colour's movement;
+            // pieces off the empty-board reach cannot attack at all.
+            let m = &self.table(t, by ^ 1, sq).capture;
+            if m.pseudo & pieces == 0 {
+                return false;
+            }
+            if m.leaps & pieces != 0 {
+                return true;
+            }
             self.reach(t, by ^ 1, sq, occ, true) & pieces != 0
         }
     }

@@ -84,6 +84,8 @@ pub(crate) struct State {
     rights: u8,
     castle_rook: [u8; 4],
     castle_king: [u8; 2],
+    /// Squares that must be empty for each castling right.
+    castle_path: [u128; 4],
     ep: u128,
     hand: [[u8; MAX_TYPES]; 2],
     gates: [u128; 2],
@@ -122,6 +124,7 @@ impl State {
             rights: 0,
             castle_rook: [NONE; 4],
             castle_king: [NONE; 2],
+            castle_path: [0; 4],
             ep: 0,
             hand: [[0; MAX_TYPES]; 2],
             gates: [0; 2],
@@ -220,7 +223,7 @@ impl State {
         (kfrom, rfrom, kto, rto)
     }
 
-    fn castle_path(&self, d: &VariantDef, cr: usize) -> u128 {
+    fn compute_castle_path(&self, d: &VariantDef, cr: usize) -> u128 {
         let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
         (between(rfrom, rto) | between(kfrom, kto)) & !(bb(kfrom) | bb(rfrom))
     }
@@ -374,9 +377,12 @@ impl State {
 
     fn castling_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let us = self.side;
+        if self.rights >> (2 * us) & 3 == 0 {
+            return;
+        }
         let occ = self.occ();
         for cr in [2 * us as usize, 2 * us as usize + 1] {
-            if self.rights >> cr & 1 != 0 && self.castle_path(d, cr) & occ == 0 {
+            if self.rights >> cr & 1 != 0 && self.castle_path[cr] & occ == 0 {
                 let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
                 self.push(d, out, m);
             }
@@ -724,11 +730,12 @@ impl State {
         moves.iter().map(|&m| self.play(d, m).perft_with(d, depth - 1, rest)).sum()
     }
 
-    fn set_castling_right(&mut self, c: u8, rfrom: u8) {
+    fn set_castling_right(&mut self, d: &VariantDef, c: u8, rfrom: u8) {
         let kfrom = self.castle_king[c as usize];
         let cr = 2 * c as usize + usize::from(kfrom > rfrom);
         self.rights |= 1 << cr;
         self.castle_rook[cr] = rfrom;
+        self.castle_path[cr] = self.compute_castle_path(d, cr);
     }
 
     /// Parses a FEN the way Fairy-Stockfish reads it.
@@ -868,7 +875,7 @@ impl State {
                 }
             }
             if d.castling && self.castle_king[c as usize] != NONE && self.is_castling_rook(d, c, rsq) {
-                self.set_castling_right(c, rsq);
+                self.set_castling_right(d, c, rsq);
             }
         }
         if d.gating && d.castling {
@@ -878,7 +885,7 @@ impl State {
                 if self.gates[c as usize] & kings != 0 && no_rights && (!d.seirawan_gating || self.hand_count(c) > 0) {
                     for sq in bits(self.gates[c as usize] & self.by_color[c as usize]) {
                         if self.is_castling_rook(d, c, sq) && self.castle_king[c as usize] != NONE {
-                            self.set_castling_right(c, sq);
+                            self.set_castling_right(d, c, sq);
                         }
                     }
                 }

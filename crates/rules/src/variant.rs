@@ -198,8 +198,42 @@ impl VariantDef {
             if m.leaps & pieces != 0 {
                 return true;
             }
-            self.reach(t, by ^ 1, sq, occ, true) & pieces != 0
+            self.reverse_reach(m, occ) & pieces != 0
         }
+    }
+
+    /// Squares from which a piece whose reversed capture movement is `m`
+    /// attacks the square `m` belongs to. Slides, cannon hops and symmetric
+    /// lame leaps trace back as they are; a grasshopper attacks from the
+    /// first piece behind a hurdle next to the target.
+    #[inline]
+    fn reverse_reach(&self, m: &Movement, occ: u128) -> u128 {
+        let mut riders = 0u128;
+        for r in self.rays_of(m) {
+            riders |= match r.hop {
+                None => upto_first(r.mask, occ, r.ascending),
+                Some(false) => {
+                    if r.mask & occ == 0 {
+                        continue;
+                    }
+                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
+                    upto_first(beyond, occ, r.ascending)
+                }
+                Some(true) => {
+                    let next = first(r.mask, r.ascending);
+                    if next & occ == 0 {
+                        continue;
+                    }
+                    first(r.mask & !next & occ, r.ascending)
+                }
+            };
+        }
+        for l in self.lame_of(m) {
+            if l.path & occ == 0 {
+                riders |= 1u128 << l.to;
+            }
+        }
+        m.leaps | (riders & m.pseudo)
     }
 
     /// Converts a 12-wide region to this board's layout.
@@ -261,7 +295,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     for (&fsf, spec) in &c.pieces {
         let parsed = betza::parse(&spec.betza).map_err(|e| e.to_string())?;
         let kinds = rider_kinds(&parsed, true);
-        let asymmetric = kinds & ASYMMETRIC != 0;
+        // Grasshoppers are traced back by `reverse_reach`; horse-like lame
+        // leaps are checked from each attacker.
+        let asymmetric = kinds & (HORSE | JANGGI_ELEPHANT) != 0;
         let lame = kinds & LAME != 0;
         let symmetric_modes = parsed.iter().all(|a| a.quiet && a.capture);
         index_of.push((fsf, types.len() as u8));
@@ -384,7 +420,6 @@ const GRASSHOPPER_H: u32 = 1 << 11;
 const GRASSHOPPER_V: u32 = 1 << 12;
 const GRASSHOPPER_D: u32 = 1 << 13;
 const LAME: u32 = LAME_DABBABA | HORSE | ELEPHANT | JANGGI_ELEPHANT;
-const ASYMMETRIC: u32 = HORSE | JANGGI_ELEPHANT | GRASSHOPPER_H | GRASSHOPPER_V | GRASSHOPPER_D;
 
 /// The rider kinds of one modality of a piece, as Fairy-Stockfish detects them.
 fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {

@@ -550,10 +550,10 @@ impl State {
         let them = us ^ 1;
         let piece = self.board[m.from as usize];
         let t = piece >> 1;
-        n.rule50 += 1;
+        n.rule50 = n.rule50.saturating_add(1);
         n.ep = 0;
         if n.counting_limit != 0 {
-            n.counting_ply += 1;
+            n.counting_ply = n.counting_ply.saturating_add(1);
         }
         let captured = match m.kind {
             Kind::Castling => EMPTY,
@@ -626,7 +626,7 @@ impl State {
         }
         n.side = them;
         if us == 1 {
-            n.fullmove += 1;
+            n.fullmove = n.fullmove.saturating_add(1);
         }
         if d.game_end.counting_rule != CountingRule::None {
             n.update_counting(d, captured, m.kind == Kind::Promotion);
@@ -786,7 +786,8 @@ impl State {
             let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
             for ch in inner.chars().filter(|&c| c != '-') {
                 let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
-                s.hand[usize::from(ch.is_ascii_lowercase())][t as usize] += 1;
+                let n = &mut s.hand[usize::from(ch.is_ascii_lowercase())][t as usize];
+                *n = n.checked_add(1).ok_or_else(|| FenError::Board("too many pieces in hand".into()))?;
             }
         }
         s.side = match fields.next() {

@@ -235,3 +235,22 @@ fn odd_betza_combinations_behave_as_in_fairy_stockfish() {
         assert_eq!(Position::from_fen(def, fen).unwrap().perft(2), fen_d2, "{name} {fen}");
     }
 }
+
+#[test]
+fn inconsistent_castling_settings() {
+    for text in [
+        "[x:chess]\ncastlingRank = 9\n",
+        "[x:chess]\ncastlingKingsideFile = a\n",
+        "[x:chess]\ncastlingQueensideFile = h\n",
+    ] {
+        let err = load_err(text);
+        assert!(matches!(err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
+    }
+    // Without castling the files do not matter.
+    let mut defs = Definitions::builtin();
+    defs.load(
+        "[x:chess]\ncastling = false\ncastlingKingsideFile = a\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n",
+        "x.ini",
+    )
+    .unwrap();
+}

@@ -172,3 +172,38 @@ fn chess_reference_perfts() {
         assert_eq!(listed, counts[1], "{fen}");
     }
 }
+
+#[test]
+fn garbage_fens_are_errors_not_panics() {
+    let defs = Definitions::builtin();
+    let alphabet: Vec<char> = "pnbrqkPNBRQKheHEacmsfwg0123456789/[]-~ wbKQkqABCa1e3h6x".chars().collect();
+    let mut rng = Lcg(99);
+    let names: Vec<String> = defs.names().map(String::from).collect();
+    for name in &names {
+        let def = defs.get(name).unwrap();
+        let start = def.start_fen.clone();
+        for _ in 0..300 {
+            // Random strings, and the start FEN with random characters replaced.
+            let fen: String = if rng.next(2) == 0 {
+                (0..rng.next(60)).map(|_| alphabet[rng.next(alphabet.len())]).collect()
+            } else {
+                start.chars().map(|c| if rng.next(8) == 0 { alphabet[rng.next(alphabet.len())] } else { c }).collect()
+            };
+            if let Ok(pos) = Position::from_fen(def, &fen) {
+                // Whatever parses can be played and written.
+                let _ = pos.fen();
+                for m in pos.legal_moves().into_iter().take(5) {
+                    let next = pos.play(m);
+                    let _ = next.fen();
+                    let _ = next.perft(1);
+                }
+            }
+        }
+    }
+    let chess = defs.get("chess").unwrap();
+    let many = format!("4k3/8/8/8/8/8/8/4K3[{}] w - - 0 1", "Q".repeat(300));
+    assert!(matches!(Position::from_fen(chess, &many), Err(FenError::Board(_))));
+    let end = Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295").unwrap();
+    let m = end.legal_moves()[0];
+    assert!(end.play(m).fen().ends_with("4294967295 4294967295"));
+}

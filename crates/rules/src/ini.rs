@@ -314,7 +314,35 @@ struct Entry {
     value: String,
 }
 
-/// A set of variant definitions, by name.
+/// A set of variant definitions, by name, read from Fairy-Stockfish's
+/// `variants.ini` format: `[name]` or `[name:parent]` sections of
+/// `key = value` lines, `#` or `;` comments.
+///
+/// Supported keys: `maxRank`, `maxFile`; piece keys with a letter (`pawn`,
+/// `knight`, `bishop`, `rook`, `queen`, `king`, `fers`, `alfil`,
+/// `fersAlfil`, `silver`, `aiwok`, `bers`, `archbishop`, `chancellor`,
+/// `amazon`, `knibis`, `biskni`, `kniroo`, `rookni`, `shogiPawn`, `lance`,
+/// `shogiKnight`, `gold`, `dragonHorse`, `clobber`, `breakthrough`,
+/// `immobile`, `cannon`, `horse`, `elephant`, `wazir`, `commoner`,
+/// `centaur`; `-` removes the piece), `customPiece1`..`customPiece8 =
+/// letter:betza`, `king = letter:betza`; `startFen`, `chess960`;
+/// `promotionRank`, `promotionRegionWhite/Black`,
+/// `promotionPieceTypes(White/Black)`, `mandatoryPawnPromotion`;
+/// `doubleStep`, `doubleStepRank(Min)`, `doubleStepRegionWhite/Black`,
+/// `enPassantRegion(White/Black)`; `castling`, `castlingKingsideFile`,
+/// `castlingQueensideFile`, `castlingRank`, `castlingKingFile`,
+/// `castlingKingPiece(White/Black)`, `castlingRookKingsideFile`,
+/// `castlingRookQueensideFile`, `castlingRookPiece(s)(White/Black)`;
+/// `gating`, `seirawanGating`; game end: `checkmateValue`,
+/// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
+/// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
+/// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
+/// and the older `bareKingValue`/`bareKingMove` (bare king = extinction of
+/// all but one piece against two). Display and engine keys
+/// (`pieceToCharTable`, `variantTemplate`, `pieceValueMg/Eg`, `nnueAlias`)
+/// are ignored; rule flags this crate does not implement (`pieceDrops`,
+/// `mustCapture`, ...) are accepted only with their default value; any
+/// other key is an error naming the file, line and key.
 #[derive(Clone, Debug, Default)]
 pub struct Definitions {
     configs: BTreeMap<String, Config>,

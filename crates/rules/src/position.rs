@@ -401,11 +401,10 @@ impl State {
             self.legal_moves(d, buf);
             return buf.len() as u64;
         };
-        if self.attacked(d, k, occ, us ^ 1, 0) {
+        let Some(sens) = self.sensitive(d, k) else {
             self.legal_moves(d, buf);
             return buf.len() as u64;
-        }
-        let sens = self.sensitive(d, k);
+        };
         buf.clear();
         let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
         let mut count = 0u64;
@@ -492,9 +491,11 @@ impl State {
     /// Squares whose change of occupancy could expose our king to an enemy
     /// rider, hopper or lame leaper (a superset; moves touching them get a
     /// full legality test).
-    fn sensitive(&self, d: &VariantDef, k: u8) -> u128 {
+    /// `None` if the king is in check.
+    fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
         let us = self.side;
         let them = us ^ 1;
+        let occ = self.occ();
         let mut sens = 0u128;
         for (t, ty) in d.types.iter().enumerate() {
             let m = &d.table(t as u8, us, k).capture;
@@ -502,6 +503,9 @@ impl State {
             let enemies = self.by_type[t] & self.by_color[them as usize] & m.pseudo;
             if enemies == 0 {
                 continue;
+            }
+            if d.attacks_to(t as u8, them, k, occ, enemies) {
+                return None;
             }
             for r in d.rays_of(m) {
                 let on_ray = r.mask & enemies;
@@ -524,7 +528,7 @@ impl State {
                 }
             }
         }
-        sens
+        Some(sens)
     }
 
     pub(crate) fn legal_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
@@ -533,10 +537,13 @@ impl State {
             return;
         }
         let king = self.king_sq(d, self.side);
-        let in_check = king.is_some_and(|k| self.attacked(d, k, self.occ(), self.side ^ 1, 0));
-        self.pseudo(d, out, in_check);
+        let sens = match king {
+            Some(k) => self.sensitive(d, k),
+            None => Some(0),
+        };
+        self.pseudo(d, out, sens.is_none());
         let Some(k) = king else { return };
-        let sens = if in_check { u128::MAX } else { self.sensitive(d, k) };
+        let sens = sens.unwrap_or(u128::MAX);
         out.retain(|&m| {
             let quick =
                 matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;

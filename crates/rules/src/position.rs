@@ -618,7 +618,8 @@ impl State {
         }
         if m.gate != NONE {
             n.put(m.gate_sq, m.gate, us);
-            n.hand[us as usize][m.gate as usize] -= 1;
+            let h = &mut n.hand[us as usize][m.gate as usize];
+            *h = h.saturating_sub(1);
             n.gates[us as usize] &= !bb(m.gate_sq);
         }
         if d.gating {
@@ -1141,7 +1142,8 @@ impl Position {
         v
     }
 
-    /// The position after a move, which must be legal here.
+    /// The position after a move, which must be one of this position's legal moves
+    /// (from [`Position::legal_moves`] or [`Position::parse_move`]).
     pub fn play(&self, m: Move) -> Position {
         Position { def: Arc::clone(&self.def), state: self.state.play(&self.def, m) }
     }

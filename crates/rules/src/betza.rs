@@ -11,6 +11,15 @@
 //! Directions are interpreted the way Fairy-Stockfish interprets them, which
 //! for oblique atoms distinguishes e.g. `fr` (forward, wide to the right) from
 //! `rf` (narrow, forward to the right).
+//!
+//! As in Fairy-Stockfish, a later atom replaces an earlier one of the same
+//! kind (step, slider or hopper), modality and direction (`NfnN` makes the
+//! forward knight moves lame), and `n` has no effect on riders. The parsed
+//! atoms describe the notation; how a piece then moves follows
+//! Fairy-Stockfish's engine, where riders only slide along rook, bishop or
+//! knight lines, hoppers along rook or bishop lines and lame leapers only as
+//! `nD`, `nN`, `nA` or `nZ` (see [`crate::Position`]). Initial moves (`i`)
+//! and other multi-leg or en passant modifiers are rejected.
 
 use thiserror::Error;
 
@@ -118,12 +127,6 @@ pub enum BetzaError {
         /// Its byte position.
         pos: usize,
     },
-    /// `n` (lame) combined with a rider or hopper.
-    #[error("lame modifier 'n' on a rider or hopper in Betza string \"{betza}\"")]
-    LameRider {
-        /// The whole string.
-        betza: String,
-    },
 }
 
 const VERTICALS: &str = "fbvh";
@@ -181,7 +184,7 @@ fn orientations(a: i8, b: i8) -> [((i8, i8), &'static [&'static str]); 8] {
 /// ```
 pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
     let chars: Vec<char> = betza.chars().collect();
-    let mut out: Vec<MoveAtom> = Vec::new();
+    let mut slots: Vec<(u8, u8, i8, i8, Reach)> = Vec::new();
     let mut quiet = false;
     let mut capture = false;
     let mut hopper = false;
@@ -232,9 +235,6 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                     i += 1;
                 }
             }
-            if lame && (rider || hopper) {
-                return Err(BetzaError::LameRider { betza: betza.to_string() });
-            }
             let (q, k) = if !quiet && !capture { (true, true) } else { (quiet, capture) };
             let reach = if hopper {
                 Reach::Hop { limit }
@@ -260,12 +260,21 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                 }
                 for ((dx, dy), keys) in orientations(a, b) {
                     if ds.is_empty() || keys.iter().any(|k| ds.iter().any(|d| d == k)) {
-                        let atom = MoveAtom { dx, dy, reach, quiet: q, capture: k };
-                        if let Some(existing) = out.iter_mut().find(|e| e.dx == dx && e.dy == dy && e.reach == reach) {
-                            existing.quiet |= q;
-                            existing.capture |= k;
-                        } else {
-                            out.push(atom);
+                        // Like Fairy-Stockfish, one entry per kind (step,
+                        // slider, hopper), modality and direction: the last wins.
+                        let class = match reach {
+                            Reach::Leap | Reach::Lame => 0,
+                            Reach::Ride { .. } => 1,
+                            Reach::Hop { .. } => 2,
+                        };
+                        for (modality, on) in [(0u8, q), (1u8, k)] {
+                            if !on {
+                                continue;
+                            }
+                            match slots.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == (class, modality, dx, dy)) {
+                                Some(e) => e.4 = reach,
+                                None => slots.push((class, modality, dx, dy, reach)),
+                            }
                         }
                     }
                 }
@@ -288,6 +297,16 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
     }
     if pending {
         return Err(BetzaError::DanglingModifiers { betza: betza.to_string() });
+    }
+    let mut out: Vec<MoveAtom> = Vec::new();
+    for (_, modality, dx, dy, reach) in slots {
+        match out.iter_mut().find(|e| e.dx == dx && e.dy == dy && e.reach == reach) {
+            Some(e) => {
+                e.quiet |= modality == 0;
+                e.capture |= modality == 1;
+            }
+            None => out.push(MoveAtom { dx, dy, reach, quiet: modality == 0, capture: modality == 1 }),
+        }
     }
     Ok(out)
 }
@@ -401,7 +420,8 @@ mod tests {
         assert!(matches!(parse("fm"), Err(BetzaError::DanglingModifiers { .. })));
         assert!(matches!(parse("3R"), Err(BetzaError::MisplacedDigit { pos: 0, .. })));
         assert!(matches!(parse("iW"), Err(BetzaError::Unsupported { ch: 'i', .. })));
-        assert!(matches!(parse("nNN"), Err(BetzaError::LameRider { .. })));
+        // As in Fairy-Stockfish, `n` has no effect on riders.
+        assert_eq!(parse("nNN").unwrap(), parse("NN").unwrap());
         assert!(parse("").unwrap().is_empty());
         let msg = parse("WX").unwrap_err().to_string();
         assert!(msg.contains("'X'") && msg.contains("WX"), "{msg}");

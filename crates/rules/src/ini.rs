@@ -8,7 +8,7 @@
 //! their order in the file; a repeated key keeps its last value.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
@@ -314,11 +314,42 @@ struct Entry {
     value: String,
 }
 
-/// A set of variant definitions, by name.
+/// A set of variant definitions, by name, read from Fairy-Stockfish's
+/// `variants.ini` format: `[name]` or `[name:parent]` sections of
+/// `key = value` lines, `#` or `;` comments.
+///
+/// Supported keys: `maxRank`, `maxFile`; piece keys with a letter (`pawn`,
+/// `knight`, `bishop`, `rook`, `queen`, `king`, `fers`, `alfil`,
+/// `fersAlfil`, `silver`, `aiwok`, `bers`, `archbishop`, `chancellor`,
+/// `amazon`, `knibis`, `biskni`, `kniroo`, `rookni`, `shogiPawn`, `lance`,
+/// `shogiKnight`, `gold`, `dragonHorse`, `clobber`, `breakthrough`,
+/// `immobile`, `cannon`, `horse`, `elephant`, `wazir`, `commoner`,
+/// `centaur`; `-` removes the piece), `customPiece1`..`customPiece8 =
+/// letter:betza`, `king = letter:betza`; `startFen`, `chess960`;
+/// `promotionRank`, `promotionRegionWhite/Black`,
+/// `promotionPieceTypes(White/Black)`, `mandatoryPawnPromotion`;
+/// `doubleStep`, `doubleStepRank(Min)`, `doubleStepRegionWhite/Black`,
+/// `enPassantRegion(White/Black)`; `castling`, `castlingKingsideFile`,
+/// `castlingQueensideFile`, `castlingRank`, `castlingKingFile`,
+/// `castlingKingPiece(White/Black)`, `castlingRookKingsideFile`,
+/// `castlingRookQueensideFile`, `castlingRookPiece(s)(White/Black)`;
+/// `gating`, `seirawanGating`; game end: `checkmateValue`,
+/// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
+/// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
+/// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
+/// and the older `bareKingValue`/`bareKingMove` (bare king = extinction of
+/// all but one piece against two). Display and engine keys
+/// (`pieceToCharTable`, `variantTemplate`, `pieceValueMg/Eg`, `nnueAlias`)
+/// are ignored; rule flags this crate does not implement (`pieceDrops`,
+/// `mustCapture`, ...) are accepted only with their default value; any
+/// other key is an error naming the file, line and key.
 #[derive(Clone, Debug, Default)]
 pub struct Definitions {
     configs: BTreeMap<String, Config>,
-    defs: BTreeMap<String, Arc<VariantDef>>,
+    /// Compiled variants; the built-in ones are compiled on first use.
+    defs: BTreeMap<String, OnceLock<Option<Arc<VariantDef>>>>,
+    /// Sections being loaded are not compiled now (the embedded file).
+    lazy: bool,
 }
 
 /// The embedded definitions of the built-in variants.
@@ -332,8 +363,10 @@ impl Definitions {
 
     /// The built-in variants, defined by the embedded `variants.ini`.
     pub fn builtin() -> Definitions {
-        let mut d = Definitions::empty();
-        if let Err(e) = d.load(BUILTIN_INI, "variants.ini") {
+        let mut d = Definitions { lazy: true, ..Definitions::empty() };
+        let loaded = d.load(BUILTIN_INI, "variants.ini");
+        d.lazy = false;
+        if let Err(e) = loaded {
             // The embedded file is tested; this cannot happen in a released build.
             panic!("embedded variants.ini is invalid: {e}");
         }
@@ -393,7 +426,12 @@ impl Definitions {
 
     /// The variant of that name.
     pub fn get(&self, name: &str) -> Option<&Arc<VariantDef>> {
-        self.defs.get(name)
+        let cell = self.defs.get(name)?;
+        cell.get_or_init(|| {
+            let config = self.configs.get(name)?;
+            variant::compile(name, config).ok().map(Arc::new)
+        })
+        .as_ref()
     }
 
     /// Names of all variants, sorted.
@@ -427,14 +465,18 @@ impl Definitions {
             None => Config::fresh(),
         };
         let config = apply(base, &entries, file)?;
-        let def = variant::compile(name, &config).map_err(|reason| DefinitionError::Invalid {
-            file: file.into(),
-            line: at,
-            name: name.into(),
-            reason,
-        })?;
+        let cell = OnceLock::new();
+        if !self.lazy {
+            let def = variant::compile(name, &config).map_err(|reason| DefinitionError::Invalid {
+                file: file.into(),
+                line: at,
+                name: name.into(),
+                reason,
+            })?;
+            let _ = cell.set(Some(Arc::new(def)));
+        }
         self.configs.insert(name.to_string(), config);
-        self.defs.insert(name.to_string(), Arc::new(def));
+        self.defs.insert(name.to_string(), cell);
         Ok(())
     }
 }

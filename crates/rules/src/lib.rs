@@ -14,6 +14,34 @@
 //! let pos = pos.play(pos.parse_move("e2e4").unwrap());
 //! assert!(pos.fen().starts_with("rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq"));
 //! ```
+//!
+//! # Fidelity to Fairy-Stockfish
+//!
+//! Move generation follows Fairy-Stockfish's behaviour rather than an
+//! idealised reading of the rules, so that perft counts and legal move lists
+//! agree with it (checked against its published perft suite and, in
+//! development, against pyffish along random games of every built-in variant
+//! and of random Betza pieces):
+//!
+//! - A piece's moves of one modality are its plain leaps plus what its rider
+//!   families (rook lines, bishop lines, nightrider lines, cannons,
+//!   grasshoppers, lame dabbaba/horse/elephant/janggi-elephant leaps) reach,
+//!   restricted to the squares its own atoms reach on an empty board. Riders
+//!   of other atoms (`DD`, `AA`) therefore add no moves, and e.g. `fRpR`
+//!   also slides backwards, exactly as in Fairy-Stockfish.
+//! - A piece gated in S-chess does not shield its king in the legality test
+//!   of its own move (Fairy-Stockfish tests the move without it).
+//! - Castling is refused in check and through or into attacked squares,
+//!   tested with the king still on its square; a gated piece may not land on
+//!   the king's or rook's destination.
+//! - En passant squares in a FEN are kept only if a pawn can take there and
+//!   an enemy pawn stands in front; after a double step one is set only if an
+//!   enemy pawn can take.
+//! - Extinction (e.g. the bare king of shatranj and courier) ends the game at
+//!   once: such positions have no legal moves. Other game-end rules
+//!   (checkmate and stalemate values, n-move and n-fold rules, counting) are
+//!   data for the caller; Makruk's counting is kept in the FEN as
+//!   Fairy-Stockfish writes it.
 
 pub mod betza;
 mod ini;

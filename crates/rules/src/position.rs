@@ -5,7 +5,14 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::ini::CountingRule;
 use crate::variant::{MAX_TYPES, VariantDef};
+
+/// Fairy-Stockfish's indices of the pieces its counting rules look at.
+const PAWN_FSF: u8 = 1;
+const KNIGHT_FSF: u8 = 2;
+const ROOK_FSF: u8 = 4;
+const KHON_FSF: u8 = 9;
 
 const EMPTY: u8 = 0xFF;
 const NONE: u8 = 0xFF;
@@ -77,11 +84,16 @@ pub(crate) struct State {
     rights: u8,
     castle_rook: [u8; 4],
     castle_king: [u8; 2],
+    /// Squares that must be empty for each castling right.
+    castle_path: [u128; 4],
     ep: u128,
     hand: [[u8; MAX_TYPES]; 2],
     gates: [u128; 2],
     rule50: u32,
     fullmove: u32,
+    /// Counting rules: the limit in plies (0 = not counting) and the plies counted.
+    counting_limit: u32,
+    counting_ply: u32,
 }
 
 #[inline]
@@ -112,11 +124,14 @@ impl State {
             rights: 0,
             castle_rook: [NONE; 4],
             castle_king: [NONE; 2],
+            castle_path: [0; 4],
             ep: 0,
             hand: [[0; MAX_TYPES]; 2],
             gates: [0; 2],
             rule50: 0,
             fullmove: 1,
+            counting_limit: 0,
+            counting_ply: 0,
         }
     }
 
@@ -154,16 +169,12 @@ impl State {
 
     /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
     fn attacked(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
-        for (t, ty) in d.types.iter().enumerate() {
+        for t in 0..d.types.len() {
             let ps = self.by_type[t] & self.by_color[by as usize] & !exclude;
             if ps == 0 {
                 continue;
             }
-            if ty.asymmetric {
-                if bits(ps).any(|p| d.reach(t as u8, by, p, occ, true) >> sq & 1 != 0) {
-                    return true;
-                }
-            } else if d.reach(t as u8, by ^ 1, sq, occ, true) & ps != 0 {
+            if d.attacks_to(t as u8, by, sq, occ, ps) {
                 return true;
             }
         }
@@ -212,7 +223,7 @@ impl State {
         (kfrom, rfrom, kto, rto)
     }
 
-    fn castle_path(&self, d: &VariantDef, cr: usize) -> u128 {
+    fn compute_castle_path(&self, d: &VariantDef, cr: usize) -> u128 {
         let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
         (between(rfrom, rto) | between(kfrom, kto)) & !(bb(kfrom) | bb(rfrom))
     }
@@ -251,51 +262,185 @@ impl State {
         self.push(d, out, Move::new(from, to, Kind::Normal));
     }
 
+    /// Pawn pushes, double steps, captures and en passant captures, all pawns at once.
+    fn pawn_moves(&self, d: &VariantDef, out: &mut Vec<Move>, pawns: u128) {
+        let us = self.side;
+        let occ = self.occ();
+        let empty = !occ & d.board;
+        let enemy = self.by_color[(us ^ 1) as usize];
+        let f = d.files as u32;
+        // Shift towards the opponent by `n` squares (negative n: backwards).
+        let fwd = |b: u128, n: i32| -> u128 {
+            let n = if us == 0 { n } else { -n };
+            if n >= 0 { b << n as u32 } else { b >> (-n) as u32 }
+        };
+        let single = fwd(pawns, f as i32) & empty;
+        let double = fwd(fwd(pawns & d.double_step_region[us as usize], f as i32) & empty, f as i32) & empty;
+        for to in bits(single) {
+            self.pawn_target(d, out, (to as i32 - fwd_delta(us, f as i32)) as u8, to);
+        }
+        for to in bits(double) {
+            self.pawn_target(d, out, (to as i32 - 2 * fwd_delta(us, f as i32)) as u8, to);
+        }
+        // Captures towards the h-file side (+1 file) and the a-file side (-1 file).
+        let right = if us == 0 { f as i32 + 1 } else { f as i32 - 1 };
+        let left = if us == 0 { f as i32 - 1 } else { f as i32 + 1 };
+        for (mask, delta) in [(!d.last_file, right), (!d.first_file, left)] {
+            let targets = fwd(pawns & mask, delta) & d.board;
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(targets & enemy) {
+                self.pawn_target(d, out, (to as i32 - signed) as u8, to);
+            }
+            for to in bits(targets & self.ep & !occ) {
+                self.push(d, out, Move::new((to as i32 - signed) as u8, to, Kind::EnPassant));
+            }
+        }
+    }
+
+    /// Counts the pawn moves that need no legality test (none starts or ends
+    /// on a `sens` square) and lists the others in `buf`. No pawn may stand
+    /// on a gate.
+    fn count_pawn_moves(&self, d: &VariantDef, buf: &mut Vec<Move>, pawns: u128, sens: u128) -> u64 {
+        let us = self.side;
+        let occ = self.occ();
+        let empty = !occ & d.board;
+        let enemy = self.by_color[(us ^ 1) as usize];
+        let f = d.files as i32;
+        let shift = |b: u128, n: i32| -> u128 {
+            let n = if us == 0 { n } else { -n };
+            if n >= 0 { b << n as u32 } else { b >> (-n) as u32 }
+        };
+        let zone = d.promotion_zone[us as usize];
+        let promotions = d.promotion_types[us as usize].len() as u64;
+        let single = shift(pawns, f) & empty;
+        let double = shift(shift(pawns & d.double_step_region[us as usize], f) & empty, f) & empty;
+        let right = shift(pawns & !d.last_file, if us == 0 { f + 1 } else { f - 1 }) & d.board & enemy;
+        let left = shift(pawns & !d.first_file, if us == 0 { f - 1 } else { f + 1 }) & d.board & enemy;
+        let mut count = 0u64;
+        let right_delta = if us == 0 { f + 1 } else { f - 1 };
+        let left_delta = if us == 0 { f - 1 } else { f + 1 };
+        for (targets, delta) in [(single, f), (double, 2 * f), (right, right_delta), (left, left_delta)] {
+            // Targets whose pawn starts or lands on a sensitive square.
+            let slow = targets & (sens | shift(sens & pawns, delta));
+            let quick = targets & !slow;
+            let promo = quick & zone;
+            let plain = if d.mandatory_pawn_promotion { quick & !zone } else { quick };
+            count += plain.count_ones() as u64 + promo.count_ones() as u64 * promotions;
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(slow) {
+                self.pawn_target(d, buf, (to as i32 - signed) as u8, to);
+            }
+        }
+        // En passant captures always get the full test.
+        let right_ep = shift(pawns & !d.last_file, right_delta) & d.board & self.ep & !occ;
+        let left_ep = shift(pawns & !d.first_file, left_delta) & d.board & self.ep & !occ;
+        for (targets, delta) in [(right_ep, right_delta), (left_ep, left_delta)] {
+            let signed = if us == 0 { delta } else { -delta };
+            for to in bits(targets) {
+                buf.push(Move::new((to as i32 - signed) as u8, to, Kind::EnPassant));
+            }
+        }
+        count
+    }
+
     /// Pseudo-legal moves, as Fairy-Stockfish generates them (without its
     /// evasion pruning, which [`State::legal`] makes redundant).
     fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
         let us = self.side;
         let occ = self.occ();
-        let enemy = self.by_color[(us ^ 1) as usize];
-        let files = d.files as i32;
-        for from in bits(self.by_color[us as usize]) {
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        if pawns != 0 {
+            self.pawn_moves(d, out, pawns);
+        }
+        for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
-            if d.types[t as usize].pawn {
-                let up = if us == 0 { files } else { -files };
-                let f1 = from as i32 + up;
-                if f1 >= 0 && (f1 as usize) < d.nsq() && occ >> f1 & 1 == 0 {
-                    self.pawn_target(d, out, from, f1 as u8);
-                    let f2 = f1 + up;
-                    if d.double_step_region[us as usize] >> from & 1 != 0
-                        && f2 >= 0
-                        && (f2 as usize) < d.nsq()
-                        && occ >> f2 & 1 == 0
-                    {
-                        self.pawn_target(d, out, from, f2 as u8);
-                    }
-                }
-                let caps = d.reach(t, us, from, occ, true);
-                for to in bits(caps & enemy) {
-                    self.pawn_target(d, out, from, to);
-                }
-                for to in bits(caps & self.ep & !occ) {
-                    self.push(d, out, Move::new(from, to, Kind::EnPassant));
-                }
-            } else {
-                let b = (d.reach(t, us, from, occ, true) & enemy) | (d.reach(t, us, from, occ, false) & !occ);
-                for to in bits(b) {
-                    self.push(d, out, Move::new(from, to, Kind::Normal));
-                }
+            for to in bits(self.targets(d, t, from, occ)) {
+                self.push(d, out, Move::new(from, to, Kind::Normal));
             }
         }
         if !in_check {
-            for cr in [2 * us as usize, 2 * us as usize + 1] {
-                if self.rights >> cr & 1 != 0 && self.castle_path(d, cr) & occ == 0 {
-                    let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
-                    self.push(d, out, m);
-                }
+            self.castling_moves(d, out);
+        }
+    }
+
+    /// Target squares of a non-pawn piece of the side to move.
+    #[inline]
+    fn targets(&self, d: &VariantDef, t: u8, from: u8, occ: u128) -> u128 {
+        let us = self.side;
+        if d.types[t as usize].symmetric_modes {
+            d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
+        } else {
+            (d.reach(t, us, from, occ, true) & self.by_color[(us ^ 1) as usize])
+                | (d.reach(t, us, from, occ, false) & !occ)
+        }
+    }
+
+    fn castling_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        let us = self.side;
+        if self.rights >> (2 * us) & 3 == 0 {
+            return;
+        }
+        let occ = self.occ();
+        for cr in [2 * us as usize, 2 * us as usize + 1] {
+            if self.rights >> cr & 1 != 0 && self.castle_path[cr] & occ == 0 {
+                let m = Move::new(self.castle_king[us as usize], self.castle_rook[cr], Kind::Castling);
+                self.push(d, out, m);
             }
         }
+    }
+
+    /// The number of legal moves, without listing those that need no
+    /// legality test.
+    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
+        if self.game_over(d) {
+            return 0;
+        }
+        let us = self.side;
+        let occ = self.occ();
+        let Some(k) = self.king_sq(d, us) else {
+            self.legal_moves(d, buf);
+            return buf.len() as u64;
+        };
+        let Some(sens) = self.sensitive(d, k) else {
+            self.legal_moves(d, buf);
+            return buf.len() as u64;
+        };
+        buf.clear();
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        let mut count = 0u64;
+        if pawns != 0 {
+            if pawns & self.gates[us as usize] == 0 {
+                count += self.count_pawn_moves(d, buf, pawns, sens);
+            } else {
+                self.pawn_moves(d, buf, pawns);
+            }
+        }
+        self.castling_moves(d, buf);
+        // Each move from a gate square comes once plain and once per piece in hand.
+        let gated =
+            if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
+        for from in bits(self.by_color[us as usize] & !pawns) {
+            let t = self.board[from as usize] >> 1;
+            let b = self.targets(d, t, from, occ);
+            if from == k {
+                for to in bits(b) {
+                    self.push(d, buf, Move::new(from, to, Kind::Normal));
+                }
+                continue;
+            }
+            let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
+            let mut n = quick.count_ones() as u64;
+            for to in bits(b & !quick) {
+                n += u64::from(self.legal(d, Move::new(from, to, Kind::Normal)));
+            }
+            count += if self.gates[us as usize] >> from & 1 != 0 { n * gated } else { n };
+        }
+        for &m in buf.iter() {
+            let quick =
+                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
+            count += u64::from(quick || self.legal(d, m));
+        }
+        count
     }
 
     /// Fairy-Stockfish's legality test for a pseudo-legal move.
@@ -343,15 +488,67 @@ impl State {
         }
     }
 
+    /// Squares whose change of occupancy could expose our king to an enemy
+    /// rider, hopper or lame leaper (a superset; moves touching them get a
+    /// full legality test).
+    /// `None` if the king is in check.
+    fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
+        let us = self.side;
+        let them = us ^ 1;
+        let occ = self.occ();
+        let mut sens = 0u128;
+        for (t, ty) in d.types.iter().enumerate() {
+            let m = &d.table(t as u8, us, k).capture;
+            // Only pieces within the empty-board reach can ever attack the king.
+            let enemies = self.by_type[t] & self.by_color[them as usize] & m.pseudo;
+            if enemies == 0 {
+                continue;
+            }
+            if d.attacks_to(t as u8, them, k, occ, enemies) {
+                return None;
+            }
+            for r in d.rays_of(m) {
+                let on_ray = r.mask & enemies;
+                if on_ray != 0 {
+                    // Squares between the king and the farthest such enemy.
+                    sens |= if r.ascending {
+                        r.mask & ((1u128 << (127 - on_ray.leading_zeros())) - 1)
+                    } else {
+                        r.mask & !(((on_ray & on_ray.wrapping_neg()) << 1).wrapping_sub(1))
+                    };
+                }
+            }
+            if ty.lame {
+                for p in bits(enemies) {
+                    for l in d.lame_of(&d.table(t as u8, them, p).capture) {
+                        if l.to == k {
+                            sens |= l.path;
+                        }
+                    }
+                }
+            }
+        }
+        Some(sens)
+    }
+
     pub(crate) fn legal_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         out.clear();
         if self.game_over(d) {
             return;
         }
-        let in_check = self.in_check(d);
-        let mut pseudo = Vec::with_capacity(128);
-        self.pseudo(d, &mut pseudo, in_check);
-        out.extend(pseudo.into_iter().filter(|&m| self.legal(d, m)));
+        let king = self.king_sq(d, self.side);
+        let sens = match king {
+            Some(k) => self.sensitive(d, k),
+            None => Some(0),
+        };
+        self.pseudo(d, out, sens.is_none());
+        let Some(k) = king else { return };
+        let sens = sens.unwrap_or(u128::MAX);
+        out.retain(|&m| {
+            let quick =
+                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
+            quick || self.legal(d, m)
+        });
     }
 
     pub(crate) fn play(&self, d: &VariantDef, m: Move) -> State {
@@ -360,8 +557,16 @@ impl State {
         let them = us ^ 1;
         let piece = self.board[m.from as usize];
         let t = piece >> 1;
-        n.rule50 += 1;
+        n.rule50 = n.rule50.saturating_add(1);
         n.ep = 0;
+        if n.counting_limit != 0 {
+            n.counting_ply = n.counting_ply.saturating_add(1);
+        }
+        let captured = match m.kind {
+            Kind::Castling => EMPTY,
+            Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
+            _ => self.board[m.to as usize],
+        };
         match m.kind {
             Kind::Castling => {
                 let cr = 2 * us as usize + usize::from(m.to < m.from);
@@ -413,7 +618,8 @@ impl State {
         }
         if m.gate != NONE {
             n.put(m.gate_sq, m.gate, us);
-            n.hand[us as usize][m.gate as usize] -= 1;
+            let h = &mut n.hand[us as usize][m.gate as usize];
+            *h = h.saturating_sub(1);
             n.gates[us as usize] &= !bb(m.gate_sq);
         }
         if d.gating {
@@ -428,25 +634,116 @@ impl State {
         }
         n.side = them;
         if us == 1 {
-            n.fullmove += 1;
+            n.fullmove = n.fullmove.saturating_add(1);
+        }
+        if d.game_end.counting_rule != CountingRule::None {
+            n.update_counting(d, captured, m.kind == Kind::Promotion);
         }
         n
     }
 
-    fn perft(&self, d: &VariantDef, depth: u32) -> u64 {
-        let mut moves = Vec::with_capacity(128);
-        self.legal_moves(d, &mut moves);
-        if depth <= 1 {
-            return if depth == 1 { moves.len() as u64 } else { 1 };
-        }
-        moves.iter().map(|&m| self.play(d, m).perft(d, depth - 1)).sum()
+    fn count_fsf(&self, d: &VariantDef, fsf: u8, c: Option<u8>) -> u32 {
+        let colors = match c {
+            Some(c) => self.by_color[c as usize],
+            None => self.occ(),
+        };
+        d.types
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.fsf == fsf)
+            .map(|(i, _)| (self.by_type[i] & colors).count_ones())
+            .sum()
     }
 
-    fn set_castling_right(&mut self, c: u8, rfrom: u8) {
+    /// Fairy-Stockfish's counting limit (in full moves) for `side` counting.
+    fn count_limit(&self, d: &VariantDef, side: u8) -> u32 {
+        let other = side ^ 1;
+        let all = |c: u8| self.by_color[c as usize].count_ones();
+        let pawns = self.count_fsf(d, PAWN_FSF, None);
+        let rooks = self.count_fsf(d, ROOK_FSF, Some(other));
+        let khons = self.count_fsf(d, KHON_FSF, Some(other));
+        let knights = self.count_fsf(d, KNIGHT_FSF, Some(other));
+        match d.game_end.counting_rule {
+            CountingRule::Makruk => {
+                if pawns > 0 || all(other) == 1 {
+                    0
+                } else if all(side) > 1 {
+                    64
+                } else if rooks > 1 {
+                    8
+                } else if rooks == 1 {
+                    16
+                } else if khons > 1 {
+                    22
+                } else if knights > 1 {
+                    32
+                } else if khons == 1 {
+                    44
+                } else {
+                    64
+                }
+            }
+            CountingRule::Asean => {
+                if pawns > 0 || all(side) > 1 {
+                    0
+                } else if rooks > 0 {
+                    16
+                } else if khons > 0 {
+                    44
+                } else if knights > 0 {
+                    64
+                } else {
+                    0
+                }
+            }
+            CountingRule::None => 0,
+        }
+    }
+
+    fn update_counting(&mut self, d: &VariantDef, captured: u8, promotion: bool) {
+        let stm = self.side;
+        let all = |s: &State, c: u8| s.by_color[c as usize].count_ones();
+        let asean = d.game_end.counting_rule == CountingRule::Asean;
+        let captured_pawn = captured != EMPTY && d.types[(captured >> 1) as usize].pawn;
+        if !asean && captured_pawn && all(self, stm ^ 1) == 1 && self.count_fsf(d, PAWN_FSF, None) == 0 {
+            let limit = self.count_limit(d, stm ^ 1);
+            if limit != 0 {
+                self.counting_limit = 2 * limit;
+                self.counting_ply = 2 * self.occ().count_ones() - 1;
+            }
+        }
+        if self.counting_limit == 0 || ((captured != EMPTY || promotion) && all(self, stm) == 1) {
+            let limit = self.count_limit(d, stm);
+            if limit != 0 {
+                self.counting_limit = 2 * limit;
+                self.counting_ply = if asean || all(self, stm) > 1 { 0 } else { 2 * self.occ().count_ones() };
+            }
+        }
+    }
+
+    fn perft(&self, d: &VariantDef, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        self.perft_with(d, depth, &mut bufs)
+    }
+
+    fn perft_with(&self, d: &VariantDef, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        let Some((moves, rest)) = bufs.split_first_mut() else { return 1 };
+        if depth <= 1 {
+            return self.count_legal(d, moves);
+        }
+        self.legal_moves(d, moves);
+        moves.iter().map(|&m| self.play(d, m).perft_with(d, depth - 1, rest)).sum()
+    }
+
+    fn set_castling_right(&mut self, d: &VariantDef, c: u8, rfrom: u8) {
         let kfrom = self.castle_king[c as usize];
         let cr = 2 * c as usize + usize::from(kfrom > rfrom);
         self.rights |= 1 << cr;
         self.castle_rook[cr] = rfrom;
+        self.castle_path[cr] = self.compute_castle_path(d, cr);
     }
 
     /// Parses a FEN the way Fairy-Stockfish reads it.
@@ -497,7 +794,8 @@ impl State {
             let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
             for ch in inner.chars().filter(|&c| c != '-') {
                 let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
-                s.hand[usize::from(ch.is_ascii_lowercase())][t as usize] += 1;
+                let n = &mut s.hand[usize::from(ch.is_ascii_lowercase())][t as usize];
+                *n = n.checked_add(1).ok_or_else(|| FenError::Board("too many pieces in hand".into()))?;
             }
         }
         s.side = match fields.next() {
@@ -508,9 +806,9 @@ impl State {
         let castling = fields.next().unwrap_or("-");
         s.parse_castling(d, castling)?;
         let ep = fields.next().unwrap_or("-");
-        if ep != "-"
-            && !(d.game_end.counting_rule != crate::ini::CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()))
-        {
+        if d.game_end.counting_rule != CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()) {
+            s.counting_limit = ep.parse().map_err(|_| FenError::EnPassant(ep.to_string()))?;
+        } else if ep != "-" {
             s.parse_ep(d, ep)?;
         }
         if let Some(h) = fields.next() {
@@ -518,6 +816,10 @@ impl State {
         }
         if let Some(f) = fields.next() {
             s.fullmove = f.parse::<u32>().map_err(|_| FenError::Counter(f.to_string()))?.max(1);
+        }
+        if s.counting_limit != 0 && s.rule50 != 0 {
+            s.counting_ply = s.rule50;
+            s.rule50 = 0;
         }
         Ok(s)
     }
@@ -582,7 +884,7 @@ impl State {
                 }
             }
             if d.castling && self.castle_king[c as usize] != NONE && self.is_castling_rook(d, c, rsq) {
-                self.set_castling_right(c, rsq);
+                self.set_castling_right(d, c, rsq);
             }
         }
         if d.gating && d.castling {
@@ -592,7 +894,7 @@ impl State {
                 if self.gates[c as usize] & kings != 0 && no_rights && (!d.seirawan_gating || self.hand_count(c) > 0) {
                     for sq in bits(self.gates[c as usize] & self.by_color[c as usize]) {
                         if self.is_castling_rook(d, c, sq) && self.castle_king[c as usize] != NONE {
-                            self.set_castling_right(c, sq);
+                            self.set_castling_right(d, c, sq);
                         }
                     }
                 }
@@ -724,20 +1026,28 @@ impl State {
         }
         s += &castling;
         s.push(' ');
-        if self.ep == 0 {
+        if self.counting_limit != 0 {
+            s += &self.counting_limit.to_string();
+        } else if self.ep == 0 {
             s.push('-');
         } else {
             for e in bits(self.ep) {
                 s += &square_name(d, e);
             }
         }
-        s += &format!(" {} {}", self.rule50, self.fullmove);
+        let clock = if self.counting_limit != 0 { self.counting_ply } else { self.rule50 };
+        s += &format!(" {clock} {}", self.fullmove);
         s
     }
 }
 
 fn rank_mask(d: &VariantDef, rank: u8) -> u128 {
     ((1u128 << d.files) - 1) << (rank as u32 * d.files as u32)
+}
+
+/// The square offset of one step forward for `us`.
+fn fwd_delta(us: u8, files: i32) -> i32 {
+    if us == 0 { files } else { -files }
 }
 
 /// Squares from `a` (excluded) to `b` (included) along a rank.
@@ -832,7 +1142,8 @@ impl Position {
         v
     }
 
-    /// The position after a move, which must be legal here.
+    /// The position after a move, which must be one of this position's legal moves
+    /// (from [`Position::legal_moves`] or [`Position::parse_move`]).
     pub fn play(&self, m: Move) -> Position {
         Position { def: Arc::clone(&self.def), state: self.state.play(&self.def, m) }
     }

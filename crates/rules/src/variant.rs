@@ -18,36 +18,62 @@ pub(crate) struct PieceType {
     pub pawn: bool,
     /// Whose capture must be prevented (the king).
     pub royal: bool,
-    /// Attacks cannot be traced back from the target (lame leaps, grasshoppers).
+    /// Its attacks cannot be traced back from the target (horse-like lame
+    /// leaps, grasshoppers): they are checked from each attacker instead.
     pub asymmetric: bool,
+    /// Has lame leaps.
+    pub lame: bool,
+    /// Moves and captures the same way.
+    pub symmetric_modes: bool,
 }
 
-/// A lame leap from one square.
+/// A lame leap from one square: the target and the squares that block it.
 #[derive(Clone, Debug)]
 pub(crate) struct Lame {
     pub to: u8,
     pub path: u128,
-    pub quiet: bool,
-    pub capture: bool,
 }
 
-/// A line of squares from one square, in order.
+/// A line of squares from one square.
 #[derive(Clone, Debug)]
 pub(crate) struct Ray {
-    pub squares: Vec<u8>,
-    /// `None` for a rider; for a hopper whether it is a grasshopper.
+    /// The squares of the line.
+    pub mask: u128,
+    /// Square numbers increase along the line.
+    pub ascending: bool,
+    /// `None` for a slider; for a hopper whether it is a grasshopper.
     pub hop: Option<bool>,
-    pub quiet: bool,
-    pub capture: bool,
+}
+
+/// One modality (quiet moves or captures) of a piece from one square, in
+/// Fairy-Stockfish's form: plain leaps, plus the targets of the piece's
+/// rider kinds (whole rook, bishop, nightrider, cannon, grasshopper and lame
+/// leaper families) restricted to the squares its own atoms can reach on an
+/// empty board.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Movement {
+    pub leaps: u128,
+    pub pseudo: u128,
+    /// Range of [`VariantDef::rays`].
+    pub rays: (u32, u32),
+    /// Range of [`VariantDef::lame`].
+    pub lame: (u32, u32),
+}
+
+/// A [`Movement`] being built.
+#[derive(Default)]
+struct MovementBuild {
+    leaps: u128,
+    pseudo: u128,
+    rays: Vec<Ray>,
+    lame: Vec<Lame>,
 }
 
 /// Movement of one piece type of one colour from one square.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SquareMoves {
-    pub quiet_leaps: u128,
-    pub capture_leaps: u128,
-    pub lame: Vec<Lame>,
-    pub rays: Vec<Ray>,
+    pub quiet: Movement,
+    pub capture: Movement,
 }
 
 /// The rules of a chess variant, ready for [`crate::Position`].
@@ -68,7 +94,12 @@ pub struct VariantDef {
     pub game_end: GameEnd,
     pub(crate) types: Vec<PieceType>,
     pub(crate) king: Option<u8>,
+    pub(crate) pawn: Option<u8>,
+    pub(crate) first_file: u128,
+    pub(crate) last_file: u128,
     pub(crate) moves: Vec<SquareMoves>,
+    pub(crate) rays: Vec<Ray>,
+    pub(crate) lame: Vec<Lame>,
     pub(crate) board: u128,
     pub(crate) promotion_zone: [u128; 2],
     pub(crate) promotion_types: [Vec<u8>; 2],
@@ -103,47 +134,106 @@ impl VariantDef {
         &self.moves[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
     }
 
+    #[inline]
+    pub(crate) fn rays_of(&self, m: &Movement) -> &[Ray] {
+        &self.rays[m.rays.0 as usize..m.rays.1 as usize]
+    }
+
+    #[inline]
+    pub(crate) fn lame_of(&self, m: &Movement) -> &[Lame] {
+        &self.lame[m.lame.0 as usize..m.lame.1 as usize]
+    }
+
     /// Squares attacked (`capture`) or reachable by quiet moves (`!capture`) by a
     /// piece of type `t` and colour `color` on `sq` given the occupancy.
     #[inline]
     pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
-        let m = self.table(t, color, sq);
-        let mut b = if capture { m.capture_leaps } else { m.quiet_leaps };
-        for l in &m.lame {
-            if (if capture { l.capture } else { l.quiet }) && l.path & occ == 0 {
-                b |= 1u128 << l.to;
-            }
+        let sm = self.table(t, color, sq);
+        let m = if capture { &sm.capture } else { &sm.quiet };
+        if m.rays.0 == m.rays.1 && m.lame.0 == m.lame.1 {
+            return m.leaps;
         }
-        for r in &m.rays {
-            if !(if capture { r.capture } else { r.quiet }) {
-                continue;
-            }
-            match r.hop {
-                None => {
-                    for &s in &r.squares {
-                        b |= 1u128 << s;
-                        if occ >> s & 1 != 0 {
-                            break;
-                        }
-                    }
-                }
+        let mut riders = 0u128;
+        for r in self.rays_of(m) {
+            riders |= match r.hop {
+                None => upto_first(r.mask, occ, r.ascending),
                 Some(grasshopper) => {
-                    let mut it = r.squares.iter();
-                    for &s in it.by_ref() {
-                        if occ >> s & 1 != 0 {
-                            break;
-                        }
+                    if r.mask & occ == 0 {
+                        continue;
                     }
-                    for &s in it {
-                        b |= 1u128 << s;
-                        if grasshopper || occ >> s & 1 != 0 {
-                            break;
-                        }
-                    }
+                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
+                    if grasshopper { first(beyond, r.ascending) } else { upto_first(beyond, occ, r.ascending) }
                 }
+            };
+        }
+        for l in self.lame_of(m) {
+            if l.path & occ == 0 {
+                riders |= 1u128 << l.to;
             }
         }
-        b
+        m.leaps | (riders & m.pseudo)
+    }
+
+    /// Whether a piece of type `t` and colour `by` on one of the squares
+    /// `pieces` attacks `sq` given the occupancy.
+    #[inline]
+    pub(crate) fn attacks_to(&self, t: u8, by: u8, sq: u8, occ: u128, pieces: u128) -> bool {
+        if self.types[t as usize].asymmetric {
+            let mut ps = pieces & self.table(t, by ^ 1, sq).capture.pseudo;
+            while ps != 0 {
+                let p = ps.trailing_zeros() as u8;
+                ps &= ps - 1;
+                if self.reach(t, by, p, occ, true) >> sq & 1 != 0 {
+                    return true;
+                }
+            }
+            false
+        } else {
+            // Traced back from the target with the opposite colour's movement;
+            // pieces off the empty-board reach cannot attack at all.
+            let m = &self.table(t, by ^ 1, sq).capture;
+            if m.pseudo & pieces == 0 {
+                return false;
+            }
+            if m.leaps & pieces != 0 {
+                return true;
+            }
+            self.reverse_reach(m, occ) & pieces != 0
+        }
+    }
+
+    /// Squares from which a piece whose reversed capture movement is `m`
+    /// attacks the square `m` belongs to. Slides, cannon hops and symmetric
+    /// lame leaps trace back as they are; a grasshopper attacks from the
+    /// first piece behind a hurdle next to the target.
+    #[inline]
+    fn reverse_reach(&self, m: &Movement, occ: u128) -> u128 {
+        let mut riders = 0u128;
+        for r in self.rays_of(m) {
+            riders |= match r.hop {
+                None => upto_first(r.mask, occ, r.ascending),
+                Some(false) => {
+                    if r.mask & occ == 0 {
+                        continue;
+                    }
+                    let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
+                    upto_first(beyond, occ, r.ascending)
+                }
+                Some(true) => {
+                    let next = first(r.mask, r.ascending);
+                    if next & occ == 0 {
+                        continue;
+                    }
+                    first(r.mask & !next & occ, r.ascending)
+                }
+            };
+        }
+        for l in self.lame_of(m) {
+            if l.path & occ == 0 {
+                riders |= 1u128 << l.to;
+            }
+        }
+        m.leaps | (riders & m.pseudo)
     }
 
     /// Converts a 12-wide region to this board's layout.
@@ -157,6 +247,34 @@ impl VariantDef {
             }
         }
         b
+    }
+}
+
+/// The squares of `ray` up to and including its first occupied square.
+#[inline]
+fn upto_first(ray: u128, occ: u128, ascending: bool) -> u128 {
+    let blockers = ray & occ;
+    if blockers == 0 {
+        return ray;
+    }
+    if ascending {
+        let b = blockers & blockers.wrapping_neg();
+        ray & (b | (b - 1))
+    } else {
+        let top = 127 - blockers.leading_zeros();
+        ray & !((1u128 << top) - 1)
+    }
+}
+
+/// The first square of `ray` (empty if none).
+#[inline]
+fn first(ray: u128, ascending: bool) -> u128 {
+    if ray == 0 {
+        0
+    } else if ascending {
+        ray & ray.wrapping_neg()
+    } else {
+        1u128 << (127 - ray.leading_zeros())
     }
 }
 
@@ -176,7 +294,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     let mut index_of = Vec::new();
     for (&fsf, spec) in &c.pieces {
         let parsed = betza::parse(&spec.betza).map_err(|e| e.to_string())?;
-        let asymmetric = parsed.iter().any(|a| matches!(a.reach, Reach::Lame | Reach::Hop { limit: 1 }));
+        let kinds = rider_kinds(&parsed, true);
+        // Grasshoppers are traced back by `reverse_reach`; horse-like lame
+        // leaps are checked from each attacker.
+        let asymmetric = kinds & (HORSE | JANGGI_ELEPHANT) != 0;
+        let lame = kinds & LAME != 0;
+        let symmetric_modes = parsed.iter().all(|a| a.quiet && a.capture);
         index_of.push((fsf, types.len() as u8));
         types.push(PieceType {
             letter: spec.letter,
@@ -184,6 +307,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             pawn: fsf == PAWN_INDEX,
             royal: fsf == KING_INDEX,
             asymmetric,
+            lame,
+            symmetric_modes,
         });
         atoms.push(parsed);
     }
@@ -197,7 +322,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         game_end: c.game_end.clone(),
         types,
         king,
+        pawn: None,
+        first_file: 0,
+        last_file: 0,
         moves: Vec::new(),
+        rays: Vec::new(),
+        lame: Vec::new(),
         board: 0,
         promotion_zone: [0; 2],
         promotion_types: [
@@ -229,7 +359,23 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
     }
+    if c.castling {
+        if c.castling_rank > c.max_rank {
+            return Err("castlingRank is beyond the board".into());
+        }
+        if c.castling_kingside_file == 0 || c.castling_kingside_file > c.max_file {
+            return Err("castlingKingsideFile must be on the board and not the a-file".into());
+        }
+        if c.castling_queenside_file >= c.max_file {
+            return Err("castlingQueensideFile must be on the board and not the last file".into());
+        }
+    }
     def.board = (0..ranks).fold(0u128, |b, r| b | ((1u128 << files) - 1) << (r as u32 * files as u32));
+    def.pawn = def.types.iter().position(|t| t.pawn).map(|i| i as u8);
+    for r in 0..ranks {
+        def.first_file |= 1u128 << def.sq(0, r);
+        def.last_file |= 1u128 << def.sq(files - 1, r);
+    }
     def.promotion_zone = [def.region(c.promotion_region[0]), def.region(c.promotion_region[1])];
     if c.double_step {
         def.double_step_region = [def.region(c.double_step_region[0]), def.region(c.double_step_region[1])];
@@ -254,66 +400,199 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     let mut moves = Vec::with_capacity(2 * def.types.len() * nsq);
     for color in 0..2u8 {
         for parsed in &atoms {
+            let kinds = [rider_kinds(parsed, false), rider_kinds(parsed, true)];
             for sq in 0..nsq as u8 {
-                let (f0, r0) = ((sq % files) as i32, (sq / files) as i32);
-                let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < files as i32 && y < ranks as i32;
-                let mut m = SquareMoves::default();
-                for a in parsed {
-                    let s = if color == 0 { 1 } else { -1 };
-                    let (dx, dy) = (a.dx as i32 * s, a.dy as i32 * s);
-                    match a.reach {
-                        Reach::Leap => {
-                            let (x, y) = (f0 + dx, r0 + dy);
-                            if on(x, y) {
-                                let bit = 1u128 << (y * files as i32 + x);
-                                if a.quiet {
-                                    m.quiet_leaps |= bit;
-                                }
-                                if a.capture {
-                                    m.capture_leaps |= bit;
-                                }
-                            }
-                        }
-                        Reach::Lame => {
-                            let (x, y) = (f0 + dx, r0 + dy);
-                            if on(x, y) {
-                                let mut path = 0u128;
-                                for (px, py) in a.lame_path() {
-                                    let (px, py) = (f0 + px as i32 * s, r0 + py as i32 * s);
-                                    path |= 1u128 << (py * files as i32 + px);
-                                }
-                                m.lame.push(Lame {
-                                    to: (y * files as i32 + x) as u8,
-                                    path,
-                                    quiet: a.quiet,
-                                    capture: a.capture,
-                                });
-                            }
-                        }
-                        Reach::Ride { limit } | Reach::Hop { limit } => {
-                            let hop = match a.reach {
-                                Reach::Hop { limit } => Some(limit == 1),
-                                _ => None,
-                            };
-                            let max = if limit == 0 || hop == Some(true) { usize::MAX } else { limit as usize };
-                            let mut squares = Vec::new();
-                            let (mut x, mut y) = (f0 + dx, r0 + dy);
-                            while on(x, y) && squares.len() < max {
-                                squares.push((y * files as i32 + x) as u8);
-                                x += dx;
-                                y += dy;
-                            }
-                            if !squares.is_empty() {
-                                m.rays.push(Ray { squares, hop, quiet: a.quiet, capture: a.capture });
-                            }
-                        }
-                    }
-                }
-                moves.push(m);
+                let quiet = movement(&def, parsed, color, sq, false, kinds[0]);
+                let capture = movement(&def, parsed, color, sq, true, kinds[1]);
+                let quiet = flatten(&mut def, quiet);
+                let capture = flatten(&mut def, capture);
+                moves.push(SquareMoves { quiet, capture });
             }
         }
     }
     def.moves = moves;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+// Fairy-Stockfish's rider kinds.
+const BISHOP: u32 = 1 << 0;
+const ROOK_H: u32 = 1 << 1;
+const ROOK_V: u32 = 1 << 2;
+const CANNON_H: u32 = 1 << 3;
+const CANNON_V: u32 = 1 << 4;
+const LAME_DABBABA: u32 = 1 << 5;
+const HORSE: u32 = 1 << 6;
+const ELEPHANT: u32 = 1 << 7;
+const JANGGI_ELEPHANT: u32 = 1 << 8;
+const CANNON_DIAG: u32 = 1 << 9;
+const NIGHTRIDER: u32 = 1 << 10;
+const GRASSHOPPER_H: u32 = 1 << 11;
+const GRASSHOPPER_V: u32 = 1 << 12;
+const GRASSHOPPER_D: u32 = 1 << 13;
+const LAME: u32 = LAME_DABBABA | HORSE | ELEPHANT | JANGGI_ELEPHANT;
+
+/// The rider kinds of one modality of a piece, as Fairy-Stockfish detects them.
+fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
+    let mut k = 0;
+    for a in atoms.iter().filter(|a| if capture { a.capture } else { a.quiet }) {
+        let (x, y) = (a.dx.abs(), a.dy.abs());
+        let shape = (x.min(y), x.max(y));
+        match a.reach {
+            Reach::Leap => {}
+            Reach::Lame => {
+                k |= match shape {
+                    (0, 2) => LAME_DABBABA,
+                    (1, 2) => HORSE,
+                    (2, 2) => ELEPHANT,
+                    (2, 3) => JANGGI_ELEPHANT,
+                    _ => 0,
+                }
+            }
+            Reach::Ride { .. } => {
+                k |= match (x, y) {
+                    (1, 1) => BISHOP,
+                    (1, 0) => ROOK_H,
+                    (0, 1) => ROOK_V,
+                    (1, 2) | (2, 1) => NIGHTRIDER,
+                    _ => 0,
+                }
+            }
+            Reach::Hop { limit } => {
+                let g = limit == 1;
+                k |= match (x, y) {
+                    (1, 0) => {
+                        if g {
+                            GRASSHOPPER_H
+                        } else {
+                            CANNON_H
+                        }
+                    }
+                    (0, 1) => {
+                        if g {
+                            GRASSHOPPER_V
+                        } else {
+                            CANNON_V
+                        }
+                    }
+                    (1, 1) => {
+                        if g {
+                            GRASSHOPPER_D
+                        } else {
+                            CANNON_DIAG
+                        }
+                    }
+                    _ => 0,
+                }
+            }
+        }
+    }
+    k
+}
+
+/// Stores the rays and lame leaps of a movement in the variant's shared lists.
+fn flatten(def: &mut VariantDef, m: MovementBuild) -> Movement {
+    let rays = (def.rays.len() as u32, (def.rays.len() + m.rays.len()) as u32);
+    def.rays.extend(m.rays);
+    let lame = (def.lame.len() as u32, (def.lame.len() + m.lame.len()) as u32);
+    def.lame.extend(m.lame);
+    Movement { leaps: m.leaps, pseudo: m.pseudo, rays, lame }
+}
+
+/// One modality of a piece on one square, in Fairy-Stockfish's form.
+fn movement(
+    def: &VariantDef,
+    atoms: &[betza::MoveAtom],
+    color: u8,
+    sq: u8,
+    capture: bool,
+    kinds: u32,
+) -> MovementBuild {
+    let files = def.files as i32;
+    let ranks = def.ranks as i32;
+    let (f0, r0) = ((sq % def.files) as i32, (sq / def.files) as i32);
+    let on = |x: i32, y: i32| x >= 0 && y >= 0 && x < files && y < ranks;
+    let bit = |x: i32, y: i32| 1u128 << (y * files + x);
+    let sign = if color == 0 { 1 } else { -1 };
+    let mut m = MovementBuild::default();
+    // Squares of a line from `sq` in direction (dx, dy), at most `max` of them.
+    let line = |dx: i32, dy: i32, max: usize| {
+        let mut mask = 0u128;
+        let (mut x, mut y, mut n) = (f0 + dx, r0 + dy, 0);
+        while on(x, y) && n < max {
+            mask |= bit(x, y);
+            x += dx;
+            y += dy;
+            n += 1;
+        }
+        mask
+    };
+    for a in atoms.iter().filter(|a| if capture { a.capture } else { a.quiet }) {
+        let (dx, dy) = (a.dx as i32 * sign, a.dy as i32 * sign);
+        match a.reach {
+            Reach::Leap | Reach::Lame => {
+                if on(f0 + dx, r0 + dy) {
+                    m.pseudo |= bit(f0 + dx, r0 + dy);
+                    if a.reach == Reach::Leap {
+                        m.leaps |= bit(f0 + dx, r0 + dy);
+                    }
+                }
+            }
+            Reach::Ride { limit } => {
+                m.pseudo |= line(dx, dy, if limit == 0 { usize::MAX } else { limit as usize });
+            }
+            Reach::Hop { limit } => {
+                m.pseudo |= line(dx, dy, if limit <= 1 { usize::MAX } else { limit as usize });
+            }
+        }
+    }
+    let mut rays = |dirs: &[(i32, i32)], hop: Option<bool>| {
+        for &(dx, dy) in dirs {
+            let mask = line(dx, dy, usize::MAX);
+            if mask != 0 {
+                m.rays.push(Ray { mask, ascending: dy * files + dx > 0, hop });
+            }
+        }
+    };
+    const H: &[(i32, i32)] = &[(1, 0), (-1, 0)];
+    const V: &[(i32, i32)] = &[(0, 1), (0, -1)];
+    const D: &[(i32, i32)] = &[(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    const N: &[(i32, i32)] = &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    for (kind, dirs, hop) in [
+        (BISHOP, D, None),
+        (ROOK_H, H, None),
+        (ROOK_V, V, None),
+        (NIGHTRIDER, N, None),
+        (CANNON_H, H, Some(false)),
+        (CANNON_V, V, Some(false)),
+        (CANNON_DIAG, D, Some(false)),
+        (GRASSHOPPER_H, H, Some(true)),
+        (GRASSHOPPER_V, V, Some(true)),
+        (GRASSHOPPER_D, D, Some(true)),
+    ] {
+        if kinds & kind != 0 {
+            rays(dirs, hop);
+        }
+    }
+    const LAME_DIRS: &[(u32, &[(i8, i8)])] = &[
+        (LAME_DABBABA, &[(2, 0), (-2, 0), (0, 2), (0, -2)]),
+        (HORSE, &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]),
+        (ELEPHANT, &[(2, 2), (-2, 2), (2, -2), (-2, -2)]),
+        (JANGGI_ELEPHANT, &[(2, 3), (3, 2), (3, -2), (2, -3), (-2, -3), (-3, -2), (-3, 2), (-2, 3)]),
+    ];
+    for &(kind, dirs) in LAME_DIRS {
+        if kinds & kind == 0 {
+            continue;
+        }
+        for &(dx, dy) in dirs {
+            let (x, y) = (f0 + dx as i32, r0 + dy as i32);
+            if !on(x, y) {
+                continue;
+            }
+            let atom = betza::MoveAtom { dx, dy, reach: Reach::Lame, quiet: true, capture: true };
+            let path = atom.lame_path().iter().fold(0u128, |p, &(px, py)| p | bit(f0 + px as i32, r0 + py as i32));
+            m.lame.push(Lame { to: (y * files + x) as u8, path });
+        }
+    }
+    m
 }

@@ -39,7 +39,11 @@ fn run(filter: impl Fn(&Case) -> bool) {
     let mut ran = 0;
     for c in cases().into_iter().filter(|c| filter(c)) {
         let def = defs.get(&c.variant).unwrap_or_else(|| panic!("line {}: unknown variant {}", c.line, c.variant));
-        let pos = if c.fen == "startpos" { Position::start(def) } else { Position::from_fen(def, &c.fen).unwrap() };
+        let pos = if c.fen == "startpos" {
+            Position::start(def)
+        } else {
+            Position::from_fen(def, &c.fen).expect("valid FEN")
+        };
         let got = pos.perft(c.depth);
         ran += 1;
         if got != c.count {
@@ -80,5 +84,30 @@ fn every_line_has_a_variant() {
     let defs = Definitions::builtin();
     for c in cases() {
         assert!(defs.get(&c.variant).is_some(), "line {}: {}", c.line, c.variant);
+    }
+}
+
+/// Deeper counts from the start positions, checked against Fairy-Stockfish
+/// (built from its public source with large boards) on the same depths.
+#[test]
+fn deeper_start_position_counts() {
+    let defs = Definitions::builtin();
+    for (name, depth, count) in [
+        ("makruk", 5, 6_223_994u64),
+        ("shatranj", 5, 1_164_248),
+        ("amazon", 5, 9_319_911),
+        ("nightrider", 5, 12_273_896),
+        ("grasshopper", 5, 19_157_556),
+        ("knightmate", 5, 3_249_033),
+        ("seirawan", 5, 27_639_803),
+        ("capablanca", 5, 28_741_319),
+        ("embassy", 5, 28_937_546),
+        ("janus", 5, 26_869_186),
+        ("chancellor", 5, 13_466_196),
+        ("courier", 5, 14_144_849),
+        ("shako", 4, 10_273_158),
+    ] {
+        let def = defs.get(name).expect("built-in variant");
+        assert_eq!(Position::start(def).perft(depth), count, "{name} D{depth}");
     }
 }

@@ -1,0 +1,256 @@
+//! Loading variant definitions: the built-in set, custom variants, and errors.
+
+use menagerie_rules::{CountingRule, DefinitionError, Definitions, GameValue, Position};
+
+const CUSTOM: &str = "
+# A small test variant with every kind of movement
+[testfairy]
+maxRank = 7
+maxFile = g
+pawn = p
+king = k
+customPiece1 = h:nN
+customPiece2 = c:mRcpR
+customPiece3 = g:gQ
+customPiece4 = r:R2
+customPiece5 = a:fsWbF
+customPiece6 = e:nA
+startFen = rhcgkea/ppppppp/7/7/7/PPPPPPP/RHCGKEA w - - 0 1
+promotionRegionWhite = *7
+promotionRegionBlack = *1
+promotionPieceTypes = hcgrae
+doubleStepRegionWhite = *2
+doubleStepRegionBlack = *6
+castling = false
+";
+
+#[test]
+fn builtin_variants() {
+    let defs = Definitions::builtin();
+    for name in [
+        "chess",
+        "makruk",
+        "shatranj",
+        "amazon",
+        "nightrider",
+        "grasshopper",
+        "knightmate",
+        "capablanca",
+        "embassy",
+        "janus",
+        "chancellor",
+        "courier",
+        "shako",
+        "seirawan",
+        "seirawan960",
+    ] {
+        let def = defs.get(name).unwrap_or_else(|| panic!("{name} missing"));
+        let pos = Position::start(def);
+        assert_eq!(Position::from_fen(def, &def.start_fen).unwrap(), pos, "{name}");
+        if !name.starts_with("seirawan") {
+            assert_eq!(pos.fen(), def.start_fen, "{name}");
+        }
+    }
+    // Every embedded definition compiles (they are compiled on first use).
+    let names: Vec<&str> = defs.names().collect();
+    assert!(names.len() >= 16, "{names:?}");
+    for name in names {
+        assert!(defs.get(name).is_some(), "{name} does not compile");
+    }
+    // Pieces in hand are written in Fairy-Stockfish's order.
+    let seirawan = Position::start(defs.get("seirawan").unwrap());
+    assert_eq!(seirawan.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFGkqbcdfg - 0 1");
+    let shako = defs.get("shako").unwrap();
+    assert_eq!((shako.files, shako.ranks), (10, 10));
+    let courier = defs.get("courier").unwrap();
+    assert_eq!((courier.files, courier.ranks), (12, 8));
+    assert_eq!(Position::start(defs.get("chess").unwrap()).perft(3), 8902);
+}
+
+#[test]
+fn game_end_keys_are_typed() {
+    let defs = Definitions::builtin();
+    let shatranj = &defs.get("shatranj").unwrap().game_end;
+    assert_eq!(shatranj.extinction_value, GameValue::Loss);
+    assert_eq!(shatranj.stalemate_value, GameValue::Loss);
+    assert_eq!(shatranj.n_move_rule, 70);
+    assert!(shatranj.extinction_claim);
+    assert_eq!(shatranj.extinction_piece_types, "*");
+    assert_eq!((shatranj.extinction_piece_count, shatranj.extinction_opponent_piece_count), (1, 2));
+    let makruk = &defs.get("makruk").unwrap().game_end;
+    assert_eq!(makruk.counting_rule, CountingRule::Makruk);
+    assert_eq!(makruk.n_move_rule, 0);
+    let chess = &defs.get("chess").unwrap().game_end;
+    assert_eq!(chess.checkmate_value, GameValue::Loss);
+    assert_eq!(chess.stalemate_value, GameValue::Draw);
+    assert_eq!(chess.extinction_value, GameValue::None);
+    assert_eq!(chess.n_fold_rule, 3);
+}
+
+#[test]
+fn bare_king_in_shatranj_ends_the_game() {
+    let defs = Definitions::builtin();
+    let def = defs.get("shatranj").unwrap();
+    // Black has a bare king and White two pieces: Black may still move (claim) ...
+    let pos = Position::from_fen(def, "8/8/4k3/8/8/8/3R4/4K3 b - - 0 1").unwrap();
+    assert!(!pos.legal_moves().is_empty());
+    // ... but not against three.
+    let pos = Position::from_fen(def, "8/8/4k3/8/8/8/3RR3/4K3 b - - 0 1").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    // The side that bared the king has won: no moves after it.
+    let pos = Position::from_fen(def, "8/8/4k3/8/8/8/3R4/4K3 w - - 0 1").unwrap();
+    assert!(pos.legal_moves().is_empty());
+}
+
+#[test]
+fn custom_variant_matches_fairy_stockfish() {
+    // Counts from Fairy-Stockfish (pyffish) with the same definition.
+    let mut defs = Definitions::empty();
+    let added = defs.load(CUSTOM, "custom.ini").unwrap();
+    assert_eq!(added, vec!["testfairy".to_string()]);
+    let def = defs.get("testfairy").unwrap();
+    let pos = Position::start(def);
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [18, 315, 5596]);
+    let pos = Position::from_fen(def, "r1cGkea/p1Cp2p/hp5/PP5/5P1/2PPPp1/RH1K1EA w - - 2 8").unwrap();
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [24, 400, 8816]);
+}
+
+#[test]
+fn child_of_builtin() {
+    let mut defs = Definitions::builtin();
+    let added = defs
+        .load("[mini:chess]\n; no castling\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K2R w - - 0 1\n", "mini.ini")
+        .unwrap();
+    assert_eq!(added, vec!["mini"]);
+    let pos = Position::start(defs.get("mini").unwrap());
+    assert_eq!(pos.legal_moves().len(), 24);
+    assert!(defs.names().any(|n| n == "mini"));
+}
+
+fn load_err(text: &str) -> DefinitionError {
+    let mut defs = Definitions::builtin();
+    let err = defs.load(text, "bad.ini").expect_err("load must fail");
+    // Nothing was added.
+    assert!(defs.get("x").is_none());
+    err
+}
+
+#[test]
+fn unknown_key_names_file_line_and_key() {
+    let err = load_err("[x:chess]\n# comment\nmaxRank = 8\nfancyRule = true\n");
+    assert!(matches!(&err, DefinitionError::UnknownKey { line: 4, key, .. } if key == "fancyRule"), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.contains("bad.ini:4") && msg.contains("fancyRule"), "{msg}");
+}
+
+#[test]
+fn unsupported_rule_is_an_error() {
+    let err = load_err("[x:chess]\npieceDrops = true\n");
+    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("pieceDrops"), "{err}");
+    // The default value is accepted.
+    let mut defs = Definitions::builtin();
+    defs.load("[x:chess]\npieceDrops = false\n", "ok.ini").unwrap();
+}
+
+#[test]
+fn invalid_values() {
+    for (text, line, key) in [
+        ("[x:chess]\nmaxRank = 11\n", 2, "maxRank"),
+        ("[x:chess]\nmaxFile = z\n", 2, "maxFile"),
+        ("[x:chess]\n\ncastling = maybe\n", 3, "castling"),
+        ("[x:chess]\npromotionPieceTypes = qz\n", 2, "promotionPieceTypes"),
+        ("[x:chess]\nstalemateValue = lose\n", 2, "stalemateValue"),
+        ("[x:chess]\npromotionRegionWhite = *11\n", 2, "promotionRegionWhite"),
+        ("[x:chess]\ncountingRule = thai\n", 2, "countingRule"),
+        ("[x:chess]\nnMoveRule = -3\n", 2, "nMoveRule"),
+        ("[x:chess]\ncustomPiece1 = a\n", 2, "customPiece1"),
+        ("[x:chess]\nknight = n:N\n", 2, "knight"),
+    ] {
+        let err = load_err(text);
+        let msg = err.to_string();
+        assert!(
+            matches!(&err, DefinitionError::InvalidValue { line: l, key: k, .. } if *l == line && k == key),
+            "{text:?}: {err:?}"
+        );
+        assert!(msg.contains(&format!("bad.ini:{line}")) && msg.contains(key), "{msg}");
+    }
+}
+
+#[test]
+fn bad_betza() {
+    let err = load_err("[x:chess]\ncustomPiece1 = a:NX\n");
+    assert!(matches!(&err, DefinitionError::Betza { line: 2, key, .. } if key == "customPiece1"), "{err:?}");
+    assert!(err.to_string().contains("'X'"), "{err}");
+}
+
+#[test]
+fn structural_errors() {
+    assert!(matches!(load_err("[x:nosuch]\n"), DefinitionError::UnknownParent { line: 1, .. }));
+    assert!(matches!(load_err("[chess]\n"), DefinitionError::Duplicate { line: 1, .. }));
+    assert!(matches!(load_err("[x:chess]\njust words\n"), DefinitionError::Syntax { line: 2, .. }));
+    assert!(matches!(load_err("maxRank = 8\n"), DefinitionError::Syntax { line: 1, .. }));
+    assert!(matches!(load_err("[x:chess\n"), DefinitionError::Syntax { line: 1, .. }));
+    let err = load_err("[ok:chess]\n[x:chess]\nstartFen = rnbqkbnr/8 w - - 0 1\n");
+    assert!(matches!(&err, DefinitionError::Invalid { line: 2, name, .. } if name == "x"), "{err:?}");
+}
+
+#[test]
+fn piece_letters_replace_and_remove() {
+    let mut defs = Definitions::builtin();
+    // A new piece with the knight's letter replaces the knight.
+    defs.load("[x:chess]\ncustomPiece1 = n:NN\n", "x.ini").unwrap();
+    let nightrider = Position::start(defs.get("nightrider").unwrap());
+    let x = Position::start(defs.get("x").unwrap());
+    assert_eq!(x.perft(3), nightrider.perft(3));
+    // A removed piece's letter is no longer valid in FEN.
+    defs.load("[y:chess]\nqueen = -\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n", "y.ini").unwrap();
+    assert!(Position::from_fen(defs.get("y").unwrap(), "4k3/8/8/8/8/8/8/3QK3 w - - 0 1").is_err());
+}
+
+#[test]
+fn odd_betza_combinations_behave_as_in_fairy_stockfish() {
+    // Counts from Fairy-Stockfish (pyffish). These pieces exercise its
+    // movement model: a later atom replaces an earlier one in the same
+    // direction (quirkb, quirkd), rider families reach wherever the piece's
+    // atoms reach on an empty board (quirka, quirke), and riders of other
+    // atoms than W, F and N do not move (quirkc).
+    let cases = [
+        ("quirka", "bhpQmsAhlWW", 477, "aaak1aa/ppp1ppp/2a4/3p3/2P1PPA/PP1P2P/AAAK1AA w - - 3 5", 633),
+        ("quirkb", "hrWvvAfsnA", 189, "a1akaaa/p2pp1p/1p1a1p1/2p4/2P2P1/PPKPP1P/AA1AAAA w - - 0 5", 256),
+        ("quirkc", "mWWrvDD", 189, "aa1kaaa/pp3pp/2app2/2p4/2P2P1/PPKPP1P/AA1AAAA w - - 0 5", 301),
+        ("quirkd", "KchrnNvvnA", 189, "aa1kaaa/pp2ppp/1a5/2pp3/2PPAP1/PP2P1P/AA1KAAA w - - 3 5", 613),
+        ("quirke", "cfpBlbWW", 309, "aaakaa1/pp2ppp/2pp3/1P5/4P2/P1PPKPP/1aAA1AA w - - 0 5", 365),
+    ];
+    for (name, betza, start_d2, fen, fen_d2) in cases {
+        let ini = format!(
+            "[{name}:chess]\nmaxFile = g\nmaxRank = 7\nknight = -\nbishop = -\nrook = -\nqueen = -\n\
+             customPiece1 = a:{betza}\npromotionPieceTypes = a\ncastling = false\n\
+             doubleStepRegionWhite = *2\ndoubleStepRegionBlack = *6\npromotionRegionWhite = *7\n\
+             promotionRegionBlack = *1\nstartFen = aaakaaa/ppppppp/7/7/7/PPPPPPP/AAAKAAA w - - 0 1\n"
+        );
+        let mut defs = Definitions::builtin();
+        defs.load(&ini, "quirks.ini").unwrap();
+        let def = defs.get(name).unwrap();
+        assert_eq!(Position::start(def).perft(2), start_d2, "{name} start");
+        assert_eq!(Position::from_fen(def, fen).unwrap().perft(2), fen_d2, "{name} {fen}");
+    }
+}
+
+#[test]
+fn inconsistent_castling_settings() {
+    for text in [
+        "[x:chess]\ncastlingRank = 9\n",
+        "[x:chess]\ncastlingKingsideFile = a\n",
+        "[x:chess]\ncastlingQueensideFile = h\n",
+    ] {
+        let err = load_err(text);
+        assert!(matches!(err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
+    }
+    // Without castling the files do not matter.
+    let mut defs = Definitions::builtin();
+    defs.load(
+        "[x:chess]\ncastling = false\ncastlingKingsideFile = a\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n",
+        "x.ini",
+    )
+    .unwrap();
+}

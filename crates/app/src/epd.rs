@@ -24,31 +24,11 @@
 //! # Ok::<(), menagerie_app::epd::EpdError>(())
 //! ```
 
-use crate::{DataPosition, VariantRef, Variants};
+use crate::{DataPosition, GamePosition, VariantRef, Variants};
 use menagerie_notation::epd;
 use menagerie_notation::fen;
-use menagerie_variants::AnyPosition;
 
 pub use menagerie_notation::epd::{EpdError, EpdLine};
-
-/// A suite line's position: in a compiled variant or one defined as data.
-#[derive(Clone, Debug)]
-pub enum SuitePosition {
-    /// A compiled variant's position.
-    Compiled(AnyPosition),
-    /// A position of a variant defined as data.
-    Data(DataPosition),
-}
-
-impl SuitePosition {
-    /// Leaf count at `depth`, on this thread.
-    pub fn perft(&self, depth: u32) -> u64 {
-        match self {
-            SuitePosition::Compiled(p) => p.perft(depth),
-            SuitePosition::Data(p) => p.perft(depth),
-        }
-    }
-}
 
 /// A suite line with the position it names.
 #[derive(Clone, Debug)]
@@ -58,7 +38,7 @@ pub struct SuiteLine {
     /// Its variant: the one it names, else the suite's default.
     pub variant: VariantRef,
     /// Its FEN read in that variant, or why it does not parse.
-    pub position: Result<SuitePosition, String>,
+    pub position: Result<GamePosition, String>,
 }
 
 impl SuiteLine {
@@ -79,10 +59,10 @@ pub fn read(variants: &Variants, text: &str, default: &VariantRef) -> Result<Vec
             let variant = epd.variant.clone().unwrap_or_else(|| default.clone());
             let position = match &variant {
                 VariantRef::Compiled(v) => {
-                    fen::parse(*v, &epd.fen).map(SuitePosition::Compiled).map_err(|e| e.to_string())
+                    fen::parse(*v, &epd.fen).map(GamePosition::Compiled).map_err(|e| e.to_string())
                 }
                 VariantRef::Data(def) => {
-                    DataPosition::from_fen(def, &epd.fen).map(SuitePosition::Data).map_err(|e| e.to_string())
+                    DataPosition::from_fen(def, &epd.fen).map(GamePosition::Data).map_err(|e| e.to_string())
                 }
             };
             SuiteLine { epd, variant, position }
@@ -263,8 +243,8 @@ mod tests {
         let counts: Vec<u64> = suite
             .iter()
             .map(|l| match &l.position {
-                Ok(SuitePosition::Data(p)) => p.perft(2),
-                Ok(SuitePosition::Compiled(p)) => p.perft(1),
+                Ok(GamePosition::Data(p)) => p.perft(2),
+                Ok(GamePosition::Compiled(p)) => p.perft(1),
                 Err(e) => panic!("{e}"),
             })
             .collect();

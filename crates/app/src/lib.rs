@@ -22,7 +22,8 @@ mod position;
 
 pub use menagerie_rules::{MoveError as DataMoveError, Position as DataPosition, VariantDef};
 pub use position::{
-    LoadError, ParsedPosition, PositionError, PositionRequest, UnknownVariant, VariantRef, Variants, play_moves,
+    GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, UnknownVariant, VariantRef, Variants,
+    play_moves,
 };
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).

@@ -45,6 +45,28 @@ pub enum VariantRef {
     Data(Arc<VariantDef>),
 }
 
+/// A position of a compiled variant or of one defined as data.
+// Read once per request or suite line: the sizes of the two (a few hundred
+// bytes each, varying with the crates' layouts) do not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum GamePosition {
+    /// A compiled variant's position.
+    Compiled(AnyPosition),
+    /// A position of a variant defined as data.
+    Data(DataPosition),
+}
+
+impl GamePosition {
+    /// Leaf count at `depth`, on this thread.
+    pub fn perft(&self, depth: u32) -> u64 {
+        match self {
+            GamePosition::Compiled(p) => p.perft(depth),
+            GamePosition::Data(p) => p.perft(depth),
+        }
+    }
+}
+
 impl VariantRef {
     /// The variant's name.
     pub fn name(&self) -> &str {

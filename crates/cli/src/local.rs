@@ -5,8 +5,8 @@ use crate::results::{Done, Results};
 use crate::ui::{self, Progress};
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
-use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, SuitePosition, Tally};
-use menagerie_app::{ParsedPosition, PositionRequest, VariantRef, Variants, nps};
+use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
+use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
 use menagerie_notation::MoveError;
 use menagerie_notation::{fen, parse_move, san, uci};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable, VariantId};
@@ -270,8 +270,8 @@ fn epd(
                         None => {
                             let t0 = Instant::now();
                             let got = match p {
-                                SuitePosition::Compiled(p) => count(p, d, &pool, &progress),
-                                SuitePosition::Data(p) => crate::data::count(p, d, &pool, &progress),
+                                GamePosition::Compiled(p) => count(p, d, &pool, &progress),
+                                GamePosition::Data(p) => crate::data::count(p, d, &pool, &progress),
                             };
                             let done = Done {
                                 id,

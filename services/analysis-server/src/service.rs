@@ -4,7 +4,9 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
-use menagerie_app::{DataPosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants, epd};
+use menagerie_app::{
+    DataPosition, GamePosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants, epd,
+};
 use menagerie_notation::{fen, parse_move, pgn, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
@@ -52,12 +54,6 @@ impl<T> Stream for JobStream<T> {
 
 /// Perft depths counted on the job's own thread, without workers or a watcher.
 const SMALL_PERFT_DEPTH: u32 = 3;
-
-/// A position to count, of a compiled variant or one defined as data.
-enum PerftSubject {
-    Compiled(AnyPosition),
-    Data(DataPosition),
-}
 
 /// What a Perft stream counts: depth, threads and table size.
 #[derive(Clone, Copy)]
@@ -1565,10 +1561,10 @@ impl AnalysisApi {
     }
 
     /// A batch job's position, compiled or defined as data.
-    fn perft_subject(&self, p: Option<&pb::Position>) -> Result<PerftSubject, ServiceError> {
+    fn perft_subject(&self, p: Option<&pb::Position>) -> Result<GamePosition, ServiceError> {
         match self.data_variant(p) {
-            Some(_) => self.parse_data_position(p).map(PerftSubject::Data),
-            None => self.parse_position(p, "perft").map(|parsed| PerftSubject::Compiled(parsed.current)),
+            Some(_) => self.parse_data_position(p).map(GamePosition::Data),
+            None => self.parse_position(p, "perft").map(|parsed| GamePosition::Compiled(parsed.current)),
         }
     }
 
@@ -1622,10 +1618,10 @@ impl AnalysisApi {
                 t => t.min(self.config.max_threads),
             };
             let got = match &subject {
-                PerftSubject::Compiled(pos) => {
+                GamePosition::Compiled(pos) => {
                     Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
                 }
-                PerftSubject::Data(pos) => {
+                GamePosition::Data(pos) => {
                     Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
                 }
             };

@@ -25,6 +25,7 @@
 //! [`Position::compute_hash`] by property tests.
 
 mod any;
+mod castling;
 mod make;
 mod movegen;
 mod moves;
@@ -37,12 +38,13 @@ mod variant;
 mod zobrist;
 
 pub use any::{AnyPosition, Game, PositionVisitor, Rules};
+pub use castling::Castling;
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft_hashed, perft_parallel};
 pub use position::{BitsOf, Gates, Position};
-pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
+pub use setup::{PositionError, Reserve, ReserveEntry, Setup};
 pub use variant::{
     Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
     ORTHODOX, Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,

@@ -3,7 +3,6 @@
 
 use crate::moves::{Move, MoveKind};
 use crate::position::{BitsOf, Position};
-use crate::setup::Castling;
 use crate::variant::Variant;
 use crate::zobrist::KEYS;
 use menagerie_geometry::{Bits, Shape, Square};
@@ -84,58 +83,6 @@ impl<V: Variant> Position<V> {
         v
     }
 
-    /// Rights that survive a move touching `sq`.
-    #[inline(always)]
-    fn castle_keep(sq: Square) -> u8 {
-        if !V::CASTLING {
-            return 0;
-        }
-        let f = V::Shape::FILES;
-        let top = (V::Shape::RANKS - 1) * f;
-        match sq.0 {
-            4 => !(Castling::WK | Castling::WQ),
-            0 => !Castling::WQ,
-            s if s == f - 1 => !Castling::WK,
-            s if s == top + 4 => !(Castling::BK | Castling::BQ),
-            s if s == top => !Castling::BQ,
-            s if s == top + f - 1 => !Castling::BK,
-            _ => 0xFF,
-        }
-    }
-
-    /// Chess960: rights that survive `m` (a king move drops both of the
-    /// mover's rights; a move from or onto a castling rook's square drops
-    /// that right).
-    #[inline]
-    fn castle_keep_960(&self, m: Move) -> u8 {
-        let mut keep = 0xFF;
-        if self.castling.0 == 0 {
-            return keep;
-        }
-        if self.board[m.from.idx()] == Piece::new(self.side, PieceKind::King).code() {
-            keep &= match self.side {
-                Color::White => !(Castling::WK | Castling::WQ),
-                Color::Black => !(Castling::BK | Castling::BQ),
-            };
-        }
-        for i in 0..4 {
-            if let Some(rsq) = self.castling_rook(i)
-                && (rsq == m.from || rsq == m.to)
-            {
-                keep &= !(1 << i);
-            }
-        }
-        keep
-    }
-
-    #[inline(always)]
-    fn set_castling(&mut self, rights: u8) {
-        if rights != self.castling.0 {
-            self.hash ^= self.castling_key(self.castling.0) ^ self.castling_key(rights);
-            self.castling = Castling(rights);
-        }
-    }
-
     #[inline(always)]
     fn is_live_home(&self, sq: Square, owner: Color) -> bool {
         V::GATING.is_some()
@@ -190,8 +137,7 @@ impl<V: Variant> Position<V> {
         self.set_ep(None);
         let mut new_ep = None;
         let mut reset_clock = false;
-        let mut keep =
-            if V::CHESS960 { self.castle_keep_960(m) } else { Self::castle_keep(m.from) & Self::castle_keep(m.to) };
+        let mut keep = self.castling_kept(m);
         match m.kind {
             MoveKind::Normal | MoveKind::DoublePush => {
                 if self.board[m.to.idx()] != 0 {
@@ -215,36 +161,7 @@ impl<V: Variant> Position<V> {
                 self.put(m.to, pc);
                 reset_clock = true;
             }
-            MoveKind::Castle if V::CHESS960 => {
-                // King takes rook: `to` is the castling rook's square.
-                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
-                let (king_to, rook_to) = if m.to.0 > m.from.0 {
-                    (Square(rank_base + 6), Square(rank_base + 5))
-                } else {
-                    (Square(rank_base + 2), Square(rank_base + 3))
-                };
-                let king = self.take(m.from);
-                let rook = self.take(m.to);
-                self.put(king_to, king);
-                self.put(rook_to, rook);
-                self.vacated(m.from, us);
-                self.vacated(m.to, us);
-            }
-            MoveKind::Castle => {
-                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
-                let (rook_from, rook_to) = if m.to.0 > m.from.0 {
-                    (Square(rank_base + V::Shape::FILES - 1), Square(m.to.0 - 1))
-                } else {
-                    (Square(rank_base), Square(m.to.0 + 1))
-                };
-                let king = self.take(m.from);
-                let rook = self.take(rook_from);
-                self.put(m.to, king);
-                self.put(rook_to, rook);
-                self.vacated(m.from, us);
-                self.vacated(rook_from, us);
-                keep &= Self::castle_keep(rook_from);
-            }
+            MoveKind::Castle => keep &= self.make_castle(m),
             MoveKind::Kidnap => {
                 let victim = self.kidnap_victim(m.from, m.to);
                 let alseid = self.take(m.from);

@@ -412,66 +412,6 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    fn generate_castling<K: Sink<BitsOf<V>>>(&self, sink: &mut K, occ: BitsOf<V>) {
-        type S<V> = <V as Variant>::Shape;
-        if V::CHESS960 {
-            self.generate_castling_960(sink, occ);
-            return;
-        }
-        let us = self.side;
-        let them = us.flip();
-        let r = Self::home_rank(us);
-        let sq = |f: u8| Square(r * S::<V>::FILES + f);
-        let (kflag, qflag) = match us {
-            Color::White => (crate::Castling::WK, crate::Castling::WQ),
-            Color::Black => (crate::Castling::BK, crate::Castling::BQ),
-        };
-        let empty = |fs: &[u8]| fs.iter().all(|&f| !occ.has(sq(f)));
-        let safe = |fs: &[u8]| fs.iter().all(|&f| !self.is_attacked(sq(f), them));
-        if self.castling.has(kflag) && empty(&[5, 6]) && safe(&[5, 6]) {
-            sink.push(Move::new(sq(4), sq(6), MoveKind::Castle));
-        }
-        if self.castling.has(qflag) && empty(&[1, 2, 3]) && safe(&[2, 3]) {
-            sink.push(Move::new(sq(4), sq(2), MoveKind::Castle));
-        }
-    }
-
-    /// Chess960 castling (the side to move is not in check). King and rook
-    /// end on g/f (king side) or c/d (queen side); every square either
-    /// crosses or lands on must be empty but for the two of them, and no
-    /// square the king stands on, crosses or lands on may be attacked with
-    /// both of them lifted off the board (so a castling rook that shielded
-    /// its king along the home rank cannot castle into the attack).
-    fn generate_castling_960<K: Sink<BitsOf<V>>>(&self, sink: &mut K, occ: BitsOf<V>) {
-        type S<V> = <V as Variant>::Shape;
-        let us = self.side;
-        let them = us.flip();
-        let base = Self::home_rank(us) * S::<V>::FILES;
-        let ksq = self.king(us);
-        let first = if us == Color::White { 0 } else { 2 };
-        let span = |a: u8, b: u8| {
-            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-            let mut m = BitsOf::<V>::ZERO;
-            for f in lo..=hi {
-                m |= BitsOf::<V>::bit(Square(base + f));
-            }
-            m
-        };
-        for i in first..first + 2 {
-            let Some(rsq) = self.castling_rook(i) else { continue };
-            let king_side = i % 2 == 0;
-            let (kf, rf) = (ksq.0 - base, rsq.0 - base);
-            let (king_to, rook_to) = if king_side { (6, 5) } else { (2, 3) };
-            let occ2 = occ ^ BitsOf::<V>::bit(ksq) ^ BitsOf::<V>::bit(rsq);
-            if (occ2 & (span(kf, king_to) | span(rf, rook_to))).any() {
-                continue;
-            }
-            if span(kf, king_to).iter().all(|sq| self.attackers_to(sq, occ2, them).is_empty()) {
-                sink.push(Move::new(ksq, rsq, MoveKind::Castle));
-            }
-        }
-    }
-
     /// Prelude actions (accept, decline, placement). They move no piece, so
     /// the mover's king is attacked after one exactly when it is attacked
     /// now: a side in check during the prelude has no legal move

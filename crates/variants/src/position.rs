@@ -1,7 +1,8 @@
 //! The generic position: bitboards by colour and kind, a mailbox, the
 //! game state and the Zobrist key, for any [`Variant`].
 
-use crate::setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
+use crate::castling::Castling;
+use crate::setup::{PositionError, Reserve, ReserveEntry, Setup};
 use crate::variant::{Gating, Variant};
 use crate::zobrist::KEYS;
 use core::marker::PhantomData;
@@ -188,27 +189,6 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn castling(&self) -> Castling {
         self.castling
-    }
-    /// The square of the castling rook of right `i` (indexed as
-    /// [`Castling::RIGHTS`]: `K`, `Q`, `k`, `q`) while the right is held.
-    #[inline]
-    pub fn castling_rook(&self, i: usize) -> Option<Square> {
-        let (flag, color, _) = *Castling::RIGHTS.get(i)?;
-        self.castling.has(flag).then(|| Square(Self::home_rank(color) * V::Shape::FILES + self.castle_rooks[i]))
-    }
-    /// The Zobrist key of castling rights `rights` in this position (in
-    /// Chess960 it includes the castling rooks' files).
-    #[inline(always)]
-    pub(crate) fn castling_key(&self, rights: u8) -> u64 {
-        let mut h = KEYS.castling[rights as usize];
-        if V::CHESS960 {
-            for i in 0..4 {
-                if rights & (1 << i) != 0 {
-                    h ^= KEYS.castle_rook[i][self.castle_rooks[i] as usize];
-                }
-            }
-        }
-        h
     }
     /// En passant target square (set after every double step).
     #[inline(always)]
@@ -427,56 +407,7 @@ impl<V: Variant> Position<V> {
         p.fullmove = setup.fullmove.max(1);
 
         // Castling.
-        if setup.castling != Castling::NONE && !V::CASTLING {
-            return Err(PositionError::NoCastling(name));
-        }
-        for (i, &(flag, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
-            if !setup.castling.has(flag) {
-                continue;
-            }
-            let letter = |f: u8| {
-                let l = File(f).letter();
-                if c == Color::White { l.to_ascii_uppercase() } else { l }
-            };
-            let ch = match (setup.castling_files[i], c, king_side) {
-                (Some(f), _, _) => letter(f),
-                (None, Color::White, true) => 'K',
-                (None, Color::White, false) => 'Q',
-                (None, Color::Black, true) => 'k',
-                (None, Color::Black, false) => 'q',
-            };
-            let r = Self::home_rank(c);
-            let rook = Some(Piece::new(c, PieceKind::Rook));
-            let is_rook = |f: u8| p.piece_at(Square(r * S::<V>::FILES + f)) == rook;
-            if V::CHESS960 {
-                let ksq = p.king(c);
-                if S::<V>::rank_of(ksq).0 != r {
-                    return Err(PositionError::CastlingRight(ch));
-                }
-                let kf = S::<V>::file_of(ksq).0;
-                let rook_file = match setup.castling_files[i] {
-                    Some(f) => Some(f),
-                    None if king_side => (kf + 1..S::<V>::FILES).rev().find(|&f| is_rook(f)),
-                    None => (0..kf).find(|&f| is_rook(f)),
-                };
-                match rook_file {
-                    Some(f) if f < S::<V>::FILES && is_rook(f) && (f > kf) == king_side && f != kf => {
-                        p.castle_rooks[i] = f;
-                    }
-                    _ => return Err(PositionError::CastlingRight(ch)),
-                }
-            } else {
-                let rook_file = if king_side { S::<V>::FILES - 1 } else { 0 };
-                let king_sq = Square(r * S::<V>::FILES + 4);
-                if p.piece_at(king_sq) != Some(Piece::new(c, PieceKind::King))
-                    || !is_rook(rook_file)
-                    || setup.castling_files[i].is_some_and(|f| f != rook_file)
-                {
-                    return Err(PositionError::CastlingRight(ch));
-                }
-            }
-        }
-        p.castling = setup.castling;
+        p.castling_from_setup(setup)?;
 
         // Reserve and gates.
         p.gates = Self::gates_from_setup(setup, &p)?;
@@ -645,28 +576,7 @@ impl<V: Variant> Position<V> {
             }
             Reserve { pending: self.gates.pending, entries }
         });
-        let mut castling_files = [None; 4];
-        if V::CHESS960 {
-            // X-FEN: a file letter only where `K`/`Q` would name another rook.
-            for (i, &(_, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
-                let Some(rsq) = self.castling_rook(i) else { continue };
-                let ksq = self.king(c);
-                let step: i32 = if king_side { 1 } else { -1 };
-                let mut sq = rsq.0 as i32 + step;
-                let rank_start = (Self::home_rank(c) * V::Shape::FILES) as i32;
-                let rook = Some(Piece::new(c, PieceKind::Rook));
-                let mut outermost = true;
-                while sq >= rank_start && sq < rank_start + V::Shape::FILES as i32 {
-                    if self.piece_at(Square(sq as u8)) == rook {
-                        outermost = false;
-                    }
-                    sq += step;
-                }
-                if !outermost || V::Shape::rank_of(ksq).0 != Self::home_rank(c) {
-                    castling_files[i] = Some(self.castle_rooks[i]);
-                }
-            }
-        }
+        let castling_files = self.castling_files_for_setup();
         Setup {
             files: V::Shape::FILES,
             ranks: V::Shape::RANKS,

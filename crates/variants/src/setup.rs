@@ -1,53 +1,10 @@
 //! Unvalidated position data ([`Setup`]) and the errors met when turning it
 //! into a [`crate::Position`].
 
+use crate::castling::Castling;
 use menagerie_geometry::{File, Square};
 use menagerie_pieces::{Color, Piece};
 use thiserror::Error;
-
-/// Castling rights as flags.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Castling(pub u8);
-
-impl Castling {
-    /// White king side (`K`).
-    pub const WK: u8 = 1;
-    /// White queen side (`Q`).
-    pub const WQ: u8 = 2;
-    /// Black king side (`k`).
-    pub const BK: u8 = 4;
-    /// Black queen side (`q`).
-    pub const BQ: u8 = 8;
-    /// No rights.
-    pub const NONE: Castling = Castling(0);
-    /// All four rights.
-    pub const ALL: Castling = Castling(15);
-
-    /// True if the right `flag` is held.
-    #[inline(always)]
-    pub const fn has(self, flag: u8) -> bool {
-        self.0 & flag != 0
-    }
-    /// The four rights in FEN order (`K`, `Q`, `k`, `q`): flag, colour,
-    /// king side; the index is the right's index in
-    /// [`Setup::castling_files`].
-    pub const RIGHTS: [(u8, Color, bool); 4] = [
-        (Self::WK, Color::White, true),
-        (Self::WQ, Color::White, false),
-        (Self::BK, Color::Black, true),
-        (Self::BQ, Color::Black, false),
-    ];
-
-    /// The FEN field (`KQkq`, `-`).
-    pub fn fen(self) -> String {
-        let s: String = [(Self::WK, 'K'), (Self::WQ, 'Q'), (Self::BK, 'k'), (Self::BQ, 'q')]
-            .iter()
-            .filter(|(f, _)| self.has(*f))
-            .map(|&(_, c)| c)
-            .collect();
-        if s.is_empty() { "-".to_string() } else { s }
-    }
-}
 
 /// One reserve piece in a Pioneer-gating variant.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -26,6 +26,7 @@
 
 mod any;
 mod castling;
+mod gating;
 mod make;
 mod movegen;
 mod moves;
@@ -39,13 +40,14 @@ mod zobrist;
 
 pub use any::{AnyPosition, Game, PositionVisitor, Rules};
 pub use castling::Castling;
+pub use gating::{Gates, Gating, Reserve, ReserveEntry};
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft_hashed, perft_parallel};
-pub use position::{BitsOf, Gates, Position};
-pub use setup::{PositionError, Reserve, ReserveEntry, Setup};
+pub use position::{BitsOf, Position};
+pub use setup::{PositionError, Setup};
 pub use variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Kidnap,
     ORTHODOX, Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
 };

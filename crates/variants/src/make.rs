@@ -84,39 +84,6 @@ impl<V: Variant> Position<V> {
     }
 
     #[inline(always)]
-    fn is_live_home(&self, sq: Square, owner: Color) -> bool {
-        V::GATING.is_some()
-            && V::Shape::rank_of(sq).0 == Self::home_rank(owner)
-            && self.gates.live[owner.idx()] & (1 << V::Shape::file_of(sq).0) != 0
-    }
-
-    #[inline(always)]
-    fn clear_gate(&mut self, sq: Square, owner: Color) {
-        let f = V::Shape::file_of(sq).0;
-        self.gates.live[owner.idx()] &= !(1 << f);
-        self.hash ^= KEYS.gate[owner.idx()][f as usize];
-    }
-
-    /// `owner`'s piece has left `sq` by moving: fire the gate if it was live.
-    #[inline(always)]
-    pub(crate) fn vacated(&mut self, sq: Square, owner: Color) {
-        if let Some(g) = V::GATING
-            && self.is_live_home(sq, owner)
-        {
-            self.clear_gate(sq, owner);
-            self.put(sq, Piece::new(owner, g.piece));
-        }
-    }
-
-    /// `owner`'s piece on `sq` was captured: forfeit the gate if it was live.
-    #[inline(always)]
-    pub(crate) fn captured_on(&mut self, sq: Square, owner: Color) {
-        if self.is_live_home(sq, owner) {
-            self.clear_gate(sq, owner);
-        }
-    }
-
-    #[inline(always)]
     fn set_ep(&mut self, ep: Option<Square>) {
         if let Some(old) = self.ep
             && self.ep_capturable(old)
@@ -226,33 +193,6 @@ impl<V: Variant> Position<V> {
         };
         (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
             && V::Shape::rank_of(to).0 == last
-    }
-
-    fn make_prelude(&mut self, m: Move) {
-        let us = self.side;
-        let old = self.gates.hash();
-        let mut next = us.flip();
-        match m.kind {
-            MoveKind::Accept => {
-                self.gates.pending = false;
-                // White places first in every case.
-                next = Color::White;
-            }
-            MoveKind::Decline => {
-                if us == Color::Black {
-                    self.gates = crate::position::Gates::default();
-                }
-            }
-            _ => {
-                self.gates.unplaced[us.idx()] = 0;
-                self.gates.live[us.idx()] = m.place_mask();
-            }
-        }
-        self.hash ^= old ^ self.gates.hash();
-        if next != us {
-            self.side = next;
-            self.hash ^= KEYS.side;
-        }
     }
 
     /// The victim of an Alseid moving `from` → `to`, if any (RULES.md §3.1).

@@ -15,7 +15,7 @@
 
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{BitsOf, Position};
-use crate::variant::{Gating, Variant};
+use crate::variant::Variant;
 use menagerie_geometry::{Bits, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
@@ -409,52 +409,6 @@ impl<V: Variant> Position<V> {
                     }
                 }
             }
-        }
-    }
-
-    /// Prelude actions (accept, decline, placement). They move no piece, so
-    /// the mover's king is attacked after one exactly when it is attacked
-    /// now: a side in check during the prelude has no legal move
-    /// (RULES.md §2.2), which makes it checkmated.
-    fn generate_prelude<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
-        let Some(g) = V::GATING else { return };
-        if self.is_check() {
-            return;
-        }
-        if self.gates.pending {
-            sink.push(Move::ACCEPT);
-            sink.push(Move::DECLINE);
-            return;
-        }
-        let us = self.side;
-        if self.gates.unplaced[us.idx()] == 0 {
-            return;
-        }
-        let files = 8.min(V::Shape::FILES);
-        let white_mask = self.gates.live[Color::White.idx()];
-        // A gate needs its owner's (non-Alseid) piece on the home square.
-        let home = Self::home_rank(us) * V::Shape::FILES;
-        let mut usable = 0u8;
-        for f in 0..files {
-            if let Some(p) = self.piece_at(Square(home + f))
-                && p.color == us
-                && p.kind != PieceKind::Alseid
-            {
-                usable |= 1 << f;
-            }
-        }
-        for mask in 1u16..(1 << files) {
-            let mask = mask as u8;
-            if mask.count_ones() != g.count as u32 || mask & !usable != 0 {
-                continue;
-            }
-            if !Gating::allows_files(mask) {
-                continue;
-            }
-            if g.same_file && us == Color::Black && mask != white_mask {
-                continue;
-            }
-            sink.push(Move::place(mask));
         }
     }
 }

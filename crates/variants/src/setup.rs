@@ -2,27 +2,10 @@
 //! into a [`crate::Position`].
 
 use crate::castling::Castling;
-use menagerie_geometry::{File, Square};
+use crate::gating::Reserve;
+use menagerie_geometry::Square;
 use menagerie_pieces::{Color, Piece};
 use thiserror::Error;
-
-/// One reserve piece in a Pioneer-gating variant.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct ReserveEntry {
-    /// The reserve piece (its colour is its owner).
-    pub piece: Piece,
-    /// The gate file once placed; `None` while still in hand.
-    pub file: Option<File>,
-}
-
-/// The reserve bracket of a gating variant (RULES.md §2.4).
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Reserve {
-    /// The prelude decision is pending (`?`).
-    pub pending: bool,
-    /// Remaining reserve pieces, White's first.
-    pub entries: Vec<ReserveEntry>,
-}
 
 /// Everything a FEN says, not yet checked against a variant's rules.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

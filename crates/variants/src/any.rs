@@ -2,6 +2,7 @@
 //! [`Game`]: a position with its history (for repetition).
 
 use crate::gating::Gating;
+use crate::kidnap::Kidnap;
 use crate::make::IllegalMove;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::outcome::{DrawReason, Outcome};
@@ -9,7 +10,7 @@ use crate::perft;
 use crate::position::Position;
 use crate::setup::{PositionError, Setup};
 use crate::variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Kidnap, Variant,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Variant,
     VariantId,
 };
 use menagerie_geometry::Square;

@@ -27,6 +27,7 @@
 mod any;
 mod castling;
 mod gating;
+mod kidnap;
 mod make;
 mod movegen;
 mod moves;
@@ -41,6 +42,7 @@ mod zobrist;
 pub use any::{AnyPosition, Game, PositionVisitor, Rules};
 pub use castling::Castling;
 pub use gating::{Gates, Gating, Reserve, ReserveEntry};
+pub use kidnap::Kidnap;
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};
@@ -48,6 +50,6 @@ pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft
 pub use position::{BitsOf, Position};
 pub use setup::{PositionError, Setup};
 pub use variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Kidnap,
-    ORTHODOX, Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, ORTHODOX,
+    Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
 };

@@ -129,18 +129,7 @@ impl<V: Variant> Position<V> {
                 reset_clock = true;
             }
             MoveKind::Castle => keep &= self.make_castle(m),
-            MoveKind::Kidnap => {
-                let victim = self.kidnap_victim(m.from, m.to);
-                let alseid = self.take(m.from);
-                self.put(m.to, alseid);
-                if let Some(v) = victim {
-                    let pc = self.take(v);
-                    self.put(m.from, pc);
-                    reset_clock |= pc.kind == PieceKind::Pawn;
-                    keep &= Self::castle_keep(v);
-                    self.vacated(v, pc.color);
-                }
-            }
+            MoveKind::Kidnap => reset_clock = self.make_kidnap(m, &mut keep),
             MoveKind::Swap => {
                 let a = self.take(m.from);
                 let b = self.take(m.to);
@@ -193,21 +182,6 @@ impl<V: Variant> Position<V> {
         };
         (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
             && V::Shape::rank_of(to).0 == last
-    }
-
-    /// The victim of an Alseid moving `from` → `to`, if any (RULES.md §3.1).
-    pub(crate) fn kidnap_victim(&self, from: Square, to: Square) -> Option<Square> {
-        use menagerie_geometry::{Delta, Dir};
-        type S<V> = <V as Variant>::Shape;
-        let d = Delta::new(
-            S::<V>::file_of(to).0 as i8 - S::<V>::file_of(from).0 as i8,
-            S::<V>::rank_of(to).0 as i8 - S::<V>::rank_of(from).0 as i8,
-        );
-        let dir = Dir::of(d)?;
-        if V::KIDNAP == crate::Kidnap::OneStep && (d.df.abs() > 1 || d.dr.abs() > 1) {
-            return None;
-        }
-        self.victim_behind(from, dir.opposite())
     }
 
     /// Enemy pieces a takeover move converts: the jumped squares of a

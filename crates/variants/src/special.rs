@@ -1,15 +1,17 @@
-//! Move generation for the special powers of the fairy variants:
-//! Alseid kidnapping (RULES.md §3), and Camel and Rhino Chess takeovers,
-//! swaps and promoting wazirs (§4).
+//! Move generation for the special powers of the fairy variants: the
+//! dispatch, and Camel and Rhino Chess takeovers, swaps and promoting
+//! wazirs (RULES.md §4). Alseid kidnapping (RULES.md §3) is in
+//! [`crate::kidnap`].
 //!
 //! A special move is kept when, after the whole move, the mover's king is
 //! not attacked. Where that provably holds without playing the move (no
 //! check, mover not pinned, king not involved) the full test is skipped.
 
+use crate::kidnap::Kidnap;
 use crate::movegen::Sink;
 use crate::moves::{Move, MoveKind};
 use crate::position::{BitsOf, Position};
-use crate::variant::{Kidnap, Variant};
+use crate::variant::Variant;
 use menagerie_geometry::{Bits, DIRECTIONS, Dir, Rank, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
@@ -18,7 +20,7 @@ type S<V> = <V as Variant>::Shape;
 impl<V: Variant> Position<V> {
     /// Squares adjacent (8 neighbours) to `sq`.
     #[inline(always)]
-    fn neighbours(sq: Square) -> BitsOf<V> {
+    pub(crate) fn neighbours(sq: Square) -> BitsOf<V> {
         S::<V>::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), sq)
     }
 
@@ -63,7 +65,7 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    fn check_mask(&self, ksq: Square, checkers: BitsOf<V>) -> BitsOf<V> {
+    pub(crate) fn check_mask(&self, ksq: Square, checkers: BitsOf<V>) -> BitsOf<V> {
         if checkers.is_empty() {
             S::<V>::ALL
         } else if checkers.many() {
@@ -71,103 +73,6 @@ impl<V: Variant> Position<V> {
         } else {
             S::<V>::between(ksq, Square(checkers.lsb() as u8)) | checkers
         }
-    }
-
-    /// Alseid moves. The victim of a move depends only on its direction, so
-    /// each direction is handled at once: moves without a victim are
-    /// ordinary moves (bulk-counted like any rider's), and a kidnap's safety
-    /// is tested once per direction with the Alseid lifted off the board —
-    /// where it lands can only add a blocker — falling back to a full test
-    /// per destination only when that fails.
-    fn gen_alseids<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
-        let g = S::<V>::geometry();
-        let us = self.side;
-        let occ = self.occupied();
-        let empty = !occ & S::<V>::ALL;
-        let ksq = self.king(us);
-        let mask = self.check_mask(ksq, checkers);
-        let own = self.by_color[us.idx()];
-        let king_code = Piece::new(us, PieceKind::King).code();
-        for from in self.pieces(Piece::new(us, PieceKind::Alseid)).iter() {
-            let line = if pinned.has(from) { self.pin_ray(ksq, from) } else { S::<V>::ALL };
-            for d in 0..8u8 {
-                let dir = Dir(d);
-                let targets = g.ray_attacks(from, dir, occ) & empty;
-                if targets.is_empty() {
-                    continue;
-                }
-                let mut kidnaps = match self.victim_behind(from, dir.opposite()) {
-                    None => BitsOf::<V>::ZERO,
-                    Some(_) if V::KIDNAP == Kidnap::OneStep => targets & Self::neighbours(from),
-                    Some(_) => targets,
-                };
-                sink.targets(from, targets & !kidnaps & mask & line);
-                if kidnaps.is_empty() {
-                    continue;
-                }
-                let Some(victim) = self.victim_behind(from, dir.opposite()) else { continue };
-                let own_safe = checkers.is_empty()
-                    && own.has(victim)
-                    && self.board[victim.idx()] != king_code
-                    && !pinned.has(victim);
-                if own_safe || (checkers.is_empty() && !self.kidnap_exposes(from, victim, None)) {
-                    while kidnaps.any() {
-                        let to = Square(kidnaps.lsb() as u8);
-                        kidnaps = kidnaps.clear_lsb();
-                        sink.push(Move::new(from, to, MoveKind::Kidnap));
-                    }
-                } else {
-                    for to in kidnaps.iter() {
-                        if !self.kidnap_exposes(from, victim, Some(to)) {
-                            sink.push(Move::new(from, to, MoveKind::Kidnap));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The second piece from `sq` along direction `back` (the victim of an
-    /// Alseid leaving `sq` the other way), if any.
-    #[inline]
-    pub(crate) fn victim_behind(&self, sq: Square, back: Dir) -> Option<Square> {
-        let mut on_ray = S::<V>::ray(sq, back) & self.occupied();
-        let nearest = |b: BitsOf<V>| Square(if back.is_positive() { b.lsb() } else { b.msb() } as u8);
-        if on_ray.is_empty() {
-            return None;
-        }
-        on_ray ^= BitsOf::<V>::bit(nearest(on_ray));
-        if on_ray.is_empty() { None } else { Some(nearest(on_ray)) }
-    }
-
-    /// True if the mover's king would be attacked after the Alseid on `o`
-    /// kidnaps the piece on `v` and lands on `t` (`None`: taken off the
-    /// board, which can only remove a blocker, so `false` then holds for
-    /// every landing square). Works on the piece sets alone.
-    fn kidnap_exposes(&self, o: Square, v: Square, t: Option<Square>) -> bool {
-        let us = self.side;
-        let Some(victim) = self.piece_at(v) else { return false };
-        let mut by_kind = self.by_kind;
-        let mut by_color = self.by_color;
-        let (bo, bv) = (BitsOf::<V>::bit(o), BitsOf::<V>::bit(v));
-        let alseid = PieceKind::Alseid.idx();
-        by_kind[alseid] ^= bo;
-        by_color[us.idx()] ^= bo;
-        if let Some(t) = t {
-            by_kind[alseid] |= BitsOf::<V>::bit(t);
-            by_color[us.idx()] |= BitsOf::<V>::bit(t);
-        }
-        by_kind[victim.kind.idx()] ^= bo | bv;
-        by_color[victim.color.idx()] ^= bo | bv;
-        if let Some(g) = V::GATING
-            && self.live_gate_squares(victim.color).has(v)
-        {
-            by_kind[g.piece.idx()] |= bv;
-            by_color[victim.color.idx()] |= bv;
-        }
-        let king = if victim == Piece::new(us, PieceKind::King) { o } else { self.king(us) };
-        let occ = by_color[0] | by_color[1];
-        Self::attackers_in(&by_kind, &by_color, king, occ, us.flip()).any()
     }
 
     fn gen_wazirs<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {

@@ -3,21 +3,11 @@
 //! run-time name of each variant.
 
 use crate::gating::Gating;
+use crate::kidnap::Kidnap;
 use core::fmt;
 use core::hash::Hash;
 use menagerie_geometry::{Board8x8, Board10x10, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
-
-/// When an Alseid kidnaps (RULES.md §3.1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kidnap {
-    /// No Alseids in this variant.
-    None,
-    /// Every Alseid move with a victim kidnaps it.
-    Always,
-    /// Only one-square Alseid moves kidnap (`alseid-weak`).
-    OneStep,
-}
 
 /// Bit mask of piece kinds.
 pub const fn kinds(list: &[PieceKind]) -> u16 {

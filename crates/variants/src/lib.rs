@@ -23,8 +23,17 @@
 //! position and leaves the old one untouched, so "unmake" is keeping the old
 //! value; the Zobrist key is updated incrementally and checked against
 //! [`Position::compute_hash`] by property tests.
+//!
+//! Each variant mechanism keeps its whole rules in one module, whose
+//! `impl Position<V>` blocks the generic code (`position.rs` for FEN
+//! validation, `movegen.rs` for generation, `make.rs` for playing moves)
+//! calls into, switched on the [`Variant`] rule constants: `castling.rs`
+//! (orthodox and Chess960 castling), `gating.rs` (Pioneer gating and its
+//! prelude), `kidnap.rs` (Alseid kidnapping) and `camel_rhino.rs` (takeovers,
+//! swaps, promoting wazirs, the Camel/Rhino loss).
 
 mod any;
+mod camel_rhino;
 mod castling;
 mod gating;
 mod kidnap;
@@ -35,7 +44,6 @@ mod outcome;
 mod perft;
 mod position;
 mod setup;
-mod special;
 mod variant;
 mod zobrist;
 

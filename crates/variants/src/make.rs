@@ -2,7 +2,7 @@
 //! position is simply kept by the caller) with incremental Zobrist updates.
 
 use crate::moves::{Move, MoveKind};
-use crate::position::{BitsOf, Position};
+use crate::position::Position;
 use crate::variant::Variant;
 use crate::zobrist::KEYS;
 use menagerie_geometry::{Bits, Shape, Square};
@@ -130,30 +130,9 @@ impl<V: Variant> Position<V> {
             }
             MoveKind::Castle => keep &= self.make_castle(m),
             MoveKind::Kidnap => reset_clock = self.make_kidnap(m, &mut keep),
-            MoveKind::Swap => {
-                let a = self.take(m.from);
-                let b = self.take(m.to);
-                reset_clock = a.kind == PieceKind::Pawn || b.kind == PieceKind::Pawn;
-                let promote = |pc: Piece, from: Square, to: Square| match m.promotion {
-                    Some(k) if Self::promotes_on(pc, to) && V::Shape::rank_of(from) != V::Shape::rank_of(to) => {
-                        Piece::new(pc.color, k)
-                    }
-                    _ => pc,
-                };
-                self.put(m.to, promote(a, m.from, m.to));
-                self.put(m.from, promote(b, m.to, m.from));
-            }
+            MoveKind::Swap => reset_clock = self.make_swap(m),
             MoveKind::Takeover | MoveKind::Jump => {
-                let pc = self.take(m.from);
-                for sq in self.takeover_victims(m, pc).iter() {
-                    let v = self.take(sq);
-                    self.put(sq, Piece::new(us, v.kind));
-                }
-                if self.board[m.to.idx()] != 0 {
-                    let cap = self.take(m.to);
-                    debug_assert!(cap.kind != PieceKind::King, "{m:?} captures a king in {self:?}");
-                }
-                self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
+                self.make_takeover(m);
                 reset_clock = true;
             }
             MoveKind::Accept | MoveKind::Decline | MoveKind::Place => {}
@@ -171,41 +150,5 @@ impl<V: Variant> Position<V> {
         {
             self.hash ^= KEYS.ep[V::Shape::file_of(ep).0 as usize];
         }
-    }
-
-    /// True if `pc` arriving on `to` promotes (pawns, and wazirs where they do).
-    #[inline(always)]
-    pub(crate) fn promotes_on(pc: Piece, to: Square) -> bool {
-        let last = match pc.color {
-            Color::White => V::Shape::RANKS - 1,
-            Color::Black => 0,
-        };
-        (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
-            && V::Shape::rank_of(to).0 == last
-    }
-
-    /// Enemy pieces a takeover move converts: the jumped squares of a
-    /// takeover leap, or the one square jumped by a jump takeover.
-    pub(crate) fn takeover_victims(&self, m: Move, mover: Piece) -> BitsOf<V> {
-        use menagerie_pieces::PieceShape;
-        let convertible = self.by_color[mover.color.flip().idx()] & !self.kind(PieceKind::King);
-        let mut v = BitsOf::<V>::ZERO;
-        if m.kind == MoveKind::Takeover {
-            if let Some(l) = V::Shape::pieces().leaps(mover, m.from).iter().find(|l| l.to == m.to) {
-                for &s in l.path() {
-                    v |= BitsOf::<V>::bit(s);
-                }
-            }
-        } else {
-            let df = V::Shape::file_of(m.to).0 as i32 - V::Shape::file_of(m.from).0 as i32;
-            let dr = V::Shape::rank_of(m.to).0 as i32 - V::Shape::rank_of(m.from).0 as i32;
-            if let Some(s) = V::Shape::square(
-                V::Shape::file_of(m.to).0 as i32 - df.signum(),
-                V::Shape::rank_of(m.to).0 as i32 - dr.signum(),
-            ) {
-                v |= BitsOf::<V>::bit(s);
-            }
-        }
-        v & convertible
     }
 }

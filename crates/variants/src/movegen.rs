@@ -4,7 +4,12 @@
 //! check masks and pin rays (a piece on a live gate's home square is never
 //! pinned: the entering reserve piece takes its place on the line). Moves of
 //! special powers (kidnaps, swaps, takeovers) are generated pseudo-legally and
-//! kept only if, after the whole move, the mover's king is not attacked.
+//! kept only if, after the whole move, the mover's king is not attacked;
+//! where that provably holds without playing the move (no check, mover not
+//! pinned, king not involved) the full test is skipped. Their generators
+//! live with their rules: [`crate::kidnap`] and [`crate::camel_rhino`]
+//! (likewise castling in [`crate::castling`] and the gating prelude in
+//! [`crate::gating`]).
 //!
 //! Prelude actions of the gating variants are moves like any other: legal
 //! only if the mover's king is not attacked afterwards, so a side in check
@@ -13,6 +18,7 @@
 //! Generation writes into a [`Sink`], which either collects moves or only
 //! counts them (bulk counting for perft, by population count of target sets).
 
+use crate::kidnap::Kidnap;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{BitsOf, Position};
 use crate::variant::Variant;
@@ -173,24 +179,6 @@ impl<V: Variant> Position<V> {
         self.variant_loser().is_some()
     }
 
-    /// The side that has lost by a variant rule, if any: under
-    /// [`Variant::CAMEL_RHINO_LOSS`], a side with neither Camel nor Rhino
-    /// (if both lack them, impossible in play, the side to move).
-    #[inline]
-    pub fn variant_loser(&self) -> Option<Color> {
-        if V::CAMEL_RHINO_LOSS {
-            let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
-            let us = self.side;
-            if (ch & self.by_color[us.idx()]).is_empty() {
-                return Some(us);
-            }
-            if (ch & self.by_color[us.flip().idx()]).is_empty() {
-                return Some(us.flip());
-            }
-        }
-        None
-    }
-
     /// Where a piece pinned on `from` may go: the squares from the king
     /// (exclusive) to the pinner (inclusive) on their common line — not the
     /// whole line, since a leaper along it (the Alpaca's two-square jump)
@@ -332,6 +320,43 @@ impl<V: Variant> Position<V> {
         }
 
         self.generate_special(sink, checkers, pinned);
+    }
+
+    // ----- special powers (generated in their mechanism modules) -----------
+
+    /// Squares adjacent (8 neighbours) to `sq`.
+    #[inline(always)]
+    pub(crate) fn neighbours(sq: Square) -> BitsOf<V> {
+        V::Shape::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), sq)
+    }
+
+    /// Moves of special powers; `checkers` and `pinned` come from the
+    /// ordinary generator (`pinned` is empty when in double check).
+    pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+        if V::KIDNAP != Kidnap::None {
+            self.gen_alseids(sink, checkers, pinned);
+        }
+        if V::WAZIR_PROMOTES && !checkers.many() {
+            self.gen_wazirs(sink, checkers, pinned);
+        }
+        if V::TAKEOVERS {
+            self.gen_takeovers(sink, checkers, pinned);
+        }
+        if V::SWAPS {
+            self.gen_swaps(sink, checkers);
+        }
+    }
+
+    /// The squares a non-king move must reach to answer `checkers` (all of
+    /// them when not in check, none in double check).
+    pub(crate) fn check_mask(&self, ksq: Square, checkers: BitsOf<V>) -> BitsOf<V> {
+        if checkers.is_empty() {
+            V::Shape::ALL
+        } else if checkers.many() {
+            BitsOf::<V>::ZERO
+        } else {
+            V::Shape::between(ksq, Square(checkers.lsb() as u8)) | checkers
+        }
     }
 
     #[inline(always)]

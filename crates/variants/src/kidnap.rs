@@ -4,9 +4,9 @@
 //! The rules, as implemented here:
 //!
 //! - The Alseid (`S`) moves like a queen over empty squares and only to an
-//!   empty square; it never captures, attacks or checks (its plain moves
-//!   and its non-attack are in the piece tables and the generic attack
-//!   code; this module adds the kidnap).
+//!   empty square; it never captures, attacks or checks. All its moves are
+//!   generated here, those without a victim as ordinary moves; that it
+//!   never attacks is the generic attack code's (it has no attack there).
 //! - **Kidnapping** (RULES.md §3.1): when the Alseid leaves its square O in
 //!   direction d, look from O the opposite way: the first piece met is the
 //!   screen, the next one beyond it (any colour, kings included) is the

@@ -224,7 +224,8 @@ impl<V: Variant> Position<V> {
         let checkers = self.attackers_to(ksq, occ, them);
         let live = self.live_gate_squares(us);
 
-        // King moves. If the king's home gate fires, its square stays occupied.
+        // King moves. If the king's home gate fires, its square stays occupied
+        // (gating.rs).
         {
             let occ_wo_king = if live.has(ksq) { occ } else { occ ^ BitsOf::<V>::bit(ksq) };
             let king = Piece::new(us, PieceKind::King);
@@ -262,6 +263,7 @@ impl<V: Variant> Position<V> {
                     pinned |= b & own;
                 }
             }
+            // The reserve piece entering a live gate square keeps the line closed.
             pinned &= !live;
         }
 
@@ -303,6 +305,8 @@ impl<V: Variant> Position<V> {
                 sink.targets(from, a);
             }
         }
+        // Where wazirs promote, their moves come with the special powers
+        // (camel_rhino.rs).
         for kind in [PieceKind::Camel, PieceKind::Rhino, PieceKind::Zebra, PieceKind::Wazir] {
             if V::has(kind) && !(V::WAZIR_PROMOTES && kind == PieceKind::Wazir) {
                 self.gen_leaper(sink, kind, target_mask, pinned, ksq);
@@ -314,7 +318,7 @@ impl<V: Variant> Position<V> {
             self.generate_pawns(sink, mask, pinned, ksq);
         }
 
-        // Castling.
+        // Castling (castling.rs).
         if V::CASTLING && checkers.is_empty() {
             self.generate_castling(sink, occ);
         }

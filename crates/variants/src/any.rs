@@ -1,6 +1,8 @@
 //! [`AnyPosition`]: a position of a variant chosen at run time, and
 //! [`Game`]: a position with its history (for repetition).
 
+use crate::gating::Gating;
+use crate::kidnap::Kidnap;
 use crate::make::IllegalMove;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::outcome::{DrawReason, Outcome};
@@ -8,8 +10,8 @@ use crate::perft;
 use crate::position::Position;
 use crate::setup::{PositionError, Setup};
 use crate::variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
-    Variant, VariantId,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Variant,
+    VariantId,
 };
 use menagerie_geometry::Square;
 use menagerie_pieces::{Color, Piece, PieceKind};

@@ -23,8 +23,20 @@
 //! position and leaves the old one untouched, so "unmake" is keeping the old
 //! value; the Zobrist key is updated incrementally and checked against
 //! [`Position::compute_hash`] by property tests.
+//!
+//! Each variant mechanism keeps its whole rules in one module, whose
+//! `impl Position<V>` blocks the generic code (`position.rs` for FEN
+//! validation, `movegen.rs` for generation, `make.rs` for playing moves)
+//! calls into, switched on the [`Variant`] rule constants: `castling.rs`
+//! (orthodox and Chess960 castling), `gating.rs` (Pioneer gating and its
+//! prelude), `kidnap.rs` (Alseid kidnapping) and `camel_rhino.rs` (takeovers,
+//! swaps, promoting wazirs, the Camel/Rhino loss).
 
 mod any;
+mod camel_rhino;
+mod castling;
+mod gating;
+mod kidnap;
 mod make;
 mod movegen;
 mod moves;
@@ -32,18 +44,20 @@ mod outcome;
 mod perft;
 mod position;
 mod setup;
-mod special;
 mod variant;
 mod zobrist;
 
 pub use any::{AnyPosition, Game, PositionVisitor, Rules};
+pub use castling::Castling;
+pub use gating::{Gates, Gating, Reserve, ReserveEntry};
+pub use kidnap::Kidnap;
 pub use make::IllegalMove;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use perft::{PerftControl, PerftTable, divide, perft, perft_controlled, perft_hashed, perft_parallel};
-pub use position::{BitsOf, Gates, Position};
-pub use setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
+pub use position::{BitsOf, Position};
+pub use setup::{PositionError, Setup};
 pub use variant::{
-    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, Gating, Kidnap,
-    ORTHODOX, Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
+    Alpaca, Alpaca2, AlpacaSameFile, Alseid, AlseidWeak, CamelRhino, CamelRhinoPlain, Chess, Chess960, ORTHODOX,
+    Variant, VariantId, chess960_back_rank, chess960_start_fen, kinds,
 };

@@ -2,8 +2,7 @@
 //! position is simply kept by the caller) with incremental Zobrist updates.
 
 use crate::moves::{Move, MoveKind};
-use crate::position::{BitsOf, Position};
-use crate::setup::Castling;
+use crate::position::Position;
 use crate::variant::Variant;
 use crate::zobrist::KEYS;
 use menagerie_geometry::{Bits, Shape, Square};
@@ -84,91 +83,6 @@ impl<V: Variant> Position<V> {
         v
     }
 
-    /// Rights that survive a move touching `sq`.
-    #[inline(always)]
-    fn castle_keep(sq: Square) -> u8 {
-        if !V::CASTLING {
-            return 0;
-        }
-        let f = V::Shape::FILES;
-        let top = (V::Shape::RANKS - 1) * f;
-        match sq.0 {
-            4 => !(Castling::WK | Castling::WQ),
-            0 => !Castling::WQ,
-            s if s == f - 1 => !Castling::WK,
-            s if s == top + 4 => !(Castling::BK | Castling::BQ),
-            s if s == top => !Castling::BQ,
-            s if s == top + f - 1 => !Castling::BK,
-            _ => 0xFF,
-        }
-    }
-
-    /// Chess960: rights that survive `m` (a king move drops both of the
-    /// mover's rights; a move from or onto a castling rook's square drops
-    /// that right).
-    #[inline]
-    fn castle_keep_960(&self, m: Move) -> u8 {
-        let mut keep = 0xFF;
-        if self.castling.0 == 0 {
-            return keep;
-        }
-        if self.board[m.from.idx()] == Piece::new(self.side, PieceKind::King).code() {
-            keep &= match self.side {
-                Color::White => !(Castling::WK | Castling::WQ),
-                Color::Black => !(Castling::BK | Castling::BQ),
-            };
-        }
-        for i in 0..4 {
-            if let Some(rsq) = self.castling_rook(i)
-                && (rsq == m.from || rsq == m.to)
-            {
-                keep &= !(1 << i);
-            }
-        }
-        keep
-    }
-
-    #[inline(always)]
-    fn set_castling(&mut self, rights: u8) {
-        if rights != self.castling.0 {
-            self.hash ^= self.castling_key(self.castling.0) ^ self.castling_key(rights);
-            self.castling = Castling(rights);
-        }
-    }
-
-    #[inline(always)]
-    fn is_live_home(&self, sq: Square, owner: Color) -> bool {
-        V::GATING.is_some()
-            && V::Shape::rank_of(sq).0 == Self::home_rank(owner)
-            && self.gates.live[owner.idx()] & (1 << V::Shape::file_of(sq).0) != 0
-    }
-
-    #[inline(always)]
-    fn clear_gate(&mut self, sq: Square, owner: Color) {
-        let f = V::Shape::file_of(sq).0;
-        self.gates.live[owner.idx()] &= !(1 << f);
-        self.hash ^= KEYS.gate[owner.idx()][f as usize];
-    }
-
-    /// `owner`'s piece has left `sq` by moving: fire the gate if it was live.
-    #[inline(always)]
-    pub(crate) fn vacated(&mut self, sq: Square, owner: Color) {
-        if let Some(g) = V::GATING
-            && self.is_live_home(sq, owner)
-        {
-            self.clear_gate(sq, owner);
-            self.put(sq, Piece::new(owner, g.piece));
-        }
-    }
-
-    /// `owner`'s piece on `sq` was captured: forfeit the gate if it was live.
-    #[inline(always)]
-    pub(crate) fn captured_on(&mut self, sq: Square, owner: Color) {
-        if self.is_live_home(sq, owner) {
-            self.clear_gate(sq, owner);
-        }
-    }
-
     #[inline(always)]
     fn set_ep(&mut self, ep: Option<Square>) {
         if let Some(old) = self.ep
@@ -190,8 +104,7 @@ impl<V: Variant> Position<V> {
         self.set_ep(None);
         let mut new_ep = None;
         let mut reset_clock = false;
-        let mut keep =
-            if V::CHESS960 { self.castle_keep_960(m) } else { Self::castle_keep(m.from) & Self::castle_keep(m.to) };
+        let mut keep = self.castling_kept(m);
         match m.kind {
             MoveKind::Normal | MoveKind::DoublePush => {
                 if self.board[m.to.idx()] != 0 {
@@ -215,72 +128,11 @@ impl<V: Variant> Position<V> {
                 self.put(m.to, pc);
                 reset_clock = true;
             }
-            MoveKind::Castle if V::CHESS960 => {
-                // King takes rook: `to` is the castling rook's square.
-                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
-                let (king_to, rook_to) = if m.to.0 > m.from.0 {
-                    (Square(rank_base + 6), Square(rank_base + 5))
-                } else {
-                    (Square(rank_base + 2), Square(rank_base + 3))
-                };
-                let king = self.take(m.from);
-                let rook = self.take(m.to);
-                self.put(king_to, king);
-                self.put(rook_to, rook);
-                self.vacated(m.from, us);
-                self.vacated(m.to, us);
-            }
-            MoveKind::Castle => {
-                let rank_base = m.from.0 - V::Shape::file_of(m.from).0;
-                let (rook_from, rook_to) = if m.to.0 > m.from.0 {
-                    (Square(rank_base + V::Shape::FILES - 1), Square(m.to.0 - 1))
-                } else {
-                    (Square(rank_base), Square(m.to.0 + 1))
-                };
-                let king = self.take(m.from);
-                let rook = self.take(rook_from);
-                self.put(m.to, king);
-                self.put(rook_to, rook);
-                self.vacated(m.from, us);
-                self.vacated(rook_from, us);
-                keep &= Self::castle_keep(rook_from);
-            }
-            MoveKind::Kidnap => {
-                let victim = self.kidnap_victim(m.from, m.to);
-                let alseid = self.take(m.from);
-                self.put(m.to, alseid);
-                if let Some(v) = victim {
-                    let pc = self.take(v);
-                    self.put(m.from, pc);
-                    reset_clock |= pc.kind == PieceKind::Pawn;
-                    keep &= Self::castle_keep(v);
-                    self.vacated(v, pc.color);
-                }
-            }
-            MoveKind::Swap => {
-                let a = self.take(m.from);
-                let b = self.take(m.to);
-                reset_clock = a.kind == PieceKind::Pawn || b.kind == PieceKind::Pawn;
-                let promote = |pc: Piece, from: Square, to: Square| match m.promotion {
-                    Some(k) if Self::promotes_on(pc, to) && V::Shape::rank_of(from) != V::Shape::rank_of(to) => {
-                        Piece::new(pc.color, k)
-                    }
-                    _ => pc,
-                };
-                self.put(m.to, promote(a, m.from, m.to));
-                self.put(m.from, promote(b, m.to, m.from));
-            }
+            MoveKind::Castle => keep &= self.make_castle(m),
+            MoveKind::Kidnap => reset_clock = self.make_kidnap(m, &mut keep),
+            MoveKind::Swap => reset_clock = self.make_swap(m),
             MoveKind::Takeover | MoveKind::Jump => {
-                let pc = self.take(m.from);
-                for sq in self.takeover_victims(m, pc).iter() {
-                    let v = self.take(sq);
-                    self.put(sq, Piece::new(us, v.kind));
-                }
-                if self.board[m.to.idx()] != 0 {
-                    let cap = self.take(m.to);
-                    debug_assert!(cap.kind != PieceKind::King, "{m:?} captures a king in {self:?}");
-                }
-                self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
+                self.make_takeover(m);
                 reset_clock = true;
             }
             MoveKind::Accept | MoveKind::Decline | MoveKind::Place => {}
@@ -298,83 +150,5 @@ impl<V: Variant> Position<V> {
         {
             self.hash ^= KEYS.ep[V::Shape::file_of(ep).0 as usize];
         }
-    }
-
-    /// True if `pc` arriving on `to` promotes (pawns, and wazirs where they do).
-    #[inline(always)]
-    pub(crate) fn promotes_on(pc: Piece, to: Square) -> bool {
-        let last = match pc.color {
-            Color::White => V::Shape::RANKS - 1,
-            Color::Black => 0,
-        };
-        (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
-            && V::Shape::rank_of(to).0 == last
-    }
-
-    fn make_prelude(&mut self, m: Move) {
-        let us = self.side;
-        let old = self.gates.hash();
-        let mut next = us.flip();
-        match m.kind {
-            MoveKind::Accept => {
-                self.gates.pending = false;
-                // White places first in every case.
-                next = Color::White;
-            }
-            MoveKind::Decline => {
-                if us == Color::Black {
-                    self.gates = crate::position::Gates::default();
-                }
-            }
-            _ => {
-                self.gates.unplaced[us.idx()] = 0;
-                self.gates.live[us.idx()] = m.place_mask();
-            }
-        }
-        self.hash ^= old ^ self.gates.hash();
-        if next != us {
-            self.side = next;
-            self.hash ^= KEYS.side;
-        }
-    }
-
-    /// The victim of an Alseid moving `from` → `to`, if any (RULES.md §3.1).
-    pub(crate) fn kidnap_victim(&self, from: Square, to: Square) -> Option<Square> {
-        use menagerie_geometry::{Delta, Dir};
-        type S<V> = <V as Variant>::Shape;
-        let d = Delta::new(
-            S::<V>::file_of(to).0 as i8 - S::<V>::file_of(from).0 as i8,
-            S::<V>::rank_of(to).0 as i8 - S::<V>::rank_of(from).0 as i8,
-        );
-        let dir = Dir::of(d)?;
-        if V::KIDNAP == crate::Kidnap::OneStep && (d.df.abs() > 1 || d.dr.abs() > 1) {
-            return None;
-        }
-        self.victim_behind(from, dir.opposite())
-    }
-
-    /// Enemy pieces a takeover move converts: the jumped squares of a
-    /// takeover leap, or the one square jumped by a jump takeover.
-    pub(crate) fn takeover_victims(&self, m: Move, mover: Piece) -> BitsOf<V> {
-        use menagerie_pieces::PieceShape;
-        let convertible = self.by_color[mover.color.flip().idx()] & !self.kind(PieceKind::King);
-        let mut v = BitsOf::<V>::ZERO;
-        if m.kind == MoveKind::Takeover {
-            if let Some(l) = V::Shape::pieces().leaps(mover, m.from).iter().find(|l| l.to == m.to) {
-                for &s in l.path() {
-                    v |= BitsOf::<V>::bit(s);
-                }
-            }
-        } else {
-            let df = V::Shape::file_of(m.to).0 as i32 - V::Shape::file_of(m.from).0 as i32;
-            let dr = V::Shape::rank_of(m.to).0 as i32 - V::Shape::rank_of(m.from).0 as i32;
-            if let Some(s) = V::Shape::square(
-                V::Shape::file_of(m.to).0 as i32 - df.signum(),
-                V::Shape::rank_of(m.to).0 as i32 - dr.signum(),
-            ) {
-                v |= BitsOf::<V>::bit(s);
-            }
-        }
-        v & convertible
     }
 }

@@ -4,7 +4,12 @@
 //! check masks and pin rays (a piece on a live gate's home square is never
 //! pinned: the entering reserve piece takes its place on the line). Moves of
 //! special powers (kidnaps, swaps, takeovers) are generated pseudo-legally and
-//! kept only if, after the whole move, the mover's king is not attacked.
+//! kept only if, after the whole move, the mover's king is not attacked;
+//! where that provably holds without playing the move (no check, mover not
+//! pinned, king not involved) the full test is skipped. Their generators
+//! live with their rules: [`crate::kidnap`] and [`crate::camel_rhino`]
+//! (likewise castling in [`crate::castling`] and the gating prelude in
+//! [`crate::gating`]).
 //!
 //! Prelude actions of the gating variants are moves like any other: legal
 //! only if the mover's king is not attacked afterwards, so a side in check
@@ -13,9 +18,10 @@
 //! Generation writes into a [`Sink`], which either collects moves or only
 //! counts them (bulk counting for perft, by population count of target sets).
 
+use crate::kidnap::Kidnap;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{BitsOf, Position};
-use crate::variant::{Gating, Variant};
+use crate::variant::Variant;
 use menagerie_geometry::{Bits, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
@@ -173,24 +179,6 @@ impl<V: Variant> Position<V> {
         self.variant_loser().is_some()
     }
 
-    /// The side that has lost by a variant rule, if any: under
-    /// [`Variant::CAMEL_RHINO_LOSS`], a side with neither Camel nor Rhino
-    /// (if both lack them, impossible in play, the side to move).
-    #[inline]
-    pub fn variant_loser(&self) -> Option<Color> {
-        if V::CAMEL_RHINO_LOSS {
-            let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
-            let us = self.side;
-            if (ch & self.by_color[us.idx()]).is_empty() {
-                return Some(us);
-            }
-            if (ch & self.by_color[us.flip().idx()]).is_empty() {
-                return Some(us.flip());
-            }
-        }
-        None
-    }
-
     /// Where a piece pinned on `from` may go: the squares from the king
     /// (exclusive) to the pinner (inclusive) on their common line — not the
     /// whole line, since a leaper along it (the Alpaca's two-square jump)
@@ -236,7 +224,8 @@ impl<V: Variant> Position<V> {
         let checkers = self.attackers_to(ksq, occ, them);
         let live = self.live_gate_squares(us);
 
-        // King moves. If the king's home gate fires, its square stays occupied.
+        // King moves. If the king's home gate fires, its square stays occupied
+        // (gating.rs).
         {
             let occ_wo_king = if live.has(ksq) { occ } else { occ ^ BitsOf::<V>::bit(ksq) };
             let king = Piece::new(us, PieceKind::King);
@@ -274,6 +263,7 @@ impl<V: Variant> Position<V> {
                     pinned |= b & own;
                 }
             }
+            // The reserve piece entering a live gate square keeps the line closed.
             pinned &= !live;
         }
 
@@ -315,6 +305,8 @@ impl<V: Variant> Position<V> {
                 sink.targets(from, a);
             }
         }
+        // Where wazirs promote, their moves come with the special powers
+        // (camel_rhino.rs).
         for kind in [PieceKind::Camel, PieceKind::Rhino, PieceKind::Zebra, PieceKind::Wazir] {
             if V::has(kind) && !(V::WAZIR_PROMOTES && kind == PieceKind::Wazir) {
                 self.gen_leaper(sink, kind, target_mask, pinned, ksq);
@@ -326,12 +318,49 @@ impl<V: Variant> Position<V> {
             self.generate_pawns(sink, mask, pinned, ksq);
         }
 
-        // Castling.
+        // Castling (castling.rs).
         if V::CASTLING && checkers.is_empty() {
             self.generate_castling(sink, occ);
         }
 
         self.generate_special(sink, checkers, pinned);
+    }
+
+    // ----- special powers (generated in their mechanism modules) -----------
+
+    /// Squares adjacent (8 neighbours) to `sq`.
+    #[inline(always)]
+    pub(crate) fn neighbours(sq: Square) -> BitsOf<V> {
+        V::Shape::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), sq)
+    }
+
+    /// Moves of special powers; `checkers` and `pinned` come from the
+    /// ordinary generator (`pinned` is empty when in double check).
+    pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+        if V::KIDNAP != Kidnap::None {
+            self.gen_alseids(sink, checkers, pinned);
+        }
+        if V::WAZIR_PROMOTES && !checkers.many() {
+            self.gen_wazirs(sink, checkers, pinned);
+        }
+        if V::TAKEOVERS {
+            self.gen_takeovers(sink, checkers, pinned);
+        }
+        if V::SWAPS {
+            self.gen_swaps(sink, checkers);
+        }
+    }
+
+    /// The squares a non-king move must reach to answer `checkers` (all of
+    /// them when not in check, none in double check).
+    pub(crate) fn check_mask(&self, ksq: Square, checkers: BitsOf<V>) -> BitsOf<V> {
+        if checkers.is_empty() {
+            V::Shape::ALL
+        } else if checkers.many() {
+            BitsOf::<V>::ZERO
+        } else {
+            V::Shape::between(ksq, Square(checkers.lsb() as u8)) | checkers
+        }
     }
 
     #[inline(always)]
@@ -409,112 +438,6 @@ impl<V: Variant> Position<V> {
                     }
                 }
             }
-        }
-    }
-
-    fn generate_castling<K: Sink<BitsOf<V>>>(&self, sink: &mut K, occ: BitsOf<V>) {
-        type S<V> = <V as Variant>::Shape;
-        if V::CHESS960 {
-            self.generate_castling_960(sink, occ);
-            return;
-        }
-        let us = self.side;
-        let them = us.flip();
-        let r = Self::home_rank(us);
-        let sq = |f: u8| Square(r * S::<V>::FILES + f);
-        let (kflag, qflag) = match us {
-            Color::White => (crate::Castling::WK, crate::Castling::WQ),
-            Color::Black => (crate::Castling::BK, crate::Castling::BQ),
-        };
-        let empty = |fs: &[u8]| fs.iter().all(|&f| !occ.has(sq(f)));
-        let safe = |fs: &[u8]| fs.iter().all(|&f| !self.is_attacked(sq(f), them));
-        if self.castling.has(kflag) && empty(&[5, 6]) && safe(&[5, 6]) {
-            sink.push(Move::new(sq(4), sq(6), MoveKind::Castle));
-        }
-        if self.castling.has(qflag) && empty(&[1, 2, 3]) && safe(&[2, 3]) {
-            sink.push(Move::new(sq(4), sq(2), MoveKind::Castle));
-        }
-    }
-
-    /// Chess960 castling (the side to move is not in check). King and rook
-    /// end on g/f (king side) or c/d (queen side); every square either
-    /// crosses or lands on must be empty but for the two of them, and no
-    /// square the king stands on, crosses or lands on may be attacked with
-    /// both of them lifted off the board (so a castling rook that shielded
-    /// its king along the home rank cannot castle into the attack).
-    fn generate_castling_960<K: Sink<BitsOf<V>>>(&self, sink: &mut K, occ: BitsOf<V>) {
-        type S<V> = <V as Variant>::Shape;
-        let us = self.side;
-        let them = us.flip();
-        let base = Self::home_rank(us) * S::<V>::FILES;
-        let ksq = self.king(us);
-        let first = if us == Color::White { 0 } else { 2 };
-        let span = |a: u8, b: u8| {
-            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-            let mut m = BitsOf::<V>::ZERO;
-            for f in lo..=hi {
-                m |= BitsOf::<V>::bit(Square(base + f));
-            }
-            m
-        };
-        for i in first..first + 2 {
-            let Some(rsq) = self.castling_rook(i) else { continue };
-            let king_side = i % 2 == 0;
-            let (kf, rf) = (ksq.0 - base, rsq.0 - base);
-            let (king_to, rook_to) = if king_side { (6, 5) } else { (2, 3) };
-            let occ2 = occ ^ BitsOf::<V>::bit(ksq) ^ BitsOf::<V>::bit(rsq);
-            if (occ2 & (span(kf, king_to) | span(rf, rook_to))).any() {
-                continue;
-            }
-            if span(kf, king_to).iter().all(|sq| self.attackers_to(sq, occ2, them).is_empty()) {
-                sink.push(Move::new(ksq, rsq, MoveKind::Castle));
-            }
-        }
-    }
-
-    /// Prelude actions (accept, decline, placement). They move no piece, so
-    /// the mover's king is attacked after one exactly when it is attacked
-    /// now: a side in check during the prelude has no legal move
-    /// (RULES.md §2.2), which makes it checkmated.
-    fn generate_prelude<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
-        let Some(g) = V::GATING else { return };
-        if self.is_check() {
-            return;
-        }
-        if self.gates.pending {
-            sink.push(Move::ACCEPT);
-            sink.push(Move::DECLINE);
-            return;
-        }
-        let us = self.side;
-        if self.gates.unplaced[us.idx()] == 0 {
-            return;
-        }
-        let files = 8.min(V::Shape::FILES);
-        let white_mask = self.gates.live[Color::White.idx()];
-        // A gate needs its owner's (non-Alseid) piece on the home square.
-        let home = Self::home_rank(us) * V::Shape::FILES;
-        let mut usable = 0u8;
-        for f in 0..files {
-            if let Some(p) = self.piece_at(Square(home + f))
-                && p.color == us
-                && p.kind != PieceKind::Alseid
-            {
-                usable |= 1 << f;
-            }
-        }
-        for mask in 1u16..(1 << files) {
-            let mask = mask as u8;
-            if mask.count_ones() != g.count as u32 || mask & !usable != 0 {
-                continue;
-            }
-            if !Gating::allows_files(mask) {
-                continue;
-            }
-            if g.same_file && us == Color::Black && mask != white_mask {
-                continue;
-            }
-            sink.push(Move::place(mask));
         }
     }
 }

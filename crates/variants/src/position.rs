@@ -1,53 +1,17 @@
 //! The generic position: bitboards by colour and kind, a mailbox, the
 //! game state and the Zobrist key, for any [`Variant`].
 
-use crate::setup::{Castling, PositionError, Reserve, ReserveEntry, Setup};
-use crate::variant::{Gating, Variant};
+use crate::castling::Castling;
+use crate::gating::Gates;
+use crate::setup::{PositionError, Setup};
+use crate::variant::Variant;
 use crate::zobrist::KEYS;
 use core::marker::PhantomData;
-use menagerie_geometry::{Bits, File, Shape, Square};
+use menagerie_geometry::{Bits, Shape, Square};
 use menagerie_pieces::{Color, KIND_COUNT, Piece, PieceKind, PieceShape};
 
 /// The bitboard type of a variant.
 pub type BitsOf<V> = <<V as Variant>::Shape as Shape>::Bits;
-
-/// Pioneer-gating state of both sides (RULES.md §2).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Gates {
-    /// Per colour: bit mask of files whose gate is live.
-    pub live: [u8; 2],
-    /// Per colour: reserve pieces still in hand (not yet placed).
-    pub unplaced: [u8; 2],
-    /// The prelude decision is pending.
-    pub pending: bool,
-}
-
-impl Gates {
-    /// True while the prelude (decision or placement) is not finished.
-    #[inline(always)]
-    pub fn in_prelude(&self) -> bool {
-        self.pending || self.unplaced[0] + self.unplaced[1] > 0
-    }
-    /// Total reserve pieces still to come for `c` (in hand or gated).
-    pub fn reserve_count(&self, c: Color) -> u32 {
-        self.unplaced[c.idx()] as u32 + self.live[c.idx()].count_ones()
-    }
-    pub(crate) fn hash(&self) -> u64 {
-        let mut h = 0;
-        for c in 0..2 {
-            for f in 0..8 {
-                if self.live[c] & (1 << f) != 0 {
-                    h ^= KEYS.gate[c][f];
-                }
-            }
-            h ^= KEYS.unplaced[c][self.unplaced[c].min(3) as usize];
-        }
-        if self.pending {
-            h ^= KEYS.pending;
-        }
-        h
-    }
-}
 
 /// A position of variant `V`. Invalid positions cannot be constructed: use
 /// [`Position::from_setup`] or [`Position::start`].
@@ -145,9 +109,7 @@ impl<V: Variant> Position<V> {
         if V::CASTLING {
             p.castling = Castling::ALL;
         }
-        if let Some(g) = V::GATING {
-            p.gates = Gates { live: [0; 2], unplaced: [g.count; 2], pending: true };
-        }
+        p.gates = Self::start_gates();
         p.hash = p.compute_hash();
         p
     }
@@ -188,27 +150,6 @@ impl<V: Variant> Position<V> {
     #[inline(always)]
     pub fn castling(&self) -> Castling {
         self.castling
-    }
-    /// The square of the castling rook of right `i` (indexed as
-    /// [`Castling::RIGHTS`]: `K`, `Q`, `k`, `q`) while the right is held.
-    #[inline]
-    pub fn castling_rook(&self, i: usize) -> Option<Square> {
-        let (flag, color, _) = *Castling::RIGHTS.get(i)?;
-        self.castling.has(flag).then(|| Square(Self::home_rank(color) * V::Shape::FILES + self.castle_rooks[i]))
-    }
-    /// The Zobrist key of castling rights `rights` in this position (in
-    /// Chess960 it includes the castling rooks' files).
-    #[inline(always)]
-    pub(crate) fn castling_key(&self, rights: u8) -> u64 {
-        let mut h = KEYS.castling[rights as usize];
-        if V::CHESS960 {
-            for i in 0..4 {
-                if rights & (1 << i) != 0 {
-                    h ^= KEYS.castle_rook[i][self.castle_rooks[i] as usize];
-                }
-            }
-        }
-        h
     }
     /// En passant target square (set after every double step).
     #[inline(always)]
@@ -341,17 +282,6 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    /// Squares whose gate is live for `c`.
-    #[inline(always)]
-    pub(crate) fn live_gate_squares(&self, c: Color) -> BitsOf<V> {
-        if V::GATING.is_none() {
-            return BitsOf::<V>::ZERO;
-        }
-        let mask = self.gates.live[c.idx()] as u128;
-        let rank = BitsOf::<V>::from_u128(mask) << (Self::home_rank(c) as u32 * V::Shape::FILES as u32);
-        rank & V::Shape::ALL
-    }
-
     /// True if an en passant capture onto `ep` is pseudo-possible for the side to move.
     #[inline]
     pub(crate) fn ep_capturable(&self, ep: Square) -> bool {
@@ -427,56 +357,7 @@ impl<V: Variant> Position<V> {
         p.fullmove = setup.fullmove.max(1);
 
         // Castling.
-        if setup.castling != Castling::NONE && !V::CASTLING {
-            return Err(PositionError::NoCastling(name));
-        }
-        for (i, &(flag, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
-            if !setup.castling.has(flag) {
-                continue;
-            }
-            let letter = |f: u8| {
-                let l = File(f).letter();
-                if c == Color::White { l.to_ascii_uppercase() } else { l }
-            };
-            let ch = match (setup.castling_files[i], c, king_side) {
-                (Some(f), _, _) => letter(f),
-                (None, Color::White, true) => 'K',
-                (None, Color::White, false) => 'Q',
-                (None, Color::Black, true) => 'k',
-                (None, Color::Black, false) => 'q',
-            };
-            let r = Self::home_rank(c);
-            let rook = Some(Piece::new(c, PieceKind::Rook));
-            let is_rook = |f: u8| p.piece_at(Square(r * S::<V>::FILES + f)) == rook;
-            if V::CHESS960 {
-                let ksq = p.king(c);
-                if S::<V>::rank_of(ksq).0 != r {
-                    return Err(PositionError::CastlingRight(ch));
-                }
-                let kf = S::<V>::file_of(ksq).0;
-                let rook_file = match setup.castling_files[i] {
-                    Some(f) => Some(f),
-                    None if king_side => (kf + 1..S::<V>::FILES).rev().find(|&f| is_rook(f)),
-                    None => (0..kf).find(|&f| is_rook(f)),
-                };
-                match rook_file {
-                    Some(f) if f < S::<V>::FILES && is_rook(f) && (f > kf) == king_side && f != kf => {
-                        p.castle_rooks[i] = f;
-                    }
-                    _ => return Err(PositionError::CastlingRight(ch)),
-                }
-            } else {
-                let rook_file = if king_side { S::<V>::FILES - 1 } else { 0 };
-                let king_sq = Square(r * S::<V>::FILES + 4);
-                if p.piece_at(king_sq) != Some(Piece::new(c, PieceKind::King))
-                    || !is_rook(rook_file)
-                    || setup.castling_files[i].is_some_and(|f| f != rook_file)
-                {
-                    return Err(PositionError::CastlingRight(ch));
-                }
-            }
-        }
-        p.castling = setup.castling;
+        p.castling_from_setup(setup)?;
 
         // Reserve and gates.
         p.gates = Self::gates_from_setup(setup, &p)?;
@@ -524,103 +405,6 @@ impl<V: Variant> Position<V> {
         Ok(p)
     }
 
-    fn gates_from_setup(setup: &Setup, p: &Self) -> Result<Gates, PositionError> {
-        let name = V::ID.name();
-        let Some(reserve) = &setup.reserve else { return Ok(Gates::default()) };
-        let Some(g) = V::GATING else {
-            return Err(PositionError::NoReserve(name));
-        };
-        let mut gates = Gates::default();
-        let mut files: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-        // Per colour, every entry (in hand or gated), counted wide so no
-        // number of entries can wrap around to a valid count.
-        let mut count = [0usize; 2];
-        for e in &reserve.entries {
-            if e.piece.kind != g.piece {
-                return Err(PositionError::ReservePiece {
-                    piece: e.piece.char(),
-                    expected: g.piece.letter(),
-                    variant: name,
-                });
-            }
-            let c = e.piece.color.idx();
-            count[c] += 1;
-            if count[c] > g.count as usize {
-                return Err(PositionError::ReserveCount {
-                    color: e.piece.color,
-                    count: reserve.entries.iter().filter(|x| x.piece.color == e.piece.color).count(),
-                    max: g.count,
-                    variant: name,
-                });
-            }
-            match e.file {
-                None => gates.unplaced[c] += 1,
-                Some(File(f)) => {
-                    if f >= 8.min(V::Shape::FILES) {
-                        return Err(PositionError::GateFiles("gate file off the board"));
-                    }
-                    if files[c].contains(&f) {
-                        return Err(PositionError::GateFiles("two reserve pieces of one side on one file"));
-                    }
-                    files[c].push(f);
-                    gates.live[c] |= 1 << f;
-                }
-            }
-        }
-        for c in Color::ALL {
-            if gates.unplaced[c.idx()] > 0 && gates.live[c.idx()] != 0 {
-                return Err(PositionError::PreludeOrder("a side cannot have pieces both in hand and on gates"));
-            }
-            for f in files[c.idx()].iter().copied() {
-                let sq = Square(Self::home_rank(c) * V::Shape::FILES + f);
-                match p.piece_at(sq) {
-                    Some(pc) if pc.color == c && pc.kind == PieceKind::Alseid => {
-                        return Err(PositionError::AlseidOnGate(V::Shape::square_name(sq)));
-                    }
-                    Some(pc) if pc.color == c => {}
-                    _ => {
-                        return Err(PositionError::GateHome {
-                            color: c,
-                            file: File(f).letter(),
-                            square: V::Shape::square_name(sq),
-                        });
-                    }
-                }
-            }
-            if !Gating::allows_files(gates.live[c.idx()]) {
-                return Err(PositionError::GateFiles("the king file together with a rook file"));
-            }
-        }
-        let [wu, bu] = gates.unplaced;
-        if reserve.pending {
-            if wu != g.count || bu != g.count {
-                return Err(PositionError::PendingState);
-            }
-            gates.pending = true;
-        } else if wu > 0 || bu > 0 {
-            // Placement phase: White places first, then Black.
-            let ok = match setup.side {
-                Color::White => wu == g.count && bu == g.count,
-                Color::Black => wu == 0 && bu == g.count,
-            };
-            if !ok {
-                return Err(PositionError::PreludeOrder(
-                    "reserve pieces in hand: White places first (both in hand, White to move), then Black (Black to move)",
-                ));
-            }
-        }
-        if g.same_file
-            && bu == 0
-            && gates.live[0] != 0
-            && gates.live[1] != 0
-            && wu == 0
-            && gates.live[0] != gates.live[1]
-        {
-            return Err(PositionError::GateFiles("Black's gate file must equal White's"));
-        }
-        Ok(gates)
-    }
-
     /// The position as plain data (the inverse of [`Position::from_setup`]).
     pub fn to_setup(&self) -> Setup {
         let mut pieces = Vec::new();
@@ -629,44 +413,7 @@ impl<V: Variant> Position<V> {
                 pieces.push((Square(s), p));
             }
         }
-        let elide = self.bracket_elided && self.gates == Gates::default();
-        let reserve = V::GATING.filter(|_| !elide).map(|g| {
-            let mut entries = Vec::new();
-            for c in Color::ALL {
-                let piece = Piece::new(c, g.piece);
-                for f in 0..8 {
-                    if self.gates.live[c.idx()] & (1 << f) != 0 {
-                        entries.push(ReserveEntry { piece, file: Some(File(f)) });
-                    }
-                }
-                for _ in 0..self.gates.unplaced[c.idx()] {
-                    entries.push(ReserveEntry { piece, file: None });
-                }
-            }
-            Reserve { pending: self.gates.pending, entries }
-        });
-        let mut castling_files = [None; 4];
-        if V::CHESS960 {
-            // X-FEN: a file letter only where `K`/`Q` would name another rook.
-            for (i, &(_, c, king_side)) in Castling::RIGHTS.iter().enumerate() {
-                let Some(rsq) = self.castling_rook(i) else { continue };
-                let ksq = self.king(c);
-                let step: i32 = if king_side { 1 } else { -1 };
-                let mut sq = rsq.0 as i32 + step;
-                let rank_start = (Self::home_rank(c) * V::Shape::FILES) as i32;
-                let rook = Some(Piece::new(c, PieceKind::Rook));
-                let mut outermost = true;
-                while sq >= rank_start && sq < rank_start + V::Shape::FILES as i32 {
-                    if self.piece_at(Square(sq as u8)) == rook {
-                        outermost = false;
-                    }
-                    sq += step;
-                }
-                if !outermost || V::Shape::rank_of(ksq).0 != Self::home_rank(c) {
-                    castling_files[i] = Some(self.castle_rooks[i]);
-                }
-            }
-        }
+        let castling_files = self.castling_files_for_setup();
         Setup {
             files: V::Shape::FILES,
             ranks: V::Shape::RANKS,
@@ -677,7 +424,7 @@ impl<V: Variant> Position<V> {
             ep: self.ep,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
-            reserve,
+            reserve: self.reserve_for_setup(),
         }
     }
 }

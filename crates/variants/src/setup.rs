@@ -1,71 +1,11 @@
 //! Unvalidated position data ([`Setup`]) and the errors met when turning it
 //! into a [`crate::Position`].
 
-use menagerie_geometry::{File, Square};
+use crate::castling::Castling;
+use crate::gating::Reserve;
+use menagerie_geometry::Square;
 use menagerie_pieces::{Color, Piece};
 use thiserror::Error;
-
-/// Castling rights as flags.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Castling(pub u8);
-
-impl Castling {
-    /// White king side (`K`).
-    pub const WK: u8 = 1;
-    /// White queen side (`Q`).
-    pub const WQ: u8 = 2;
-    /// Black king side (`k`).
-    pub const BK: u8 = 4;
-    /// Black queen side (`q`).
-    pub const BQ: u8 = 8;
-    /// No rights.
-    pub const NONE: Castling = Castling(0);
-    /// All four rights.
-    pub const ALL: Castling = Castling(15);
-
-    /// True if the right `flag` is held.
-    #[inline(always)]
-    pub const fn has(self, flag: u8) -> bool {
-        self.0 & flag != 0
-    }
-    /// The four rights in FEN order (`K`, `Q`, `k`, `q`): flag, colour,
-    /// king side; the index is the right's index in
-    /// [`Setup::castling_files`].
-    pub const RIGHTS: [(u8, Color, bool); 4] = [
-        (Self::WK, Color::White, true),
-        (Self::WQ, Color::White, false),
-        (Self::BK, Color::Black, true),
-        (Self::BQ, Color::Black, false),
-    ];
-
-    /// The FEN field (`KQkq`, `-`).
-    pub fn fen(self) -> String {
-        let s: String = [(Self::WK, 'K'), (Self::WQ, 'Q'), (Self::BK, 'k'), (Self::BQ, 'q')]
-            .iter()
-            .filter(|(f, _)| self.has(*f))
-            .map(|&(_, c)| c)
-            .collect();
-        if s.is_empty() { "-".to_string() } else { s }
-    }
-}
-
-/// One reserve piece in a Pioneer-gating variant.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct ReserveEntry {
-    /// The reserve piece (its colour is its owner).
-    pub piece: Piece,
-    /// The gate file once placed; `None` while still in hand.
-    pub file: Option<File>,
-}
-
-/// The reserve bracket of a gating variant (RULES.md §2.4).
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Reserve {
-    /// The prelude decision is pending (`?`).
-    pub pending: bool,
-    /// Remaining reserve pieces, White's first.
-    pub entries: Vec<ReserveEntry>,
-}
 
 /// Everything a FEN says, not yet checked against a variant's rules.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

@@ -2,43 +2,12 @@
 //! move generator and perft are monomorphised over, and [`VariantId`], the
 //! run-time name of each variant.
 
+use crate::gating::Gating;
+use crate::kidnap::Kidnap;
 use core::fmt;
 use core::hash::Hash;
 use menagerie_geometry::{Board8x8, Board10x10, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
-
-/// Pioneer gating parameters (RULES.md §2).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Gating {
-    /// The reserve piece kind.
-    pub piece: PieceKind,
-    /// Reserve pieces per side.
-    pub count: u8,
-    /// Black must choose the same file as White (`alpaca-samefile`).
-    pub same_file: bool,
-}
-
-impl Gating {
-    /// Gate files (bit `f` for file `f` of an 8-file board) that may be live
-    /// together: never the king's e-file with a rook's a- or h-file, since a
-    /// castling move would then open two gates at once (RULES.md §2.3).
-    pub const fn allows_files(mask: u8) -> bool {
-        const KING_FILE: u8 = 1 << 4;
-        const ROOK_FILES: u8 = 1 | 1 << 7;
-        mask & KING_FILE == 0 || mask & ROOK_FILES == 0
-    }
-}
-
-/// When an Alseid kidnaps (RULES.md §3.1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kidnap {
-    /// No Alseids in this variant.
-    None,
-    /// Every Alseid move with a victim kidnaps it.
-    Always,
-    /// Only one-square Alseid moves kidnap (`alseid-weak`).
-    OneStep,
-}
 
 /// Bit mask of piece kinds.
 pub const fn kinds(list: &[PieceKind]) -> u16 {

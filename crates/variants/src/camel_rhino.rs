@@ -1,26 +1,74 @@
-//! Move generation for the special powers of the fairy variants:
-//! Alseid kidnapping (RULES.md §3), and Camel and Rhino Chess takeovers,
-//! swaps and promoting wazirs (§4).
+//! Camel and Rhino Chess's special rules (RULES.md §4;
+//! docs/rules/camel-rhino.md): takeovers ([`Variant::TAKEOVERS`]), swaps
+//! ([`Variant::SWAPS`]), promoting wazirs ([`Variant::WAZIR_PROMOTES`]) and
+//! the loss of a side with neither Camel nor Rhino
+//! ([`Variant::CAMEL_RHINO_LOSS`]). The pieces' ordinary moves and attacks
+//! are in the piece tables and the generic generator.
 //!
-//! A special move is kept when, after the whole move, the mover's king is
-//! not attacked. Where that provably holds without playing the move (no
-//! check, mover not pinned, king not involved) the full test is skipped.
+//! The rules, as implemented here:
+//!
+//! - **Takeovers** convert the jumped enemy pieces (never a king): they
+//!   change owner, keep their kind and square, and never promote. Every
+//!   takeover resets the fifty-move clock; a takeover is not an attack.
+//!   - *Leap takeovers* ([`MoveKind::Takeover`]): the Camel and Rhino on any
+//!     leap, the Knight and Zebra only while next to a friendly Camel or
+//!     Rhino; the leap must pass over at least one convertible enemy piece
+//!     and converts all of them on its path (the same leap without
+//!     converting is the plain move); an enemy on the destination is
+//!     captured as usual.
+//!   - *Jump takeovers* ([`MoveKind::Jump`]) by a Queen, Rook, Bishop,
+//!     Wazir, Pawn (along its capture diagonals) or King next to a friendly
+//!     Camel or Rhino: the first piece met along a line (sliders may pass
+//!     empty squares first, the others need it adjacent) must be a
+//!     convertible enemy; the mover lands just beyond it, on an empty square
+//!     the opponent does not attack; the King also needs the jumped piece
+//!     undefended. A Pawn or Wazir landing on its last rank promotes.
+//! - **Swaps** ([`MoveKind::Swap`]): two adjacent friendly pieces exchange
+//!   squares (not Wazir with Wazir or Pawn with Pawn). A swap with the King
+//!   needs the other piece's square unattacked; other swaps are illegal in
+//!   check. A pawn or Wazir swapped onto its last rank from another rank
+//!   promotes; a swap moving a pawn resets the fifty-move clock. A swap is
+//!   generated once per pair, from the lower square.
+//! - **Promoting wazirs**: a Wazir arriving on its last rank from another
+//!   rank promotes (staying a Wazir is one of the choices); one already on
+//!   it moves along it without promoting.
+//! - **Camel/Rhino loss**: a side owning no Camel and no Rhino has lost
+//!   (checked before mate and stalemate; no moves are generated); if both
+//!   own neither, the side to move ([`Position::variant_loser`]).
+//!
+//! Every special move here is kept only if the mover's king is not attacked
+//! after the whole move; where that provably holds without playing it, the
+//! full test is skipped.
 
 use crate::movegen::Sink;
 use crate::moves::{Move, MoveKind};
 use crate::position::{BitsOf, Position};
-use crate::variant::{Kidnap, Variant};
+use crate::variant::Variant;
 use menagerie_geometry::{Bits, DIRECTIONS, Dir, Rank, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
 type S<V> = <V as Variant>::Shape;
 
 impl<V: Variant> Position<V> {
-    /// Squares adjacent (8 neighbours) to `sq`.
-    #[inline(always)]
-    fn neighbours(sq: Square) -> BitsOf<V> {
-        S::<V>::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), sq)
+    /// The side that has lost by a variant rule, if any: under
+    /// [`Variant::CAMEL_RHINO_LOSS`], a side with neither Camel nor Rhino
+    /// (if both lack them, impossible in play, the side to move).
+    #[inline]
+    pub fn variant_loser(&self) -> Option<Color> {
+        if V::CAMEL_RHINO_LOSS {
+            let ch = self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino);
+            let us = self.side;
+            if (ch & self.by_color[us.idx()]).is_empty() {
+                return Some(us);
+            }
+            if (ch & self.by_color[us.flip().idx()]).is_empty() {
+                return Some(us.flip());
+            }
+        }
+        None
     }
+
+    // ----- generation --------------------------------------------------------
 
     /// The last rank of `c`.
     #[inline(always)]
@@ -46,131 +94,10 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    /// Moves of special powers; `checkers` and `pinned` come from the
-    /// ordinary generator (`pinned` is empty when in double check).
-    pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
-        if V::KIDNAP != Kidnap::None {
-            self.gen_alseids(sink, checkers, pinned);
-        }
-        if V::WAZIR_PROMOTES && !checkers.many() {
-            self.gen_wazirs(sink, checkers, pinned);
-        }
-        if V::TAKEOVERS {
-            self.gen_takeovers(sink, checkers, pinned);
-        }
-        if V::SWAPS {
-            self.gen_swaps(sink, checkers);
-        }
-    }
-
-    fn check_mask(&self, ksq: Square, checkers: BitsOf<V>) -> BitsOf<V> {
-        if checkers.is_empty() {
-            S::<V>::ALL
-        } else if checkers.many() {
-            BitsOf::<V>::ZERO
-        } else {
-            S::<V>::between(ksq, Square(checkers.lsb() as u8)) | checkers
-        }
-    }
-
-    /// Alseid moves. The victim of a move depends only on its direction, so
-    /// each direction is handled at once: moves without a victim are
-    /// ordinary moves (bulk-counted like any rider's), and a kidnap's safety
-    /// is tested once per direction with the Alseid lifted off the board —
-    /// where it lands can only add a blocker — falling back to a full test
-    /// per destination only when that fails.
-    fn gen_alseids<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
-        let g = S::<V>::geometry();
-        let us = self.side;
-        let occ = self.occupied();
-        let empty = !occ & S::<V>::ALL;
-        let ksq = self.king(us);
-        let mask = self.check_mask(ksq, checkers);
-        let own = self.by_color[us.idx()];
-        let king_code = Piece::new(us, PieceKind::King).code();
-        for from in self.pieces(Piece::new(us, PieceKind::Alseid)).iter() {
-            let line = if pinned.has(from) { self.pin_ray(ksq, from) } else { S::<V>::ALL };
-            for d in 0..8u8 {
-                let dir = Dir(d);
-                let targets = g.ray_attacks(from, dir, occ) & empty;
-                if targets.is_empty() {
-                    continue;
-                }
-                let mut kidnaps = match self.victim_behind(from, dir.opposite()) {
-                    None => BitsOf::<V>::ZERO,
-                    Some(_) if V::KIDNAP == Kidnap::OneStep => targets & Self::neighbours(from),
-                    Some(_) => targets,
-                };
-                sink.targets(from, targets & !kidnaps & mask & line);
-                if kidnaps.is_empty() {
-                    continue;
-                }
-                let Some(victim) = self.victim_behind(from, dir.opposite()) else { continue };
-                let own_safe = checkers.is_empty()
-                    && own.has(victim)
-                    && self.board[victim.idx()] != king_code
-                    && !pinned.has(victim);
-                if own_safe || (checkers.is_empty() && !self.kidnap_exposes(from, victim, None)) {
-                    while kidnaps.any() {
-                        let to = Square(kidnaps.lsb() as u8);
-                        kidnaps = kidnaps.clear_lsb();
-                        sink.push(Move::new(from, to, MoveKind::Kidnap));
-                    }
-                } else {
-                    for to in kidnaps.iter() {
-                        if !self.kidnap_exposes(from, victim, Some(to)) {
-                            sink.push(Move::new(from, to, MoveKind::Kidnap));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The second piece from `sq` along direction `back` (the victim of an
-    /// Alseid leaving `sq` the other way), if any.
-    #[inline]
-    pub(crate) fn victim_behind(&self, sq: Square, back: Dir) -> Option<Square> {
-        let mut on_ray = S::<V>::ray(sq, back) & self.occupied();
-        let nearest = |b: BitsOf<V>| Square(if back.is_positive() { b.lsb() } else { b.msb() } as u8);
-        if on_ray.is_empty() {
-            return None;
-        }
-        on_ray ^= BitsOf::<V>::bit(nearest(on_ray));
-        if on_ray.is_empty() { None } else { Some(nearest(on_ray)) }
-    }
-
-    /// True if the mover's king would be attacked after the Alseid on `o`
-    /// kidnaps the piece on `v` and lands on `t` (`None`: taken off the
-    /// board, which can only remove a blocker, so `false` then holds for
-    /// every landing square). Works on the piece sets alone.
-    fn kidnap_exposes(&self, o: Square, v: Square, t: Option<Square>) -> bool {
-        let us = self.side;
-        let Some(victim) = self.piece_at(v) else { return false };
-        let mut by_kind = self.by_kind;
-        let mut by_color = self.by_color;
-        let (bo, bv) = (BitsOf::<V>::bit(o), BitsOf::<V>::bit(v));
-        let alseid = PieceKind::Alseid.idx();
-        by_kind[alseid] ^= bo;
-        by_color[us.idx()] ^= bo;
-        if let Some(t) = t {
-            by_kind[alseid] |= BitsOf::<V>::bit(t);
-            by_color[us.idx()] |= BitsOf::<V>::bit(t);
-        }
-        by_kind[victim.kind.idx()] ^= bo | bv;
-        by_color[victim.color.idx()] ^= bo | bv;
-        if let Some(g) = V::GATING
-            && self.live_gate_squares(victim.color).has(v)
-        {
-            by_kind[g.piece.idx()] |= bv;
-            by_color[victim.color.idx()] |= bv;
-        }
-        let king = if victim == Piece::new(us, PieceKind::King) { o } else { self.king(us) };
-        let occ = by_color[0] | by_color[1];
-        Self::attackers_in(&by_kind, &by_color, king, occ, us.flip()).any()
-    }
-
-    fn gen_wazirs<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+    /// Wazir moves where wazirs promote (the ordinary generator leaves them
+    /// out then): every step, one move per promotion choice onto the last
+    /// rank from another rank.
+    pub(crate) fn gen_wazirs<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
         let us = self.side;
         let own = self.by_color[us.idx()];
         let ksq = self.king(us);
@@ -190,7 +117,8 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    fn gen_takeovers<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+    /// Leap takeovers and jump takeovers.
+    pub(crate) fn gen_takeovers<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
         let t = S::<V>::pieces();
         let us = self.side;
         let them = us.flip();
@@ -281,7 +209,9 @@ impl<V: Variant> Position<V> {
         }
     }
 
-    fn gen_swaps<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>) {
+    /// Swaps of adjacent friendly pieces, one move per pair (from the lower
+    /// square).
+    pub(crate) fn gen_swaps<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>) {
         let us = self.side;
         let them = us.flip();
         let own = self.by_color[us.idx()];
@@ -314,5 +244,78 @@ impl<V: Variant> Position<V> {
                 Self::emit_promoting(sink, Move::new(a, b, MoveKind::Swap), promotes, &mut |_| true);
             }
         }
+    }
+
+    // ----- make --------------------------------------------------------------
+
+    /// True if `pc` arriving on `to` promotes (pawns, and wazirs where they do).
+    #[inline(always)]
+    fn promotes_on(pc: Piece, to: Square) -> bool {
+        let last = match pc.color {
+            Color::White => V::Shape::RANKS - 1,
+            Color::Black => 0,
+        };
+        (pc.kind == PieceKind::Pawn || (V::WAZIR_PROMOTES && pc.kind == PieceKind::Wazir))
+            && V::Shape::rank_of(to).0 == last
+    }
+
+    /// Enemy pieces a takeover move converts: the jumped squares of a
+    /// takeover leap, or the one square jumped by a jump takeover.
+    pub(crate) fn takeover_victims(&self, m: Move, mover: Piece) -> BitsOf<V> {
+        let convertible = self.by_color[mover.color.flip().idx()] & !self.kind(PieceKind::King);
+        let mut v = BitsOf::<V>::ZERO;
+        if m.kind == MoveKind::Takeover {
+            if let Some(l) = V::Shape::pieces().leaps(mover, m.from).iter().find(|l| l.to == m.to) {
+                for &s in l.path() {
+                    v |= BitsOf::<V>::bit(s);
+                }
+            }
+        } else {
+            let df = V::Shape::file_of(m.to).0 as i32 - V::Shape::file_of(m.from).0 as i32;
+            let dr = V::Shape::rank_of(m.to).0 as i32 - V::Shape::rank_of(m.from).0 as i32;
+            if let Some(s) = V::Shape::square(
+                V::Shape::file_of(m.to).0 as i32 - df.signum(),
+                V::Shape::rank_of(m.to).0 as i32 - dr.signum(),
+            ) {
+                v |= BitsOf::<V>::bit(s);
+            }
+        }
+        v & convertible
+    }
+
+    /// Plays swap `m` (promoting a pawn or wazir that arrives on its last
+    /// rank from another rank). Returns true if a pawn moved (the halfmove
+    /// clock resets).
+    #[inline(always)]
+    pub(crate) fn make_swap(&mut self, m: Move) -> bool {
+        let a = self.take(m.from);
+        let b = self.take(m.to);
+        let reset_clock = a.kind == PieceKind::Pawn || b.kind == PieceKind::Pawn;
+        let promote = |pc: Piece, from: Square, to: Square| match m.promotion {
+            Some(k) if Self::promotes_on(pc, to) && V::Shape::rank_of(from) != V::Shape::rank_of(to) => {
+                Piece::new(pc.color, k)
+            }
+            _ => pc,
+        };
+        self.put(m.to, promote(a, m.from, m.to));
+        self.put(m.from, promote(b, m.to, m.from));
+        reset_clock
+    }
+
+    /// Plays takeover `m` (leap or jump): converts the jumped pieces,
+    /// captures on the destination and promotes if `m` says so.
+    #[inline(always)]
+    pub(crate) fn make_takeover(&mut self, m: Move) {
+        let us = self.side;
+        let pc = self.take(m.from);
+        for sq in self.takeover_victims(m, pc).iter() {
+            let v = self.take(sq);
+            self.put(sq, Piece::new(us, v.kind));
+        }
+        if self.board[m.to.idx()] != 0 {
+            let cap = self.take(m.to);
+            debug_assert!(cap.kind != PieceKind::King, "{m:?} captures a king in {self:?}");
+        }
+        self.put(m.to, Piece::new(us, m.promotion.unwrap_or(pc.kind)));
     }
 }

@@ -16,7 +16,7 @@ const EXAMPLE: &str = "tests/variants/example.ini";
 
 #[test]
 fn built_in_data_variants_count_fairy_stockfish_perft() {
-    // Fairy-Stockfish's published counts (tests/perft/fsf-variants.epd).
+    // Fairy-Stockfish's published counts (tests/perft/data-variants.epd).
     for (variant, depth, nodes) in [("makruk", "4", "273026"), ("courier", "3", "20225"), ("shako", "2", "2230")] {
         let o = run(&["perft", "--variant", variant, depth]);
         assert!(o.status.success(), "{variant}: {}", stderr(&o));

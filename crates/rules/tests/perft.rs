@@ -1,8 +1,9 @@
-//! Perft counts from Fairy-Stockfish's test suite (`tests/perft/fsf-variants.epd`).
+//! Perft counts from Fairy-Stockfish's test suite, in Menagerie's EPD form
+//! (`tests/perft/data-variants.epd`: `<fen> ;variant NAME ;Dn count`).
 
 use menagerie_rules::{Definitions, Position};
 
-const EPD: &str = include_str!("../../../tests/perft/fsf-variants.epd");
+const EPD: &str = include_str!("../../../tests/perft/data-variants.epd");
 
 struct Case {
     line: usize,
@@ -19,16 +20,23 @@ fn cases() -> Vec<Case> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let parts: Vec<&str> = line.split(';').collect();
-        assert_eq!(parts.len(), 3, "line {}: {line}", i + 1);
-        let (d, n) = parts[2].trim().split_once(' ').expect("depth and count");
-        out.push(Case {
-            line: i + 1,
-            variant: parts[0].trim().to_string(),
-            fen: parts[1].trim().to_string(),
-            depth: d.trim_start_matches('D').parse().expect("depth"),
-            count: n.trim().parse().expect("count"),
-        });
+        let mut parts = line.split(';').map(str::trim);
+        let fen = parts.next().expect("a FEN").to_string();
+        let mut variant = String::new();
+        let mut depths = Vec::new();
+        for op in parts {
+            let (name, value) = op.split_once(' ').expect("opcode and value");
+            if name == "variant" {
+                variant = value.trim().to_string();
+            } else {
+                let depth = name.trim_start_matches('D').parse().expect("depth");
+                depths.push((depth, value.trim().parse().expect("count")));
+            }
+        }
+        assert!(!variant.is_empty(), "line {}: no ;variant", i + 1);
+        for (depth, count) in depths {
+            out.push(Case { line: i + 1, variant: variant.clone(), fen: fen.clone(), depth, count });
+        }
     }
     out
 }

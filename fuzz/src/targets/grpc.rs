@@ -30,6 +30,7 @@ use clap::Parser;
 use menagerie_analysis_server::{AnalysisApi, Config};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
 use menagerie_notation::fen;
+use menagerie_app::{DataPosition, VariantRef, Variants};
 use menagerie_variants::VariantId;
 use prost::Message;
 use std::time::Duration;
@@ -153,15 +154,28 @@ fn fen_of_start(p: Option<&pb::Position>) -> String {
         return p.fen;
     }
     let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
-    VariantId::from_name(name).map(|v| fen::format(&menagerie_variants::AnyPosition::start(v))).unwrap_or_default()
+    match Variants::builtin().find(name) {
+        Ok(VariantRef::Compiled(v)) => fen::format(&menagerie_variants::AnyPosition::start(v)),
+        Ok(VariantRef::Data(def)) => DataPosition::start(&def).fen(),
+        Err(_) => String::new(),
+    }
 }
 
 fn check_fen(rpc: &str, position: Option<&pb::Position>, text: &str) {
     let name = position.map_or("", |p| p.variant.as_str());
     let name = if name.is_empty() { "chess" } else { name };
-    let Some(v) = VariantId::from_name(name) else { panic!("{rpc} served unknown variant {name:?}") };
-    if let Err(e) = fen::parse(v, text) {
-        panic!("{rpc} returned FEN {text:?}, which does not parse in {v}: {e}");
+    match Variants::builtin().find(name) {
+        Ok(VariantRef::Compiled(v)) => {
+            if let Err(e) = fen::parse(v, text) {
+                panic!("{rpc} returned FEN {text:?}, which does not parse in {v}: {e}");
+            }
+        }
+        Ok(VariantRef::Data(def)) => {
+            if let Err(e) = DataPosition::from_fen(&def, text) {
+                panic!("{rpc} returned FEN {text:?}, which does not parse in {name}: {e}");
+            }
+        }
+        Err(_) => panic!("{rpc} served unknown variant {name:?}"),
     }
 }
 
@@ -367,6 +381,9 @@ const VARIANT_NAMES: &[&str] = &[
     "camel-rhino",
     "camel-rhino-plain",
     "chess960",
+    "makruk",
+    "shako",
+    "seirawan",
     "CHESS",
     " chess",
     "shogi",

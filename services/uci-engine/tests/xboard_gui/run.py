@@ -192,8 +192,10 @@ def check_game(variant, work):
         xb = xb[:plies]  # a move that arrived after XBoard adjudicated is not played
     if plies != len(xb):
         problems.append(f"PGN has {plies} plies, the engines made {len(xb)} moves")
-    # A shuffled start (Chess960) is in the PGN's FEN tag.
-    start = re.search(r'\[FEN "([^"]*)"\]', pgn)
+    # A shuffled start (Chess960) is in the PGN's FEN tag; the other games
+    # start from the variant's own start (XBoard's FEN tag for them is in
+    # its own dialect).
+    start = re.search(r'\[FEN "([^"]*)"\]', pgn) if variant == "chess960" else None
     start = start.group(1) if start else None
 
     def castle(san):

@@ -1248,12 +1248,16 @@ async fn reflection_lists_the_services_in_v1_and_v1alpha() {
 
 // ---------------------------------------------------------------- The binary
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_binary_shuts_down_gracefully_on_sigterm() {
+/// The `menagerie-server` binary started with `args` (JSON logs on stdout),
+/// its stdout lines after the one announcing the address, and a client.
+async fn spawn_binary(
+    args: &[&str],
+) -> (std::process::Child, std::io::Lines<std::io::BufReader<std::process::ChildStdout>>, AnalysisServiceClient<Channel>)
+{
     use std::io::{BufRead, BufReader};
-    let _g = shared().await;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--log-format", "json", "--log", "info"])
+        .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -1267,7 +1271,13 @@ async fn the_binary_shuts_down_gracefully_on_sigterm() {
         }
     };
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    let mut client = AnalysisServiceClient::new(channel);
+    (child, lines, AnalysisServiceClient::new(channel))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_shuts_down_gracefully_on_sigterm() {
+    let _g = shared().await;
+    let (mut child, lines, mut client) = spawn_binary(&["--log", "info"]).await;
     assert!(client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants.len() > 8);
     let mut stream = client.perft(perft_req(start_pos(), 7)).await.unwrap().into_inner();
 
@@ -2320,22 +2330,7 @@ async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("bad.ini:3"), "{out:?}");
 
     // A good file is served by the binary.
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--log-format", "json", "--variants", EXAMPLE_INI])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server exited before listening").unwrap();
-        if let Some(rest) = line.split("\"addr\":\"").nth(1) {
-            break rest.split('"').next().unwrap().to_string();
-        }
-    };
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    let mut client = AnalysisServiceClient::new(channel);
+    let (mut child, _lines, mut client) = spawn_binary(&["--variants", EXAMPLE_INI]).await;
     let moves = client.legal_moves(legal_req(pos("cannons", "", &[]))).await;
     let _ = child.kill();
     let _ = child.wait();

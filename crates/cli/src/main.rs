@@ -420,13 +420,20 @@ fn variants() -> Result<ExitCode> {
         let def = catalogue.data(name)?;
         let summary = "Defined as data (variants.ini): perft, divide, moves and validate.";
         if json {
+            // Such variants give their pieces no value.
+            let pieces: Vec<serde_json::Value> = def
+                .pieces()
+                .map(|p| serde_json::json!({"letter": p.letter.to_string(), "name": p.name, "betza": p.betza, "value": null}))
+                .collect();
             let line = serde_json::json!({
-                "type": "variant", "name": def.name, "files": def.files, "ranks": def.ranks,
+                "type": "variant", "name": def.name, "files": def.files, "ranks": def.ranks, "pieces": pieces,
                 "start_fen": def.start_fen, "summary": summary, "data": true,
             });
             println!("{line}");
         } else {
+            let pieces: Vec<String> = def.pieces().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
             println!("{}  {}x{}  {summary}", def.name, def.files, def.ranks);
+            println!("    pieces: {}", pieces.join(", "));
             println!("    start:  {}", def.start_fen);
         }
     }

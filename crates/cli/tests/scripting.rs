@@ -191,6 +191,18 @@ fn json_variants() {
     assert_eq!(v.iter().filter(|r| r["data"].is_null()).count(), 8);
     assert!(v.iter().filter(|r| r["data"] == true).count() >= 13, "{v:?}");
     assert!(v.iter().all(|r| r["type"] == "variant" && r["start_fen"].is_string()), "{v:?}");
+    // Every variant lists its pieces; those defined as data have no values.
+    for r in &v {
+        let pieces = r["pieces"].as_array().unwrap_or_else(|| panic!("{r:?}"));
+        assert!(
+            !pieces.is_empty() && pieces.iter().all(|p| p["letter"].is_string() && p["betza"].is_string()),
+            "{r:?}"
+        );
+        assert_eq!(pieces.iter().all(|p| p["value"].is_null()), r["data"] == true, "{r:?}");
+    }
+    let shatranj = v.iter().find(|r| r["name"] == "shatranj").unwrap();
+    let names: Vec<&str> = shatranj["pieces"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
+    assert_eq!(names, ["pawn", "knight", "rook", "fers", "alfil", "king"]);
     // The historical form, flag after the subcommand, still works.
     let o = run(&["variants", "--json"]);
     assert_eq!(json_lines(&o), v);

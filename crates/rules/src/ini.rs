@@ -203,6 +203,17 @@ pub(crate) const KING_INDEX: u8 = 63;
 /// Index of the pawn.
 pub(crate) const PAWN_INDEX: u8 = 1;
 
+/// The ini key of the piece type with Fairy-Stockfish index `index`.
+pub(crate) fn piece_key(index: u8) -> String {
+    if index == KING_INDEX {
+        "king".to_string()
+    } else if index >= CUSTOM_BASE {
+        format!("customPiece{}", index - CUSTOM_BASE + 1)
+    } else {
+        BUILTIN_PIECES.iter().find(|p| p.0 == index).map_or_else(|| format!("piece{index}"), |p| p.1.to_string())
+    }
+}
+
 /// A piece type of a variant definition, before compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PieceSpec {

@@ -38,10 +38,11 @@
 //!   an enemy pawn stands in front; after a double step one is set only if an
 //!   enemy pawn can take.
 //! - Extinction (e.g. the bare king of shatranj and courier) ends the game at
-//!   once: such positions have no legal moves. Other game-end rules
-//!   (checkmate and stalemate values, n-move and n-fold rules, counting) are
-//!   data for the caller; Makruk's counting is kept in the FEN as
-//!   Fairy-Stockfish writes it.
+//!   once: such positions have no legal moves. [`Position::outcome`] reports
+//!   extinction, checkmate and stalemate with the variant's values; the
+//!   n-move and n-fold rules and counting are data for the caller
+//!   ([`GameEnd`]); Makruk's counting is kept in the FEN as Fairy-Stockfish
+//!   writes it.
 
 pub mod betza;
 mod ini;
@@ -49,5 +50,5 @@ mod position;
 mod variant;
 
 pub use ini::{BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, MAX_FILES, MAX_RANKS};
-pub use position::{FenError, Move, MoveError, Position};
-pub use variant::VariantDef;
+pub use position::{EndReason, FenError, GameResult, Move, MoveError, Outcome, Position};
+pub use variant::{PieceInfo, VariantDef};

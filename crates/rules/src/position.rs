@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::ini::CountingRule;
+use crate::ini::{CountingRule, GameValue};
 use crate::variant::{MAX_TYPES, VariantDef};
 
 /// Fairy-Stockfish's indices of the pieces its counting rules look at.
@@ -54,6 +54,57 @@ pub(crate) enum Kind {
     Promotion,
     EnPassant,
     Castling,
+}
+
+/// Why a game has ended, as [`Position::outcome`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// A side has lost its extinction pieces (e.g. the bare king of
+    /// shatranj and courier).
+    Extinction,
+}
+
+/// The result of an ended game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// White wins.
+    WhiteWins,
+    /// Black wins.
+    BlackWins,
+    /// Draw.
+    Draw,
+}
+
+/// How the game has ended in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The rule that ended it.
+    pub reason: EndReason,
+    /// The result the variant gives that ending.
+    pub result: GameResult,
+    /// The side the rule's value applies to (the checkmated, stalemated or
+    /// extinct side): `true` for White.
+    pub white_ended: bool,
+}
+
+impl Outcome {
+    /// The outcome of `reason` valued `value` for the side it applies to
+    /// (`None` when the value is [`GameValue::None`]).
+    fn valued(reason: EndReason, value: GameValue, white_ended: bool) -> Option<Outcome> {
+        let result = match value {
+            GameValue::Win if white_ended => GameResult::WhiteWins,
+            GameValue::Win => GameResult::BlackWins,
+            GameValue::Loss if white_ended => GameResult::BlackWins,
+            GameValue::Loss => GameResult::WhiteWins,
+            GameValue::Draw => GameResult::Draw,
+            GameValue::None => return None,
+        };
+        Some(Outcome { reason, result, white_ended })
+    }
 }
 
 /// A move of a [`Position`]; castling is stored as the king moving to its
@@ -188,9 +239,10 @@ impl State {
         }
     }
 
-    /// Fairy-Stockfish's immediate game end by extinction.
-    fn game_over(&self, d: &VariantDef) -> bool {
-        let Some((set, count, opp, claim)) = d.extinction else { return false };
+    /// Fairy-Stockfish's immediate game end by extinction: the colour that
+    /// is extinct, if one is.
+    fn extinct(&self, d: &VariantDef) -> Option<u8> {
+        let (set, count, opp, claim) = d.extinction?;
         let us = self.side;
         let count_of = |c: u8, t: Option<usize>| -> u32 {
             match t {
@@ -205,11 +257,16 @@ impl State {
         for c in [us ^ 1, us] {
             for &t in &types {
                 if count_of(c, t) <= count && count_of(c ^ 1, t) >= opp + u32::from(claim && c == us) {
-                    return true;
+                    return Some(c);
                 }
             }
         }
-        false
+        None
+    }
+
+    /// Whether the game has ended by extinction.
+    fn game_over(&self, d: &VariantDef) -> bool {
+        self.extinct(d).is_some()
     }
 
     fn castle_squares(&self, d: &VariantDef, cr: usize) -> (u8, u8, u8, u8) {
@@ -1133,6 +1190,42 @@ impl Position {
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
         self.state.in_check(&self.def)
+    }
+
+    /// How the game has ended in this position, if it has: by extinction
+    /// (checked first, as it ends the game at once), checkmate or stalemate,
+    /// valued by the variant's `extinctionValue`, `checkmateValue` and
+    /// `stalemateValue`. Only the position itself is looked at: repetitions,
+    /// the n-move rule and counting rules are not. `None` also when the
+    /// variant gives the ending no value.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let d = &*self.def;
+        let rules = &d.game_end;
+        if let Some(c) = self.state.extinct(d) {
+            return Outcome::valued(EndReason::Extinction, rules.extinction_value, c == 0);
+        }
+        if self.perft(1) != 0 {
+            return None;
+        }
+        let white = self.white_to_move();
+        if self.in_check() {
+            Outcome::valued(EndReason::Checkmate, rules.checkmate_value, white)
+        } else {
+            Outcome::valued(EndReason::Stalemate, rules.stalemate_value, white)
+        }
+    }
+
+    /// Whether the move takes an enemy piece (en passant included; castling
+    /// and a gated piece's placement take nothing). `m` should be one of this
+    /// position's legal moves.
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.kind {
+            Kind::Castling => false,
+            Kind::EnPassant => true,
+            Kind::Normal | Kind::Promotion => {
+                self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
+            }
+        }
     }
 
     /// The legal moves (none if the game has ended by extinction).

@@ -12,6 +12,10 @@ pub(crate) const MAX_TYPES: usize = 16;
 pub(crate) struct PieceType {
     /// Upper-case FEN letter.
     pub letter: char,
+    /// The ini key that defined it (`knight`, `customPiece1`, `king`).
+    pub key: String,
+    /// Betza notation of its movement.
+    pub betza: String,
     /// Fairy-Stockfish's internal index (orders pieces in hand).
     pub fsf: u8,
     /// Moves like a pawn (pushes, double steps, en passant, promotion).
@@ -76,6 +80,20 @@ pub(crate) struct SquareMoves {
     pub capture: Movement,
 }
 
+/// A piece type of a variant, as [`VariantDef::pieces`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Upper-case FEN letter (White's; Black's is the lower-case letter).
+    pub letter: char,
+    /// The `variants.ini` key that defines the piece type: a built-in name
+    /// such as `knight` or `fers`, `customPiece1`..`customPiece8`, or `king`.
+    pub name: String,
+    /// Its movement in Betza notation (White's point of view).
+    pub betza: String,
+    /// Whether it is the royal piece (the king) that must not be captured.
+    pub royal: bool,
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -122,6 +140,25 @@ pub struct VariantDef {
 }
 
 impl VariantDef {
+    /// The variant's piece types, in Fairy-Stockfish's internal order (the
+    /// pawn first when there is one, custom pieces after the built-in ones,
+    /// the king last).
+    pub fn pieces(&self) -> impl Iterator<Item = PieceInfo> + '_ {
+        self.types.iter().map(|t| PieceInfo {
+            letter: t.letter,
+            name: t.key.clone(),
+            betza: t.betza.clone(),
+            royal: t.royal,
+        })
+    }
+
+    /// The upper-case letters of the piece types a pawn of that side may
+    /// promote to, in the order of [`VariantDef::pieces`] (empty if the
+    /// variant has no promotion).
+    pub fn promotion_letters(&self, white: bool) -> Vec<char> {
+        self.promotion_types[usize::from(!white)].iter().map(|&t| self.types[t as usize].letter).collect()
+    }
+
     pub(crate) fn nsq(&self) -> usize {
         self.files as usize * self.ranks as usize
     }
@@ -303,6 +340,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         index_of.push((fsf, types.len() as u8));
         types.push(PieceType {
             letter: spec.letter,
+            key: crate::ini::piece_key(fsf),
+            betza: spec.betza.clone(),
             fsf,
             pawn: fsf == PAWN_INDEX,
             royal: fsf == KING_INDEX,

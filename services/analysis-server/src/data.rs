@@ -7,7 +7,7 @@
 
 use menagerie_api::pb;
 use menagerie_app::{DataPosition, VariantDef};
-use menagerie_rules::{FenError, GameValue, Move};
+use menagerie_rules::{EndReason, FenError, GameResult, Move};
 
 /// Whether `text` has the shape of a move in coordinate form: two squares
 /// (files `a`..`l`, ranks `1`..`10`), then optionally a piece letter and a
@@ -32,25 +32,6 @@ pub fn coordinate_form(text: &str) -> bool {
     }
 }
 
-/// The number of pieces of each colour on the board of `fen` (White, Black);
-/// pieces in hand (after `[`) are not on the board.
-fn board_counts(fen: &str) -> (usize, usize) {
-    let board = fen.split(' ').next().unwrap_or("");
-    let board = board.split('[').next().unwrap_or("");
-    let white = board.chars().filter(char::is_ascii_uppercase).count();
-    let black = board.chars().filter(char::is_ascii_lowercase).count();
-    (white, black)
-}
-
-/// Whether the move from `before` (whose FEN is `before_fen`) to the
-/// position with FEN `after_fen` took an enemy piece: the opponent has
-/// fewer pieces on the board (these rules have no drops and no explosions).
-fn took(before: &DataPosition, before_fen: &str, after_fen: &str) -> bool {
-    let (w0, b0) = board_counts(before_fen);
-    let (w1, b1) = board_counts(after_fen);
-    if before.white_to_move() { b1 < b0 } else { w1 < w0 }
-}
-
 fn side_name(white: bool) -> &'static str {
     if white { "white" } else { "black" }
 }
@@ -61,27 +42,22 @@ pub fn side_to_move(pos: &DataPosition) -> String {
 }
 
 /// How the game has ended in `pos` (whose legal moves are `legal`), if it
-/// has: checkmate or stalemate, valued as the variant says. Other endings
-/// (extinction such as a bare king, counting, n-move and n-fold rules) are
-/// not reported: a position without legal moves is over either way.
+/// has: checkmate, stalemate or extinction (e.g. a bare king), valued as the
+/// variant says. Counting and the n-move and n-fold rules are not reported.
 pub fn outcome(pos: &DataPosition, legal: &[Move]) -> Option<pb::Outcome> {
     if !legal.is_empty() {
         return None;
     }
-    let rules = &pos.variant().game_end;
-    let mated = pos.in_check();
-    if !mated && rules.extinction_value != GameValue::None {
-        // No move and no check: stalemate, or an extinction the rules
-        // crate decided without saying which. Not guessed.
-        return None;
-    }
-    let (value, reason) =
-        if mated { (rules.checkmate_value, "checkmate") } else { (rules.stalemate_value, "stalemate") };
-    let mover_white = pos.white_to_move();
-    let winner_white = match value {
-        GameValue::Loss => !mover_white,
-        GameValue::Win => mover_white,
-        GameValue::Draw => {
+    let o = pos.outcome()?;
+    let reason = match o.reason {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::Extinction => "extinction",
+    };
+    let winner_white = match o.result {
+        GameResult::WhiteWins => true,
+        GameResult::BlackWins => false,
+        GameResult::Draw => {
             return Some(pb::Outcome {
                 result: "1/2-1/2".into(),
                 winner: String::new(),
@@ -89,46 +65,48 @@ pub fn outcome(pos: &DataPosition, legal: &[Move]) -> Option<pb::Outcome> {
                 description: format!("{reason}, draw"),
             });
         }
-        GameValue::None => return None,
     };
-    let winner = side_name(winner_white);
     Some(pb::Outcome {
         result: if winner_white { "1-0" } else { "0-1" }.into(),
-        winner: winner.into(),
+        winner: side_name(winner_white).into(),
         reason: reason.into(),
         description: format!("{reason}, {} wins", if winner_white { "White" } else { "Black" }),
     })
 }
 
 /// One legal move of `pos` described as LegalMoves describes it (no SAN).
-pub fn legal_move(pos: &DataPosition, pos_fen: &str, m: Move) -> (pb::LegalMove, DataPosition) {
+pub fn legal_move(pos: &DataPosition, m: Move) -> (pb::LegalMove, DataPosition) {
     let after = pos.play(m);
     let fen = after.fen();
     let described = pb::LegalMove {
         uci: pos.move_text(m),
         san: String::new(),
-        is_capture: took(pos, pos_fen, &fen),
+        is_capture: pos.is_capture(m),
         gives_check: after.in_check(),
         fen,
     };
     (described, after)
 }
 
-/// A variant defined as data in ListVariants: no piece list, promotions or
-/// reserve piece (the rules crate does not publish them).
+/// A variant defined as data in ListVariants: its pieces (value 0: such
+/// variants have no piece values) and White's promotion letters; no reserve
+/// piece.
 pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
     pb::VariantInfo {
         name: def.name.clone(),
         files: def.files.into(),
         ranks: def.ranks.into(),
-        pieces: Vec::new(),
+        pieces: def
+            .pieces()
+            .map(|p| pb::PieceInfo { letter: p.letter.to_string(), name: p.name, betza: p.betza, value: 0 })
+            .collect(),
         start_fen: def.start_fen.clone(),
         summary: format!(
             "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form, no SAN; \
              move validation, legal moves, replay, FEN validation and perft (no analysis, PGN or pictures)",
             def.name, def.files, def.ranks
         ),
-        promotions: Vec::new(),
+        promotions: def.promotion_letters(true).iter().map(char::to_string).collect(),
         reserve_piece: String::new(),
         defined_as_data: true,
     }
@@ -260,9 +238,9 @@ mod hostile {
                     if let Ok(p) = DataPosition::from_fen(&def, &fen) {
                         let legal = p.legal_moves();
                         let _ = outcome(&p, &legal);
-                        let f = p.fen();
+                        let _ = p.fen();
                         for &m in &legal {
-                            let (_, after) = legal_move(&p, &f, m);
+                            let (_, after) = legal_move(&p, m);
                             let _ = after.perft(1);
                         }
                     }

@@ -1499,7 +1499,7 @@ impl AnalysisApi {
                 };
             }
         };
-        let (described, after) = crate::data::legal_move(&pos, &pos.fen(), m);
+        let (described, after) = crate::data::legal_move(&pos, m);
         Ok(pb::ValidateMoveResponse {
             legal: true,
             reason: String::new(),
@@ -1519,7 +1519,7 @@ impl AnalysisApi {
         let fen = pos.fen();
         let legal = pos.legal_moves();
         Ok(pb::LegalMovesResponse {
-            moves: legal.iter().map(|&m| crate::data::legal_move(&pos, &fen, m).0).collect(),
+            moves: legal.iter().map(|&m| crate::data::legal_move(&pos, m).0).collect(),
             side_to_move: crate::data::side_to_move(&pos),
             check: pos.in_check(),
             outcome: crate::data::outcome(&pos, &legal),
@@ -1551,7 +1551,7 @@ impl AnalysisApi {
             let m = pos
                 .parse_move(text)
                 .map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), text, e.to_string()))?;
-            let (described, after) = crate::data::legal_move(&pos, &fen, m);
+            let (described, after) = crate::data::legal_move(&pos, m);
             fen = described.fen.clone();
             moves.push(described);
             pos = after;

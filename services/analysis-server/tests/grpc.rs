@@ -232,7 +232,12 @@ async fn list_variants_lists_every_variant() {
     let (compiled, data) = variants.split_at(8);
     assert!(compiled.iter().all(|v| !v.defined_as_data) && data.iter().all(|v| v.defined_as_data));
     for v in data {
-        assert!(!v.start_fen.is_empty() && v.summary.contains("defined as data") && v.pieces.is_empty(), "{v:?}");
+        assert!(!v.start_fen.is_empty() && v.summary.contains("defined as data") && !v.pieces.is_empty(), "{v:?}");
+        for p in &v.pieces {
+            assert!(p.letter.len() == 1 && p.letter.chars().all(|c| c.is_ascii_uppercase()), "{p:?}");
+            assert!(!p.name.is_empty() && !p.betza.is_empty() && p.value == 0, "{p:?}");
+        }
+        assert!(!v.promotions.is_empty() && v.reserve_piece.is_empty(), "{v:?}");
         let moves = client.legal_moves(legal_req(pos(&v.name, &v.start_fen, &[]))).await.unwrap().into_inner();
         assert!(!moves.moves.is_empty(), "{}", v.name);
     }
@@ -262,6 +267,23 @@ async fn list_variants_lists_every_variant() {
     assert!(by_name("alpaca").pieces.iter().any(|p| p.letter == "A"));
     assert_eq!(by_name("alseid").reserve_piece, "S");
     assert!(by_name("alpaca2").start_fen.contains("[AAaa?]"));
+    // Variants defined as data: the ini's piece types, the king last.
+    let shatranj = by_name("shatranj");
+    let pieces: Vec<(&str, &str, &str)> =
+        shatranj.pieces.iter().map(|p| (p.letter.as_str(), p.name.as_str(), p.betza.as_str())).collect();
+    assert_eq!(
+        pieces,
+        [
+            ("P", "pawn", "fmWfcF"),
+            ("N", "knight", "N"),
+            ("R", "rook", "R"),
+            ("Q", "fers", "F"),
+            ("B", "alfil", "A"),
+            ("K", "king", "K")
+        ]
+    );
+    assert_eq!(shatranj.promotions, ["Q"]);
+    assert_eq!(by_name("capablanca").promotions, ["N", "B", "R", "Q", "A", "C"]);
 }
 
 /// Chess960 through the API: Shredder-FEN in, X-FEN out, castling
@@ -2160,6 +2182,23 @@ async fn data_variant_moves_validation_replay_and_fens() {
     let over = client.validate_move(validate_req(pos("capablanca", mate, &["b1b8"]), "a8a7")).await.unwrap();
     assert!(!over.get_ref().legal && over.get_ref().reason.contains("checkmate"), "{over:?}");
 
+    // Extinction: a bare king loses in shatranj once its reply cannot bare
+    // the other king; stalemate loses too.
+    let bare = "k7/8/8/8/8/8/8/KR6 b - - 0 1";
+    let m = client.validate_move(validate_req(pos("shatranj", bare, &[]), "a8a7")).await.unwrap().into_inner();
+    assert!(m.legal && !m.check, "{m:?}");
+    let o = m.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1-0", "white", "extinction"));
+    let over = client.legal_moves(legal_req(pos("shatranj", bare, &["a8a7"]))).await.unwrap().into_inner();
+    assert!(over.moves.is_empty() && !over.check, "{over:?}");
+    assert_eq!(over.outcome.map(|o| o.reason), Some("extinction".into()));
+    let refused = client.validate_move(validate_req(pos("shatranj", bare, &["a8a7"]), "b1b8")).await.unwrap();
+    assert!(!refused.get_ref().legal && refused.get_ref().reason.contains("extinction"), "{refused:?}");
+    let stalemate = "k7/Q7/1K6/8/8/8/8/8 b - - 0 1";
+    let r = client.legal_moves(legal_req(pos("shatranj", stalemate, &[]))).await.unwrap().into_inner();
+    let o = r.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1-0", "white", "stalemate"));
+
     // Bad positions name their field.
     assert_bad_field(
         client.legal_moves(legal_req(pos("makruk", "rnsmksnr/8 w - - 0 1", &[]))).await,
@@ -2193,6 +2232,15 @@ async fn data_variant_moves_validation_replay_and_fens() {
     assert!(r.moves.iter().all(|m| m.san.is_empty()));
     assert!(r.moves[2].is_capture && !r.moves[1].is_capture);
     assert_eq!(r.fen, r.moves[2].fen);
+    // En passant takes; gating a piece does not.
+    let ep = ["e2e4", "a7a6", "e4e5", "d7d5", "e5d6"];
+    let r = client.replay_moves(pb::ReplayMovesRequest { position: pos("capablanca", "", &ep) }).await.unwrap();
+    let takes: Vec<bool> = r.get_ref().moves.iter().map(|m| m.is_capture).collect();
+    assert_eq!(takes, [false, false, false, false, true]);
+    let gating = ["e2e4", "d7d5", "g1f3h", "d5e4"];
+    let r = client.replay_moves(pb::ReplayMovesRequest { position: pos("seirawan", "", &gating) }).await.unwrap();
+    let takes: Vec<bool> = r.get_ref().moves.iter().map(|m| m.is_capture).collect();
+    assert_eq!(takes, [false, false, false, true]);
     assert_bad_field(
         client.replay_moves(pb::ReplayMovesRequest { position: pos("makruk", "", &["e3e4", "zz"]) }).await,
         Code::InvalidArgument,

@@ -1,0 +1,155 @@
+//! Game outcomes, captures and the published piece lists of variants.
+
+use std::sync::Arc;
+
+use menagerie_rules::{Definitions, EndReason, GameResult, Outcome, PieceInfo, Position, VariantDef};
+
+fn variant(name: &str) -> Arc<VariantDef> {
+    Arc::clone(Definitions::builtin().get(name).expect("a built-in variant"))
+}
+
+fn pos(name: &str, fen: &str) -> Position {
+    Position::from_fen(&variant(name), fen).expect("a valid FEN")
+}
+
+#[test]
+fn a_bare_king_in_shatranj_and_courier_is_an_extinction() {
+    // White to move, Black bare: the game is over at once.
+    let p = pos("shatranj", "k7/8/8/8/8/8/8/KR6 w - - 0 1");
+    assert!(p.legal_moves().is_empty());
+    assert!(!p.in_check());
+    let expected = Outcome { reason: EndReason::Extinction, result: GameResult::WhiteWins, white_ended: false };
+    assert_eq!(p.outcome(), Some(expected));
+    // Black to move may still bare White's king in reply (extinctionClaim).
+    let p = pos("shatranj", "k7/8/8/8/8/8/8/KR6 b - - 0 1");
+    assert!(!p.legal_moves().is_empty());
+    assert_eq!(p.outcome(), None);
+    // ... unless White keeps two pieces besides the king.
+    let p = pos("shatranj", "k7/8/8/8/8/8/8/KRR5 b - - 0 1");
+    assert_eq!(p.outcome(), Some(expected));
+    // A bare White king loses the same way.
+    let p = pos("courier", "k11/1r10/12/12/12/12/12/11K b - - 0 1");
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome { reason: EndReason::Extinction, result: GameResult::BlackWins, white_ended: true })
+    );
+}
+
+#[test]
+fn checkmate_in_capablanca() {
+    let p = pos("capablanca", "k9/1Q8/K9/10/10/10/10/10 b - - 0 1");
+    assert!(p.in_check());
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome { reason: EndReason::Checkmate, result: GameResult::WhiteWins, white_ended: false })
+    );
+    // The archbishop's knight check with its bishop guarding the flight square.
+    let p = pos("capablanca", "k9/ppA7/10/10/10/10/10/9K b - - 0 1");
+    assert!(p.legal_moves().is_empty());
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome { reason: EndReason::Checkmate, result: GameResult::WhiteWins, white_ended: false })
+    );
+    let p = pos("capablanca", "k9/ppA7/10/10/10/10/10/9K w - - 0 1");
+    assert_eq!(p.outcome(), None);
+}
+
+#[test]
+fn stalemate_values() {
+    // Shatranj: the stalemated side loses.
+    let p = pos("shatranj", "k7/Q7/1K6/8/8/8/8/8 b - - 0 1");
+    assert!(p.legal_moves().is_empty());
+    assert!(!p.in_check());
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome { reason: EndReason::Stalemate, result: GameResult::WhiteWins, white_ended: false })
+    );
+    // Chess: a draw.
+    let p = pos("chess", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1");
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome { reason: EndReason::Stalemate, result: GameResult::Draw, white_ended: false })
+    );
+}
+
+#[test]
+fn is_capture_on_captures_en_passant_and_quiet_moves() {
+    let p = pos("chess", "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    let capture = |text: &str| p.is_capture(p.parse_move(text).unwrap());
+    assert!(capture("e5d6"), "en passant");
+    assert!(!capture("e5e6"));
+    assert!(!capture("g1f3"));
+    let p = pos("chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    assert!(p.is_capture(p.parse_move("e4d5").unwrap()));
+    assert!(!p.is_capture(p.parse_move("e4e5").unwrap()));
+    // Castling takes nothing; nor does gating a piece.
+    let p = pos("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(!p.is_capture(p.parse_move("e1g1").unwrap()));
+    assert!(p.is_capture(p.parse_move("a1a8").unwrap()));
+    let p = pos("seirawan", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 2");
+    assert!(!p.is_capture(p.parse_move("g1f3h").unwrap()));
+}
+
+/// Along games of every built-in variant, a move is a capture exactly when
+/// the opponent has fewer pieces on the board afterwards.
+#[test]
+fn is_capture_agrees_with_the_pieces_taken_along_games() {
+    fn enemies(p: &Position, white: bool) -> usize {
+        let fen = p.fen();
+        let board = fen.split([' ', '[']).next().unwrap_or("");
+        board.chars().filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() != white).count()
+    }
+    let defs = Definitions::builtin();
+    let mut seed = 11u64;
+    for name in defs.names() {
+        let def = defs.get(name).unwrap();
+        for _game in 0..3 {
+            let mut p = Position::start(def);
+            for _ply in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    assert!(p.outcome().is_some(), "{name}: {}", p.fen());
+                    break;
+                }
+                assert_eq!(p.outcome(), None, "{name}: {}", p.fen());
+                let white = p.white_to_move();
+                for &m in &moves {
+                    let after = p.play(m);
+                    let took = enemies(&after, white) < enemies(&p, white);
+                    assert_eq!(p.is_capture(m), took, "{name}: {} {}", p.fen(), p.move_text(m));
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                p = p.play(moves[((seed >> 33) % moves.len() as u64) as usize]);
+            }
+        }
+    }
+}
+
+#[test]
+fn pieces_and_promotions_are_published() {
+    let shatranj = variant("shatranj");
+    let pieces: Vec<PieceInfo> = shatranj.pieces().collect();
+    let summary: Vec<(char, &str, &str, bool)> =
+        pieces.iter().map(|p| (p.letter, p.name.as_str(), p.betza.as_str(), p.royal)).collect();
+    assert_eq!(
+        summary,
+        [
+            ('P', "pawn", "fmWfcF", false),
+            ('N', "knight", "N", false),
+            ('R', "rook", "R", false),
+            ('Q', "fers", "F", false),
+            ('B', "alfil", "A", false),
+            ('K', "king", "K", true),
+        ]
+    );
+    assert_eq!(shatranj.promotion_letters(true), ['Q']);
+    assert_eq!(shatranj.promotion_letters(false), ['Q']);
+    let chess = variant("chess");
+    assert_eq!(chess.promotion_letters(true), ['N', 'B', 'R', 'Q']);
+    let nightrider = variant("nightrider");
+    let n = nightrider.pieces().find(|p| p.letter == 'N').unwrap();
+    assert_eq!((n.name.as_str(), n.betza.as_str()), ("customPiece1", "NN"));
+    let capablanca = variant("capablanca");
+    let letters: String = capablanca.pieces().map(|p| p.letter).collect();
+    assert!(letters.contains('A') && letters.contains('C'), "{letters}");
+}

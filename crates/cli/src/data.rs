@@ -88,23 +88,19 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             report::write_divide_total(out, depth, rows.iter().map(|r| r.1).sum(), rows.len())?;
         }
         Command::Moves { pos, san, fens } => {
-            if san {
-                bail!(
-                    "--san is not available for variants defined as data ('{}'): moves are in coordinate form",
-                    pos.variant
-                );
-            }
             let p = position(&pos)?;
             let legal = p.legal_moves();
             for &m in &legal {
-                report::write_move_row(out, &p.move_text(m), "", &p.play(m).fen(), false, fens)?;
+                let san_text = if san { p.san(m) } else { String::new() };
+                report::write_move_row(out, &p.move_text(m), &san_text, &p.play(m).fen(), san, fens)?;
             }
             report::write_moves_total(out, &p.fen(), legal.len())?;
         }
         Command::Validate { pos, mv } => {
             let p = position(&pos)?;
-            match p.parse_move(&mv) {
-                Ok(m) => report::write_legal(out, &p.move_text(m), "", &p.play(m).fen(), None)?,
+            // Coordinate notation first, then SAN.
+            match p.parse_move(&mv).or_else(|e| p.parse_san(&mv).map_err(|_| e)) {
+                Ok(m) => report::write_legal(out, &p.move_text(m), &p.san(m), &p.play(m).fen(), None)?,
                 Err(e) => {
                     report::write_illegal(out, &mv, &e.to_string())?;
                     return Err(anyhow!(e));

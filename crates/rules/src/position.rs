@@ -46,6 +46,9 @@ pub enum MoveError {
     /// The text is not the notation of any legal move in the position.
     #[error("'{0}' is not a legal move in this position")]
     Illegal(String),
+    /// The text fits more than one legal move.
+    #[error("'{0}' is ambiguous in this position")]
+    Ambiguous(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1294,3 +1297,5 @@ impl Position {
             .collect()
     }
 }
+
+mod san;

@@ -1,0 +1,160 @@
+//! Standard algebraic notation for data-defined variants, written as
+//! Fairy-Stockfish writes it: the piece's letter (none for the pawn),
+//! disambiguation by file, then rank, then both, `x` for captures, `=L` for
+//! promotions, `O-O`/`O-O-O` for castling, `/L` for an S-chess gating (with
+//! the gate square after castling), and
+//! `+`/`#` for check and checkmate.
+
+use super::{Kind, Move, MoveError, NONE, Position, square_name};
+
+impl Position {
+    /// The move in standard algebraic notation (`Nf3`, `exd6`, `e8=Q`,
+    /// `O-O`, `Nf3/H` for S-chess gating, `Qh5+`, `Qf7#`). `m` must be one
+    /// of this position's legal moves.
+    pub fn san(&self, m: Move) -> String {
+        let mut s = self.san_body(m, &self.legal_moves(), true);
+        let after = self.play(m);
+        if after.in_check() {
+            s.push(if after.legal_moves().is_empty() { '#' } else { '+' });
+        }
+        s
+    }
+
+    /// The legal move written `text` in standard algebraic notation. Check
+    /// and annotation marks (`+ # ! ?`), `x` and `=` are optional, `0-0`
+    /// stands for `O-O`, and a fully qualified form such as `Ng1f3` is
+    /// accepted too. A text that fits several legal moves is an error.
+    pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
+        let want = normalise(text);
+        if want.is_empty() {
+            return Err(MoveError::Illegal(text.to_string()));
+        }
+        let legal = self.legal_moves();
+        let mut found: Option<Move> = None;
+        let mut bare_fits = 0;
+        for &m in &legal {
+            let san = normalise(&self.san_body(m, &legal, true));
+            if san == want {
+                // The canonical form names exactly one move.
+                return Ok(m);
+            }
+            if self.long_form(m) == want {
+                if found.is_some_and(|f| f != m) {
+                    return Err(MoveError::Ambiguous(text.to_string()));
+                }
+                found = Some(m);
+            }
+            if normalise(&self.san_body(m, &legal, false)) == want {
+                bare_fits += 1;
+            }
+        }
+        match found {
+            Some(m) => Ok(m),
+            None if bare_fits > 1 => Err(MoveError::Ambiguous(text.to_string())),
+            None => Err(MoveError::Illegal(text.to_string())),
+        }
+    }
+
+    /// The SAN of `m` without the check mark, given the legal moves;
+    /// without disambiguation unless `disambiguate`.
+    fn san_body(&self, m: Move, legal: &[Move], disambiguate: bool) -> String {
+        let d = &*self.def;
+        let st = &self.state;
+        let mut s = String::new();
+        if m.kind == Kind::Castling {
+            // The move is stored as the king taking its own rook.
+            s.push_str(if m.to > m.from { "O-O" } else { "O-O-O" });
+        } else {
+            let t = st.board[m.from as usize] >> 1;
+            let capture = self.is_capture(m);
+            if Some(t) == d.pawn {
+                if capture {
+                    s.push(file_char(m.from % d.files));
+                }
+            } else {
+                s.push(d.types[t as usize].letter.to_ascii_uppercase());
+                // Other pieces of the type reaching the square with the
+                // same gating (a gating move names its own origin).
+                let rivals: Vec<u8> = legal
+                    .iter()
+                    .filter(|o| {
+                        disambiguate
+                            && o.to == m.to
+                            && o.from != m.from
+                            && o.kind != Kind::Castling
+                            && o.gate == m.gate
+                            && st.board[o.from as usize] >> 1 == t
+                    })
+                    .map(|o| o.from)
+                    .collect();
+                if !rivals.is_empty() {
+                    let same_file = rivals.iter().any(|&f| f % d.files == m.from % d.files);
+                    let same_rank = rivals.iter().any(|&f| f / d.files == m.from / d.files);
+                    if !same_file {
+                        s.push(file_char(m.from % d.files));
+                    } else if !same_rank {
+                        s.push_str(&(m.from / d.files + 1).to_string());
+                    } else {
+                        s.push_str(&square_name(d, m.from));
+                    }
+                }
+            }
+            if capture {
+                s.push('x');
+            }
+            s.push_str(&square_name(d, m.to));
+            if m.kind == Kind::Promotion {
+                s.push('=');
+                s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
+            }
+        }
+        if m.gate != NONE {
+            s.push('/');
+            s.push(d.types[m.gate as usize].letter.to_ascii_uppercase());
+            // Castling names the gate square (the king's or the rook's).
+            if m.gate_sq != m.from || m.kind == Kind::Castling {
+                s.push_str(&square_name(d, m.gate_sq));
+            }
+        }
+        s
+    }
+
+    /// The move as piece letter, origin and destination (`Ng1f3`, `e7e8Q`),
+    /// normalised like [`normalise`].
+    fn long_form(&self, m: Move) -> String {
+        let d = &*self.def;
+        let t = self.state.board[m.from as usize] >> 1;
+        let mut s = String::new();
+        if Some(t) != d.pawn {
+            s.push(d.types[t as usize].letter.to_ascii_uppercase());
+        }
+        s.push_str(&square_name(d, m.from));
+        s.push_str(&square_name(d, m.to));
+        if m.kind == Kind::Promotion {
+            s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
+        }
+        if m.gate != NONE {
+            s.push('/');
+            s.push(d.types[m.gate as usize].letter.to_ascii_uppercase());
+            if m.gate_sq != m.from {
+                s.push_str(&square_name(d, m.gate_sq));
+            }
+        }
+        s
+    }
+}
+
+fn file_char(file: u8) -> char {
+    (b'a' + file) as char
+}
+
+/// The text without check and annotation marks, `x`, `=` and (except in
+/// castling) `-`; `0-0` as `O-O`.
+fn normalise(text: &str) -> String {
+    let text = text.trim();
+    let castling = text.starts_with("O-O") || text.starts_with("0-0");
+    text.chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | 'x' | '=' | ':') && (castling || *c != '-'))
+        .map(|c| if castling && c == '0' { 'O' } else { c })
+        .collect()
+}

@@ -171,7 +171,7 @@ impl Variants {
 
     /// The position `request` describes in a variant defined as data: its
     /// start position or FEN, with its moves (Fairy-Stockfish's coordinate
-    /// notation) played in order.
+    /// notation or SAN) played in order.
     pub fn data_position<S: AsRef<str>>(
         &self,
         request: &PositionRequest<'_, S>,
@@ -190,10 +190,10 @@ impl Variants {
         }
         for (index, text) in request.moves.iter().enumerate() {
             let text = text.as_ref();
-            let m = current.parse_move(text).map_err(|e| PositionError::DataMove {
+            let m = current.parse_any(text).map_err(|source| PositionError::DataMove {
                 index,
                 text: text.to_string(),
-                reason: e.to_string(),
+                source,
             })?;
             current = current.play(m);
         }
@@ -255,14 +255,14 @@ pub enum PositionError {
     #[error("bad FEN: {0}")]
     DataFen(String),
     /// A move of a variant defined as data that is not legal where it is played.
-    #[error("moves[{index}]: {reason}")]
+    #[error("moves[{index}]: {source}")]
     DataMove {
         /// Its 0-based index in the list.
         index: usize,
         /// The move as given.
         text: String,
         /// What is wrong with it.
-        reason: String,
+        source: menagerie_rules::MoveError,
     },
     /// A move that is malformed or illegal where it is played.
     #[error("moves[{index}]: {source}")]

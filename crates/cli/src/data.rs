@@ -98,8 +98,7 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
         }
         Command::Validate { pos, mv } => {
             let p = position(&pos)?;
-            // Coordinate notation first, then SAN.
-            match p.parse_move(&mv).or_else(|e| p.parse_san(&mv).map_err(|_| e)) {
+            match p.parse_any(&mv) {
                 Ok(m) => report::write_legal(out, &p.move_text(m), &p.san(m), &p.play(m).fen(), None)?,
                 Err(e) => {
                     report::write_illegal(out, &mv, &e.to_string())?;

@@ -129,3 +129,26 @@ fn epd_suites_verify_data_variants_and_mixed_suites() {
     assert_eq!(last_line(&o), "1 passed, 0 failed, 0 skipped");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn data_variants_write_and_read_san() {
+    let o = run(&["moves", "--variant", "seirawan", "--san"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for line in ["a2a3 a3", "g1f3 Nf3", "g1f3h Nf3/H", "b1c3e Nc3/E"] {
+        assert!(out.lines().any(|l| l == line), "no '{line}' in {out}");
+    }
+    // SAN in --moves and as the move validated, in JSON with both forms.
+    let o = run(&["--json", "validate", "--variant", "capablanca", "--moves", "e4 e5", "Cg3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(r#""move":"h1g3""#) && out.contains(r#""san":"Cg3""#), "{out}");
+    // Ambiguous and malformed SAN are refused with the reason.
+    let fen = "4k5/10/10/10/10/2N7/10/2N1K1N3 w - - 0 1";
+    let o = run(&["validate", "--variant", "capablanca", "--fen", fen, "Ne2"]);
+    assert!(!o.status.success() && stderr(&o).contains("ambiguous"), "{}", stderr(&o));
+    let o = run(&["validate", "--variant", "capablanca", "--fen", fen, "Nge2"]);
+    assert!(o.status.success() && stdout(&o).contains("move: g1e2"), "{}", stdout(&o));
+    let o = run(&["validate", "--variant", "capablanca", "zz"]);
+    assert!(!o.status.success() && stderr(&o).contains("not a move in coordinate form"), "{}", stderr(&o));
+}

@@ -49,6 +49,9 @@ pub enum MoveError {
     /// The text fits more than one legal move.
     #[error("'{0}' is ambiguous in this position")]
     Ambiguous(String),
+    /// The text is not written like a move at all.
+    #[error("'{0}' is not a move in coordinate form (e2e4, e7e8q, g1f3h) or SAN (Nf3, exd6, e8=Q, O-O, Nf3/H)")]
+    Syntax(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,35 +2,12 @@
 //! and the files of `--variants`): how their positions, moves and endings
 //! are described in the API's messages.
 //!
-//! Their moves are in Fairy-Stockfish's coordinate form (`e2e4`, `e7e8q`,
-//! `g1f3h`); SAN is not written (empty fields) nor read.
+//! Their moves are read in Fairy-Stockfish's coordinate form (`e2e4`,
+//! `e7e8q`, `g1f3h`) or SAN (`Nf3`, `e8=Q`, `Nf3/H`), and written in both.
 
 use menagerie_api::pb;
 use menagerie_app::{DataPosition, VariantDef};
 use menagerie_rules::{EndReason, FenError, GameResult, Move};
-
-/// Whether `text` has the shape of a move in coordinate form: two squares
-/// (files `a`..`l`, ranks `1`..`10`), then optionally a piece letter and a
-/// square (a promotion, or a gated piece and where it is gated).
-pub fn coordinate_form(text: &str) -> bool {
-    fn square(s: &[u8]) -> Option<&[u8]> {
-        let (&file, rest) = s.split_first()?;
-        if !(b'a'..=b'l').contains(&file) {
-            return None;
-        }
-        match rest {
-            [b'1', b'0', tail @ ..] => Some(tail),
-            [b'1'..=b'9', tail @ ..] => Some(tail),
-            _ => None,
-        }
-    }
-    let Some(rest) = square(text.as_bytes()).and_then(square) else { return false };
-    match rest {
-        [] => true,
-        [piece] => piece.is_ascii_lowercase(),
-        [piece, gate @ ..] => piece.is_ascii_lowercase() && square(gate) == Some(&[]),
-    }
-}
 
 fn side_name(white: bool) -> &'static str {
     if white { "white" } else { "black" }
@@ -74,13 +51,13 @@ pub fn outcome(pos: &DataPosition, legal: &[Move]) -> Option<pb::Outcome> {
     })
 }
 
-/// One legal move of `pos` described as LegalMoves describes it (no SAN).
+/// One legal move of `pos` described as LegalMoves describes it.
 pub fn legal_move(pos: &DataPosition, m: Move) -> (pb::LegalMove, DataPosition) {
     let after = pos.play(m);
     let fen = after.fen();
     let described = pb::LegalMove {
         uci: pos.move_text(m),
-        san: String::new(),
+        san: pos.san(m),
         is_capture: pos.is_capture(m),
         gives_check: after.in_check(),
         fen,
@@ -102,7 +79,7 @@ pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
             .collect(),
         start_fen: def.start_fen.clone(),
         summary: format!(
-            "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form, no SAN; \
+            "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form or SAN; \
              move validation, legal moves, replay, FEN validation and perft (no analysis, PGN or pictures)",
             def.name, def.files, def.ranks
         ),
@@ -160,16 +137,6 @@ pub fn pgn_variants(text: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn coordinate_form_is_two_squares_and_an_optional_piece_and_square() {
-        for ok in ["e2e4", "a10l1", "e7e8q", "g1f3h", "h1e1e", "e1g1", "b1c3h", "e1h1ee1"] {
-            assert!(coordinate_form(ok), "{ok}");
-        }
-        for bad in ["", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1"] {
-            assert!(!coordinate_form(bad), "{bad}");
-        }
-    }
 
     #[test]
     fn pgn_variant_tags_are_found() {

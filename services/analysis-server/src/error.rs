@@ -1,6 +1,6 @@
 //! Domain errors and their single mapping to gRPC statuses.
 
-use menagerie_app::PositionError;
+use menagerie_app::{DataMoveError, PositionError};
 use menagerie_notation::MoveError;
 use menagerie_notation::fen::FenError;
 use thiserror::Error;
@@ -104,25 +104,19 @@ impl ServiceError {
             }
             PositionError::Move { index, source, .. } => ServiceError::mv(&format!("position.moves[{index}]"), source),
             PositionError::DataFen(message) => ServiceError::BadField { field: "position.fen".into(), message },
-            PositionError::DataMove { index, text, reason } => {
-                ServiceError::data_move(&format!("position.moves[{index}]"), &text, reason)
+            PositionError::DataMove { index, source, .. } => {
+                ServiceError::data_move(&format!("position.moves[{index}]"), source)
             }
         }
     }
 
     /// A move of a variant defined as data that is not legal in its
-    /// position: INVALID_ARGUMENT if it is not even in coordinate form,
+    /// position: INVALID_ARGUMENT if it is not even written like a move,
     /// else FAILED_PRECONDITION.
-    pub fn data_move(field: &str, text: &str, reason: String) -> ServiceError {
-        if crate::data::coordinate_form(text) {
-            ServiceError::IllegalMove { field: field.to_string(), message: reason }
-        } else {
-            ServiceError::BadField {
-                field: field.to_string(),
-                message: format!(
-                    "'{text}' is not a move in coordinate form (e.g. e2e4, e7e8q, g1f3h): variants defined as data take no SAN"
-                ),
-            }
+    pub fn data_move(field: &str, e: DataMoveError) -> ServiceError {
+        match e {
+            DataMoveError::Syntax(_) => ServiceError::BadField { field: field.to_string(), message: e.to_string() },
+            _ => ServiceError::IllegalMove { field: field.to_string(), message: e.to_string() },
         }
     }
 

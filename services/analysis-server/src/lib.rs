@@ -22,7 +22,7 @@
 //! An empty `variant` means `chess`. Variants defined as data (the built-in
 //! `variants.ini` and `--variants FILE`) are served by move validation,
 //! legal moves, replay, FEN validation and perft, with moves in coordinate
-//! form and no SAN; the other calls refuse them (`FAILED_PRECONDITION`).
+//! form or SAN; the other calls refuse them (`FAILED_PRECONDITION`).
 
 pub mod config;
 mod data;

@@ -1490,10 +1490,10 @@ impl AnalysisApi {
             let why = crate::data::outcome(&pos, &legal).map_or("no legal moves".into(), |o| o.description);
             return Ok(illegal(format!("the game is over: {why}")));
         }
-        let m = match pos.parse_move(&r.r#move) {
+        let m = match pos.parse_any(&r.r#move) {
             Ok(m) => m,
             Err(e) => {
-                return match ServiceError::data_move("move", &r.r#move, e.to_string()) {
+                return match ServiceError::data_move("move", e) {
                     ServiceError::IllegalMove { message, .. } => Ok(illegal(crate::error::clip(&message))),
                     other => Err(other),
                 };
@@ -1504,7 +1504,7 @@ impl AnalysisApi {
             legal: true,
             reason: String::new(),
             uci: described.uci,
-            san: String::new(),
+            san: described.san,
             fen: described.fen,
             check: described.gives_check,
             outcome: crate::data::outcome(&after, &after.legal_moves()),
@@ -1548,9 +1548,7 @@ impl AnalysisApi {
         let mut fen = pos.fen();
         let mut moves = Vec::with_capacity(p.moves.len());
         for (index, text) in p.moves.iter().enumerate() {
-            let m = pos
-                .parse_move(text)
-                .map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), text, e.to_string()))?;
+            let m = pos.parse_any(text).map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), e))?;
             let (described, after) = crate::data::legal_move(&pos, m);
             fen = described.fen.clone();
             moves.push(described);

@@ -2152,10 +2152,11 @@ async fn data_variant_moves_validation_replay_and_fens() {
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;
-    // LegalMoves: coordinate form, no SAN, FEN after each move.
+    // LegalMoves: coordinate form, SAN, FEN after each move.
     let shako = client.legal_moves(legal_req(pos("shako", "", &[]))).await.unwrap().into_inner();
     assert_eq!(shako.moves.len(), 58);
-    assert!(shako.moves.iter().all(|m| m.san.is_empty() && !m.fen.is_empty() && !m.is_capture && !m.gives_check));
+    assert!(shako.moves.iter().all(|m| !m.san.is_empty() && !m.fen.is_empty() && !m.is_capture && !m.gives_check));
+    assert!(shako.moves.iter().any(|m| m.uci == "a1b1" && m.san == "Cab1"), "{shako:?}");
     assert_eq!(shako.side_to_move, "white");
     assert!(!shako.check && shako.outcome.is_none() && shako.claimable_draw.is_empty());
     let makruk = client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "d6d5"]))).await.unwrap().into_inner();
@@ -2165,12 +2166,17 @@ async fn data_variant_moves_validation_replay_and_fens() {
 
     // ValidateMove.
     let ok = client.validate_move(validate_req(pos("makruk", "", &[]), "e3e4")).await.unwrap().into_inner();
-    assert!(ok.legal && ok.uci == "e3e4" && ok.san.is_empty() && ok.reason.is_empty(), "{ok:?}");
+    assert!(ok.legal && ok.uci == "e3e4" && ok.san == "e4" && ok.reason.is_empty(), "{ok:?}");
     assert_eq!(ok.fen, "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1");
+    // SAN is read too, in the move and in the position's moves.
+    let by_san = client.validate_move(validate_req(pos("makruk", "", &["e4"]), "Nd7")).await.unwrap().into_inner();
+    assert!(by_san.legal && by_san.uci == "b8d7" && by_san.san == "Nd7", "{by_san:?}");
     let no = client.validate_move(validate_req(pos("makruk", "", &[]), "e3e5")).await.unwrap().into_inner();
     assert!(!no.legal && no.reason.contains("e3e5"), "{no:?}");
+    let no = client.validate_move(validate_req(pos("makruk", "", &[]), "Nf3")).await.unwrap().into_inner();
+    assert!(!no.legal && no.reason.contains("Nf3"), "{no:?}");
     assert_bad_field(
-        client.validate_move(validate_req(pos("makruk", "", &[]), "Nf3")).await,
+        client.validate_move(validate_req(pos("makruk", "", &[]), "hello")).await,
         Code::InvalidArgument,
         "move",
     );
@@ -2207,10 +2213,11 @@ async fn data_variant_moves_validation_replay_and_fens() {
     );
     assert_illegal(client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "e4e5"]))).await, "position.moves[1]");
     assert_bad_field(
-        client.legal_moves(legal_req(pos("makruk", "", &["e4"]))).await,
+        client.legal_moves(legal_req(pos("makruk", "", &["zz"]))).await,
         Code::InvalidArgument,
         "position.moves[0]",
     );
+    assert_illegal(client.legal_moves(legal_req(pos("makruk", "", &["e4", "Nf3"]))).await, "position.moves[1]");
     let mut c = config();
     c.max_moves = 2;
     let capped = start(c).await;
@@ -2229,8 +2236,13 @@ async fn data_variant_moves_validation_replay_and_fens() {
         .into_inner();
     let coords: Vec<&str> = r.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(coords, ["e3e4", "d6d5", "e4d5"]);
-    assert!(r.moves.iter().all(|m| m.san.is_empty()));
+    let sans: Vec<&str> = r.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "d5", "exd5"]);
     assert!(r.moves[2].is_capture && !r.moves[1].is_capture);
+    let gated = ["e2e4", "d7d5", "g1f3h", "d5e4"];
+    let g = client.replay_moves(pb::ReplayMovesRequest { position: pos("seirawan", "", &gated) }).await.unwrap();
+    let sans: Vec<&str> = g.get_ref().moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "d5", "Nf3/H", "dxe4"]);
     assert_eq!(r.fen, r.moves[2].fen);
     // En passant takes; gating a piece does not.
     let ep = ["e2e4", "a7a6", "e4e5", "d7d5", "e5d6"];

@@ -20,6 +20,23 @@ impl Position {
         s
     }
 
+    /// The legal move written `text` in Fairy-Stockfish's coordinate form
+    /// ([`Position::parse_move`]) or in standard algebraic notation
+    /// ([`Position::parse_san`]). A text written like neither is
+    /// [`MoveError::Syntax`]; a well-formed one that names no legal move is
+    /// [`MoveError::Illegal`] (or [`MoveError::Ambiguous`]).
+    pub fn parse_any(&self, text: &str) -> Result<Move, MoveError> {
+        if let Ok(m) = self.parse_move(text) {
+            return Ok(m);
+        }
+        match self.parse_san(text) {
+            Ok(m) => Ok(m),
+            Err(MoveError::Ambiguous(t)) => Err(MoveError::Ambiguous(t)),
+            Err(_) if coordinate_shaped(text) || san_shaped(text) => Err(MoveError::Illegal(text.to_string())),
+            Err(_) => Err(MoveError::Syntax(text.to_string())),
+        }
+    }
+
     /// The legal move written `text` in standard algebraic notation. Check
     /// and annotation marks (`+ # ! ?`), `x` and `=` are optional, `0-0`
     /// stands for `O-O`, and a fully qualified form such as `Ng1f3` is
@@ -157,4 +174,98 @@ fn normalise(text: &str) -> String {
         .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | 'x' | '=' | ':') && (castling || *c != '-'))
         .map(|c| if castling && c == '0' { 'O' } else { c })
         .collect()
+}
+
+/// The rest of `s` after a square name (files `a`..`l`, ranks `1`..`10`).
+fn square(s: &[u8]) -> Option<&[u8]> {
+    let (&file, rest) = s.split_first()?;
+    if !(b'a'..=b'l').contains(&file) {
+        return None;
+    }
+    match rest {
+        [b'1', b'0', tail @ ..] => Some(tail),
+        [b'1'..=b'9', tail @ ..] => Some(tail),
+        _ => None,
+    }
+}
+
+/// Whether `text` is written like a coordinate move: two squares, then
+/// optionally a piece letter and a square (promotion, or gating).
+pub(crate) fn coordinate_shaped(text: &str) -> bool {
+    let Some(rest) = square(text.as_bytes()).and_then(square) else { return false };
+    match rest {
+        [] => true,
+        [piece] => piece.is_ascii_lowercase(),
+        [piece, gate @ ..] => piece.is_ascii_lowercase() && square(gate) == Some(&[]),
+    }
+}
+
+/// Whether `text` is written like SAN: castling, or an optional piece
+/// letter and origin, a destination square, then optionally `=L` and `/L`
+/// with a square (marks `x + # ! ?` and `-` ignored).
+pub(crate) fn san_shaped(text: &str) -> bool {
+    let n = normalise(text);
+    if n == "O-O" || n == "O-O-O" || n.starts_with("O-O/") || n.starts_with("O-O-O/") {
+        return true;
+    }
+    let (body, gate) = match n.split_once('/') {
+        Some((b, g)) => (b, Some(g)),
+        None => (n.as_str(), None),
+    };
+    if let Some(g) = gate {
+        let g = g.as_bytes();
+        match g.split_first() {
+            Some((l, rest)) if l.is_ascii_uppercase() && (rest.is_empty() || square(rest) == Some(&[])) => {}
+            _ => return false,
+        }
+    }
+    let mut b = body.as_bytes();
+    if let [head @ .., l] = b
+        && l.is_ascii_uppercase()
+    {
+        b = head; // promotion letter
+    }
+    if let [l, rest @ ..] = b
+        && l.is_ascii_uppercase()
+    {
+        b = rest; // piece letter
+    }
+    // Origin (none, a file, a rank or a square), then the destination.
+    (0..=b.len()).any(|cut| {
+        let (from, to) = b.split_at(cut);
+        let origin = from.is_empty()
+            || (from.len() == 1 && (b'a'..=b'l').contains(&from[0]))
+            || from == b"10"
+            || (from.len() == 1 && from[0].is_ascii_digit())
+            || square(from) == Some(&[]);
+        origin && square(to) == Some(&[])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{coordinate_shaped, san_shaped};
+
+    #[test]
+    fn coordinate_shape_is_two_squares_and_an_optional_piece_and_square() {
+        for ok in ["e2e4", "a10l1", "e7e8q", "g1f3h", "h1e1e", "e1g1", "b1c3h", "e1h1ee1"] {
+            assert!(coordinate_shaped(ok), "{ok}");
+        }
+        for bad in ["", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1"] {
+            assert!(!coordinate_shaped(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn san_shape() {
+        for ok in [
+            "e4", "Nf3", "exd6", "e8=Q", "e8Q", "O-O", "0-0-0+", "Nbd7", "N1a2", "Nc1e2", "Rj10#", "Nf3/H", "O-O/He1",
+            "bxa8=C+", "Ng1-f3", "Ra10",
+        ] {
+            assert!(san_shaped(ok), "{ok}");
+        }
+        for bad in ["", "hello", "Nf", "N", "e11", "m4", "Nf3/", "Nf3/h", "e8=q", "O-O-O-O", "12e4"] {
+            assert!(!san_shaped(bad), "{bad}");
+        }
+    }
 }

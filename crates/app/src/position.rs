@@ -3,7 +3,7 @@
 
 use menagerie_notation::fen::{self, FenError};
 use menagerie_notation::{MoveError, parse_move};
-use menagerie_rules::{DefinitionError, Definitions, Position as DataPosition, VariantDef};
+use menagerie_rules::{DefinitionError, Definitions, Game as DataGame, Position as DataPosition, VariantDef};
 use menagerie_variants::{AnyPosition, Game, Move, VariantId};
 use std::sync::Arc;
 use thiserror::Error;
@@ -176,9 +176,17 @@ impl Variants {
         &self,
         request: &PositionRequest<'_, S>,
     ) -> Result<DataPosition, PositionError> {
+        self.data_game(request).map(|g| g.current().clone())
+    }
+
+    /// The game `request` describes in a variant defined as data: its start
+    /// position or FEN and its moves (coordinate notation or SAN), with the
+    /// positions along the way for the game's rules (repetition, n-move
+    /// rule, counting).
+    pub fn data_game<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<DataGame, PositionError> {
         let def = self.data(request.variant)?;
         let fen = request.fen.trim();
-        let mut current = if fen.is_empty() {
+        let start = if fen.is_empty() {
             DataPosition::start(&def)
         } else {
             DataPosition::from_fen(&def, fen).map_err(|e| PositionError::DataFen(e.to_string()))?
@@ -188,16 +196,17 @@ impl Variants {
         {
             return Err(PositionError::TooManyMoves { count: request.moves.len(), max });
         }
+        let mut game = DataGame::new(start);
         for (index, text) in request.moves.iter().enumerate() {
             let text = text.as_ref();
-            let m = current.parse_any(text).map_err(|source| PositionError::DataMove {
+            let m = game.current().parse_any(text).map_err(|source| PositionError::DataMove {
                 index,
                 text: text.to_string(),
                 source,
             })?;
-            current = current.play(m);
+            game.play(m);
         }
-        Ok(current)
+        Ok(game)
     }
 
     /// The position `request` describes: its variant's start position or

@@ -6,16 +6,21 @@ use crate::report;
 use crate::ui::Progress;
 use crate::{Command, PositionArgs};
 use anyhow::{Result, anyhow, bail};
-use menagerie_app::{DataPosition, PositionRequest, nps};
+use menagerie_app::{DataGame, DataPosition, PositionRequest, nps};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// The position of the command line in a variant defined as data.
 fn position(a: &PositionArgs) -> Result<DataPosition> {
+    Ok(game(a)?.current().clone())
+}
+
+/// The game of the command line (start and moves) in a variant defined as data.
+fn game(a: &PositionArgs) -> Result<DataGame> {
     let moves = a.move_list();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
-    Ok(crate::local::catalogue().data_position(&request)?)
+    Ok(crate::local::catalogue().data_game(&request)?)
 }
 
 /// Leaf count at `depth` (root moves in parallel on `pool`).
@@ -97,9 +102,18 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             report::write_moves_total(out, &p.fen(), legal.len())?;
         }
         Command::Validate { pos, mv } => {
-            let p = position(&pos)?;
+            let mut g = game(&pos)?;
+            let p = g.current().clone();
+            if let Some(o) = g.outcome() {
+                bail!("the game is over: {o}");
+            }
             match p.parse_any(&mv) {
-                Ok(m) => report::write_legal(out, &p.move_text(m), &p.san(m), &p.play(m).fen(), None)?,
+                Ok(m) => {
+                    g.play(m);
+                    // The position's own ending, else a game rule's (repetition, n-move, counting).
+                    let outcome = g.outcome().or_else(|| g.claimable()).map(|o| o.to_string());
+                    report::write_legal(out, &p.move_text(m), &p.san(m), &g.current().fen(), outcome.as_deref())?
+                }
                 Err(e) => {
                     report::write_illegal(out, &mv, &e.to_string())?;
                     return Err(anyhow!(e));

@@ -152,3 +152,28 @@ fn data_variants_write_and_read_san() {
     let o = run(&["validate", "--variant", "capablanca", "zz"]);
     assert!(!o.status.success() && stderr(&o).contains("not a move in coordinate form"), "{}", stderr(&o));
 }
+
+#[test]
+fn data_variants_report_game_rules() {
+    // A third occurrence of a makruk position: the repetition rule.
+    let shuffle = "a1a2 e8d8 a2a1 d8e8 a1a2 e8d8 a2a1";
+    let o = run(&[
+        "validate",
+        "--variant",
+        "makruk",
+        "--fen",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        "--moves",
+        shuffle,
+        "d8e8",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("outcome: repetition, draw"), "{}", stdout(&o));
+    // The 50-move rule of capablanca.
+    let o = run(&["validate", "--variant", "capablanca", "--fen", "4k5/10/10/10/10/10/10/R3K5 w - - 99 80", "a1a2"]);
+    assert!(stdout(&o).contains("outcome: n-move rule, draw"), "{}", stdout(&o));
+    // After checkmate no move is validated.
+    let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
+    let o = run(&["validate", "--variant", "capablanca", "--fen", mate, "--moves", "b1b8", "a8a7"]);
+    assert!(!o.status.success() && stderr(&o).contains("checkmate"), "{}", stderr(&o));
+}

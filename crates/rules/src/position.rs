@@ -72,6 +72,14 @@ pub enum EndReason {
     /// A side has lost its extinction pieces (e.g. the bare king of
     /// shatranj and courier).
     Extinction,
+    /// The same position for the n-th time (`nFoldRule`, valued by
+    /// `nFoldValue` for the side to move); see [`Game::claimable`].
+    Repetition,
+    /// `nMoveRule` moves by each side without a capture or pawn move.
+    MoveRule,
+    /// A counting rule's limit was passed (Makruk's board's and pieces'
+    /// honour).
+    Counting,
 }
 
 /// The result of an ended game.
@@ -1301,4 +1309,6 @@ impl Position {
     }
 }
 
+mod game;
 mod san;
+pub use game::Game;

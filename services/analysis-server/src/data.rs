@@ -6,8 +6,8 @@
 //! `e7e8q`, `g1f3h`) or SAN (`Nf3`, `e8=Q`, `Nf3/H`), and written in both.
 
 use menagerie_api::pb;
-use menagerie_app::{DataPosition, VariantDef};
-use menagerie_rules::{EndReason, FenError, GameResult, Move};
+use menagerie_app::{DataGame, DataPosition, VariantDef};
+use menagerie_rules::{EndReason, FenError, GameResult, Move, Outcome};
 
 fn side_name(white: bool) -> &'static str {
     if white { "white" } else { "black" }
@@ -18,37 +18,45 @@ pub fn side_to_move(pos: &DataPosition) -> String {
     side_name(pos.white_to_move()).into()
 }
 
-/// How the game has ended in `pos` (whose legal moves are `legal`), if it
-/// has: checkmate, stalemate or extinction (e.g. a bare king), valued as the
-/// variant says. Counting and the n-move and n-fold rules are not reported.
-pub fn outcome(pos: &DataPosition, legal: &[Move]) -> Option<pb::Outcome> {
-    if !legal.is_empty() {
-        return None;
+/// How the game stands: its outcome if it has ended (checkmate, stalemate,
+/// extinction, or a repetition the variant does not value as a draw), else
+/// the draw the side to move may claim (`repetition`, `n_move_rule`,
+/// `counting`; empty if none). Valued as the variant says.
+pub fn status(game: &DataGame) -> (Option<pb::Outcome>, String) {
+    if let Some(o) = game.outcome() {
+        return (Some(outcome_pb(o)), String::new());
     }
-    let o = pos.outcome()?;
-    let reason = match o.reason {
+    match game.claimable() {
+        Some(o) if o.result == GameResult::Draw => (None, reason_name(o.reason).into()),
+        Some(o) => (Some(outcome_pb(o)), String::new()),
+        None => (None, String::new()),
+    }
+}
+
+fn reason_name(reason: EndReason) -> &'static str {
+    match reason {
         EndReason::Checkmate => "checkmate",
         EndReason::Stalemate => "stalemate",
         EndReason::Extinction => "extinction",
+        EndReason::Repetition => "repetition",
+        EndReason::MoveRule => "n_move_rule",
+        EndReason::Counting => "counting",
+    }
+}
+
+/// An ended game's outcome in the API's terms.
+fn outcome_pb(o: Outcome) -> pb::Outcome {
+    let (result, winner) = match o.result {
+        GameResult::WhiteWins => ("1-0", side_name(true)),
+        GameResult::BlackWins => ("0-1", side_name(false)),
+        GameResult::Draw => ("1/2-1/2", ""),
     };
-    let winner_white = match o.result {
-        GameResult::WhiteWins => true,
-        GameResult::BlackWins => false,
-        GameResult::Draw => {
-            return Some(pb::Outcome {
-                result: "1/2-1/2".into(),
-                winner: String::new(),
-                reason: reason.into(),
-                description: format!("{reason}, draw"),
-            });
-        }
-    };
-    Some(pb::Outcome {
-        result: if winner_white { "1-0" } else { "0-1" }.into(),
-        winner: side_name(winner_white).into(),
-        reason: reason.into(),
-        description: format!("{reason}, {} wins", if winner_white { "White" } else { "Black" }),
-    })
+    pb::Outcome {
+        result: result.into(),
+        winner: winner.into(),
+        reason: reason_name(o.reason).into(),
+        description: o.to_string(),
+    }
 }
 
 /// One legal move of `pos` described as LegalMoves describes it.
@@ -204,7 +212,7 @@ mod hostile {
                     let _ = validate_fen(&def, &fen);
                     if let Ok(p) = DataPosition::from_fen(&def, &fen) {
                         let legal = p.legal_moves();
-                        let _ = outcome(&p, &legal);
+                        let _ = status(&menagerie_app::DataGame::new(p.clone()));
                         let _ = p.fen();
                         for &m in &legal {
                             let (_, after) = legal_move(&p, m);

@@ -5,7 +5,8 @@ use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
 use menagerie_app::{
-    DataPosition, GamePosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants, epd,
+    DataGame, DataPosition, GamePosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants,
+    epd,
 };
 use menagerie_notation::{fen, parse_move, pgn, san, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
@@ -296,13 +297,19 @@ impl AnalysisApi {
     /// The request's position in a variant defined as data, at most
     /// `max_moves` moves from its start.
     fn parse_data_position(&self, p: Option<&pb::Position>) -> Result<DataPosition, ServiceError> {
+        self.parse_data_game(p).map(|g| g.current().clone())
+    }
+
+    /// The request's game (start and moves) in a variant defined as data,
+    /// at most `max_moves` moves from its start.
+    fn parse_data_game(&self, p: Option<&pb::Position>) -> Result<DataGame, ServiceError> {
         let empty = pb::Position::default();
         let p = p.unwrap_or(&empty);
         let request = PositionRequest {
             max_moves: Some(self.config.max_moves),
             ..PositionRequest::new(&p.variant, &p.fen, &p.moves)
         };
-        self.variants.data_position(&request).map_err(ServiceError::position)
+        self.variants.data_game(&request).map_err(ServiceError::position)
     }
 
     /// The request's position (an empty variant is chess), at most
@@ -1483,13 +1490,12 @@ impl AnalysisApi {
 
     /// ValidateMove in a variant defined as data.
     fn data_validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
-        let pos = self.parse_data_position(r.position.as_ref())?;
+        let mut game = self.parse_data_game(r.position.as_ref())?;
         let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            let why = crate::data::outcome(&pos, &legal).map_or("no legal moves".into(), |o| o.description);
-            return Ok(illegal(format!("the game is over: {why}")));
+        if let (Some(o), _) = crate::data::status(&game) {
+            return Ok(illegal(format!("the game is over: {}", o.description)));
         }
+        let pos = game.current().clone();
         let m = match pos.parse_any(&r.r#move) {
             Ok(m) => m,
             Err(e) => {
@@ -1499,7 +1505,9 @@ impl AnalysisApi {
                 };
             }
         };
-        let (described, after) = crate::data::legal_move(&pos, m);
+        let (described, _) = crate::data::legal_move(&pos, m);
+        game.play(m);
+        let (outcome, claimable_draw) = crate::data::status(&game);
         Ok(pb::ValidateMoveResponse {
             legal: true,
             reason: String::new(),
@@ -1507,24 +1515,26 @@ impl AnalysisApi {
             san: described.san,
             fen: described.fen,
             check: described.gives_check,
-            outcome: crate::data::outcome(&after, &after.legal_moves()),
+            outcome,
             is_capture: described.is_capture,
-            claimable_draw: String::new(),
+            claimable_draw,
         })
     }
 
     /// LegalMoves in a variant defined as data.
     fn data_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
-        let pos = self.parse_data_position(r.position.as_ref())?;
+        let game = self.parse_data_game(r.position.as_ref())?;
+        let pos = game.current();
         let fen = pos.fen();
         let legal = pos.legal_moves();
+        let (outcome, claimable_draw) = crate::data::status(&game);
         Ok(pb::LegalMovesResponse {
-            moves: legal.iter().map(|&m| crate::data::legal_move(&pos, m).0).collect(),
-            side_to_move: crate::data::side_to_move(&pos),
+            moves: legal.iter().map(|&m| crate::data::legal_move(pos, m).0).collect(),
+            side_to_move: crate::data::side_to_move(pos),
             check: pos.in_check(),
-            outcome: crate::data::outcome(&pos, &legal),
+            outcome,
             fen,
-            claimable_draw: String::new(),
+            claimable_draw,
             white_insufficient_material: false,
             black_insufficient_material: false,
         })
@@ -1544,18 +1554,19 @@ impl AnalysisApi {
                 max: self.config.max_moves as u64,
             });
         }
-        let mut pos = self.parse_data_position(Some(&start))?;
-        let mut fen = pos.fen();
+        let mut game = self.parse_data_game(Some(&start))?;
+        let mut fen = game.current().fen();
         let mut moves = Vec::with_capacity(p.moves.len());
         for (index, text) in p.moves.iter().enumerate() {
+            let pos = game.current();
             let m = pos.parse_any(text).map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), e))?;
-            let (described, after) = crate::data::legal_move(&pos, m);
+            let (described, _) = crate::data::legal_move(pos, m);
             fen = described.fen.clone();
             moves.push(described);
-            pos = after;
+            game.play(m);
         }
-        let outcome = crate::data::outcome(&pos, &pos.legal_moves());
-        Ok(pb::ReplayMovesResponse { moves, fen, outcome, claimable_draw: String::new() })
+        let (outcome, claimable_draw) = crate::data::status(&game);
+        Ok(pb::ReplayMovesResponse { moves, fen, outcome, claimable_draw })
     }
 
     /// A batch job's position, compiled or defined as data.

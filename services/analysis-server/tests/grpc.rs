@@ -2259,6 +2259,17 @@ async fn data_variant_moves_validation_replay_and_fens() {
         "position.moves[1]",
     );
 
+    // Game rules: a third occurrence is a claimable draw, as is the n-move rule.
+    let bare = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    let shuffle = ["a1a2", "e8d8", "a2a1", "d8e8", "a1a2", "e8d8", "a2a1", "d8e8"];
+    let r = client.legal_moves(legal_req(pos("makruk", bare, &shuffle))).await.unwrap().into_inner();
+    assert_eq!((r.claimable_draw.as_str(), r.outcome), ("repetition", None));
+    let r = client.legal_moves(legal_req(pos("makruk", bare, &shuffle[..4]))).await.unwrap().into_inner();
+    assert_eq!(r.claimable_draw, "");
+    let fifty = "4k5/10/10/10/10/10/10/R3K5 w - - 99 80";
+    let v = client.validate_move(validate_req(pos("capablanca", fifty, &[]), "a1a2")).await.unwrap().into_inner();
+    assert!(v.legal && v.claimable_draw == "n_move_rule" && v.outcome.is_none(), "{v:?}");
+
     // ValidateFen.
     let check = |variant: &str, fen: &str| pb::ValidateFenRequest { variant: variant.into(), fen: fen.into() };
     let v = client.validate_fen(check("makruk", MAKRUK_START)).await.unwrap().into_inner();

@@ -12,7 +12,12 @@ use menagerie_variants::VariantId;
 const CASES: &[(&str, VariantId, &str, u32)] = &[
     ("chess-start", VariantId::Chess, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 15),
     ("chess-kiwipete", VariantId::Chess, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 12),
-    ("alpaca-gates", VariantId::Alpaca, "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R[A@ea@h] w KQkq - 0 10", 11),
+    (
+        "alpaca-gates",
+        VariantId::Alpaca,
+        "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R[A@ea@h] w KQkq - 0 10",
+        11,
+    ),
     (
         "alseid-middlegame",
         VariantId::Alseid,

@@ -4,6 +4,7 @@
 
 use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
+use crate::position::SearchPosition;
 use crate::search::{Shared, Worker};
 use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
@@ -33,11 +34,11 @@ impl Default for EngineOptions {
 
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// The move to play (`None` when the game is over).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The expected reply.
-    pub ponder: Option<Move>,
+    pub ponder: Option<M>,
     /// Score of the best line.
     pub score: Score,
     /// Last completed depth.
@@ -47,16 +48,31 @@ pub struct SearchResult {
     /// Wall time in milliseconds.
     pub time_ms: u64,
     /// The final info line of each principal variation, best first.
-    pub lines: Vec<Info>,
+    pub lines: Vec<Info<M>>,
+}
+
+impl<M> SearchResult<M> {
+    /// The result of a search that found nothing.
+    fn empty() -> Self {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            lines: Vec::new(),
+        }
+    }
 }
 
 /// A search running in the background.
-pub struct SearchHandle {
+pub struct SearchHandle<M = Move> {
     stop: Arc<AtomicBool>,
-    join: JoinHandle<SearchResult>,
+    join: JoinHandle<SearchResult<M>>,
 }
 
-impl SearchHandle {
+impl<M> SearchHandle<M> {
     /// Asks the search to stop soon (within a few milliseconds).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -70,16 +86,8 @@ impl SearchHandle {
         self.join.is_finished()
     }
     /// Waits for the result.
-    pub fn wait(self) -> SearchResult {
-        self.join.join().unwrap_or_else(|_| SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            time_ms: 0,
-            lines: Vec::new(),
-        })
+    pub fn wait(self) -> SearchResult<M> {
+        self.join.join().unwrap_or_else(|_| SearchResult::empty())
     }
 }
 
@@ -170,15 +178,7 @@ impl Engine {
             .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| pos.visit(run))))
             .unwrap_or_else(|_| {
                 // Spawning failed (resource exhaustion): report no move.
-                std::thread::spawn(|| SearchResult {
-                    best: None,
-                    ponder: None,
-                    score: Score::Cp(0),
-                    depth: 0,
-                    nodes: 0,
-                    time_ms: 0,
-                    lines: Vec::new(),
-                })
+                std::thread::spawn(SearchResult::empty)
             });
         SearchHandle { stop, join }
     }
@@ -202,19 +202,41 @@ impl PositionVisitor for Run {
     type Output = SearchResult;
 
     fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, stop, mut limits, options, history, mut on_info } = self;
+        let Run { tt, stop, limits, options, history, on_info } = self;
+        let only = limits.searchmoves.clone();
+        let search = Search { tt, stop, limits, options, history, only, on_info };
+        search.run(pos, Arc::new(EvalTables::new::<V>()))
+    }
+}
+
+/// One search of a position of any kind.
+pub(crate) struct Search<M> {
+    pub tt: Arc<TranspositionTable>,
+    pub stop: Arc<AtomicBool>,
+    pub limits: Limits,
+    pub options: EngineOptions,
+    pub history: Vec<u64>,
+    /// Only these root moves (all if empty).
+    pub only: Vec<M>,
+    pub on_info: Box<dyn FnMut(Info<M>) + Send>,
+}
+
+impl<M: Copy + Eq + Send + Sync + core::fmt::Debug + 'static> Search<M> {
+    /// Runs the search of `pos` with the evaluation `eval`.
+    pub fn run<P: SearchPosition<Move = M>>(self, pos: &P, eval: Arc<P::Eval>) -> SearchResult<M> {
+        let Search { tt, stop, mut limits, options, history, only, mut on_info } = self;
         tt.new_search();
         // A strength limit caps the search and widens it to a few
         // candidates; only the lines the user asked for are reported.
         let shown = options.multipv;
         let mut multipv = options.multipv;
-        let weaken = limits.strength.map(|s| (strength_params(s.elo), s.seed ^ pos.hash()));
+        let weaken = limits.strength.map(|s| (strength_params(s.elo), s.seed ^ pos.key()));
         if let Some((p, _)) = weaken {
             limits.nodes = Some(limits.nodes.map_or(p.nodes, |n| n.min(p.nodes)));
             limits.depth = Some(limits.depth.map_or(p.depth, |d| d.min(p.depth)));
             multipv = multipv.max(p.candidates);
         }
-        let white = pos.side_to_move() == menagerie_pieces::Color::White;
+        let white = pos.side_index() == 0;
         let shared = Shared {
             tt,
             stop,
@@ -223,23 +245,24 @@ impl PositionVisitor for Run {
             budget: TimeBudget::new(&limits, white),
             limits,
             multipv,
-            eval: Arc::new(EvalTables::new::<V>()),
+            eval,
         };
-        let mut lines: Vec<Info> = Vec::new();
+        let mut lines: Vec<Info<M>> = Vec::new();
         let mut result = std::thread::scope(|scope| {
             for i in 1..options.threads {
                 let shared = &shared;
                 let history = &history;
+                let only = &only;
                 let dispatch = tracing::dispatcher::get_default(|d| d.clone());
                 let _ = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(scope, move || {
                     tracing::dispatcher::with_default(&dispatch, || {
-                        let mut w = Worker::new(shared, false, pos, history);
+                        let mut w = Worker::new(shared, false, pos, history, only);
                         w.iterate(pos, 1 + (i % 2) as u32, &mut |_| {});
                     })
                 });
             }
-            let mut main = Worker::new(&shared, true, pos, &history);
-            main.iterate(pos, 1, &mut |info: Info| {
+            let mut main = Worker::new(&shared, true, pos, &history, &only);
+            main.iterate(pos, 1, &mut |info: Info<M>| {
                 let idx = info.multipv as usize - 1;
                 if lines.len() <= idx {
                     lines.resize(idx + 1, info.clone());

@@ -26,6 +26,7 @@
 mod engine;
 mod eval;
 mod limits;
+mod position;
 mod search;
 mod see;
 mod strength;
@@ -34,6 +35,7 @@ mod tt;
 pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
 pub use eval::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
+pub use position::{MoveBuffer, SearchPosition};
 pub use see::see;
 pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};
 pub use tt::{Bound, TranspositionTable, TtHit};
@@ -54,7 +56,7 @@ pub enum Score {
 
 /// One info line: the state of a principal variation after an iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Info {
+pub struct Info<M = Move> {
     /// Nominal depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -72,5 +74,5 @@ pub struct Info {
     /// Transposition table fill, per mille.
     pub hashfull: u32,
     /// The variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }

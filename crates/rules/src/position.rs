@@ -1299,3 +1299,4 @@ impl Position {
 }
 
 mod san;
+pub(crate) mod access;

@@ -2,6 +2,8 @@
 //! receive info lines and the best move. The UCI/XBoard front end and the
 //! gRPC service are two consumers of it.
 
+use crate::data::DataPosition;
+use crate::data_eval::DataEval;
 use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
 use crate::position::SearchPosition;
@@ -91,12 +93,31 @@ impl<M> SearchHandle<M> {
     }
 }
 
+/// A move of a data-defined variant ([`menagerie_rules::Move`]) that is not
+/// legal where it was to be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} ({text}) is not legal in its position")]
+pub struct IllegalDataMove {
+    /// Index of the move in the list given.
+    pub index: usize,
+    /// The move, as debug text.
+    pub text: String,
+}
+
+/// The data-variant position an engine searches, with what goes with it.
+struct DataState {
+    position: DataPosition,
+    history: Vec<u64>,
+    eval: Arc<DataEval>,
+}
+
 /// A chess-variant engine: a position, a transposition table and options.
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     position: AnyPosition,
     history: Vec<u64>,
+    data: Option<DataState>,
 }
 
 impl Engine {
@@ -107,6 +128,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             position: AnyPosition::start(menagerie_variants::VariantId::Chess),
             history: Vec::new(),
+            data: None,
         }
     }
 
@@ -186,6 +208,89 @@ impl Engine {
     /// Searches and waits for the result.
     pub fn search(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchResult {
         self.go(limits, on_info).wait()
+    }
+
+    /// Sets the position of a data-defined variant to search with
+    /// [`Engine::go_data`]: `start` followed by `moves` (the positions along
+    /// the way count for repetition). The compiled position is kept.
+    pub fn set_data_position(
+        &mut self,
+        start: menagerie_rules::Position,
+        moves: &[menagerie_rules::Move],
+    ) -> Result<(), IllegalDataMove> {
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, &m) in moves.iter().enumerate() {
+            if !pos.legal_moves().contains(&m) {
+                return Err(IllegalDataMove { index, text: format!("{m:?}") });
+            }
+            history.push(pos.key());
+            pos = pos.play(m);
+        }
+        let eval = match &self.data {
+            Some(d) if Arc::ptr_eq(d.eval.variant(), pos.variant()) => d.eval.clone(),
+            _ => Arc::new(DataEval::new(pos.variant())),
+        };
+        self.data = Some(DataState { position: DataPosition::new(pos), history, eval });
+        Ok(())
+    }
+
+    /// The data-variant position set by [`Engine::set_data_position`].
+    pub fn data_position(&self) -> Option<&menagerie_rules::Position> {
+        self.data.as_ref().map(|d| d.position.position())
+    }
+
+    /// Starts a search of the data-variant position in the background (as
+    /// [`Engine::go`]; `Limits::searchmoves` does not apply). Without a
+    /// data position set the search ends at once with no move.
+    pub fn go_data(
+        &self,
+        limits: Limits,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchHandle<menagerie_rules::Move> {
+        self.go_data_only(limits, Vec::new(), on_info)
+    }
+
+    /// As [`Engine::go_data`], searching only the root moves `only` (all
+    /// if it lists no legal move).
+    pub fn go_data_only(
+        &self,
+        limits: Limits,
+        only: Vec<menagerie_rules::Move>,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchHandle<menagerie_rules::Move> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let Some(data) = &self.data else {
+            return SearchHandle { stop, join: std::thread::spawn(SearchResult::empty) };
+        };
+        let search = Search {
+            tt: self.tt.clone(),
+            stop: stop.clone(),
+            limits,
+            options: self.options,
+            history: data.history.clone(),
+            only,
+            on_info: Box::new(on_info),
+        };
+        let pos = data.position.clone();
+        let eval = data.eval.clone();
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let parent = tracing::Span::current();
+        let join = std::thread::Builder::new()
+            .name("menagerie-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| search.run(&pos, eval))))
+            .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
+        SearchHandle { stop, join }
+    }
+
+    /// Searches the data-variant position and waits for the result.
+    pub fn search_data(
+        &self,
+        limits: Limits,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchResult<menagerie_rules::Move> {
+        self.go_data(limits, on_info).wait()
     }
 }
 

@@ -23,6 +23,8 @@
 //! assert!(result.best.is_some());
 //! ```
 
+mod data;
+mod data_eval;
 mod engine;
 mod eval;
 mod limits;
@@ -32,7 +34,9 @@ mod see;
 mod strength;
 mod tt;
 
-pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
+pub use data::DataPosition;
+pub use data_eval::DataEval;
+pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult};
 pub use eval::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
 pub use position::{MoveBuffer, SearchPosition};

@@ -74,11 +74,11 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// True if `m` captures, converts or promotes.
     fn is_tactical(&self, m: Self::Move) -> bool;
     /// Nominal value of the material `m` wins at once.
-    fn gain(&self, m: Self::Move) -> i32;
+    fn gain(&self, m: Self::Move, eval: &Self::Eval) -> i32;
     /// Nominal value of the piece making `m`.
-    fn mover_value(&self, m: Self::Move) -> i32;
+    fn mover_value(&self, m: Self::Move, eval: &Self::Eval) -> i32;
     /// Static exchange value of `m`.
-    fn see(&self, m: Self::Move) -> i32;
+    fn see(&self, m: Self::Move, eval: &Self::Eval) -> i32;
     /// True if `m` promotes.
     fn is_promotion(m: Self::Move) -> bool;
     /// True for moves of a prelude phase (no pruning there).
@@ -159,15 +159,15 @@ impl<V: Variant> SearchPosition for Position<V> {
         Position::is_tactical(self, m)
     }
     #[inline(always)]
-    fn gain(&self, m: Move) -> i32 {
+    fn gain(&self, m: Move, _: &EvalTables) -> i32 {
         Position::gain(self, m)
     }
     #[inline(always)]
-    fn mover_value(&self, m: Move) -> i32 {
+    fn mover_value(&self, m: Move, _: &EvalTables) -> i32 {
         self.piece_at(m.from).map_or(0, |p| p.kind.value())
     }
     #[inline(always)]
-    fn see(&self, m: Move) -> i32 {
+    fn see(&self, m: Move, _: &EvalTables) -> i32 {
         crate::see::see(self, m)
     }
     #[inline(always)]

@@ -291,10 +291,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             let s = if Some(m) == tt_move {
                 1_000_000
             } else if pos.is_tactical(m) {
-                let attacker = pos.mover_value(m);
-                let mvv = pos.gain(m) * 16 - attacker / 10;
+                let attacker = pos.mover_value(m, &self.shared.eval);
+                let mvv = pos.gain(m, &self.shared.eval) * 16 - attacker / 10;
                 // Captures that lose material go after the quiet moves.
-                if !P::is_promotion(m) && pos.see(m) < 0 { -200_000 + mvv } else { 500_000 + mvv }
+                if !P::is_promotion(m) && pos.see(m, &self.shared.eval) < 0 { -200_000 + mvv } else { 500_000 + mvv }
             } else if Some(m) == killers[0] {
                 400_000
             } else if Some(m) == killers[1] {
@@ -429,10 +429,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                     if depth <= 3 && order_score < -4000 * depth {
                         continue;
                     }
-                    if depth <= 5 && pos.see(m) < -30 * depth * depth {
+                    if depth <= 5 && pos.see(m, &self.shared.eval) < -30 * depth * depth {
                         continue;
                     }
-                } else if depth <= 5 && !P::is_promotion(m) && pos.see(m) < -110 * depth {
+                } else if depth <= 5 && !P::is_promotion(m) && pos.see(m, &self.shared.eval) < -110 * depth {
                     continue;
                 }
             }
@@ -564,16 +564,16 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
         scored.extend(moves.moves().iter().map(|&m| {
-            let attacker = pos.mover_value(m);
-            (m, pos.gain(m) * 16 - attacker / 10)
+            let attacker = pos.mover_value(m, &self.shared.eval);
+            (m, pos.gain(m, &self.shared.eval) * 16 - attacker / 10)
         }));
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
         for &(m, _) in scored.iter() {
             if !in_check && !P::is_promotion(m) {
-                if stand_pat + pos.gain(m) + 200 <= alpha {
+                if stand_pat + pos.gain(m, &self.shared.eval) + 200 <= alpha {
                     continue;
                 }
-                if pos.see(m) < 0 {
+                if pos.see(m, &self.shared.eval) < 0 {
                     continue;
                 }
             }

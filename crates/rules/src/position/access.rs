@@ -156,12 +156,18 @@ impl State {
         if self.rights != 0 {
             k ^= field_key(4, u64::from(self.rights));
         }
-        k ^= bitboard_key(5, self.gates[0]) ^ bitboard_key(7, self.gates[1]);
         for (c, hand) in self.hand.iter().enumerate() {
+            let mut any = false;
             for (t, &n) in hand.iter().enumerate() {
                 if n != 0 {
+                    any = true;
                     k ^= field_key(16 + (c * 16 + t) as u64, u64::from(n));
                 }
+            }
+            // Gating squares matter only while there is a piece to gate
+            // (a FEN leaves them out otherwise).
+            if any {
+                k ^= bitboard_key(5 + 2 * c as u64, self.gates[c]);
             }
         }
         k

@@ -23,6 +23,14 @@ impl DataPosition {
         DataPosition { pos, key, check }
     }
 
+    /// `pos`, reached from this position: its key is updated, not recomputed.
+    fn child(&self, pos: Position) -> DataPosition {
+        let key = pos.key_from(&self.pos, self.key);
+        debug_assert_eq!(key, pos.key());
+        let check = pos.in_check();
+        DataPosition { pos, key, check }
+    }
+
     /// The position.
     pub fn position(&self) -> &Position {
         &self.pos
@@ -68,10 +76,10 @@ impl SearchPosition for DataPosition {
         out.retain(|&m| self.pos.is_capture(m) || m.promotion().is_some());
     }
     fn play(&self, m: Move) -> Self {
-        DataPosition::new(self.pos.play(m))
+        self.child(self.pos.play(m))
     }
     fn play_null(&self) -> Self {
-        DataPosition::new(self.pos.null_move())
+        self.child(self.pos.null_move())
     }
     fn ended(&self) -> bool {
         self.pos.is_extinct()

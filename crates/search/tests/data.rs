@@ -310,17 +310,22 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// The key of a position reached by moves equals the key of the same
-    /// position read from its FEN, at every step of a random game.
+    /// position read from its FEN, and the key updated move by move, at
+    /// every step of a random game.
     #[test]
     fn key_of_played_position_equals_key_from_fen(v in 0..VARIANTS.len(), seed in any::<u64>(), plies in 0u32..100) {
         let defs = defs();
         let def = defs.get(VARIANTS[v]).unwrap();
         let (start, moves) = random_position(def, seed, plies);
         let mut p = start;
+        let mut incremental = p.key();
         for m in moves {
-            p = p.play(m);
+            let next = p.play(m);
+            incremental = next.key_from(&p, incremental);
+            p = next;
             let fresh = Position::from_fen(def, &p.fen()).unwrap();
             prop_assert_eq!(p.key(), fresh.key(), "{} {}", VARIANTS[v], p.fen());
+            prop_assert_eq!(incremental, p.key(), "{} {}", VARIANTS[v], p.fen());
             prop_assert_eq!(DataPosition::new(p.clone()).key(), p.key());
         }
     }

@@ -7,7 +7,9 @@
 #![allow(clippy::unwrap_used)]
 
 use menagerie_rules::{Definitions, EndReason, GameResult, Move, Position};
-use menagerie_search::{DataPosition, Engine, EngineOptions, Limits, Score, SearchPosition, SearchResult};
+use menagerie_search::{
+    DataPosition, Engine, EngineOptions, Limits, Score, SearchPosition, SearchResult, Strength, strength_params,
+};
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -269,6 +271,13 @@ fn limits_and_stop_are_honoured() {
     let r = handle.wait();
     assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
     assert!(p.legal_moves().contains(&r.best.unwrap()));
+    // Strength limit: a legal move, within the strength's caps.
+    let mut e = engine();
+    e.set_data_position(p.clone(), &[]).unwrap();
+    let weak = Limits { strength: Some(Strength { elo: 1200, seed: 3 }), ..Limits::default() };
+    let r = e.search_data(weak, |_| {});
+    assert!(p.legal_moves().contains(&r.best.unwrap()));
+    assert!(r.depth <= strength_params(1200).depth);
     // Multipv and threads.
     let mut e = Engine::new(EngineOptions { hash_mb: 16, threads: 2, multipv: 3 });
     e.set_data_position(p.clone(), &[]).unwrap();

@@ -60,6 +60,12 @@ impl SearchPosition for DataPosition {
     fn halfmove_clock(&self) -> u32 {
         self.pos.halfmove_clock()
     }
+    /// The variant's `nMoveRule` (in moves; 0: none).
+    #[inline]
+    fn move_rule_draw(&self) -> bool {
+        let n = self.pos.variant().game_end.n_move_rule;
+        n != 0 && self.pos.halfmove_clock() >= 2 * n
+    }
     #[inline]
     fn in_check(&self) -> bool {
         self.check

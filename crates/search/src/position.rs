@@ -54,6 +54,9 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn key(&self) -> u64;
     /// Plies since the last capture or pawn move.
     fn halfmove_clock(&self) -> u32;
+    /// Whether the game is drawn by the n-move rule (no capture or pawn
+    /// move for that long).
+    fn move_rule_draw(&self) -> bool;
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
     /// Index of the side to move (0 White, 1 Black).
@@ -118,6 +121,10 @@ impl<V: Variant> SearchPosition for Position<V> {
     #[inline(always)]
     fn halfmove_clock(&self) -> u32 {
         Position::halfmove_clock(self)
+    }
+    #[inline(always)]
+    fn move_rule_draw(&self) -> bool {
+        Position::halfmove_clock(self) >= 100
     }
     #[inline(always)]
     fn in_check(&self) -> bool {

@@ -329,7 +329,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         if self.stopped() {
             return 0;
         }
-        if ply > 0 && (self.is_repetition(pos) || pos.halfmove_clock() >= 100) {
+        if ply > 0 && (self.is_repetition(pos) || pos.move_rule_draw()) {
             return 0;
         }
         if ply >= MAX_PLY {

@@ -191,6 +191,19 @@ fn repetition_is_a_draw() {
     assert!(matches!(r.score, Score::Cp(c) if c < -500) || matches!(r.score, Score::Mate(n) if n < 0));
 }
 
+#[test]
+fn n_move_rule_follows_the_variant() {
+    // Capablanca keeps chess's 50 moves: with the clock at 99 plies every
+    // White move (none captures or moves a pawn) draws.
+    let p = pos("capablanca", "k9/10/2K7/10/10/10/10/9R w - - 99 80");
+    assert_eq!(search(&p, &[], Limits::depth(4)).score, Score::Cp(0));
+    let p = pos("capablanca", "k9/10/2K7/10/10/10/10/9R w - - 0 80");
+    assert!(matches!(search(&p, &[], Limits::depth(4)).score, Score::Mate(n) if n > 0));
+    // Makruk has no such rule (its counting is not the search's business).
+    let p = pos("makruk", "k7/8/2K5/8/8/8/8/7R w - - 120 80");
+    assert!(matches!(search(&p, &[], Limits::depth(4)).score, Score::Mate(n) if n > 0));
+}
+
 /// A deterministic pseudo-random sequence (SplitMix64).
 fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -202,7 +202,7 @@ impl<V: Variant> SearchPosition for Position<V> {
         let us = self.color(self.side_to_move());
         (us & !(self.kind(PieceKind::Pawn) | self.kind(PieceKind::King))).any()
     }
-    #[inline(always)]
+    #[inline]
     fn evaluate(&self, eval: &EvalTables) -> i32 {
         eval.evaluate(self)
     }

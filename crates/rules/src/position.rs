@@ -1298,5 +1298,5 @@ impl Position {
     }
 }
 
-mod san;
 pub(crate) mod access;
+mod san;

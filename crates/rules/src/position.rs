@@ -1309,6 +1309,7 @@ impl Position {
     }
 }
 
+pub(crate) mod access;
 mod game;
 mod san;
 pub use game::Game;

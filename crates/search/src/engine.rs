@@ -2,8 +2,11 @@
 //! receive info lines and the best move. The UCI/XBoard front end and the
 //! gRPC service are two consumers of it.
 
+use crate::data::DataPosition;
+use crate::data_eval::DataEval;
 use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
+use crate::position::SearchPosition;
 use crate::search::{Shared, Worker};
 use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
@@ -33,11 +36,11 @@ impl Default for EngineOptions {
 
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// The move to play (`None` when the game is over).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// The expected reply.
-    pub ponder: Option<Move>,
+    pub ponder: Option<M>,
     /// Score of the best line.
     pub score: Score,
     /// Last completed depth.
@@ -47,16 +50,31 @@ pub struct SearchResult {
     /// Wall time in milliseconds.
     pub time_ms: u64,
     /// The final info line of each principal variation, best first.
-    pub lines: Vec<Info>,
+    pub lines: Vec<Info<M>>,
+}
+
+impl<M> SearchResult<M> {
+    /// The result of a search that found nothing.
+    fn empty() -> Self {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+            lines: Vec::new(),
+        }
+    }
 }
 
 /// A search running in the background.
-pub struct SearchHandle {
+pub struct SearchHandle<M = Move> {
     stop: Arc<AtomicBool>,
-    join: JoinHandle<SearchResult>,
+    join: JoinHandle<SearchResult<M>>,
 }
 
-impl SearchHandle {
+impl<M> SearchHandle<M> {
     /// Asks the search to stop soon (within a few milliseconds).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -70,17 +88,27 @@ impl SearchHandle {
         self.join.is_finished()
     }
     /// Waits for the result.
-    pub fn wait(self) -> SearchResult {
-        self.join.join().unwrap_or_else(|_| SearchResult {
-            best: None,
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            time_ms: 0,
-            lines: Vec::new(),
-        })
+    pub fn wait(self) -> SearchResult<M> {
+        self.join.join().unwrap_or_else(|_| SearchResult::empty())
     }
+}
+
+/// A move of a data-defined variant ([`menagerie_rules::Move`]) that is not
+/// legal where it was to be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} ({text}) is not legal in its position")]
+pub struct IllegalDataMove {
+    /// Index of the move in the list given.
+    pub index: usize,
+    /// The move, as debug text.
+    pub text: String,
+}
+
+/// The data-variant position an engine searches, with what goes with it.
+struct DataState {
+    position: DataPosition,
+    history: Vec<u64>,
+    eval: Arc<DataEval>,
 }
 
 /// A chess-variant engine: a position, a transposition table and options.
@@ -89,6 +117,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     position: AnyPosition,
     history: Vec<u64>,
+    data: Option<DataState>,
 }
 
 impl Engine {
@@ -99,6 +128,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             position: AnyPosition::start(menagerie_variants::VariantId::Chess),
             history: Vec::new(),
+            data: None,
         }
     }
 
@@ -170,15 +200,7 @@ impl Engine {
             .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| pos.visit(run))))
             .unwrap_or_else(|_| {
                 // Spawning failed (resource exhaustion): report no move.
-                std::thread::spawn(|| SearchResult {
-                    best: None,
-                    ponder: None,
-                    score: Score::Cp(0),
-                    depth: 0,
-                    nodes: 0,
-                    time_ms: 0,
-                    lines: Vec::new(),
-                })
+                std::thread::spawn(SearchResult::empty)
             });
         SearchHandle { stop, join }
     }
@@ -186,6 +208,89 @@ impl Engine {
     /// Searches and waits for the result.
     pub fn search(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchResult {
         self.go(limits, on_info).wait()
+    }
+
+    /// Sets the position of a data-defined variant to search with
+    /// [`Engine::go_data`]: `start` followed by `moves` (the positions along
+    /// the way count for repetition). The compiled position is kept.
+    pub fn set_data_position(
+        &mut self,
+        start: menagerie_rules::Position,
+        moves: &[menagerie_rules::Move],
+    ) -> Result<(), IllegalDataMove> {
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (index, &m) in moves.iter().enumerate() {
+            if !pos.legal_moves().contains(&m) {
+                return Err(IllegalDataMove { index, text: format!("{m:?}") });
+            }
+            history.push(pos.key());
+            pos = pos.play(m);
+        }
+        let eval = match &self.data {
+            Some(d) if Arc::ptr_eq(d.eval.variant(), pos.variant()) => d.eval.clone(),
+            _ => Arc::new(DataEval::new(pos.variant())),
+        };
+        self.data = Some(DataState { position: DataPosition::new(pos), history, eval });
+        Ok(())
+    }
+
+    /// The data-variant position set by [`Engine::set_data_position`].
+    pub fn data_position(&self) -> Option<&menagerie_rules::Position> {
+        self.data.as_ref().map(|d| d.position.position())
+    }
+
+    /// Starts a search of the data-variant position in the background (as
+    /// [`Engine::go`]; `Limits::searchmoves` does not apply). Without a
+    /// data position set the search ends at once with no move.
+    pub fn go_data(
+        &self,
+        limits: Limits,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchHandle<menagerie_rules::Move> {
+        self.go_data_only(limits, Vec::new(), on_info)
+    }
+
+    /// As [`Engine::go_data`], searching only the root moves `only` (all
+    /// if it lists no legal move).
+    pub fn go_data_only(
+        &self,
+        limits: Limits,
+        only: Vec<menagerie_rules::Move>,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchHandle<menagerie_rules::Move> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let Some(data) = &self.data else {
+            return SearchHandle { stop, join: std::thread::spawn(SearchResult::empty) };
+        };
+        let search = Search {
+            tt: self.tt.clone(),
+            stop: stop.clone(),
+            limits,
+            options: self.options,
+            history: data.history.clone(),
+            only,
+            on_info: Box::new(on_info),
+        };
+        let pos = data.position.clone();
+        let eval = data.eval.clone();
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let parent = tracing::Span::current();
+        let join = std::thread::Builder::new()
+            .name("menagerie-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| search.run(&pos, eval))))
+            .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
+        SearchHandle { stop, join }
+    }
+
+    /// Searches the data-variant position and waits for the result.
+    pub fn search_data(
+        &self,
+        limits: Limits,
+        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchResult<menagerie_rules::Move> {
+        self.go_data(limits, on_info).wait()
     }
 }
 
@@ -202,19 +307,41 @@ impl PositionVisitor for Run {
     type Output = SearchResult;
 
     fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, stop, mut limits, options, history, mut on_info } = self;
+        let Run { tt, stop, limits, options, history, on_info } = self;
+        let only = limits.searchmoves.clone();
+        let search = Search { tt, stop, limits, options, history, only, on_info };
+        search.run(pos, Arc::new(EvalTables::new::<V>()))
+    }
+}
+
+/// One search of a position of any kind.
+pub(crate) struct Search<M> {
+    pub tt: Arc<TranspositionTable>,
+    pub stop: Arc<AtomicBool>,
+    pub limits: Limits,
+    pub options: EngineOptions,
+    pub history: Vec<u64>,
+    /// Only these root moves (all if empty).
+    pub only: Vec<M>,
+    pub on_info: Box<dyn FnMut(Info<M>) + Send>,
+}
+
+impl<M: Copy + Eq + Send + Sync + core::fmt::Debug + 'static> Search<M> {
+    /// Runs the search of `pos` with the evaluation `eval`.
+    pub fn run<P: SearchPosition<Move = M>>(self, pos: &P, eval: Arc<P::Eval>) -> SearchResult<M> {
+        let Search { tt, stop, mut limits, options, history, only, mut on_info } = self;
         tt.new_search();
         // A strength limit caps the search and widens it to a few
         // candidates; only the lines the user asked for are reported.
         let shown = options.multipv;
         let mut multipv = options.multipv;
-        let weaken = limits.strength.map(|s| (strength_params(s.elo), s.seed ^ pos.hash()));
+        let weaken = limits.strength.map(|s| (strength_params(s.elo), s.seed ^ pos.key()));
         if let Some((p, _)) = weaken {
             limits.nodes = Some(limits.nodes.map_or(p.nodes, |n| n.min(p.nodes)));
             limits.depth = Some(limits.depth.map_or(p.depth, |d| d.min(p.depth)));
             multipv = multipv.max(p.candidates);
         }
-        let white = pos.side_to_move() == menagerie_pieces::Color::White;
+        let white = pos.side_index() == 0;
         let shared = Shared {
             tt,
             stop,
@@ -223,23 +350,24 @@ impl PositionVisitor for Run {
             budget: TimeBudget::new(&limits, white),
             limits,
             multipv,
-            eval: Arc::new(EvalTables::new::<V>()),
+            eval,
         };
-        let mut lines: Vec<Info> = Vec::new();
+        let mut lines: Vec<Info<M>> = Vec::new();
         let mut result = std::thread::scope(|scope| {
             for i in 1..options.threads {
                 let shared = &shared;
                 let history = &history;
+                let only = &only;
                 let dispatch = tracing::dispatcher::get_default(|d| d.clone());
                 let _ = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(scope, move || {
                     tracing::dispatcher::with_default(&dispatch, || {
-                        let mut w = Worker::new(shared, false, pos, history);
+                        let mut w = Worker::new(shared, false, pos, history, only);
                         w.iterate(pos, 1 + (i % 2) as u32, &mut |_| {});
                     })
                 });
             }
-            let mut main = Worker::new(&shared, true, pos, &history);
-            main.iterate(pos, 1, &mut |info: Info| {
+            let mut main = Worker::new(&shared, true, pos, &history, &only);
+            main.iterate(pos, 1, &mut |info: Info<M>| {
                 let idx = info.multipv as usize - 1;
                 if lines.len() <= idx {
                     lines.resize(idx + 1, info.clone());

@@ -9,6 +9,15 @@
 //! movetime or clock; Lazy SMP threads. The hot loop is monomorphic per
 //! variant ([`menagerie_variants::PositionVisitor`]).
 //!
+//! The search is generic over [`SearchPosition`]: the compiled variants'
+//! positions (zero cost: the same code as before the abstraction) and
+//! positions of variants defined as data ([`menagerie_rules::Position`],
+//! wrapped as [`DataPosition`] and evaluated by [`DataEval`], which values
+//! pieces from their Betza movement). [`Engine::set_data_position`] and
+//! [`Engine::go_data`] search the latter with the same limits, multipv,
+//! threads and strength settings; their [`Info`] and [`SearchResult`] carry
+//! [`menagerie_rules::Move`]s.
+//!
 //! `tracing`: a `search` span per search and an `iteration` span per depth
 //! (recording depth, seldepth, score, nodes, nps, hashfull, pv), and a debug
 //! event each time the best move changes. With no subscriber the spans are
@@ -22,18 +31,37 @@
 //! let result = engine.search(Limits::depth(4), |_info| {});
 //! assert!(result.best.is_some());
 //! ```
+//!
+//! A data-defined variant:
+//!
+//! ```
+//! use menagerie_rules::{Definitions, Position};
+//! use menagerie_search::{Engine, EngineOptions, Limits};
+//! let defs = Definitions::builtin();
+//! let start = Position::start(defs.get("capablanca").unwrap());
+//! let mut engine = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
+//! engine.set_data_position(start.clone(), &[]).unwrap();
+//! let result = engine.search_data(Limits::depth(4), |_info| {});
+//! assert!(start.legal_moves().contains(&result.best.unwrap()));
+//! ```
 
+mod data;
+mod data_eval;
 mod engine;
 mod eval;
 mod limits;
+mod position;
 mod search;
 mod see;
 mod strength;
 mod tt;
 
-pub use engine::{Engine, EngineOptions, SearchHandle, SearchResult};
+pub use data::DataPosition;
+pub use data_eval::DataEval;
+pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult};
 pub use eval::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
+pub use position::{MoveBuffer, SearchPosition};
 pub use see::see;
 pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};
 pub use tt::{Bound, TranspositionTable, TtHit};
@@ -54,7 +82,7 @@ pub enum Score {
 
 /// One info line: the state of a principal variation after an iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Info {
+pub struct Info<M = Move> {
     /// Nominal depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -72,5 +100,5 @@ pub struct Info {
     /// Transposition table fill, per mille.
     pub hashfull: u32,
     /// The variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }

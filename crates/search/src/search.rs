@@ -1,13 +1,10 @@
 //! The search proper: iterative deepening, PVS with aspiration windows,
 //! quiescence, and the pruning that makes it fast.
 
-use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
+use crate::position::{MoveBuffer, SearchPosition};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Info, MAX_DEPTH, Score};
-use menagerie_geometry::Bits;
-use menagerie_pieces::PieceKind;
-use menagerie_variants::{Move, MoveList, Position, Variant};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -63,7 +60,7 @@ pub(crate) fn score_of(v: i32) -> Score {
 }
 
 /// State shared by the threads of one search.
-pub(crate) struct Shared {
+pub(crate) struct Shared<P: SearchPosition> {
     pub tt: Arc<TranspositionTable>,
     pub stop: Arc<AtomicBool>,
     pub nodes: AtomicU64,
@@ -71,87 +68,89 @@ pub(crate) struct Shared {
     pub limits: Limits,
     pub budget: TimeBudget,
     pub multipv: usize,
-    pub eval: Arc<EvalTables>,
+    pub eval: Arc<P::Eval>,
 }
 
-impl Shared {
+impl<P: SearchPosition> Shared<P> {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct RootMove {
-    pub mv: Move,
+pub(crate) struct RootMove<M> {
+    pub mv: M,
     pub score: i32,
     pub prev_score: i32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     pub seldepth: usize,
 }
 
 /// Per-ply search state.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// `piece * SQUARES + to` of the move played at this ply, or `NO_PS`.
+    /// `piece * SQUARES + to` of the move played at this ply, or `Self::NO_PS`.
     ps: usize,
     /// Static evaluation at this ply (`-INF` in check or unknown).
     eval: i32,
 }
 
-/// Piece-and-square slots (24 pieces on up to 128 squares).
-const PS: usize = 24 * 128;
-/// No move (null move or root).
-const NO_PS: usize = PS;
-
 /// One search thread.
-pub(crate) struct Worker<'a, V: Variant> {
-    shared: &'a Shared,
+pub(crate) struct Worker<'a, P: SearchPosition> {
+    shared: &'a Shared<P>,
     main: bool,
     local_nodes: u64,
     unflushed: u64,
     seldepth: usize,
-    killers: Vec<[Option<Move>; 2]>,
+    killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
     /// Continuation histories: `[previous piece and square][piece and
     /// square]`, for the move one ply back (counter) and two plies back
     /// (follow-up).
     cont: [Vec<i16>; 2],
     /// The best reply found to each `[piece and square]` of the previous move.
-    counter: Vec<Option<Move>>,
+    counter: Vec<Option<P::Move>>,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
     keys: Vec<u64>,
-    pv: Vec<Vec<Move>>,
-    pub root_moves: Vec<RootMove>,
+    pv: Vec<Vec<P::Move>>,
+    pub root_moves: Vec<RootMove<P::Move>>,
     pub completed_depth: u32,
     reductions: Vec<[u8; 64]>,
     /// Per-ply scratch lists (no allocation per node).
-    buffers: Vec<Vec<(Move, i32)>>,
-    quiets: Vec<Vec<Move>>,
-    _v: core::marker::PhantomData<V>,
+    buffers: Vec<Vec<(P::Move, i32)>>,
+    quiets: Vec<Vec<P::Move>>,
 }
 
-impl<'a, V: Variant> Worker<'a, V> {
-    pub fn new(shared: &'a Shared, main: bool, root: &Position<V>, history: &[u64]) -> Self {
+impl<'a, P: SearchPosition> Worker<'a, P> {
+    const PS: usize = P::PS;
+    /// No move (null move or root).
+    const NO_PS: usize = P::PS;
+
+    /// A worker searching `root` (reached through positions with the keys
+    /// `history`), its root moves restricted to `only` unless that is empty
+    /// or lists no legal move.
+    pub fn new(shared: &'a Shared<P>, main: bool, root: &P, history: &[u64], only: &[P::Move]) -> Self {
         let mut reductions = vec![[0u8; 64]; 64];
         for (d, row) in reductions.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
             }
         }
-        let mut root_moves: Vec<RootMove> = root
-            .legal_moves()
+        let mut legal = P::Moves::empty();
+        root.legal_moves_into(&mut legal);
+        let mut root_moves: Vec<RootMove<P::Move>> = legal
+            .moves()
             .iter()
             .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0 })
             .collect();
         // `searchmoves`: keep only the listed moves (all if none is legal).
-        let only = &shared.limits.searchmoves;
         if !only.is_empty() && root_moves.iter().any(|r| only.contains(&r.mv)) {
             root_moves.retain(|r| only.contains(&r.mv));
         }
         let mut keys = history.to_vec();
-        keys.push(root.hash());
+        keys.push(root.key());
         Worker {
             shared,
             main,
@@ -160,9 +159,9 @@ impl<'a, V: Variant> Worker<'a, V> {
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 128 * 128],
-            cont: [vec![0; (PS + 1) * PS], vec![0; (PS + 1) * PS]],
-            counter: vec![None; PS + 1],
-            stack: vec![Frame { ps: NO_PS, eval: -INF }; MAX_PLY + 4],
+            cont: [vec![0; (Self::PS + 1) * Self::PS], vec![0; (Self::PS + 1) * Self::PS]],
+            counter: vec![None; Self::PS + 1],
+            stack: vec![Frame { ps: Self::NO_PS, eval: -INF }; MAX_PLY + 4],
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
@@ -170,7 +169,6 @@ impl<'a, V: Variant> Worker<'a, V> {
             reductions,
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
-            _v: core::marker::PhantomData,
         }
     }
 
@@ -206,30 +204,32 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.unflushed = 0;
     }
 
-    fn history_idx(pos: &Position<V>, m: Move) -> usize {
-        (pos.side_to_move().idx() * 128 + m.from.idx()) * 128 + m.to.idx()
+    #[inline(always)]
+    fn history_idx(pos: &P, m: P::Move) -> usize {
+        pos.history_index(m)
     }
 
     /// The piece-and-square index of `m` (the moving piece on its destination).
-    fn ps(pos: &Position<V>, m: Move) -> usize {
-        match pos.piece_at(m.from) {
-            Some(p) if !m.is_prelude() => (p.color.idx() * 12 + p.kind.idx()) * 128 + m.to.idx(),
-            _ => NO_PS,
-        }
+    #[inline(always)]
+    fn ps(pos: &P, m: P::Move) -> usize {
+        pos.piece_square(m)
     }
 
     /// The piece-and-square indices of the moves one and two plies before `ply`.
     fn previous(&self, ply: usize) -> [usize; 2] {
-        [if ply >= 1 { self.stack[ply - 1].ps } else { NO_PS }, if ply >= 2 { self.stack[ply - 2].ps } else { NO_PS }]
+        [
+            if ply >= 1 { self.stack[ply - 1].ps } else { Self::NO_PS },
+            if ply >= 2 { self.stack[ply - 2].ps } else { Self::NO_PS },
+        ]
     }
 
     /// History score of a quiet move: butterfly plus both continuations.
-    fn quiet_score(&self, pos: &Position<V>, m: Move, prev: [usize; 2]) -> i32 {
+    fn quiet_score(&self, pos: &P, m: P::Move, prev: [usize; 2]) -> i32 {
         let ps = Self::ps(pos, m);
         let mut s = self.history[Self::history_idx(pos, m)];
-        if ps != NO_PS {
+        if ps != Self::NO_PS {
             for (t, &p) in self.cont.iter().zip(&prev) {
-                s += i32::from(t[p * PS + ps]);
+                s += i32::from(t[p * Self::PS + ps]);
             }
         }
         s
@@ -237,16 +237,16 @@ impl<'a, V: Variant> Worker<'a, V> {
 
     /// Rewards `good` (which caused a cutoff) and penalises the quiet moves
     /// tried before it.
-    fn update_quiet_stats(&mut self, pos: &Position<V>, good: Move, tried: &[Move], depth: i32, ply: usize) {
+    fn update_quiet_stats(&mut self, pos: &P, good: P::Move, tried: &[P::Move], depth: i32, ply: usize) {
         let bonus = (depth * depth + 2 * depth).min(1600);
         let prev = self.previous(ply);
-        let apply = |w: &mut Self, m: Move, b: i32| {
+        let apply = |w: &mut Self, m: P::Move, b: i32| {
             let h = &mut w.history[Self::history_idx(pos, m)];
             *h += b - *h * b.abs() / 16384;
             let ps = Self::ps(pos, m);
-            if ps != NO_PS {
+            if ps != Self::NO_PS {
                 for (t, &p) in w.cont.iter_mut().zip(&prev) {
-                    let c = &mut t[p * PS + ps];
+                    let c = &mut t[p * Self::PS + ps];
                     let v = i32::from(*c);
                     *c = (v + b - v * b.abs() / 16384).clamp(-16384, 16384) as i16;
                 }
@@ -256,13 +256,13 @@ impl<'a, V: Variant> Worker<'a, V> {
         for &q in tried {
             apply(self, q, -bonus);
         }
-        if prev[0] != NO_PS {
+        if prev[0] != Self::NO_PS {
             self.counter[prev[0]] = Some(good);
         }
     }
 
-    fn is_repetition(&self, pos: &Position<V>) -> bool {
-        let key = pos.hash();
+    fn is_repetition(&self, pos: &P) -> bool {
+        let key = pos.key();
         let n = self.keys.len();
         let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         // keys[n-1] is this position; look back two plies at a time.
@@ -277,33 +277,24 @@ impl<'a, V: Variant> Worker<'a, V> {
     }
 
     /// Score of a position without legal moves.
-    fn terminal_score(pos: &Position<V>, ply: usize) -> i32 {
-        if let Some(loser) = pos.variant_loser() {
-            return if loser == pos.side_to_move() { -MATE + ply as i32 } else { MATE - ply as i32 };
-        }
-        if pos.is_check() { -MATE + ply as i32 } else { 0 }
+    #[inline(always)]
+    fn terminal_score(pos: &P, ply: usize) -> i32 {
+        pos.terminal_score(ply)
     }
 
-    fn order(
-        &self,
-        pos: &Position<V>,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-        scored: &mut Vec<(Move, i32)>,
-    ) {
+    fn order(&self, pos: &P, moves: &P::Moves, tt_move: Option<P::Move>, ply: usize, scored: &mut Vec<(P::Move, i32)>) {
         let killers = self.killers[ply];
         let prev = self.previous(ply);
-        let counter = if prev[0] != NO_PS { self.counter[prev[0]] } else { None };
+        let counter = if prev[0] != Self::NO_PS { self.counter[prev[0]] } else { None };
         scored.clear();
-        scored.extend(moves.iter().map(|&m| {
+        scored.extend(moves.moves().iter().map(|&m| {
             let s = if Some(m) == tt_move {
                 1_000_000
             } else if pos.is_tactical(m) {
-                let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
-                let mvv = pos.gain(m) * 16 - attacker / 10;
+                let attacker = pos.mover_value(m, &self.shared.eval);
+                let mvv = pos.gain(m, &self.shared.eval) * 16 - attacker / 10;
                 // Captures that lose material go after the quiet moves.
-                if m.promotion.is_none() && crate::see::see(pos, m) < 0 { -200_000 + mvv } else { 500_000 + mvv }
+                if !P::is_promotion(m) && pos.see(m, &self.shared.eval) < 0 { -200_000 + mvv } else { 500_000 + mvv }
             } else if Some(m) == killers[0] {
                 400_000
             } else if Some(m) == killers[1] {
@@ -318,7 +309,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    fn update_pv(&mut self, ply: usize, m: P::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -326,25 +317,25 @@ impl<'a, V: Variant> Worker<'a, V> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn has_pieces(pos: &Position<V>) -> bool {
-        let us = pos.color(pos.side_to_move());
-        (us & !(pos.kind(PieceKind::Pawn) | pos.kind(PieceKind::King))).any()
+    #[inline(always)]
+    fn has_pieces(pos: &P) -> bool {
+        pos.has_pieces()
     }
 
     /// Alpha-beta with principal variation search.
-    fn negamax(&mut self, pos: &Position<V>, depth: i32, mut alpha: i32, beta: i32, ply: usize, can_null: bool) -> i32 {
+    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize, can_null: bool) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.stopped() {
             return 0;
         }
-        if ply > 0 && (self.is_repetition(pos) || pos.halfmove_clock() >= 100) {
+        if ply > 0 && (self.is_repetition(pos) || pos.move_rule_draw()) {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.shared.eval.evaluate(pos);
+            return pos.evaluate(&self.shared.eval);
         }
-        let in_check = pos.is_check();
+        let in_check = pos.in_check();
         if depth <= 0 && !in_check {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
@@ -354,8 +345,8 @@ impl<'a, V: Variant> Worker<'a, V> {
 
         // Mate distance pruning.
         let alpha0 = alpha;
-        let key = pos.hash();
-        let tt = self.shared.tt.probe(key);
+        let key = pos.key();
+        let tt = self.shared.tt.probe_with(key, P::unpack);
         let tt_move = tt.and_then(|h| h.mv);
         if let Some(h) = tt
             && !pv_node
@@ -370,13 +361,13 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
 
-        let mut moves = MoveList::new();
+        let mut moves = P::Moves::empty();
         pos.legal_moves_into(&mut moves);
-        if moves.is_empty() {
+        if moves.moves().is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let prelude = moves.iter().any(|m| m.is_prelude());
-        let static_eval = if in_check { -INF } else { tt.map_or_else(|| self.shared.eval.evaluate(pos), |h| h.eval) };
+        let prelude = moves.moves().iter().any(|&m| P::is_prelude(m));
+        let static_eval = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
         self.stack[ply].eval = static_eval;
         // Better than two plies ago: prune less.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -398,8 +389,8 @@ impl<'a, V: Variant> Worker<'a, V> {
             if can_null && depth >= 3 && static_eval >= beta && Self::has_pieces(pos) {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let child = pos.play_null();
-                self.keys.push(child.hash());
-                self.stack[ply].ps = NO_PS;
+                self.keys.push(child.key());
+                self.stack[ply].ps = Self::NO_PS;
                 let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.stopped() {
@@ -422,8 +413,8 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut best_move = None;
         for (i, &(m, order_score)) in ordered.iter().enumerate() {
             let tactical = pos.is_tactical(m);
-            let child = pos.play_unchecked(m);
-            let gives_check = child.is_check();
+            let child = pos.play(m);
+            let gives_check = child.in_check();
             if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && !prelude {
                 if !tactical {
                     // Late move pruning and futility pruning of quiet moves.
@@ -438,16 +429,16 @@ impl<'a, V: Variant> Worker<'a, V> {
                     if depth <= 3 && order_score < -4000 * depth {
                         continue;
                     }
-                    if depth <= 5 && crate::see::see(pos, m) < -30 * depth * depth {
+                    if depth <= 5 && pos.see(m, &self.shared.eval) < -30 * depth * depth {
                         continue;
                     }
-                } else if depth <= 5 && m.promotion.is_none() && crate::see::see(pos, m) < -110 * depth {
+                } else if depth <= 5 && !P::is_promotion(m) && pos.see(m, &self.shared.eval) < -110 * depth {
                     continue;
                 }
             }
             let ext = i32::from(gives_check && ply < 2 * MAX_DEPTH as usize);
             let new_depth = depth - 1 + ext;
-            self.keys.push(child.hash());
+            self.keys.push(child.key());
             self.stack[ply].ps = Self::ps(pos, m);
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -517,31 +508,31 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.buffers[ply] = ordered;
         self.quiets[ply] = quiets_tried;
         let bound = bound_of(best, alpha0, beta);
-        self.shared.tt.store(key, best_move, to_tt(best, ply), static_eval, depth, bound);
+        self.shared.tt.store_packed(key, best_move.map(P::pack), to_tt(best, ply), static_eval, depth, bound);
         best
     }
 
     /// Quiescence search over captures, conversions and promotions (all
     /// moves when in check).
-    fn qsearch(&mut self, pos: &Position<V>, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+    fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
         self.count_node();
         self.seldepth = self.seldepth.max(ply);
         if self.stopped() {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.shared.eval.evaluate(pos);
+            return pos.evaluate(&self.shared.eval);
         }
-        if pos.variant_ended() {
+        if pos.ended() {
             return Self::terminal_score(pos, ply);
         }
         // Conversions never run out of material, so exchanges of takeovers
         // can go on forever: quiescence is bounded.
         if qply >= MAX_QPLY {
-            return self.shared.eval.evaluate(pos);
+            return pos.evaluate(&self.shared.eval);
         }
-        let key = pos.hash();
-        let tt = self.shared.tt.probe(key);
+        let key = pos.key();
+        let tt = self.shared.tt.probe_with(key, P::unpack);
         if let Some(h) = tt {
             let s = from_tt(h.score, ply);
             match h.bound {
@@ -552,18 +543,18 @@ impl<'a, V: Variant> Worker<'a, V> {
             }
         }
         let alpha0 = alpha;
-        let in_check = pos.is_check();
+        let in_check = pos.in_check();
         // In check every evasion is searched; otherwise only material-changing moves.
-        let mut moves = MoveList::new();
+        let mut moves = P::Moves::empty();
         if in_check {
             pos.legal_moves_into(&mut moves);
         } else {
             pos.tactical_moves_into(&mut moves);
         }
-        if in_check && moves.is_empty() {
+        if in_check && moves.moves().is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let stand_pat = if in_check { -INF } else { tt.map_or_else(|| self.shared.eval.evaluate(pos), |h| h.eval) };
+        let stand_pat = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -572,21 +563,21 @@ impl<'a, V: Variant> Worker<'a, V> {
         let mut best_move = None;
         let mut scored = std::mem::take(&mut self.buffers[ply]);
         scored.clear();
-        scored.extend(moves.iter().map(|&m| {
-            let attacker = pos.piece_at(m.from).map_or(0, |p| p.kind.value());
-            (m, pos.gain(m) * 16 - attacker / 10)
+        scored.extend(moves.moves().iter().map(|&m| {
+            let attacker = pos.mover_value(m, &self.shared.eval);
+            (m, pos.gain(m, &self.shared.eval) * 16 - attacker / 10)
         }));
         scored.sort_unstable_by_key(|x| std::cmp::Reverse(x.1));
         for &(m, _) in scored.iter() {
-            if !in_check && m.promotion.is_none() {
-                if stand_pat + pos.gain(m) + 200 <= alpha {
+            if !in_check && !P::is_promotion(m) {
+                if stand_pat + pos.gain(m, &self.shared.eval) + 200 <= alpha {
                     continue;
                 }
-                if crate::see::see(pos, m) < 0 {
+                if pos.see(m, &self.shared.eval) < 0 {
                     continue;
                 }
             }
-            let child = pos.play_unchecked(m);
+            let child = pos.play(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped() {
                 break;
@@ -607,21 +598,21 @@ impl<'a, V: Variant> Worker<'a, V> {
             return 0;
         }
         let bound = bound_of(best, alpha0, beta);
-        self.shared.tt.store(key, best_move, to_tt(best, ply), stand_pat, 0, bound);
+        self.shared.tt.store_packed(key, best_move.map(P::pack), to_tt(best, ply), stand_pat, 0, bound);
         best
     }
 
     /// Searches the root moves from index `pv_idx` on, in a window.
-    fn search_root(&mut self, pos: &Position<V>, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+    fn search_root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
         self.count_node();
-        self.stack[0].eval = if pos.is_check() { -INF } else { self.shared.eval.evaluate(pos) };
+        self.stack[0].eval = if pos.in_check() { -INF } else { pos.evaluate(&self.shared.eval) };
         let mut best = -INF;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            let child = pos.play_unchecked(m);
+            let child = pos.play(m);
             self.stack[0].ps = Self::ps(pos, m);
-            let ext = i32::from(child.is_check());
-            self.keys.push(child.hash());
+            let ext = i32::from(child.in_check());
+            self.keys.push(child.key());
             self.seldepth = 0;
             let score = if i == pv_idx {
                 -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true)
@@ -660,7 +651,7 @@ impl<'a, V: Variant> Worker<'a, V> {
     }
 
     /// Iterative deepening; the main thread reports through `report`.
-    pub fn iterate(&mut self, pos: &Position<V>, start_depth: u32, report: &mut dyn FnMut(Info)) {
+    pub fn iterate(&mut self, pos: &P, start_depth: u32, report: &mut dyn FnMut(Info<P::Move>)) {
         if self.root_moves.is_empty() {
             return;
         }
@@ -668,7 +659,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         let multipv = self.shared.multipv.clamp(1, self.root_moves.len());
         let search_span = tracing::info_span!(
             "search",
-            variant = V::ID.name(),
+            variant = pos.variant_name(),
             thread = if self.main { "main" } else { "helper" },
             multipv
         );
@@ -730,7 +721,7 @@ impl<'a, V: Variant> Worker<'a, V> {
                     let info = self.info(depth, pv_idx, rm);
                     if pv_idx == 0 && last_best != Some(rm.mv) {
                         last_best = Some(rm.mv);
-                        tracing::debug!(depth, best = %menagerie_notation::uci::format(V::ID, rm.mv), score = ?info.score, "best move changed");
+                        tracing::debug!(depth, best = %pos.line_text(&[rm.mv]).join(""), score = ?info.score, "best move changed");
                     }
                     report(info);
                 }
@@ -742,7 +733,7 @@ impl<'a, V: Variant> Worker<'a, V> {
             if self.main {
                 let info = self.info(depth, 0, &self.root_moves[0]);
                 if !iteration.is_disabled() {
-                    let pv: Vec<String> = info.pv.iter().map(|&m| menagerie_notation::uci::format(V::ID, m)).collect();
+                    let pv: Vec<String> = pos.line_text(&info.pv);
                     iteration.record("seldepth", info.seldepth);
                     iteration.record("score", tracing::field::debug(info.score));
                     iteration.record("nodes", info.nodes);
@@ -774,7 +765,7 @@ impl<'a, V: Variant> Worker<'a, V> {
         self.flush();
     }
 
-    fn info(&self, depth: u32, pv_idx: usize, rm: &RootMove) -> Info {
+    fn info(&self, depth: u32, pv_idx: usize, rm: &RootMove<P::Move>) -> Info<P::Move> {
         let elapsed = self.shared.start.elapsed();
         let nodes = self.shared.nodes.load(Ordering::Relaxed);
         let ms = elapsed.as_millis() as u64;

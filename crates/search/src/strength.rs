@@ -113,7 +113,7 @@ fn mix(mut z: u64) -> u64 {
 
 /// The index of the line to play among `lines` (best first): the highest
 /// score plus a random bonus in `0..=margin_cp`.
-pub(crate) fn choose(lines: &[Info], margin_cp: i32, seed: u64) -> usize {
+pub(crate) fn choose<M>(lines: &[Info<M>], margin_cp: i32, seed: u64) -> usize {
     let mut state = mix(seed);
     let mut best = (i64::MIN, 0);
     for (i, line) in lines.iter().enumerate() {

@@ -20,9 +20,9 @@ pub enum Bound {
 
 /// A probe hit.
 #[derive(Clone, Copy, Debug)]
-pub struct TtHit {
+pub struct TtHit<M = Move> {
     /// Best move found, if any.
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// Score (mate scores relative to this node).
     pub score: i32,
     /// Static evaluation of the position.
@@ -102,6 +102,12 @@ impl TranspositionTable {
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
+        self.probe_with(key, Move::from_u32)
+    }
+
+    /// Looks `key` up, unpacking the stored move with `unpack`.
+    #[inline(always)]
+    pub(crate) fn probe_with<M>(&self, key: u64, unpack: impl Fn(u32) -> Option<M>) -> Option<TtHit<M>> {
         let e = &self.entries[key as usize & self.mask];
         let data = e.data.load(Relaxed);
         let extra = e.extra.load(Relaxed);
@@ -115,7 +121,7 @@ impl TranspositionTable {
             _ => return None,
         };
         Some(TtHit {
-            mv: Move::from_u32(extra as u32).filter(|_| extra >> 32 == 1),
+            mv: unpack(extra as u32).filter(|_| extra >> 32 == 1),
             score: (data as u16 as i16) as i32,
             eval: ((data >> 16) as u16 as i16) as i32,
             depth: ((data >> 32) & 0xFF) as i32 - 16,
@@ -126,6 +132,12 @@ impl TranspositionTable {
     /// Stores a search result for `key`.
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound) {
+        self.store_packed(key, mv.map(Move::to_u32), score, eval, depth, bound);
+    }
+
+    /// Stores a search result for `key` with its move packed in 32 bits.
+    #[inline(always)]
+    pub(crate) fn store_packed(&self, key: u64, mv: Option<u32>, score: i32, eval: i32, depth: i32, bound: Bound) {
         let e = &self.entries[key as usize & self.mask];
         let old_data = e.data.load(Relaxed);
         let old_extra = e.extra.load(Relaxed);
@@ -138,7 +150,7 @@ impl TranspositionTable {
         }
         // Keep the old best move if this result has none.
         let extra = match (mv, same) {
-            (Some(m), _) => (1u64 << 32) | m.to_u32() as u64,
+            (Some(m), _) => (1u64 << 32) | m as u64,
             (None, true) => old_extra,
             (None, false) => 0,
         };

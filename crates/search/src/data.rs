@@ -1,0 +1,184 @@
+//! Positions of data-defined variants ([`menagerie_rules::Position`]) as the
+//! search sees them.
+
+use crate::data_eval::DataEval;
+use crate::position::SearchPosition;
+use crate::search::MATE;
+use menagerie_rules::{GameResult, Move, Position};
+
+/// A position of a data-defined variant with its Zobrist key and check
+/// status computed once.
+#[derive(Clone, Debug)]
+pub struct DataPosition {
+    pos: Position,
+    key: u64,
+    check: bool,
+}
+
+impl DataPosition {
+    /// Wraps a position.
+    pub fn new(pos: Position) -> DataPosition {
+        let key = pos.key();
+        let check = pos.in_check();
+        DataPosition { pos, key, check }
+    }
+
+    /// `pos`, reached from this position: its key is updated, not recomputed.
+    fn child(&self, pos: Position) -> DataPosition {
+        let key = pos.key_from(&self.pos, self.key);
+        debug_assert_eq!(key, pos.key());
+        let check = pos.in_check();
+        DataPosition { pos, key, check }
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+}
+
+impl From<Position> for DataPosition {
+    fn from(pos: Position) -> DataPosition {
+        DataPosition::new(pos)
+    }
+}
+
+/// Piece-and-square slots: 16 types of 2 colours on up to 120 squares.
+const DATA_PS: usize = 32 * 120;
+
+impl SearchPosition for DataPosition {
+    type Move = Move;
+    type Moves = Vec<Move>;
+    type Eval = DataEval;
+    const PS: usize = DATA_PS;
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline]
+    fn halfmove_clock(&self) -> u32 {
+        self.pos.halfmove_clock()
+    }
+    /// The variant's `nMoveRule` (in moves; 0: none).
+    #[inline]
+    fn move_rule_draw(&self) -> bool {
+        let n = self.pos.variant().game_end.n_move_rule;
+        n != 0 && self.pos.halfmove_clock() >= 2 * n
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.check
+    }
+    #[inline]
+    fn side_index(&self) -> usize {
+        usize::from(!self.pos.white_to_move())
+    }
+    fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        self.pos.legal_moves_into(out);
+    }
+    fn tactical_moves_into(&self, out: &mut Vec<Move>) {
+        self.pos.legal_moves_into(out);
+        out.retain(|&m| self.pos.is_capture(m) || m.promotion().is_some());
+    }
+    fn play(&self, m: Move) -> Self {
+        self.child(self.pos.play(m))
+    }
+    fn play_null(&self) -> Self {
+        self.child(self.pos.null_move())
+    }
+    fn ended(&self) -> bool {
+        self.pos.is_extinct()
+    }
+    fn terminal_score(&self, ply: usize) -> i32 {
+        let win = MATE - ply as i32;
+        match self.pos.outcome().map(|o| o.result) {
+            Some(GameResult::WhiteWins) => {
+                if self.pos.white_to_move() {
+                    win
+                } else {
+                    -win
+                }
+            }
+            Some(GameResult::BlackWins) => {
+                if self.pos.white_to_move() {
+                    -win
+                } else {
+                    win
+                }
+            }
+            Some(GameResult::Draw) | None => 0,
+        }
+    }
+    #[inline]
+    fn is_tactical(&self, m: Move) -> bool {
+        m.promotion().is_some() || self.pos.is_capture(m)
+    }
+    fn gain(&self, m: Move, eval: &DataEval) -> i32 {
+        let captured = self.pos.captured_kind(m).map_or(0, |k| eval.value(k));
+        let promotion = match (m.promotion(), self.pos.piece_on(m.from_square())) {
+            (Some(k), Some(p)) => eval.value(k) - eval.value(p.kind),
+            _ => 0,
+        };
+        captured + promotion
+    }
+    fn mover_value(&self, m: Move, eval: &DataEval) -> i32 {
+        self.pos.piece_on(m.from_square()).map_or(0, |p| eval.value(p.kind))
+    }
+    fn see(&self, m: Move, eval: &DataEval) -> i32 {
+        crate::data_eval::see(&self.pos, m, eval)
+    }
+    #[inline]
+    fn is_promotion(m: Move) -> bool {
+        m.promotion().is_some()
+    }
+    #[inline]
+    fn is_prelude(_: Move) -> bool {
+        false
+    }
+    fn piece_square(&self, m: Move) -> usize {
+        match self.pos.piece_on(m.from_square()) {
+            Some(p) if (m.to_square() as usize) < 120 => {
+                (usize::from(!p.white) * 16 + (p.kind as usize & 15)) * 120 + m.to_square() as usize
+            }
+            _ => DATA_PS,
+        }
+    }
+    #[inline]
+    fn history_index(&self, m: Move) -> usize {
+        (self.side_index() * 128 + (m.from_square() as usize & 127)) * 128 + (m.to_square() as usize & 127)
+    }
+    fn has_pieces(&self) -> bool {
+        let def = self.pos.variant();
+        let mut plain = 0u128;
+        for t in 0..def.piece_count() as u8 {
+            if def.is_pawn(t) || def.is_royal(t) {
+                plain |= self.pos.pieces_of_kind(t);
+            }
+        }
+        self.pos.pieces_of(self.pos.white_to_move()) & !plain != 0
+    }
+    fn evaluate(&self, eval: &DataEval) -> i32 {
+        eval.evaluate(&self.pos)
+    }
+    #[inline]
+    fn pack(m: Move) -> u32 {
+        m.pack()
+    }
+    #[inline]
+    fn unpack(v: u32) -> Option<Move> {
+        Move::unpack(v)
+    }
+    fn variant_name(&self) -> &str {
+        &self.pos.variant().name
+    }
+    fn line_text(&self, line: &[Move]) -> Vec<String> {
+        let mut p = self.pos.clone();
+        let mut out = Vec::with_capacity(line.len());
+        for &m in line {
+            out.push(p.move_text(m));
+            p = p.play(m);
+        }
+        out
+    }
+}

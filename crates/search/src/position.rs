@@ -1,0 +1,223 @@
+//! What the search needs of a position: [`SearchPosition`], implemented for
+//! the compiled variants' [`menagerie_variants::Position`] and for data
+//! variants ([`crate::DataPosition`]).
+
+use crate::eval::EvalTables;
+use menagerie_geometry::Bits;
+use menagerie_pieces::PieceKind;
+use menagerie_variants::{Move, MoveList, Position, Variant};
+
+/// A growable list of moves the search fills and reads back as a slice.
+pub trait MoveBuffer<M>: Send {
+    /// An empty list.
+    fn empty() -> Self;
+    /// The moves.
+    fn moves(&self) -> &[M];
+}
+
+impl MoveBuffer<Move> for MoveList {
+    #[inline(always)]
+    fn empty() -> Self {
+        MoveList::new()
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[Move] {
+        self
+    }
+}
+
+impl<M: Send> MoveBuffer<M> for Vec<M> {
+    #[inline(always)]
+    fn empty() -> Self {
+        // One allocation per node instead of a few reallocations.
+        Vec::with_capacity(96)
+    }
+    #[inline(always)]
+    fn moves(&self) -> &[M] {
+        self
+    }
+}
+
+/// A position the search can analyse: move generation, making moves,
+/// hashing, evaluation, and the move facts that order and prune the search.
+pub trait SearchPosition: Clone + Send + Sync + Sized {
+    /// A move of the position.
+    type Move: Copy + Eq + Send + Sync + core::fmt::Debug + 'static;
+    /// The list legal moves are generated into.
+    type Moves: MoveBuffer<Self::Move>;
+    /// The evaluation's precomputed tables, shared by the search threads.
+    type Eval: Send + Sync;
+    /// Number of piece-and-square slots of [`SearchPosition::piece_square`].
+    const PS: usize;
+
+    /// The Zobrist key (TT and repetition).
+    fn key(&self) -> u64;
+    /// Plies since the last capture or pawn move.
+    fn halfmove_clock(&self) -> u32;
+    /// Whether the game is drawn by the n-move rule (no capture or pawn
+    /// move for that long).
+    fn move_rule_draw(&self) -> bool;
+    /// Whether the side to move is in check.
+    fn in_check(&self) -> bool;
+    /// Index of the side to move (0 White, 1 Black).
+    fn side_index(&self) -> usize;
+    /// The legal moves.
+    fn legal_moves_into(&self, out: &mut Self::Moves);
+    /// The legal moves quiescence searches out of check: captures,
+    /// conversions, promotions. Empty also when the game has ended.
+    fn tactical_moves_into(&self, out: &mut Self::Moves);
+    /// The position after the legal move `m`.
+    fn play(&self, m: Self::Move) -> Self;
+    /// The position with the side to move passing.
+    fn play_null(&self) -> Self;
+    /// True if the game has ended by a rule other than checkmate and stalemate.
+    fn ended(&self) -> bool;
+    /// The score, for the side to move at `ply`, of a position without
+    /// legal moves (or ended by [`SearchPosition::ended`]).
+    fn terminal_score(&self, ply: usize) -> i32;
+    /// True if `m` captures, converts or promotes.
+    fn is_tactical(&self, m: Self::Move) -> bool;
+    /// Nominal value of the material `m` wins at once.
+    fn gain(&self, m: Self::Move, eval: &Self::Eval) -> i32;
+    /// Nominal value of the piece making `m`.
+    fn mover_value(&self, m: Self::Move, eval: &Self::Eval) -> i32;
+    /// Static exchange value of `m`.
+    fn see(&self, m: Self::Move, eval: &Self::Eval) -> i32;
+    /// True if `m` promotes.
+    fn is_promotion(m: Self::Move) -> bool;
+    /// True for moves of a prelude phase (no pruning there).
+    fn is_prelude(m: Self::Move) -> bool;
+    /// The moving piece on the destination of `m`, below [`SearchPosition::PS`]
+    /// (or `PS` for no such slot).
+    fn piece_square(&self, m: Self::Move) -> usize;
+    /// The butterfly history index of `m`, below `2 * 128 * 128`.
+    fn history_index(&self, m: Self::Move) -> usize;
+    /// True if the side to move has pieces other than king and pawns
+    /// (null-move pruning is safe).
+    fn has_pieces(&self) -> bool;
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self, eval: &Self::Eval) -> i32;
+    /// `m` packed for the transposition table.
+    fn pack(m: Self::Move) -> u32;
+    /// A move packed by [`SearchPosition::pack`].
+    fn unpack(v: u32) -> Option<Self::Move>;
+    /// The variant's name (for tracing).
+    fn variant_name(&self) -> &str;
+    /// The moves of a line from this position, in UCI notation (for tracing).
+    fn line_text(&self, line: &[Self::Move]) -> Vec<String>;
+}
+
+impl<V: Variant> SearchPosition for Position<V> {
+    type Move = Move;
+    type Moves = MoveList;
+    type Eval = EvalTables;
+    /// 24 pieces on up to 128 squares.
+    const PS: usize = 24 * 128;
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    #[inline(always)]
+    fn halfmove_clock(&self) -> u32 {
+        Position::halfmove_clock(self)
+    }
+    #[inline(always)]
+    fn move_rule_draw(&self) -> bool {
+        Position::halfmove_clock(self) >= 100
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    #[inline(always)]
+    fn side_index(&self) -> usize {
+        self.side_to_move().idx()
+    }
+    #[inline(always)]
+    fn legal_moves_into(&self, out: &mut MoveList) {
+        Position::legal_moves_into(self, out)
+    }
+    #[inline(always)]
+    fn tactical_moves_into(&self, out: &mut MoveList) {
+        Position::tactical_moves_into(self, out)
+    }
+    #[inline(always)]
+    fn play(&self, m: Move) -> Self {
+        self.play_unchecked(m)
+    }
+    #[inline(always)]
+    fn play_null(&self) -> Self {
+        Position::play_null(self)
+    }
+    #[inline(always)]
+    fn ended(&self) -> bool {
+        self.variant_ended()
+    }
+    #[inline(always)]
+    fn terminal_score(&self, ply: usize) -> i32 {
+        use crate::search::MATE;
+        if let Some(loser) = self.variant_loser() {
+            return if loser == self.side_to_move() { -MATE + ply as i32 } else { MATE - ply as i32 };
+        }
+        if self.is_check() { -MATE + ply as i32 } else { 0 }
+    }
+    #[inline(always)]
+    fn is_tactical(&self, m: Move) -> bool {
+        Position::is_tactical(self, m)
+    }
+    #[inline(always)]
+    fn gain(&self, m: Move, _: &EvalTables) -> i32 {
+        Position::gain(self, m)
+    }
+    #[inline(always)]
+    fn mover_value(&self, m: Move, _: &EvalTables) -> i32 {
+        self.piece_at(m.from).map_or(0, |p| p.kind.value())
+    }
+    #[inline(always)]
+    fn see(&self, m: Move, _: &EvalTables) -> i32 {
+        crate::see::see(self, m)
+    }
+    #[inline(always)]
+    fn is_promotion(m: Move) -> bool {
+        m.promotion.is_some()
+    }
+    #[inline(always)]
+    fn is_prelude(m: Move) -> bool {
+        m.is_prelude()
+    }
+    #[inline(always)]
+    fn piece_square(&self, m: Move) -> usize {
+        match self.piece_at(m.from) {
+            Some(p) if !m.is_prelude() => (p.color.idx() * 12 + p.kind.idx()) * 128 + m.to.idx(),
+            _ => Self::PS,
+        }
+    }
+    #[inline(always)]
+    fn history_index(&self, m: Move) -> usize {
+        (self.side_to_move().idx() * 128 + m.from.idx()) * 128 + m.to.idx()
+    }
+    #[inline(always)]
+    fn has_pieces(&self) -> bool {
+        let us = self.color(self.side_to_move());
+        (us & !(self.kind(PieceKind::Pawn) | self.kind(PieceKind::King))).any()
+    }
+    #[inline]
+    fn evaluate(&self, eval: &EvalTables) -> i32 {
+        eval.evaluate(self)
+    }
+    #[inline(always)]
+    fn pack(m: Move) -> u32 {
+        m.to_u32()
+    }
+    #[inline(always)]
+    fn unpack(v: u32) -> Option<Move> {
+        Move::from_u32(v)
+    }
+    fn variant_name(&self) -> &str {
+        V::ID.name()
+    }
+    fn line_text(&self, line: &[Move]) -> Vec<String> {
+        line.iter().map(|&m| menagerie_notation::uci::format(V::ID, m)).collect()
+    }
+}

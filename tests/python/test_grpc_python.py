@@ -98,7 +98,8 @@ def test_list_variants(pb, stub):
 
 def test_data_variant_listed_and_perft(pb, stub):
     """A variant defined as data: listed with its board and start FEN, and
-    counted by the Perft stream (moves in coordinate form, no SAN)."""
+    counted by the Perft stream (moves in coordinate form and SAN) and
+    analysed by BestMove."""
     m = pb[0]
     reply = stub.ListVariants(m.ListVariantsRequest(), timeout=10)
     capablanca = next(v for v in reply.variants if v.name == "capablanca")
@@ -108,10 +109,14 @@ def test_data_variant_listed_and_perft(pb, stub):
     divides = [e.divide for e in events if e.WhichOneof("event") == "divide"]
     assert events[-1].WhichOneof("event") == "total" and events[-1].total.nodes == 12012
     assert len(divides) == 23 and sum(d.nodes for d in divides) == 12012
-    assert all(d.san == "" for d in divides) and "e3e4" in {d.move for d in divides}
-    # Analysis is not available for variants defined as data.
+    assert {(d.move, d.san) for d in divides} >= {("e3e4", "e4"), ("b1d2", "Nd2")}
+    # Best-move analysis, with the reply in SAN too.
+    best = stub.BestMove(m.BestMoveRequest(position=position(pb, "makruk"), depth=3), timeout=30)
+    assert best.best_move in {d.move for d in divides} and best.best_move_san
+    assert best.depth == 3 and best.lines[0].pv[0] == best.best_move
+    # Pictures of data variants are not drawn.
     with pytest.raises(grpc.RpcError) as err:
-        stub.BestMove(m.BestMoveRequest(position=position(pb, "makruk"), depth=1), timeout=10)
+        stub.RenderBoard(m.RenderBoardRequest(position=position(pb, "makruk")), timeout=10)
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "defined as data" in err.value.details()
 

@@ -20,7 +20,9 @@
 pub mod epd;
 mod position;
 
-pub use menagerie_rules::{Game as DataGame, MoveError as DataMoveError, Position as DataPosition, VariantDef};
+pub use menagerie_rules::{
+    Game as DataGame, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, VariantDef,
+};
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, UnknownVariant, VariantRef, Variants,
     play_moves,

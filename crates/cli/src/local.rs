@@ -327,11 +327,41 @@ fn analyze(
     threads: u32,
     out: &mut impl Write,
 ) -> Result<()> {
-    use menagerie_search::{Engine, EngineOptions, Limits, Score};
     let p = &parsed.current;
     if p.count_legal() == 0 {
         bail!("the game is over: {}", p.outcome().map_or("no legal moves".into(), |o| o.describe()));
     }
+    let (options, limits) = analysis_setup(depth, nodes, movetime, multipv, threads)?;
+    let mut engine = menagerie_search::Engine::new(options);
+    engine.set_position(parsed.start, &parsed.moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
+    let v = p.variant();
+    let pos = *p;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let handle = engine.go(limits, move |i| {
+        let _ = tx.send(i);
+    });
+    let line = |pv: &[menagerie_variants::Move]| {
+        let mut q = pos;
+        let mut texts = (Vec::new(), Vec::new());
+        for &m in pv {
+            texts.0.push(uci::format(v, m));
+            texts.1.push(san::format(&q, m));
+            q = q.play_unchecked(m);
+        }
+        texts
+    };
+    write_analysis(rx, handle, line, out)
+}
+
+/// The engine settings and search limits of `analyze`'s options (one
+/// second when no limit is given), checked.
+pub(crate) fn analysis_setup(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    multipv: u32,
+    threads: u32,
+) -> Result<(menagerie_search::EngineOptions, menagerie_search::Limits)> {
     if let Some(d) = depth
         && !(1..=100).contains(&d)
     {
@@ -340,31 +370,29 @@ fn analyze(
     if !(1..=256).contains(&multipv) || !(1..=512).contains(&threads) {
         bail!("--multipv must be 1..256 and --threads 1..512");
     }
-    let mut engine = Engine::new(EngineOptions { hash_mb: 64, threads: threads as usize, multipv: multipv as usize });
-    engine.set_position(parsed.start, &parsed.moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
-    let limits = Limits {
+    let options = menagerie_search::EngineOptions { hash_mb: 64, threads: threads as usize, multipv: multipv as usize };
+    let limits = menagerie_search::Limits {
         depth,
         nodes,
         movetime: movetime
             .or((depth.is_none() && nodes.is_none()).then_some(1000))
             .map(std::time::Duration::from_millis),
-        ..Limits::default()
+        ..menagerie_search::Limits::default()
     };
-    let v = p.variant();
-    let pos = *p;
-    let (tx, rx) = std::sync::mpsc::channel();
-    let handle = engine.go(limits, move |i| {
-        let _ = tx.send(i);
-    });
+    Ok((options, limits))
+}
+
+/// Writes each info line of a running search as it comes (`line` gives a
+/// variation's coordinate and SAN forms), then its best move.
+pub(crate) fn write_analysis<M: Copy>(
+    rx: std::sync::mpsc::Receiver<menagerie_search::Info<M>>,
+    handle: menagerie_search::SearchHandle<M>,
+    line: impl Fn(&[M]) -> (Vec<String>, Vec<String>),
+    out: &mut impl Write,
+) -> Result<()> {
+    use menagerie_search::Score;
     for i in rx {
-        let mut q = pos;
-        let mut sans = Vec::new();
-        let mut ucis = Vec::new();
-        for &m in &i.pv {
-            sans.push(san::format(&q, m));
-            ucis.push(uci::format(v, m));
-            q = q.play_unchecked(m);
-        }
+        let (pv, pv_san) = line(&i.pv);
         let score = match i.score {
             Score::Cp(c) => AnalysisScore::Cp(c),
             Score::Mate(m) => AnalysisScore::Mate(m),
@@ -377,13 +405,13 @@ fn analyze(
             nodes: i.nodes,
             nps: i.nps,
             time_ms: i.time_ms,
-            pv: ucis,
-            pv_san: sans,
+            pv,
+            pv_san,
         };
         info.write(out)?;
     }
     let r = handle.wait();
-    let best = r.best.map(|m| (uci::format(v, m), san::format(&pos, m)));
+    let best = r.best.map(|m| line(&[m])).and_then(|(u, s)| Some((u.into_iter().next()?, s.into_iter().next()?)));
     report::write_bestmove(out, best.as_ref().map(|(u, s)| (u.as_str(), s.as_str())))
 }
 

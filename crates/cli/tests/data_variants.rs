@@ -90,9 +90,9 @@ fn bad_definitions_and_missing_tasks_are_clear_errors() {
     let o = run(&["--variants", "no/such/file.ini", "variants"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot read variants file no/such/file.ini"), "{}", stderr(&o));
-    let o = run(&["analyze", "--variant", "makruk", "--depth", "2"]);
+    let o = run(&["analyze", "--variant", "makruk", "--depth", "0"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("analysis is not available for variants defined as data"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--depth must be 1..100"), "{}", stderr(&o));
     let o = run(&["moves", "--variant", "makruk", "--fen", "not a fen"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error: bad FEN"), "{}", stderr(&o));
@@ -176,4 +176,33 @@ fn data_variants_report_game_rules() {
     let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
     let o = run(&["validate", "--variant", "capablanca", "--fen", mate, "--moves", "b1b8", "a8a7"]);
     assert!(!o.status.success() && stderr(&o).contains("checkmate"), "{}", stderr(&o));
+}
+
+#[test]
+fn data_variants_are_analysed() {
+    // Best move and a line per depth, in coordinate form and SAN.
+    let o = run(&["--json", "analyze", "--variant", "capablanca", "--depth", "4", "--multipv", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let infos = out.lines().filter(|l| l.contains(r#""type":"info""#)).count();
+    assert_eq!(infos, 8, "{out}");
+    assert!(last_line(&o).contains(r#""type":"analyze""#) && last_line(&o).contains("bestmove_san"), "{out}");
+    // A mate in one in a user's variant file: the centaur (NK) mates.
+    let o = run(&[
+        "--variants",
+        EXAMPLE,
+        "analyze",
+        "--variant",
+        "centaurs",
+        "--fen",
+        "k7/8/1K2C3/8/8/8/8/8 w - - 0 1",
+        "--depth",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("score mate 1"), "{}", stdout(&o));
+    // The game's moves count, and a finished game is refused.
+    let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
+    let o = run(&["analyze", "--variant", "capablanca", "--fen", mate, "--moves", "Qb8"]);
+    assert!(!o.status.success() && stderr(&o).contains("the game is over: checkmate, White wins"), "{}", stderr(&o));
 }

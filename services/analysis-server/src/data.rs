@@ -88,7 +88,7 @@ pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
         start_fen: def.start_fen.clone(),
         summary: format!(
             "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form or SAN; \
-             move validation, legal moves, replay, FEN validation and perft (no analysis, PGN or pictures)",
+             move validation, legal moves, replay, FEN validation, perft and analysis (no game review, PGN or pictures)",
             def.name, def.files, def.ranks
         ),
         promotions: def.promotion_letters(true).iter().map(char::to_string).collect(),

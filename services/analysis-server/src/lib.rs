@@ -21,8 +21,8 @@
 //!
 //! An empty `variant` means `chess`. Variants defined as data (the built-in
 //! `variants.ini` and `--variants FILE`) are served by move validation,
-//! legal moves, replay, FEN validation and perft, with moves in coordinate
-//! form or SAN; the other calls refuse them (`FAILED_PRECONDITION`).
+//! legal moves, replay, FEN validation, perft and analysis, with moves in
+//! coordinate form or SAN; the other calls refuse them (`FAILED_PRECONDITION`).
 
 pub mod config;
 mod data;

@@ -9,7 +9,8 @@ use menagerie_app::{
     epd,
 };
 use menagerie_notation::{fen, parse_move, pgn, san, uci};
-use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
+use menagerie_rules::Move as DataMove;
+use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -188,6 +189,114 @@ fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
     pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
 }
 
+/// A line of a data variant's search, in coordinate form and SAN.
+fn data_line_pb(pos: &DataPosition, i: &Info<DataMove>) -> pb::PvLine {
+    let mut p = pos.clone();
+    let mut pv = Vec::with_capacity(i.pv.len());
+    let mut pv_san = Vec::with_capacity(i.pv.len());
+    for &m in &i.pv {
+        pv.push(p.move_text(m));
+        pv_san.push(p.san(m));
+        p = p.play(m);
+    }
+    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
+}
+
+/// What an analysis searches.
+enum Subject {
+    /// A compiled variant's position.
+    Compiled(Box<ParsedPosition>),
+    /// A data variant's game.
+    Data(DataGame),
+}
+
+impl Subject {
+    fn variant(&self) -> String {
+        match self {
+            Subject::Compiled(p) => p.current.variant().to_string(),
+            Subject::Data(g) => g.current().variant().name.clone(),
+        }
+    }
+}
+
+/// The info callback of a search: collects the lines of one iteration
+/// (`wanted` of them) into one event for `info`; flags `gone` when `info`
+/// reports the client gone.
+fn info_sink<M>(
+    wanted: u32,
+    line: impl Fn(&Info<M>) -> pb::PvLine + Send + 'static,
+    mut info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
+    gone: Arc<AtomicBool>,
+) -> impl FnMut(Info<M>) + Send + 'static {
+    let mut pending: Vec<pb::PvLine> = Vec::new();
+    move |i: Info<M>| {
+        pending.push(line(&i));
+        if i.multipv == wanted {
+            let event = pb::AnalyzeInfo {
+                depth: i.depth,
+                seldepth: i.seldepth,
+                nodes: i.nodes,
+                nps: i.nps,
+                time_ms: i.time_ms,
+                hashfull: i.hashfull,
+                lines: std::mem::take(&mut pending),
+            };
+            if !info(event) {
+                gone.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Waits for a search, stopping it when the watch says so or the client
+/// is gone (`gone`).
+fn await_search<M>(
+    handle: SearchHandle<M>,
+    watch: &Watch,
+    gone: &AtomicBool,
+) -> Result<menagerie_search::SearchResult<M>, ServiceError> {
+    let mut reason = None;
+    while !handle.is_finished() {
+        if let Some(r) = watch.reason() {
+            reason = Some(r);
+            handle.stop();
+            break;
+        }
+        if gone.load(Ordering::Relaxed) {
+            reason = Some(watch.reason().unwrap_or(ServiceError::Cancelled));
+            handle.stop();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let result = handle.wait();
+    watch.stats.search_nodes.fetch_add(result.nodes, Ordering::Relaxed);
+    match reason {
+        Some(r) => Err(watch.stopped_early(Some(r))),
+        None => Ok(result),
+    }
+}
+
+/// A finished search as BestMoveResponse; `texts` gives the best move's
+/// coordinate form and SAN, and the expected reply's coordinate form.
+fn best_move_pb<M: Copy>(
+    result: &menagerie_search::SearchResult<M>,
+    texts: impl Fn(M, Option<M>) -> (String, String, String),
+    line: impl Fn(&Info<M>) -> pb::PvLine,
+) -> pb::BestMoveResponse {
+    let (best_move, best_move_san, ponder) = result.best.map(|m| texts(m, result.ponder)).unwrap_or_default();
+    pb::BestMoveResponse {
+        best_move,
+        best_move_san,
+        ponder,
+        score: Some(score_pb(result.score)),
+        depth: result.depth,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        lines: result.lines.iter().map(line).collect(),
+    }
+}
+
 /// A position perft can count below: root moves, and each one's subtree.
 trait PerftNode: Sync {
     type Move: Copy + Send + Sync;
@@ -195,7 +304,7 @@ trait PerftNode: Sync {
     fn root_moves(&self) -> Vec<Self::Move>;
     /// Perft `depth` after `m`; `None` if stopped.
     fn child_perft(&self, m: Self::Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64>;
-    /// A root move's coordinate form and SAN (empty if there is none).
+    /// A root move's coordinate form and SAN.
     fn move_texts(&self, m: Self::Move, legal: &[Self::Move]) -> (String, String);
 }
 
@@ -243,7 +352,7 @@ impl PerftNode for DataPosition {
         data_perft(&self.play(m), depth, ctl)
     }
     fn move_texts(&self, m: Self::Move, _legal: &[Self::Move]) -> (String, String) {
-        (self.move_text(m), String::new())
+        (self.move_text(m), self.san(m))
     }
 }
 
@@ -376,74 +485,69 @@ impl AnalysisApi {
         Ok((limits, options))
     }
 
+    /// The position to analyse: a compiled variant's, or a data variant's
+    /// game (start and moves, for repetition). Refused if the game is over.
+    fn analysis_subject(&self, p: Option<&pb::Position>) -> Result<Subject, ServiceError> {
+        if self.data_variant(p).is_some() {
+            let game = self.parse_data_game(p)?;
+            if let (Some(o), _) = crate::data::status(&game) {
+                return Err(ServiceError::GameOver(o.description));
+            }
+            return Ok(Subject::Data(game));
+        }
+        let parsed = self.parse_position(p, "analysis")?;
+        if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
+            return Err(ServiceError::GameOver(o.describe()));
+        }
+        Ok(Subject::Compiled(Box::new(parsed)))
+    }
+
     /// Runs an analysis on a job thread, sending info events through `info`.
     fn run_analysis(
-        parsed: &ParsedPosition,
+        subject: &Subject,
         limits: Limits,
         options: EngineOptions,
         watch: &Watch,
-        mut info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
+        info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
     ) -> Result<pb::BestMoveResponse, ServiceError> {
         let mut engine = Engine::new(options);
-        engine.set_position(parsed.start, &parsed.moves).map_err(|(i, _)| ServiceError::IllegalMove {
-            field: format!("position.moves[{i}]"),
-            message: "illegal move".into(),
-        })?;
-        let pos = parsed.current;
-        let lines_wanted = options.multipv.min(pos.count_legal() as usize).max(1) as u32;
-        let client_gone = Arc::new(AtomicBool::new(false));
-        let gone = client_gone.clone();
-        let mut pending: Vec<pb::PvLine> = Vec::new();
-        let handle = engine.go(limits, move |i: Info| {
-            pending.push(line_pb(&pos, &i));
-            if i.multipv == lines_wanted {
-                let event = pb::AnalyzeInfo {
-                    depth: i.depth,
-                    seldepth: i.seldepth,
-                    nodes: i.nodes,
-                    nps: i.nps,
-                    time_ms: i.time_ms,
-                    hashfull: i.hashfull,
-                    lines: std::mem::take(&mut pending),
+        match subject {
+            Subject::Compiled(parsed) => {
+                engine.set_position(parsed.start, &parsed.moves).map_err(|(i, _)| ServiceError::IllegalMove {
+                    field: format!("position.moves[{i}]"),
+                    message: "illegal move".into(),
+                })?;
+                let pos = parsed.current;
+                let wanted = options.multipv.min(pos.count_legal() as usize).max(1) as u32;
+                let gone = Arc::new(AtomicBool::new(false));
+                let sink = info_sink(wanted, move |i: &Info| line_pb(&pos, i), info, gone.clone());
+                let result = await_search(engine.go(limits, sink), watch, &gone)?;
+                let texts = |m: Move, reply: Option<Move>| {
+                    let reply = reply.map(|r| uci::format(pos.variant(), r)).unwrap_or_default();
+                    (uci::format(pos.variant(), m), san::format(&pos, m), reply)
                 };
-                if !info(event) {
-                    gone.store(true, Ordering::Relaxed);
-                }
+                Ok(best_move_pb(&result, texts, |i| line_pb(&pos, i)))
             }
-        });
-        let mut reason = None;
-        while !handle.is_finished() {
-            if let Some(r) = watch.reason() {
-                reason = Some(r);
-                handle.stop();
-                break;
+            Subject::Data(game) => {
+                engine.set_data_position(game.start().clone(), game.moves()).map_err(|e| {
+                    ServiceError::IllegalMove {
+                        field: format!("position.moves[{}]", e.index),
+                        message: "illegal move".into(),
+                    }
+                })?;
+                let pos = game.current().clone();
+                let wanted = options.multipv.min(pos.legal_moves().len()).max(1) as u32;
+                let gone = Arc::new(AtomicBool::new(false));
+                let at = pos.clone();
+                let sink = info_sink(wanted, move |i: &Info<DataMove>| data_line_pb(&at, i), info, gone.clone());
+                let result = await_search(engine.go_data(limits, sink), watch, &gone)?;
+                let texts = |m: DataMove, reply: Option<DataMove>| {
+                    let reply = reply.map(|r| pos.play(m).move_text(r)).unwrap_or_default();
+                    (pos.move_text(m), pos.san(m), reply)
+                };
+                Ok(best_move_pb(&result, texts, |i| data_line_pb(&pos, i)))
             }
-            if client_gone.load(Ordering::Relaxed) {
-                reason = Some(watch.reason().unwrap_or(ServiceError::Cancelled));
-                handle.stop();
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(2));
         }
-        let result = handle.wait();
-        watch.stats.search_nodes.fetch_add(result.nodes, Ordering::Relaxed);
-        if let Some(r) = reason {
-            return Err(watch.stopped_early(Some(r)));
-        }
-        let (best, best_san) = match result.best {
-            Some(m) => (uci::format(pos.variant(), m), san::format(&pos, m)),
-            None => (String::new(), String::new()),
-        };
-        Ok(pb::BestMoveResponse {
-            best_move: best,
-            best_move_san: best_san,
-            ponder: result.ponder.map(|m| uci::format(pos.variant(), m)).unwrap_or_default(),
-            score: Some(score_pb(result.score)),
-            depth: result.depth,
-            nodes: result.nodes,
-            time_ms: result.time_ms,
-            lines: result.lines.iter().map(|l| line_pb(&pos, l)).collect(),
-        })
     }
 
     fn check_perft_depth(&self, depth: u32, field: &str) -> Result<(), ServiceError> {
@@ -859,18 +963,15 @@ impl AnalysisService for AnalysisApi {
 
     async fn analyze(&self, req: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let r = req.get_ref();
-        let parsed = self.parse_position(r.position.as_ref(), "analysis")?;
+        let subject = self.analysis_subject(r.position.as_ref())?;
         let (limits, options) = self.analysis_limits(r)?;
-        if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
-            return Err(ServiceError::GameOver(o.describe()).into());
-        }
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
-        let span = tracing::info_span!("analyze", variant = %parsed.current.variant(), multipv = options.multipv);
+        let span = tracing::info_span!("analyze", variant = %subject.variant(), multipv = options.multipv);
         let stream = self.stream_job(ticket, watch, span, move |tx, watch| {
             let info_tx = tx.clone();
             let info_watch = watch.clone();
-            let best = Self::run_analysis(&parsed, limits, options, watch, move |info| {
+            let best = Self::run_analysis(&subject, limits, options, watch, move |info| {
                 let event = pb::AnalyzeResponse { event: Some(pb::analyze_response::Event::Info(info)) };
                 info_tx.send(Ok(event), &info_watch).is_ok()
             })?;
@@ -881,16 +982,13 @@ impl AnalysisService for AnalysisApi {
 
     async fn best_move(&self, req: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
         let r = pb::AnalyzeRequest::from(req.get_ref().clone());
-        let parsed = self.parse_position(r.position.as_ref(), "analysis")?;
+        let subject = self.analysis_subject(r.position.as_ref())?;
         let (limits, options) = self.analysis_limits(&r)?;
-        if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
-            return Err(ServiceError::GameOver(o.describe()).into());
-        }
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.unary_watch(&ticket, &req);
-        let span = tracing::info_span!("best_move", variant = %parsed.current.variant());
+        let span = tracing::info_span!("best_move", variant = %subject.variant());
         let deadline = watch.deadline;
-        let rx = self.jobs.spawn(span, move || Self::run_analysis(&parsed, limits, options, &watch, |_| true));
+        let rx = self.jobs.spawn(span, move || Self::run_analysis(&subject, limits, options, &watch, |_| true));
         // Dropping this future (client cancelled) drops the ticket and stops the job.
         let result = match deadline {
             // Answer at the deadline itself, not when the job thread next looks.

@@ -2100,7 +2100,8 @@ async fn data_variant_perft_streams_divides_and_the_total() {
     assert_eq!(run.total(), 273_026);
     assert_eq!(run.divides.len(), 23);
     assert_eq!(run.divides.iter().map(|d| d.nodes).sum::<u64>(), 273_026);
-    assert!(run.divides.iter().all(|d| d.san.is_empty() && d.r#move.len() == 4), "{:?}", run.divides);
+    assert!(run.divides.iter().all(|d| !d.san.is_empty() && d.r#move.len() == 4), "{:?}", run.divides);
+    assert!(run.divides.iter().any(|d| d.r#move == "b1d2" && d.san == "Nd2"), "{:?}", run.divides);
     // One thread, depth 1, and from a FEN after moves.
     let one = pb::PerftRequest { threads: 1, ..perft_req(pos("makruk", MAKRUK_START, &[]), 3) };
     assert_eq!(perft(&mut client, one).await.unwrap().total(), 12_012);
@@ -2330,15 +2331,55 @@ async fn data_variant_batch_jobs_by_position_and_epd() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn data_variants_are_analysed() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // A mate in one in capablanca (two: Qb8# and Qa1#).
+    let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
+    let best = pb::BestMoveRequest { position: pos("capablanca", mate, &[]), depth: 4, ..Default::default() };
+    let r = client.best_move(best).await.unwrap().into_inner();
+    let mates = [("b1b8", "Qb8#"), ("b1a1", "Qa1#")];
+    assert!(mates.contains(&(r.best_move.as_str(), r.best_move_san.as_str())), "{r:?}");
+    assert_eq!(r.score.and_then(|s| s.value), Some(pb::score::Value::Mate(1)));
+    // The Analyze stream: an info per depth with its lines in both forms,
+    // multipv honoured, then the best move; moves given in SAN.
+    let req =
+        pb::AnalyzeRequest { position: pos("makruk", "", &["e4", "e5"]), depth: 4, multipv: 2, ..Default::default() };
+    let mut stream = client.analyze(req).await.unwrap().into_inner();
+    let (mut infos, mut best) = (Vec::new(), None);
+    while let Some(ev) = stream.message().await.unwrap() {
+        match ev.event.unwrap() {
+            pb::analyze_response::Event::Info(i) => infos.push(i),
+            pb::analyze_response::Event::BestMove(b) => best = Some(b),
+        }
+    }
+    assert_eq!(infos.last().map(|i| i.depth), Some(4), "{infos:?}");
+    for i in &infos {
+        assert_eq!(i.lines.len(), 2, "{i:?}");
+        assert!(i.lines.iter().all(|l| !l.pv.is_empty() && l.pv.len() == l.pv_san.len()), "{i:?}");
+    }
+    let b = best.unwrap();
+    let legal = client.legal_moves(legal_req(pos("makruk", "", &["e4", "e5"]))).await.unwrap().into_inner();
+    assert!(legal.moves.iter().any(|m| m.uci == b.best_move && m.san == b.best_move_san), "{b:?}");
+    // No analysis once the game is over.
+    let over = pb::BestMoveRequest { position: pos("capablanca", mate, &["b1b8"]), depth: 2, ..Default::default() };
+    let s = client.best_move(over).await.unwrap_err();
+    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
+    assert!(s.message().contains("checkmate"), "{s:?}");
+    // Limits are checked as for every variant.
+    let deep = pb::BestMoveRequest { position: pos("makruk", "", &[]), depth: 10_000, ..Default::default() };
+    assert_eq!(client.best_move(deep).await.unwrap_err().code(), Code::OutOfRange);
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_tasks_refuse_data_variants_cleanly() {
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;
     let makruk = || pos("makruk", "", &["e3e4"]);
     let before = server.service.jobs().stats.started.load(Ordering::Relaxed);
-    assert_refused_as_data(client.analyze(analyze_req(makruk())).await.map(|_| ()), "position.variant");
-    let best = pb::BestMoveRequest { position: makruk(), depth: 2, ..Default::default() };
-    assert_refused_as_data(client.best_move(best).await, "position.variant");
     let render = pb::RenderBoardRequest { position: makruk(), ..Default::default() };
     assert_refused_as_data(client.render_board(render).await, "position.variant");
     let write = pb::WritePgnRequest { position: makruk(), ..Default::default() };

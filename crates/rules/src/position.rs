@@ -6,7 +6,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::ini::{CountingRule, GameValue};
-use crate::variant::{MAX_TYPES, VariantDef};
+use crate::variant::{MAX_TYPES, VariantDef, opposite};
 
 /// Fairy-Stockfish's indices of the pieces its counting rules look at.
 const PAWN_FSF: u8 = 1;
@@ -186,19 +186,19 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn occ(&self) -> u128 {
         self.by_color[0] | self.by_color[1]
     }
 
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, sq: u8, t: u8, c: u8) {
         self.board[sq as usize] = t << 1 | c;
         self.by_color[c as usize] |= bb(sq);
         self.by_type[t as usize] |= bb(sq);
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, sq: u8) {
         let p = self.board[sq as usize];
         if p != EMPTY {
@@ -212,6 +212,7 @@ impl State {
         self.hand[c as usize].iter().map(|&n| n as u32).sum()
     }
 
+    #[inline(always)]
     fn king_sq(&self, d: &VariantDef, c: u8) -> Option<u8> {
         let k = d.king?;
         let b = self.by_type[k as usize] & self.by_color[c as usize];
@@ -219,13 +220,81 @@ impl State {
     }
 
     /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
+    #[inline(always)]
     fn attacked(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
-        for t in 0..d.types.len() {
-            let ps = self.by_type[t] & self.by_color[by as usize] & !exclude;
-            if ps == 0 {
+        self.attacked_by_lines(d, sq, occ, by, exclude) || self.attacked_by_leaps(d, sq, by, exclude)
+    }
+
+    /// Is `sq` attacked by a plain leap of a simple piece type (one whose
+    /// captures are leaps and slides only)?
+    #[inline(always)]
+    fn attacked_by_leaps(&self, d: &VariantDef, sq: u8, by: u8, exclude: u128) -> bool {
+        let enemies = self.by_color[by as usize] & !exclude;
+        let mut types = d.simple_attackers[by as usize];
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            let ps = self.by_type[t] & enemies;
+            if ps != 0 && d.table(t as u8, by ^ 1, sq).capture.leaps & ps != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Is `sq` attacked by a slide of a simple piece type or by any move of
+    /// the other types? Together with [`State::attacked_by_leaps`] this is
+    /// every attack; alone it is every attack that a change of occupancy
+    /// can create.
+    #[inline(always)]
+    fn attacked_by_lines(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
+        let enemies = self.by_color[by as usize] & !exclude;
+        let rays = &d.dir_rays[sq as usize];
+        let sliders = &d.slide_attackers[by as usize];
+        let hoppers = &d.hop_attackers[by as usize];
+        for dir in 0..8 {
+            let (slide, hop) = (sliders[dir], hoppers[dir]);
+            if slide | hop == 0 {
                 continue;
             }
-            if d.attacks_to(t as u8, by, sq, occ, ps) {
+            let ray = rays[dir];
+            let x = ray & occ;
+            if x == 0 {
+                continue;
+            }
+            let p = if dir < 4 { x.trailing_zeros() } else { 127 - x.leading_zeros() };
+            if slide != 0 && enemies >> p & 1 != 0 {
+                let t = self.board[p as usize] >> 1;
+                if slide >> t & 1 != 0 && d.table(t, by, p as u8).capture.slides >> opposite(dir) & 1 != 0 {
+                    return true;
+                }
+            }
+            // A grasshopper attacks over a hurdle right next to the target.
+            if hop != 0 {
+                let next = if dir < 4 { ray & ray.wrapping_neg() } else { 1u128 << (127 - ray.leading_zeros()) };
+                if next >> p & 1 == 0 {
+                    continue;
+                }
+                let y = x & !next;
+                if y == 0 {
+                    continue;
+                }
+                let p = if dir < 4 { y.trailing_zeros() } else { 127 - y.leading_zeros() };
+                if enemies >> p & 1 != 0 {
+                    let t = self.board[p as usize] >> 1;
+                    if hop >> t & 1 != 0 && d.table(t, by, p as u8).capture.hops >> opposite(dir) & 1 != 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        let n = d.types.len();
+        let mut types = !d.simple_attackers[by as usize] & ((1u32 << n) - 1) as u16;
+        while types != 0 {
+            let t = types.trailing_zeros() as usize;
+            types &= types - 1;
+            let ps = self.by_type[t] & enemies;
+            if ps != 0 && d.attacks_to(t as u8, by, sq, occ, ps) {
                 return true;
             }
         }
@@ -265,8 +334,9 @@ impl State {
     }
 
     /// Whether the game has ended by extinction.
+    #[inline(always)]
     fn game_over(&self, d: &VariantDef) -> bool {
-        self.extinct(d).is_some()
+        d.extinction.is_some() && self.extinct(d).is_some()
     }
 
     fn castle_squares(&self, d: &VariantDef, cr: usize) -> (u8, u8, u8, u8) {
@@ -285,6 +355,7 @@ impl State {
         (between(rfrom, rto) | between(kfrom, kto)) & !(bb(kfrom) | bb(rfrom))
     }
 
+    #[inline(always)]
     fn push(&self, d: &VariantDef, out: &mut Vec<Move>, m: Move) {
         out.push(m);
         if d.seirawan_gating {
@@ -303,12 +374,14 @@ impl State {
         }
     }
 
+    #[inline(always)]
     fn push_promotions(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
         for &pt in &d.promotion_types[self.side as usize] {
             self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::Promotion) });
         }
     }
 
+    #[inline(always)]
     fn pawn_target(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
         if d.promotion_zone[self.side as usize] >> to & 1 != 0 {
             self.push_promotions(d, out, from, to);
@@ -320,6 +393,7 @@ impl State {
     }
 
     /// Pawn pushes, double steps, captures and en passant captures, all pawns at once.
+    #[inline(always)]
     fn pawn_moves(&self, d: &VariantDef, out: &mut Vec<Move>, pawns: u128) {
         let us = self.side;
         let occ = self.occ();
@@ -357,6 +431,7 @@ impl State {
     /// Counts the pawn moves that need no legality test (none starts or ends
     /// on a `sens` square) and lists the others in `buf`. No pawn may stand
     /// on a gate.
+    #[inline(always)]
     fn count_pawn_moves(&self, d: &VariantDef, buf: &mut Vec<Move>, pawns: u128, sens: u128) -> u64 {
         let us = self.side;
         let occ = self.occ();
@@ -402,6 +477,7 @@ impl State {
 
     /// Pseudo-legal moves, as Fairy-Stockfish generates them (without its
     /// evasion pruning, which [`State::legal`] makes redundant).
+    #[inline(always)]
     fn pseudo(&self, d: &VariantDef, out: &mut Vec<Move>, in_check: bool) {
         let us = self.side;
         let occ = self.occ();
@@ -421,7 +497,7 @@ impl State {
     }
 
     /// Target squares of a non-pawn piece of the side to move.
-    #[inline]
+    #[inline(always)]
     fn targets(&self, d: &VariantDef, t: u8, from: u8, occ: u128) -> u128 {
         let us = self.side;
         if d.types[t as usize].symmetric_modes {
@@ -432,6 +508,7 @@ impl State {
         }
     }
 
+    #[inline(always)]
     fn castling_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let us = self.side;
         if self.rights >> (2 * us) & 3 == 0 {
@@ -448,6 +525,7 @@ impl State {
 
     /// The number of legal moves, without listing those that need no
     /// legality test.
+    #[inline(always)]
     fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
         if self.game_over(d) {
             return 0;
@@ -488,20 +566,23 @@ impl State {
             let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
             let mut n = quick.count_ones() as u64;
             for to in bits(b & !quick) {
-                n += u64::from(self.legal(d, Move::new(from, to, Kind::Normal)));
+                n += u64::from(self.legal_in(d, Move::new(from, to, Kind::Normal), false));
             }
             count += if self.gates[us as usize] >> from & 1 != 0 { n * gated } else { n };
         }
         for &m in buf.iter() {
             let quick =
                 matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
-            count += u64::from(quick || self.legal(d, m));
+            count += u64::from(quick || self.legal_in(d, m, false));
         }
         count
     }
 
-    /// Fairy-Stockfish's legality test for a pseudo-legal move.
-    fn legal(&self, d: &VariantDef, m: Move) -> bool {
+    /// Fairy-Stockfish's legality test for a pseudo-legal move; `checked`
+    /// false promises that the side to move is not in check, so that a move
+    /// of another piece than the king can only expose it along lines.
+    #[inline(always)]
+    fn legal_in(&self, d: &VariantDef, m: Move, checked: bool) -> bool {
         let us = self.side;
         let them = us ^ 1;
         let occ = self.occ();
@@ -539,7 +620,8 @@ impl State {
                 }
                 match self.king_sq(d, us) {
                     None => true,
-                    Some(k) => !self.attacked(d, k, occ2, them, bb(m.to)),
+                    Some(k) if checked => !self.attacked(d, k, occ2, them, bb(m.to)),
+                    Some(k) => !self.attacked_by_lines(d, k, occ2, them, bb(m.to)),
                 }
             }
         }
@@ -549,10 +631,14 @@ impl State {
     /// rider, hopper or lame leaper (a superset; moves touching them get a
     /// full legality test).
     /// `None` if the king is in check.
+    #[inline(always)]
     fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
         let us = self.side;
         let them = us ^ 1;
         let occ = self.occ();
+        if self.attacked(d, k, occ, them, 0) {
+            return None;
+        }
         let mut sens = 0u128;
         for (t, ty) in d.types.iter().enumerate() {
             let m = &d.table(t as u8, us, k).capture;
@@ -560,9 +646,6 @@ impl State {
             let enemies = self.by_type[t] & self.by_color[them as usize] & m.pseudo;
             if enemies == 0 {
                 continue;
-            }
-            if d.attacks_to(t as u8, them, k, occ, enemies) {
-                return None;
             }
             for r in d.rays_of(m) {
                 let on_ray = r.mask & enemies;
@@ -588,6 +671,7 @@ impl State {
         Some(sens)
     }
 
+    #[inline(always)]
     pub(crate) fn legal_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         out.clear();
         if self.game_over(d) {
@@ -600,14 +684,16 @@ impl State {
         };
         self.pseudo(d, out, sens.is_none());
         let Some(k) = king else { return };
+        let checked = sens.is_none();
         let sens = sens.unwrap_or(u128::MAX);
         out.retain(|&m| {
             let quick =
                 matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
-            quick || self.legal(d, m)
+            quick || self.legal_in(d, m, checked)
         });
     }
 
+    #[inline(always)]
     pub(crate) fn play(&self, d: &VariantDef, m: Move) -> State {
         let mut n = *self;
         let us = self.side;
@@ -783,16 +869,55 @@ impl State {
             return 1;
         }
         let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+        {
+            // SAFETY: the CPU has the features `perft_x86` is compiled for.
+            return unsafe { self.perft_x86(d, depth, &mut bufs) };
+        }
         self.perft_with(d, depth, &mut bufs)
     }
 
     fn perft_with(&self, d: &VariantDef, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        self.perft_node(d, depth, bufs, |s, d, depth, bufs| s.perft_with(d, depth, bufs))
+    }
+
+    /// [`State::perft_with`] compiled with the population count and bit
+    /// scan instructions that the default x86-64 target lacks (Rust's
+    /// software `count_ones` on `u128` took a quarter of the time). The hot
+    /// functions are `#[inline(always)]` so that they get them too.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have `popcnt`, `bmi1` and `lzcnt`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,lzcnt")]
+    unsafe fn perft_x86(&self, d: &VariantDef, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+        // SAFETY: called only from itself and from `perft` after the feature test.
+        self.perft_node(d, depth, bufs, |s, d, depth, bufs| unsafe { s.perft_x86(d, depth, bufs) })
+    }
+
+    /// One node of perft; `child` counts the nodes below a child.
+    #[inline(always)]
+    fn perft_node(
+        &self,
+        d: &VariantDef,
+        depth: u32,
+        bufs: &mut [Vec<Move>],
+        child: impl Fn(&State, &VariantDef, u32, &mut [Vec<Move>]) -> u64,
+    ) -> u64 {
         let Some((moves, rest)) = bufs.split_first_mut() else { return 1 };
         if depth <= 1 {
             return self.count_legal(d, moves);
         }
         self.legal_moves(d, moves);
-        moves.iter().map(|&m| self.play(d, m).perft_with(d, depth - 1, rest)).sum()
+        let mut n = 0;
+        for &m in moves.iter() {
+            n += child(&self.play(d, m), d, depth - 1, rest);
+        }
+        n
     }
 
     fn set_castling_right(&mut self, d: &VariantDef, c: u8, rfrom: u8) {

@@ -147,6 +147,27 @@ pub(crate) struct State {
     counting_ply: u32,
 }
 
+/// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
+const CACHED: usize = 40;
+
+/// The capture reach of one piece and the squares whose occupancy it depends on.
+#[derive(Clone, Copy)]
+struct Cached {
+    from: u8,
+    t: u8,
+    reach: u128,
+    dep: u128,
+}
+
+/// The capture reach of the pieces (but pawns, and pieces whose quiet moves
+/// differ) of the side not to move, shared by the positions after each move.
+struct ReachCache {
+    entries: [Cached; CACHED],
+    len: usize,
+    /// The squares of the pieces in `entries`.
+    squares: u128,
+}
+
 #[inline]
 fn bits(mut b: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -523,10 +544,67 @@ impl State {
         }
     }
 
-    /// The number of legal moves, without listing those that need no
-    /// legality test.
+    /// The capture reach of the pieces of the side not to move, for
+    /// [`State::count_legal`] in the positions after each move.
     #[inline(always)]
-    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
+    fn reach_cache(&self, d: &VariantDef) -> ReachCache {
+        let them = self.side ^ 1;
+        let occ = self.occ();
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize]);
+        let mut c = ReachCache { entries: [Cached { from: 0, t: 0, reach: 0, dep: 0 }; CACHED], len: 0, squares: 0 };
+        for from in bits(self.by_color[them as usize] & !pawns) {
+            let t = self.board[from as usize] >> 1;
+            if !d.types[t as usize].symmetric_modes || c.len == CACHED {
+                continue;
+            }
+            let m = &d.table(t, them, from).capture;
+            let (reach, dep) = if m.simple {
+                let lines = m.slides | m.hops;
+                (d.simple_reach(m, from, occ), if lines == 0 { 0 } else { d.slides(from, lines, occ) })
+            } else {
+                (d.reach(t, them, from, occ, true), u128::MAX)
+            };
+            c.entries[c.len] = Cached { from, t, reach, dep };
+            c.len += 1;
+            c.squares |= bb(from);
+        }
+        c
+    }
+
+    /// The moves of one non-pawn piece with targets `b` for
+    /// [`State::count_legal`]: the number of those that need no listing,
+    /// the others (king moves) pushed on `buf`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn piece_count(
+        &self,
+        d: &VariantDef,
+        buf: &mut Vec<Move>,
+        from: u8,
+        b: u128,
+        k: u8,
+        sens: u128,
+        gated: u64,
+    ) -> u64 {
+        if from == k {
+            for to in bits(b) {
+                self.push(d, buf, Move::new(from, to, Kind::Normal));
+            }
+            return 0;
+        }
+        let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
+        let mut n = quick.count_ones() as u64;
+        for to in bits(b & !quick) {
+            n += u64::from(self.legal_in(d, Move::new(from, to, Kind::Normal), false));
+        }
+        if self.gates[self.side as usize] >> from & 1 != 0 { n * gated } else { n }
+    }
+
+    /// The number of legal moves, without listing those that need no
+    /// legality test. `cache`: the parent's [`State::reach_cache`] and the
+    /// squares whose occupancy the move to here changed.
+    #[inline(always)]
+    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>, cache: Option<(&ReachCache, u128)>) -> u64 {
         if self.game_over(d) {
             return 0;
         }
@@ -554,21 +632,24 @@ impl State {
         // Each move from a gate square comes once plain and once per piece in hand.
         let gated =
             if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
-        for from in bits(self.by_color[us as usize] & !pawns) {
+        let own = self.by_color[us as usize];
+        let rest = match cache {
+            Some((c, changed)) => {
+                for e in &c.entries[..c.len] {
+                    if own >> e.from & 1 == 0 {
+                        continue;
+                    }
+                    let b = if e.dep & changed != 0 { self.targets(d, e.t, e.from, occ) } else { e.reach & !own };
+                    count += self.piece_count(d, buf, e.from, b, k, sens, gated);
+                }
+                own & !pawns & !c.squares
+            }
+            None => own & !pawns,
+        };
+        for from in bits(rest) {
             let t = self.board[from as usize] >> 1;
             let b = self.targets(d, t, from, occ);
-            if from == k {
-                for to in bits(b) {
-                    self.push(d, buf, Move::new(from, to, Kind::Normal));
-                }
-                continue;
-            }
-            let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
-            let mut n = quick.count_ones() as u64;
-            for to in bits(b & !quick) {
-                n += u64::from(self.legal_in(d, Move::new(from, to, Kind::Normal), false));
-            }
-            count += if self.gates[us as usize] >> from & 1 != 0 { n * gated } else { n };
+            count += self.piece_count(d, buf, from, b, k, sens, gated);
         }
         for &m in buf.iter() {
             let quick =
@@ -910,10 +991,21 @@ impl State {
     ) -> u64 {
         let Some((moves, rest)) = bufs.split_first_mut() else { return 1 };
         if depth <= 1 {
-            return self.count_legal(d, moves);
+            return self.count_legal(d, moves, None);
         }
         self.legal_moves(d, moves);
         let mut n = 0;
+        if depth == 2 {
+            if let Some(buf) = rest.first_mut() {
+                let cache = self.reach_cache(d);
+                let occ = self.occ();
+                for &m in moves.iter() {
+                    let c = self.play(d, m);
+                    n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ())));
+                }
+                return n;
+            }
+        }
         for &m in moves.iter() {
             n += child(&self.play(d, m), d, depth - 1, rest);
         }

@@ -259,7 +259,7 @@ impl VariantDef {
 
     /// [`VariantDef::reach`] of a simple movement.
     #[inline(always)]
-    fn simple_reach(&self, m: &Movement, sq: u8, occ: u128) -> u128 {
+    pub(crate) fn simple_reach(&self, m: &Movement, sq: u8, occ: u128) -> u128 {
         let mut a = m.leaps;
         if m.slides != 0 {
             a |= self.slides(sq, m.slides, occ);

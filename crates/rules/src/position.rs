@@ -155,6 +155,7 @@ const CACHED: usize = 40;
 struct Cached {
     from: u8,
     t: u8,
+    bit: u128,
     reach: u128,
     dep: u128,
 }
@@ -243,7 +244,7 @@ impl State {
     /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
     #[inline(always)]
     fn attacked(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
-        self.attacked_by_lines(d, sq, occ, by, exclude) || self.attacked_by_leaps(d, sq, by, exclude)
+        self.attacked_by_lines(d, sq, occ, by, exclude, 0xFF) || self.attacked_by_leaps(d, sq, by, exclude)
     }
 
     /// Is `sq` attacked by a plain leap of a simple piece type (one whose
@@ -266,16 +267,17 @@ impl State {
     /// Is `sq` attacked by a slide of a simple piece type or by any move of
     /// the other types? Together with [`State::attacked_by_leaps`] this is
     /// every attack; alone it is every attack that a change of occupancy
-    /// can create.
+    /// can create. Slides and hops are looked for in the directions `dirs`
+    /// (bits of [`crate::variant::DIRS`]) only.
     #[inline(always)]
-    fn attacked_by_lines(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128) -> bool {
+    fn attacked_by_lines(&self, d: &VariantDef, sq: u8, occ: u128, by: u8, exclude: u128, dirs: u8) -> bool {
         let enemies = self.by_color[by as usize] & !exclude;
         let rays = &d.dir_rays[sq as usize];
         let sliders = &d.slide_attackers[by as usize];
         let hoppers = &d.hop_attackers[by as usize];
         for dir in 0..8 {
             let (slide, hop) = (sliders[dir], hoppers[dir]);
-            if slide | hop == 0 {
+            if dirs >> dir & 1 == 0 || slide | hop == 0 {
                 continue;
             }
             let ray = rays[dir];
@@ -551,7 +553,8 @@ impl State {
         let them = self.side ^ 1;
         let occ = self.occ();
         let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize]);
-        let mut c = ReachCache { entries: [Cached { from: 0, t: 0, reach: 0, dep: 0 }; CACHED], len: 0, squares: 0 };
+        let mut c =
+            ReachCache { entries: [Cached { from: 0, t: 0, bit: 0, reach: 0, dep: 0 }; CACHED], len: 0, squares: 0 };
         for from in bits(self.by_color[them as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
             if !d.types[t as usize].symmetric_modes || c.len == CACHED {
@@ -564,7 +567,7 @@ impl State {
             } else {
                 (d.reach(t, them, from, occ, true), u128::MAX)
             };
-            c.entries[c.len] = Cached { from, t, reach, dep };
+            c.entries[c.len] = Cached { from, t, bit: bb(from), reach, dep };
             c.len += 1;
             c.squares |= bb(from);
         }
@@ -601,10 +604,11 @@ impl State {
     }
 
     /// The number of legal moves, without listing those that need no
-    /// legality test. `cache`: the parent's [`State::reach_cache`] and the
-    /// squares whose occupancy the move to here changed.
+    /// legality test. `cache`: the parent's [`State::reach_cache`], the
+    /// squares whose occupancy the move to here changed and the square of
+    /// the piece it captured (if any, else [`NONE`]).
     #[inline(always)]
-    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>, cache: Option<(&ReachCache, u128)>) -> u64 {
+    fn count_legal(&self, d: &VariantDef, buf: &mut Vec<Move>, cache: Option<(&ReachCache, u128, u8)>) -> u64 {
         if self.game_over(d) {
             return 0;
         }
@@ -634,13 +638,22 @@ impl State {
             if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
         let own = self.by_color[us as usize];
         let rest = match cache {
-            Some((c, changed)) => {
+            Some((c, changed, captured)) => {
+                let special = sens | if d.gating { self.gates[us as usize] } else { 0 };
                 for e in &c.entries[..c.len] {
-                    if own >> e.from & 1 == 0 {
+                    if e.from == captured {
                         continue;
                     }
                     let b = if e.dep & changed != 0 { self.targets(d, e.t, e.from, occ) } else { e.reach & !own };
-                    count += self.piece_count(d, buf, e.from, b, k, sens, gated);
+                    if e.bit & special == 0 && e.from != k {
+                        // Neither pinned nor on a gate: only moves onto sensitive squares need a test.
+                        count += (b & !sens).count_ones() as u64;
+                        for to in bits(b & sens) {
+                            count += u64::from(self.legal_in(d, Move::new(e.from, to, Kind::Normal), false));
+                        }
+                    } else {
+                        count += self.piece_count(d, buf, e.from, b, k, sens, gated);
+                    }
                 }
                 own & !pawns & !c.squares
             }
@@ -702,7 +715,11 @@ impl State {
                 match self.king_sq(d, us) {
                     None => true,
                     Some(k) if checked => !self.attacked(d, k, occ2, them, bb(m.to)),
-                    Some(k) => !self.attacked_by_lines(d, k, occ2, them, bb(m.to)),
+                    // Only lines through the squares the move changes can open.
+                    Some(k) => {
+                        let dirs = d.dir_bit(k, m.from) | d.dir_bit(k, m.to);
+                        !self.attacked_by_lines(d, k, occ2, them, bb(m.to), dirs)
+                    }
                 }
             }
         }
@@ -721,7 +738,32 @@ impl State {
             return None;
         }
         let mut sens = 0u128;
+        let enemies = self.by_color[them as usize];
+        let rays = &d.dir_rays[k as usize];
+        // Simple types: per direction, up to the farthest enemy that may slide or hop this way.
+        for (dir, &ray) in rays.iter().enumerate() {
+            let mut cand = d.slide_attackers[them as usize][dir] | d.hop_attackers[them as usize][dir];
+            if cand == 0 || ray & enemies == 0 {
+                continue;
+            }
+            let mut on_ray = 0u128;
+            while cand != 0 {
+                on_ray |= self.by_type[cand.trailing_zeros() as usize];
+                cand &= cand - 1;
+            }
+            on_ray &= ray & enemies;
+            if on_ray != 0 {
+                sens |= if dir < 4 {
+                    ray & ((1u128 << (127 - on_ray.leading_zeros())) - 1)
+                } else {
+                    ray & !(((on_ray & on_ray.wrapping_neg()) << 1).wrapping_sub(1))
+                };
+            }
+        }
         for (t, ty) in d.types.iter().enumerate() {
+            if d.simple_attackers[them as usize] >> t & 1 != 0 {
+                continue;
+            }
             let m = &d.table(t as u8, us, k).capture;
             // Only pieces within the empty-board reach can ever attack the king.
             let enemies = self.by_type[t] & self.by_color[them as usize] & m.pseudo;
@@ -1001,7 +1043,9 @@ impl State {
                 let occ = self.occ();
                 for &m in moves.iter() {
                     let c = self.play(d, m);
-                    n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ())));
+                    let captured =
+                        if m.kind == Kind::Castling || self.board[m.to as usize] == EMPTY { NONE } else { m.to };
+                    n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ(), captured)));
                 }
                 return n;
             }

@@ -163,6 +163,9 @@ pub struct VariantDef {
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
     pub(crate) dir_rays: Vec<[u128; 8]>,
+    /// Per pair of squares (`from * nsq + to`), the bit of the direction of
+    /// [`DIRS`] leading from `from` to `to` (0 if they share no line).
+    pub(crate) dir_mask: Vec<u8>,
     /// Per colour, the types whose captures are simple ([`Movement::simple`]) on every square.
     pub(crate) simple_attackers: [u16; 2],
     /// Per colour and direction of [`DIRS`] seen from a target: the simple
@@ -198,6 +201,12 @@ impl VariantDef {
 
     pub(crate) fn sq(&self, file: u8, rank: u8) -> u8 {
         rank * self.files + file
+    }
+
+    /// The bit of the direction of [`DIRS`] from `from` to `to` (0 if none).
+    #[inline(always)]
+    pub(crate) fn dir_bit(&self, from: u8, to: u8) -> u8 {
+        self.dir_mask[from as usize * self.nsq() + to as usize]
     }
 
     #[inline(always)]
@@ -509,6 +518,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         seirawan_gating: c.seirawan_gating,
         extinction: None,
         dir_rays: Vec::new(),
+        dir_mask: Vec::new(),
         simple_attackers: [0; 2],
         slide_attackers: [[0; 8]; 2],
         hop_attackers: [[0; 8]; 2],
@@ -582,6 +592,16 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             })
         })
         .collect();
+    def.dir_mask = vec![0; nsq * nsq];
+    for from in 0..nsq {
+        for (dir, &ray) in def.dir_rays[from].iter().enumerate() {
+            let mut b = ray;
+            while b != 0 {
+                def.dir_mask[from * nsq + b.trailing_zeros() as usize] = 1 << dir;
+                b &= b - 1;
+            }
+        }
+    }
     for color in 0..2u8 {
         for t in 0..def.types.len() as u8 {
             let squares = || (0..nsq as u8).map(|sq| &def.table(t, color, sq).capture);

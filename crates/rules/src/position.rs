@@ -169,6 +169,12 @@ struct ReachCache {
     squares: u128,
 }
 
+/// Whether the lowest (`ascending`) or highest square of `x` is in `set`.
+#[inline(always)]
+fn first_in(x: u128, set: u128, ascending: bool) -> bool {
+    if ascending { x & x.wrapping_neg() & set != 0 } else { (x & set).leading_zeros() == x.leading_zeros() }
+}
+
 #[inline]
 fn bits(mut b: u128) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -286,7 +292,7 @@ impl State {
                 continue;
             }
             let p = if dir < 4 { x.trailing_zeros() } else { 127 - x.leading_zeros() };
-            if slide != 0 && enemies >> p & 1 != 0 {
+            if slide != 0 && first_in(x, enemies, dir < 4) {
                 let t = self.board[p as usize] >> 1;
                 if slide >> t & 1 != 0 && d.table(t, by, p as u8).capture.slides >> opposite(dir) & 1 != 0 {
                     return true;
@@ -295,7 +301,7 @@ impl State {
             // A grasshopper attacks over a hurdle right next to the target.
             if hop != 0 {
                 let next = if dir < 4 { ray & ray.wrapping_neg() } else { 1u128 << (127 - ray.leading_zeros()) };
-                if next >> p & 1 == 0 {
+                if x & next == 0 {
                     continue;
                 }
                 let y = x & !next;
@@ -303,7 +309,7 @@ impl State {
                     continue;
                 }
                 let p = if dir < 4 { y.trailing_zeros() } else { 127 - y.leading_zeros() };
-                if enemies >> p & 1 != 0 {
+                if first_in(y, enemies, dir < 4) {
                     let t = self.board[p as usize] >> 1;
                     if hop >> t & 1 != 0 && d.table(t, by, p as u8).capture.hops >> opposite(dir) & 1 != 0 {
                         return true;
@@ -461,10 +467,8 @@ impl State {
         let empty = !occ & d.board;
         let enemy = self.by_color[(us ^ 1) as usize];
         let f = d.files as i32;
-        let shift = |b: u128, n: i32| -> u128 {
-            let n = if us == 0 { n } else { -n };
-            if n >= 0 { b << n as u32 } else { b >> (-n) as u32 }
-        };
+        // Shift towards the opponent by `n` > 0 squares.
+        let shift = |b: u128, n: i32| -> u128 { if us == 0 { b << n as u32 } else { b >> n as u32 } };
         let zone = d.promotion_zone[us as usize];
         let promotions = d.promotion_types[us as usize].len() as u64;
         let single = shift(pawns, f) & empty;
@@ -476,7 +480,7 @@ impl State {
         let left_delta = if us == 0 { f - 1 } else { f + 1 };
         for (targets, delta) in [(single, f), (double, 2 * f), (right, right_delta), (left, left_delta)] {
             // Targets whose pawn starts or lands on a sensitive square.
-            let slow = targets & (sens | shift(sens & pawns, delta));
+            let slow = if sens == 0 { 0 } else { targets & (sens | shift(sens & pawns, delta)) };
             let quick = targets & !slow;
             let promo = quick & zone;
             let plain = if d.mandatory_pawn_promotion { quick & !zone } else { quick };
@@ -487,6 +491,9 @@ impl State {
             }
         }
         // En passant captures always get the full test.
+        if self.ep == 0 {
+            return count;
+        }
         let right_ep = shift(pawns & !d.last_file, right_delta) & d.board & self.ep & !occ;
         let left_ep = shift(pawns & !d.first_file, left_delta) & d.board & self.ep & !occ;
         for (targets, delta) in [(right_ep, right_delta), (left_ep, left_delta)] {

@@ -258,7 +258,7 @@ impl State {
     #[inline(always)]
     fn attacked_by_leaps(&self, d: &VariantDef, sq: u8, by: u8, exclude: u128) -> bool {
         let enemies = self.by_color[by as usize] & !exclude;
-        let mut types = d.simple_attackers[by as usize];
+        let mut types = d.leap_attackers[by as usize];
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
@@ -602,12 +602,13 @@ impl State {
             }
             return 0;
         }
-        let quick = if bb(from) & sens != 0 { 0 } else { b & !sens };
+        let bit = bb(from);
+        let quick = if bit & sens != 0 { 0 } else { b & !sens };
         let mut n = quick.count_ones() as u64;
         for to in bits(b & !quick) {
             n += u64::from(self.legal_in(d, Move::new(from, to, Kind::Normal), false));
         }
-        if self.gates[self.side as usize] >> from & 1 != 0 { n * gated } else { n }
+        if d.gating && self.gates[self.side as usize] & bit != 0 { n * gated } else { n }
     }
 
     /// The number of legal moves, without listing those that need no
@@ -826,6 +827,15 @@ impl State {
     #[inline(always)]
     pub(crate) fn play(&self, d: &VariantDef, m: Move) -> State {
         let mut n = *self;
+        self.play_into(d, m, &mut n);
+        n
+    }
+
+    /// [`State::play`] into `n`, which is overwritten (one copy of the
+    /// state where `play` may make two).
+    #[inline(always)]
+    fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
+        *n = *self;
         let us = self.side;
         let them = us ^ 1;
         let piece = self.board[m.from as usize];
@@ -912,7 +922,6 @@ impl State {
         if d.game_end.counting_rule != CountingRule::None {
             n.update_counting(d, captured, m.kind == Kind::Promotion);
         }
-        n
     }
 
     fn count_fsf(&self, d: &VariantDef, fsf: u8, c: Option<u8>) -> u32 {
@@ -1048,8 +1057,9 @@ impl State {
             if let Some(buf) = rest.first_mut() {
                 let cache = self.reach_cache(d);
                 let occ = self.occ();
+                let mut c = *self;
                 for &m in moves.iter() {
-                    let c = self.play(d, m);
+                    self.play_into(d, m, &mut c);
                     let captured =
                         if m.kind == Kind::Castling || self.board[m.to as usize] == EMPTY { NONE } else { m.to };
                     n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ(), captured)));
@@ -1057,8 +1067,10 @@ impl State {
                 return n;
             }
         }
+        let mut c = *self;
         for &m in moves.iter() {
-            n += child(&self.play(d, m), d, depth - 1, rest);
+            self.play_into(d, m, &mut c);
+            n += child(&c, d, depth - 1, rest);
         }
         n
     }

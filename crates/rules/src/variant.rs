@@ -168,6 +168,8 @@ pub struct VariantDef {
     pub(crate) dir_mask: Vec<u8>,
     /// Per colour, the types whose captures are simple ([`Movement::simple`]) on every square.
     pub(crate) simple_attackers: [u16; 2],
+    /// Per colour, the simple types with leaps among their captures.
+    pub(crate) leap_attackers: [u16; 2],
     /// Per colour and direction of [`DIRS`] seen from a target: the simple
     /// types that may slide onto the target from that direction.
     pub(crate) slide_attackers: [[u16; 8]; 2],
@@ -520,6 +522,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         dir_rays: Vec::new(),
         dir_mask: Vec::new(),
         simple_attackers: [0; 2],
+        leap_attackers: [0; 2],
         slide_attackers: [[0; 8]; 2],
         hop_attackers: [[0; 8]; 2],
     };
@@ -610,7 +613,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             }
             let dirs = squares().fold(0u8, |a, m| a | m.slides);
             let hop_dirs = squares().fold(0u8, |a, m| a | m.hops);
+            // Attacks are traced back with the other colour's leaps.
+            let leaps = (0..nsq as u8).any(|sq| def.table(t, color ^ 1, sq).capture.leaps != 0);
             def.simple_attackers[color as usize] |= 1 << t;
+            if leaps {
+                def.leap_attackers[color as usize] |= 1 << t;
+            }
             for dir in 0..8 {
                 if dirs >> opposite(dir) & 1 != 0 {
                     def.slide_attackers[color as usize][dir] |= 1 << t;

@@ -47,6 +47,22 @@ pub(crate) struct Ray {
     pub ascending: bool,
     /// `None` for a slider; for a hopper whether it is a grasshopper.
     pub hop: Option<bool>,
+    /// The distance in square numbers between neighbouring squares of the line.
+    pub step: u8,
+    /// Index in [`DIRS`] of a rook or bishop line, [`NO_DIR`] otherwise.
+    pub dir: u8,
+}
+
+/// The eight rook and bishop directions (file, rank steps): the first four
+/// go up the square numbers, the last four are their opposites in order.
+pub(crate) const DIRS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
+/// [`Ray::dir`] of a line that is not a rook or bishop line.
+pub(crate) const NO_DIR: u8 = 0xFF;
+
+/// The opposite of a direction of [`DIRS`].
+#[inline]
+pub(crate) fn opposite(dir: usize) -> usize {
+    dir ^ 4
 }
 
 /// One modality (quiet moves or captures) of a piece from one square, in
@@ -62,6 +78,14 @@ pub(crate) struct Movement {
     pub rays: (u32, u32),
     /// Range of [`VariantDef::lame`].
     pub lame: (u32, u32),
+    /// Directions of [`DIRS`] in which it slides without limit (every
+    /// square of the line is in `pseudo`).
+    pub slides: u8,
+    /// Directions of [`DIRS`] in which it hops as a grasshopper (every
+    /// square of the line is in `pseudo`).
+    pub hops: u8,
+    /// The movement is `leaps` plus the `slides` and `hops` and nothing else.
+    pub simple: bool,
 }
 
 /// A [`Movement`] being built.
@@ -137,6 +161,20 @@ pub struct VariantDef {
     pub(crate) seirawan_gating: bool,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
+    /// Per square, the line in each direction of [`DIRS`] (empty off the board).
+    pub(crate) dir_rays: Vec<[u128; 8]>,
+    /// Per pair of squares (`from * nsq + to`), the bit of the direction of
+    /// [`DIRS`] leading from `from` to `to` (0 if they share no line).
+    pub(crate) dir_mask: Vec<u8>,
+    /// Per colour, the types whose captures are simple ([`Movement::simple`]) on every square.
+    pub(crate) simple_attackers: [u16; 2],
+    /// Per colour, the simple types with leaps among their captures.
+    pub(crate) leap_attackers: [u16; 2],
+    /// Per colour and direction of [`DIRS`] seen from a target: the simple
+    /// types that may slide onto the target from that direction.
+    pub(crate) slide_attackers: [[u16; 8]; 2],
+    /// The same for grasshopper hops.
+    pub(crate) hop_attackers: [[u16; 8]; 2],
 }
 
 impl VariantDef {
@@ -167,39 +205,58 @@ impl VariantDef {
         rank * self.files + file
     }
 
+    /// The bit of the direction of [`DIRS`] from `from` to `to` (0 if none).
+    #[inline(always)]
+    pub(crate) fn dir_bit(&self, from: u8, to: u8) -> u8 {
+        self.dir_mask[from as usize * self.nsq() + to as usize]
+    }
+
+    #[inline(always)]
     pub(crate) fn table(&self, t: u8, color: u8, sq: u8) -> &SquareMoves {
         &self.moves[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn rays_of(&self, m: &Movement) -> &[Ray] {
         &self.rays[m.rays.0 as usize..m.rays.1 as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn lame_of(&self, m: &Movement) -> &[Lame] {
         &self.lame[m.lame.0 as usize..m.lame.1 as usize]
     }
 
     /// Squares attacked (`capture`) or reachable by quiet moves (`!capture`) by a
     /// piece of type `t` and colour `color` on `sq` given the occupancy.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
         let sm = self.table(t, color, sq);
         let m = if capture { &sm.capture } else { &sm.quiet };
-        if m.rays.0 == m.rays.1 && m.lame.0 == m.lame.1 {
-            return m.leaps;
+        if m.simple {
+            return self.simple_reach(m, sq, occ);
         }
         let mut riders = 0u128;
         for r in self.rays_of(m) {
             riders |= match r.hop {
                 None => upto_first(r.mask, occ, r.ascending),
-                Some(grasshopper) => {
+                Some(true) => {
+                    // The square right behind the first piece of the line.
+                    let x = r.mask & occ;
+                    if x == 0 {
+                        continue;
+                    }
+                    if r.ascending {
+                        ((x & x.wrapping_neg()) << r.step) & r.mask
+                    } else {
+                        ((1u128 << (127 - x.leading_zeros())) >> r.step) & r.mask
+                    }
+                }
+                Some(false) => {
                     if r.mask & occ == 0 {
                         continue;
                     }
                     let beyond = r.mask & !upto_first(r.mask, occ, r.ascending);
-                    if grasshopper { first(beyond, r.ascending) } else { upto_first(beyond, occ, r.ascending) }
+                    upto_first(beyond, occ, r.ascending)
                 }
             };
         }
@@ -211,9 +268,74 @@ impl VariantDef {
         m.leaps | (riders & m.pseudo)
     }
 
+    /// [`VariantDef::reach`] of a simple movement.
+    #[inline(always)]
+    pub(crate) fn simple_reach(&self, m: &Movement, sq: u8, occ: u128) -> u128 {
+        let mut a = m.leaps;
+        if m.slides != 0 {
+            a |= self.slides(sq, m.slides, occ);
+        }
+        if m.hops != 0 {
+            a |= self.hops(sq, m.hops, occ);
+        }
+        a
+    }
+
+    /// Squares reached from `sq` by grasshopper hops in the directions
+    /// `dirs` (bits of [`DIRS`]): the square right behind the first piece.
+    #[inline(always)]
+    pub(crate) fn hops(&self, sq: u8, dirs: u8, occ: u128) -> u128 {
+        let rays = &self.dir_rays[sq as usize];
+        let mut a = 0u128;
+        let mut up = dirs & 0xF;
+        while up != 0 {
+            let ray = rays[up.trailing_zeros() as usize];
+            up &= up - 1;
+            let x = (ray & occ) | 1u128 << 127;
+            let b = x & x.wrapping_neg();
+            let beyond = ray & !(b ^ (b - 1));
+            a |= beyond & beyond.wrapping_neg();
+        }
+        let mut down = dirs >> 4;
+        while down != 0 {
+            let ray = rays[4 + down.trailing_zeros() as usize];
+            down &= down - 1;
+            let top = 127 - ((ray & occ) | 1).leading_zeros();
+            let beyond = ray & ((1u128 << top) - 1);
+            a |= (1u128 << 127).checked_shr(beyond.leading_zeros()).unwrap_or(0);
+        }
+        a
+    }
+
+    /// Squares reached from `sq` by sliding in the directions `dirs` (bits
+    /// of [`DIRS`]) given the occupancy, blockers included.
+    #[inline(always)]
+    pub(crate) fn slides(&self, sq: u8, dirs: u8, occ: u128) -> u128 {
+        let rays = &self.dir_rays[sq as usize];
+        let mut a = 0u128;
+        let mut up = dirs & 0xF;
+        while up != 0 {
+            let ray = rays[up.trailing_zeros() as usize];
+            up &= up - 1;
+            // Bit 127 is never a square: it stands for "no blocker".
+            let x = (ray & occ) | 1u128 << 127;
+            let b = x & x.wrapping_neg();
+            a |= ray & (b ^ (b - 1));
+        }
+        let mut down = dirs >> 4;
+        while down != 0 {
+            let ray = rays[4 + down.trailing_zeros() as usize];
+            down &= down - 1;
+            // Square 0 ends every descending line: a stand-in blocker is harmless.
+            let top = 127 - ((ray & occ) | 1).leading_zeros();
+            a |= ray & (u128::MAX << top);
+        }
+        a
+    }
+
     /// Whether a piece of type `t` and colour `by` on one of the squares
     /// `pieces` attacks `sq` given the occupancy.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attacks_to(&self, t: u8, by: u8, sq: u8, occ: u128, pieces: u128) -> bool {
         if self.types[t as usize].asymmetric {
             let mut ps = pieces & self.table(t, by ^ 1, sq).capture.pseudo;
@@ -235,7 +357,7 @@ impl VariantDef {
             if m.leaps & pieces != 0 {
                 return true;
             }
-            self.reverse_reach(m, occ) & pieces != 0
+            self.reverse_reach(m, sq, occ) & pieces != 0
         }
     }
 
@@ -243,8 +365,11 @@ impl VariantDef {
     /// attacks the square `m` belongs to. Slides, cannon hops and symmetric
     /// lame leaps trace back as they are; a grasshopper attacks from the
     /// first piece behind a hurdle next to the target.
-    #[inline]
-    fn reverse_reach(&self, m: &Movement, occ: u128) -> u128 {
+    #[inline(always)]
+    fn reverse_reach(&self, m: &Movement, sq: u8, occ: u128) -> u128 {
+        if m.simple && m.hops == 0 {
+            return self.simple_reach(m, sq, occ);
+        }
         let mut riders = 0u128;
         for r in self.rays_of(m) {
             riders |= match r.hop {
@@ -288,7 +413,7 @@ impl VariantDef {
 }
 
 /// The squares of `ray` up to and including its first occupied square.
-#[inline]
+#[inline(always)]
 fn upto_first(ray: u128, occ: u128, ascending: bool) -> u128 {
     let blockers = ray & occ;
     if blockers == 0 {
@@ -304,7 +429,7 @@ fn upto_first(ray: u128, occ: u128, ascending: bool) -> u128 {
 }
 
 /// The first square of `ray` (empty if none).
-#[inline]
+#[inline(always)]
 fn first(ray: u128, ascending: bool) -> u128 {
     if ray == 0 {
         0
@@ -394,6 +519,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         gating: c.gating,
         seirawan_gating: c.seirawan_gating,
         extinction: None,
+        dir_rays: Vec::new(),
+        dir_mask: Vec::new(),
+        simple_attackers: [0; 2],
+        leap_attackers: [0; 2],
+        slide_attackers: [[0; 8]; 2],
+        hop_attackers: [[0; 8]; 2],
     };
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
@@ -450,6 +581,54 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         }
     }
     def.moves = moves;
+    def.dir_rays = (0..nsq as u8)
+        .map(|sq| {
+            let (f0, r0) = ((sq % files) as i32, (sq / files) as i32);
+            DIRS.map(|(dx, dy)| {
+                let (mut x, mut y, mut mask) = (f0 + dx, r0 + dy, 0u128);
+                while x >= 0 && y >= 0 && x < files as i32 && y < ranks as i32 {
+                    mask |= 1u128 << (y * files as i32 + x);
+                    x += dx;
+                    y += dy;
+                }
+                mask
+            })
+        })
+        .collect();
+    def.dir_mask = vec![0; nsq * nsq];
+    for from in 0..nsq {
+        for (dir, &ray) in def.dir_rays[from].iter().enumerate() {
+            let mut b = ray;
+            while b != 0 {
+                def.dir_mask[from * nsq + b.trailing_zeros() as usize] = 1 << dir;
+                b &= b - 1;
+            }
+        }
+    }
+    for color in 0..2u8 {
+        for t in 0..def.types.len() as u8 {
+            let squares = || (0..nsq as u8).map(|sq| &def.table(t, color, sq).capture);
+            if !squares().all(|m| m.simple) {
+                continue;
+            }
+            let dirs = squares().fold(0u8, |a, m| a | m.slides);
+            let hop_dirs = squares().fold(0u8, |a, m| a | m.hops);
+            // Attacks are traced back with the other colour's leaps.
+            let leaps = (0..nsq as u8).any(|sq| def.table(t, color ^ 1, sq).capture.leaps != 0);
+            def.simple_attackers[color as usize] |= 1 << t;
+            if leaps {
+                def.leap_attackers[color as usize] |= 1 << t;
+            }
+            for dir in 0..8 {
+                if dirs >> opposite(dir) & 1 != 0 {
+                    def.slide_attackers[color as usize][dir] |= 1 << t;
+                }
+                if hop_dirs >> opposite(dir) & 1 != 0 {
+                    def.hop_attackers[color as usize][dir] |= 1 << t;
+                }
+            }
+        }
+    }
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }
@@ -531,11 +710,29 @@ fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
 
 /// Stores the rays and lame leaps of a movement in the variant's shared lists.
 fn flatten(def: &mut VariantDef, m: MovementBuild) -> Movement {
+    let mut slides = 0u8;
+    let mut hops = 0u8;
+    let mut simple = m.lame.is_empty();
+    for r in &m.rays {
+        if r.mask & m.pseudo == 0 {
+            // Adds nothing: riders are restricted to `pseudo`.
+            continue;
+        }
+        if r.dir != NO_DIR && r.mask & !m.pseudo == 0 {
+            match r.hop {
+                None => slides |= 1 << r.dir,
+                Some(true) => hops |= 1 << r.dir,
+                Some(false) => simple = false,
+            }
+        } else {
+            simple = false;
+        }
+    }
     let rays = (def.rays.len() as u32, (def.rays.len() + m.rays.len()) as u32);
     def.rays.extend(m.rays);
     let lame = (def.lame.len() as u32, (def.lame.len() + m.lame.len()) as u32);
     def.lame.extend(m.lame);
-    Movement { leaps: m.leaps, pseudo: m.pseudo, rays, lame }
+    Movement { leaps: m.leaps, pseudo: m.pseudo, rays, lame, slides, hops, simple }
 }
 
 /// One modality of a piece on one square, in Fairy-Stockfish's form.
@@ -589,7 +786,9 @@ fn movement(
         for &(dx, dy) in dirs {
             let mask = line(dx, dy, usize::MAX);
             if mask != 0 {
-                m.rays.push(Ray { mask, ascending: dy * files + dx > 0, hop });
+                let delta = dy * files + dx;
+                let dir = DIRS.iter().position(|&d| d == (dx, dy)).map_or(NO_DIR, |i| i as u8);
+                m.rays.push(Ray { mask, ascending: delta > 0, hop, step: delta.unsigned_abs() as u8, dir });
             }
         }
     };

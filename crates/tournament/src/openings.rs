@@ -1,5 +1,6 @@
 //! Opening books: positions from EPD files or games from PGN files.
 
+use crate::MatchVariant;
 use menagerie_notation::fen;
 use menagerie_notation::pgn::{PgnReader, ReadOptions};
 use menagerie_variants::{AnyPosition, Move, VariantId};
@@ -8,18 +9,34 @@ use std::path::Path;
 use thiserror::Error;
 
 /// One opening: a start position and moves played from it.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Opening {
-    /// Where the game starts.
-    pub start: AnyPosition,
-    /// Book moves played before the engines take over.
-    pub moves: Vec<Move>,
+#[derive(Clone, PartialEq, Debug)]
+#[allow(clippy::large_enum_variant, reason = "a few openings per match, read once")]
+pub enum Opening {
+    /// In a compiled variant.
+    Compiled {
+        /// Where the game starts.
+        start: AnyPosition,
+        /// Book moves played before the engines take over.
+        moves: Vec<Move>,
+    },
+    /// In a variant defined as data.
+    Data {
+        /// Where the game starts.
+        start: menagerie_rules::Position,
+        /// Book moves played before the engines take over.
+        moves: Vec<menagerie_rules::Move>,
+    },
 }
 
 impl Opening {
     /// The variant's start position, no moves.
-    pub fn start_of(variant: VariantId) -> Opening {
-        Opening { start: AnyPosition::start(variant), moves: Vec::new() }
+    pub fn start_of(variant: &MatchVariant) -> Opening {
+        match variant {
+            MatchVariant::Compiled(v) => Opening::Compiled { start: AnyPosition::start(*v), moves: Vec::new() },
+            MatchVariant::Data(def) => {
+                Opening::Data { start: menagerie_rules::Position::start(def), moves: Vec::new() }
+            }
+        }
     }
 }
 
@@ -48,16 +65,23 @@ pub enum OpeningError {
 }
 
 /// Reads openings for `variant`: PGN (`.pgn`: each game's start and at
-/// most `plies` moves of its main line) or EPD (anything else: one
-/// position per line, four or six FEN fields, `;`-separated opcodes of
-/// which only `variant` is read).
-pub fn read(path: &Path, variant: VariantId, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+/// most `plies` moves of its main line; compiled variants only) or EPD
+/// (anything else: one position per line, four or six FEN fields,
+/// `;`-separated opcodes of which only `variant` is read: lines of other
+/// variants are skipped).
+pub fn read(path: &Path, variant: &MatchVariant, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
     let name = path.display().to_string();
     let bad = |reason: String| OpeningError::Bad { path: name.clone(), reason };
     let file = std::fs::File::open(path).map_err(|source| OpeningError::Io { path: name.clone(), source })?;
     let pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let mut out = Vec::new();
-    if pgn {
+    if let (true, MatchVariant::Data(def)) = (pgn, variant) {
+        return Err(bad(format!(
+            "PGN openings are read for the compiled variants only; give openings of {} as an EPD file (one FEN per line)",
+            def.name
+        )));
+    }
+    if let (true, &MatchVariant::Compiled(variant)) = (pgn, variant) {
         let options = ReadOptions { coordinates: true };
         let mut reader = PgnReader::with_options(BufReader::new(file), options);
         while let Some(game) = reader.read_game() {
@@ -71,7 +95,7 @@ pub fn read(path: &Path, variant: VariantId, plies: Option<usize>) -> Result<Vec
                 )));
             }
             let take = plies.unwrap_or(usize::MAX).min(game.moves.len());
-            out.push(Opening { start: game.start, moves: game.moves[..take].iter().map(|m| m.mv).collect() });
+            out.push(Opening::Compiled { start: game.start, moves: game.moves[..take].iter().map(|m| m.mv).collect() });
         }
     } else {
         let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io { path: name.clone(), source })?;
@@ -82,17 +106,18 @@ pub fn read(path: &Path, variant: VariantId, plies: Option<usize>) -> Result<Vec
             }
             let mut parts = t.split(';');
             let board = parts.next().unwrap_or("").trim();
-            let mut line_variant = None;
+            let mut other_variant = false;
             for op in parts {
                 let op = op.trim();
                 if let Some(v) = op.strip_prefix("variant ") {
-                    line_variant = Some(
-                        VariantId::from_name(v.trim())
-                            .ok_or_else(|| bad(format!("line {}: unknown variant '{}'", i + 1, v.trim())))?,
-                    );
+                    let v = v.trim().trim_matches('"');
+                    other_variant = match variant {
+                        MatchVariant::Compiled(id) => VariantId::from_name(v) != Some(*id),
+                        MatchVariant::Data(def) => !def.name.eq_ignore_ascii_case(v),
+                    };
                 }
             }
-            if line_variant.is_some_and(|v| v != variant) {
+            if other_variant {
                 continue;
             }
             // EPD has four FEN fields; opening files often carry opcodes
@@ -104,8 +129,17 @@ pub fn read(path: &Path, variant: VariantId, plies: Option<usize>) -> Result<Vec
                 n if n > 4 => fields[..4].join(" ") + " 0 1",
                 _ => return Err(bad(format!("line {}: not a FEN/EPD position", i + 1))),
             };
-            let start = fen::parse(variant, &fen_text).map_err(|e| bad(format!("line {}: {e}", i + 1)))?;
-            out.push(Opening { start, moves: Vec::new() });
+            let line_error = |e: &dyn std::fmt::Display| bad(format!("line {}: {e}", i + 1));
+            out.push(match variant {
+                MatchVariant::Compiled(id) => Opening::Compiled {
+                    start: fen::parse(*id, &fen_text).map_err(|e| line_error(&e))?,
+                    moves: Vec::new(),
+                },
+                MatchVariant::Data(def) => Opening::Data {
+                    start: menagerie_rules::Position::from_fen(def, &fen_text).map_err(|e| line_error(&e))?,
+                    moves: Vec::new(),
+                },
+            });
         }
     }
     if out.is_empty() {

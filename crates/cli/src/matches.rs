@@ -516,10 +516,11 @@ mod tests {
         let e = engine("cmd=fsf proto=xboard variant.camel-rhino-plain=camelrhinoplain arg=--x").unwrap();
         assert_eq!(e.protocol, Protocol::Xboard);
         assert_eq!(e.variant_name(VariantId::CamelRhinoPlain.name()), "camelrhinoplain");
+        assert_eq!(e.args, vec!["--x".to_string()]);
+        // Data variants are named too, in any letter case.
         let e = engine("cmd=fsf variant.Capablanca=capa").unwrap();
         assert_eq!(e.variant_name("capablanca"), "capa");
         assert_eq!(e.variant_name("makruk"), "makruk");
-        assert_eq!(e.args, vec!["--x".to_string()]);
         for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd", "cmd=a \"name=b"]
         {
             assert!(engine(bad).is_err(), "{bad}");

@@ -36,7 +36,7 @@ pub(crate) struct MatchArgs {
     /// chancellor, courier, shako, seirawan, seirawan960) or loaded with
     /// --variants FILE. Data variants are played by UCI engines told
     /// `UCI_Variant` (e.g. Fairy-Stockfish; for a loaded file also give
-    /// `option.VariantPath=FILE`), with EPD openings only, refereed by
+    /// `option.VariantPath=FILE`), refereed by
     /// Fairy-Stockfish's rules including its optional game ends (n-fold
     /// repetition, n-move rule, counting).
     #[arg(long, short, default_value = "chess")]
@@ -59,8 +59,8 @@ pub(crate) struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, short, default_value_t = 1)]
     concurrency: usize,
-    /// Openings: an EPD file (one position per line) or a PGN file (`.pgn`,
-    /// compiled variants only). Default: the variant's start position.
+    /// Openings: an EPD file (one position per line) or a PGN file (`.pgn`).
+    /// Default: the variant's start position.
     #[arg(long)]
     openings: Option<PathBuf>,
     /// From PGN openings, play at most this many plies of each game.

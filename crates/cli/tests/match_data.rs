@@ -1,6 +1,6 @@
 //! `menagerie match` in variants defined as data: the command line accepts
 //! them (built in and from `--variants`), refuses what cannot play them
-//! (XBoard engines, PGN openings) with a clear error, and — with
+//! (XBoard engines, openings of another variant) with a clear error, and — with
 //! Fairy-Stockfish (`MENAGERIE_FAIRY_STOCKFISH` or `fairy-stockfish` on the
 //! PATH; otherwise that test prints why and passes) — plays a variant of a
 //! user's file.
@@ -22,7 +22,7 @@ fn fairy_stockfish() -> Option<PathBuf> {
 }
 
 fn temp(name: &str, text: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match-data-{name}-{}", std::process::id()));
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match-data-{}-{name}", std::process::id()));
     std::fs::write(&path, text).expect("write the temporary file");
     path
 }
@@ -72,7 +72,7 @@ fn what_cannot_play_data_variants_is_a_clear_error() {
     ]);
     assert_ne!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("'XB' speaks XBoard") && stderr(&o).contains("UCI engines only"), "{}", stderr(&o));
-    let book = temp("book.pgn", "[Variant \"makruk\"]\n\n1. e4 *\n");
+    let book = temp("book.pgn", "[Variant \"makruk\"]\n\n1. e5 *\n");
     let o = run(&[
         "match",
         "--variant",
@@ -88,7 +88,7 @@ fn what_cannot_play_data_variants_is_a_clear_error() {
     ]);
     let _ = std::fs::remove_file(&book);
     assert_ne!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("EPD"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("game 1: 'e5' is not a legal move"), "{}", stderr(&o));
     // A FEN of another variant in an EPD file is refused, naming the line.
     let epd = temp("bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
     let o = run(&[

@@ -190,6 +190,18 @@ fn fairy_stockfish_plays_capablanca_and_makruk() {
                 assert!(g.pgn.to_pgn().contains("[FEN \"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1\"]"));
             }
         }
+        // The match's own PGN reads back as openings.
+        let file = std::env::temp_dir().join(format!("menagerie-match-{}-{variant}.pgn", std::process::id()));
+        let text: String = games.iter().map(|g| g.pgn.to_pgn()).collect();
+        std::fs::write(&file, &text).expect("a temporary file");
+        let again = openings::read(&file, &config.variant, None);
+        let _ = std::fs::remove_file(&file);
+        let again = again.expect("the match's PGN reads back");
+        assert_eq!(again.len(), 2);
+        for (o, g) in again.iter().zip(&games) {
+            let Opening::Data { moves, .. } = o else { panic!("{o:?}") };
+            assert_eq!(moves.len(), g.pgn.plies());
+        }
         let whites: Vec<_> = games.iter().map(|g| g.pgn.tag("White").unwrap_or("").to_string()).collect();
         assert!(whites.contains(&"FSF-A".to_string()) && whites.contains(&"FSF-B".to_string()), "{whites:?}");
     }
@@ -281,30 +293,55 @@ fn stockfish_plays_chess_through_the_same_loop() {
 }
 
 #[test]
-fn data_variant_openings_come_from_epd_not_pgn() {
+fn data_variant_openings_come_from_epd_and_pgn() {
     let defs = Definitions::builtin();
     let variant = MatchVariant::Data(defs.get("capablanca").expect("built in").clone());
     let dir = std::env::temp_dir();
-    let epd = dir.join(format!("menagerie-openings-{}.epd", std::process::id()));
-    std::fs::write(
-        &epd,
+    let file = |ext: &str, text: &str| {
+        let path = dir.join(format!("menagerie-openings-{}.{ext}", std::process::id()));
+        std::fs::write(&path, text).expect("a temporary file");
+        let read = openings::read(&path, &variant, Some(3));
+        let _ = std::fs::remove_file(&path);
+        read
+    };
+    let read = file(
+        "epd",
         "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - ;variant capablanca\n\
          rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;variant chess\n",
     )
-    .expect("a temporary file");
-    let read = openings::read(&epd, &variant, None);
-    let pgn = dir.join(format!("menagerie-openings-{}.pgn", std::process::id()));
-    std::fs::write(&pgn, "[Variant \"capablanca\"]\n\n1. e4 *\n").expect("a temporary file");
-    let refused = openings::read(&pgn, &variant, None);
-    let _ = (std::fs::remove_file(&epd), std::fs::remove_file(&pgn));
-    let read = read.expect("the EPD reads");
+    .expect("the EPD reads");
     assert_eq!(read.len(), 1, "the chess line is skipped");
     match &read[0] {
-        Opening::Data { start, moves } => {
-            assert!(!start.white_to_move() && moves.is_empty());
-        }
+        Opening::Data { start, moves } => assert!(!start.white_to_move() && moves.is_empty()),
         o => panic!("{o:?}"),
     }
-    let err = refused.expect_err("PGN openings are for compiled variants").to_string();
-    assert!(err.contains("EPD"), "{err}");
+    // SAN or coordinates; comments, variations, NAGs and numbers skipped; at most 3 plies.
+    let read = file(
+        "pgn",
+        "[Event \"a\"]\n[Variant \"capablanca\"]\n\n1. e4 {best} (1. d4 d5) e5 $1 2.Nh3 Nc6 3. Nc3 *\n\n\
+         [Event \"b\"]\n[FEN \"rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1\"]\n\n\
+         1... e7e5 2. Nh3 ; a line comment, to the end of the line: 3. Nc3\n2... Nc6 1-0\n",
+    )
+    .expect("the PGN reads");
+    assert_eq!(read.len(), 2);
+    let texts = |o: &Opening| match o {
+        Opening::Data { start, moves } => {
+            let mut p = start.clone();
+            moves
+                .iter()
+                .map(|&m| {
+                    let t = p.move_text(m);
+                    p = p.play(m);
+                    t
+                })
+                .collect::<Vec<_>>()
+        }
+        o => panic!("{o:?}"),
+    };
+    assert_eq!(texts(&read[0]), ["e2e4", "e7e5", "i1h3"]);
+    assert_eq!(texts(&read[1]), ["e7e5", "i1h3", "b8c6"]);
+    let err = file("pgn", "[Variant \"makruk\"]\n\n1. e4 *\n").expect_err("another variant").to_string();
+    assert!(err.contains("game 1 is makruk"), "{err}");
+    let err = file("pgn", "1. e4 e4 *\n").expect_err("an illegal move").to_string();
+    assert!(err.contains("game 1") && err.contains("'e4'"), "{err}");
 }

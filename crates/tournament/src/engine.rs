@@ -176,6 +176,8 @@ pub struct Engine {
     setboard: bool,
     /// Lines written to and read from the engine, for debugging (newest last, bounded).
     log: Vec<String>,
+    /// UCI: the options the engine listed (lower case).
+    options: Vec<String>,
 }
 
 /// A mate score's magnitude: scores at least this far from 0 are mates.
@@ -208,8 +210,16 @@ impl Engine {
                 }
             }
         });
-        let mut e =
-            Engine { config: config.clone(), child, stdin, lines, usermove: false, setboard: false, log: Vec::new() };
+        let mut e = Engine {
+            config: config.clone(),
+            child,
+            stdin,
+            lines,
+            usermove: false,
+            setboard: false,
+            log: Vec::new(),
+            options: Vec::new(),
+        };
         match config.protocol {
             Protocol::Uci => e.handshake_uci()?,
             Protocol::Xboard => e.handshake_xboard()?,
@@ -301,6 +311,7 @@ impl Engine {
             }
             self.send(&format!("setoption name {name} value {value}"))?;
         }
+        self.options = advertised;
         self.sync()
     }
 
@@ -525,6 +536,12 @@ impl Engine {
     pub fn new_data_game(&mut self, name: &str) -> Result<(), EngineError> {
         match self.config.protocol {
             Protocol::Uci => {
+                // An engine without the option would play chess instead.
+                if !self.options.iter().any(|o| o == "uci_variant") {
+                    return Err(EngineError::Unsupported(format!(
+                        "the engine has no UCI option 'UCI_Variant', so it cannot be told to play {name}"
+                    )));
+                }
                 self.send(&format!("setoption name UCI_Variant value {name}"))?;
                 self.send("ucinewgame")?;
                 self.sync()

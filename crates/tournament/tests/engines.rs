@@ -265,6 +265,32 @@ fn xboard_engines_are_refused_for_data_variants() {
 }
 
 #[test]
+fn an_engine_without_uci_variant_cannot_play_a_data_variant() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    let variant = MatchVariant::Data(defs.get("makruk").expect("built in").clone());
+    let config = config(
+        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(2),
+    );
+    for g in play(&config) {
+        // White's engine is set up first, and fails first.
+        match &g.termination {
+            Termination::Engine { loser: menagerie_pieces::Color::White, error: EngineError::Unsupported(why) } => {
+                assert!(why.contains("no UCI option 'UCI_Variant'"), "{why}")
+            }
+            t => panic!("{t:?}"),
+        }
+        assert_eq!((g.plies, g.result()), (0, GameResult::BlackWins));
+    }
+}
+
+#[test]
 fn stockfish_plays_chess_through_the_same_loop() {
     let Some(sf) = stockfish() else {
         println!("skipped: no Stockfish (apt-get install stockfish)");

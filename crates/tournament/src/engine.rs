@@ -532,8 +532,9 @@ impl Engine {
     }
 
     /// Prepares a new game of a variant defined as data, which the engine
-    /// calls `name` (UCI engines only: `UCI_Variant`).
-    pub fn new_data_game(&mut self, name: &str) -> Result<(), EngineError> {
+    /// calls `name` (UCI engines only: `UCI_Variant`; `UCI_Chess960` too
+    /// for a Chess960 variant, whose castling is written king-takes-rook).
+    pub fn new_data_game(&mut self, name: &str, chess960: bool) -> Result<(), EngineError> {
         match self.config.protocol {
             Protocol::Uci => {
                 // An engine without the option would play chess instead.
@@ -543,6 +544,9 @@ impl Engine {
                     )));
                 }
                 self.send(&format!("setoption name UCI_Variant value {name}"))?;
+                if chess960 && self.options.iter().any(|o| o == "uci_chess960") {
+                    self.send("setoption name UCI_Chess960 value true")?;
+                }
                 self.send("ucinewgame")?;
                 self.sync()
             }

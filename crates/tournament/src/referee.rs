@@ -378,8 +378,9 @@ impl Referee for DataGame {
     }
 
     fn new_game(&self, engine: &mut Engine, _level: &GoLimits) -> Result<(), EngineError> {
-        let name = engine.config().variant_name(&self.game.start().variant().name);
-        engine.new_data_game(&name)
+        let def = self.game.start().variant();
+        let name = engine.config().variant_name(&def.name);
+        engine.new_data_game(&name, def.chess960)
     }
 
     fn tell(&self, _engine: &mut Engine, _told: usize) -> Result<(), EngineError> {

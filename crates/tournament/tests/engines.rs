@@ -208,6 +208,34 @@ fn fairy_stockfish_plays_capablanca_and_makruk() {
 }
 
 #[test]
+fn a_chess960_data_variant_is_played_with_uci_chess960() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    // Fairy-Stockfish plays it as seirawan with UCI_Chess960 (castling
+    // written king-takes-rook), from a shuffled start where castling comes soon.
+    let def = defs.get("seirawan960").expect("built in").clone();
+    let start = Position::from_fen(&def, "rkb2nrq/pppppppp/8/8/8/8/PPPPPPPP/RKB2NRQ[HEhe] w ABGHabgh - 0 1");
+    let Ok(start) = start else { panic!("{start:?}") };
+    let engines = ["A", "B"].map(|n| {
+        let mut e = engine(&fsf, n);
+        e.variant_names.push(("seirawan960".into(), "seirawan".into()));
+        e
+    });
+    let config = config(
+        engines.to_vec(),
+        MatchVariant::Data(def),
+        vec![Opening::Data { start, moves: Vec::new() }],
+        TimeControl::Nodes(3000),
+    );
+    for g in play(&config) {
+        check_data_game(&defs, "seirawan960", &g);
+    }
+}
+
+#[test]
 fn an_engine_playing_another_variant_loses_by_an_illegal_move() {
     let Some(fsf) = fairy_stockfish() else {
         println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");

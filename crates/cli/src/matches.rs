@@ -34,8 +34,9 @@ pub(crate) struct MatchArgs {
     /// chess960) or one defined as data — built in (makruk, shatranj, amazon,
     /// nightrider, grasshopper, knightmate, capablanca, embassy, janus,
     /// chancellor, courier, shako, seirawan, seirawan960) or loaded with
-    /// --variants FILE. Data variants are played by UCI engines told
-    /// `UCI_Variant` (e.g. Fairy-Stockfish; for a loaded file also give
+    /// --variants FILE. Data variants are played by UCI engines (not
+    /// XBoard) told `UCI_Variant`, and `UCI_Chess960` for a Chess960 one
+    /// (e.g. Fairy-Stockfish; for a loaded file also give
     /// `option.VariantPath=FILE`), refereed by
     /// Fairy-Stockfish's rules including its optional game ends (n-fold
     /// repetition, n-move rule, counting).

@@ -9,7 +9,7 @@ use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, T
 use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
 use menagerie_notation::MoveError;
 use menagerie_notation::{fen, parse_move, san, uci};
-use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable, VariantId};
+use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,11 +37,6 @@ pub(crate) fn catalogue() -> &'static Variants {
 /// True if `name` is a variant defined as data (not a compiled one).
 pub(crate) fn is_data(name: &str) -> bool {
     matches!(catalogue().find(name), Ok(VariantRef::Data(_)))
-}
-
-/// The variant called `name`.
-pub(crate) fn variant(name: &str) -> Result<VariantId> {
-    Ok(catalogue().lookup(name)?)
 }
 
 /// The position of the command line: its start and moves, and where they lead.
@@ -424,7 +419,7 @@ mod tests {
     /// its node counter ends at the total.
     #[test]
     fn divide_rows_agree_with_perft() {
-        let p = fen::parse_or_start(VariantId::Chess, "").expect("the start position");
+        let p = fen::parse_or_start(menagerie_variants::VariantId::Chess, "").expect("the start position");
         let pool = pool(2).expect("a pool");
         for table in [None, Some(PerftTable::new(1))] {
             let progress = Progress::units(20, "root moves");

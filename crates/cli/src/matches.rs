@@ -4,9 +4,10 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use menagerie_app::VariantRef;
 use menagerie_tournament::{
-    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, Opening, Protocol, ResignRule, Sprt, SprtState,
-    Standings, TimeControl, openings,
+    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule, Sprt,
+    SprtState, Standings, TimeControl, openings,
 };
 use std::fs::File;
 use std::io::Write;
@@ -28,7 +29,17 @@ pub(crate) struct MatchArgs {
     /// engine, at least twice; every pair of engines meets.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
-    /// Variant played (chess, alpaca, alpaca2, alpaca-samefile, alseid, alseid-weak, camel-rhino, camel-rhino-plain).
+    /// Variant played: a compiled one (chess, alpaca, alpaca2,
+    /// alpaca-samefile, alseid, alseid-weak, camel-rhino, camel-rhino-plain,
+    /// chess960) or one defined as data — built in (makruk, shatranj, amazon,
+    /// nightrider, grasshopper, knightmate, capablanca, embassy, janus,
+    /// chancellor, courier, shako, seirawan, seirawan960) or loaded with
+    /// --variants FILE. Data variants are played by UCI engines (not
+    /// XBoard) told `UCI_Variant`, and `UCI_Chess960` for a Chess960 one
+    /// (e.g. Fairy-Stockfish; for a loaded file also give
+    /// `option.VariantPath=FILE`), refereed by
+    /// Fairy-Stockfish's rules including its optional game ends (n-fold
+    /// repetition, n-move rule, counting).
     #[arg(long, short, default_value = "chess")]
     variant: String,
     /// Clock per side: [MOVES/]SECONDS[+INCREMENT], e.g. 10+0.1, 40/60, 2:00+1.
@@ -147,7 +158,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
                 ));
             }
             if let Some(f) = pgn_out.as_mut() {
-                let text = record.pgn.to_pgn().unwrap_or_default();
+                let text = record.pgn.to_pgn();
                 if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
                     write_error.get_or_insert(e);
                 }
@@ -286,11 +297,23 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
 
 /// The match configuration from the command line.
 fn build(args: &MatchArgs) -> Result<MatchConfig> {
-    let variant = crate::local::variant(&args.variant)?;
+    let variant = match crate::local::catalogue().find(&args.variant)? {
+        VariantRef::Compiled(v) => MatchVariant::Compiled(v),
+        VariantRef::Data(def) => MatchVariant::Data(def),
+    };
     if args.engines.len() < 2 {
         bail!("a match needs at least two --engine");
     }
     let mut engines = args.engines.iter().map(|e| engine(e)).collect::<Result<Vec<_>>>()?;
+    if let MatchVariant::Data(def) = &variant
+        && let Some(e) = engines.iter().find(|e| e.protocol == Protocol::Xboard)
+    {
+        bail!(
+            "engine '{}' speaks XBoard: {} is a variant defined as data, which matches play with UCI engines only",
+            e.name,
+            def.name
+        );
+    }
     // Equal names would make the table and PGN ambiguous: number them.
     for i in 0..engines.len() {
         let same: Vec<usize> = (0..engines.len()).filter(|&j| engines[j].name == engines[i].name).collect();
@@ -310,8 +333,8 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
         _ => bail!("give a time control: --tc, --movetime, --nodes or --depth"),
     };
     let openings = match &args.openings {
-        Some(p) => openings::read(p, variant, args.plies)?,
-        None => vec![Opening::start_of(variant)],
+        Some(p) => openings::read(p, &variant, args.plies)?,
+        None => vec![Opening::start_of(&variant)],
     };
     let sprt = args.sprt.as_deref().map(sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
@@ -392,11 +415,12 @@ fn engine(spec: &str) -> Result<EngineConfig> {
                 if let Some(name) = k.strip_prefix("option.") {
                     c.options.push((name.to_string(), v.to_string()));
                 } else if let Some(ours) = k.strip_prefix("variant.") {
-                    let id = crate::local::catalogue()
-                        .lookup(ours)
-                        .ok()
-                        .with_context(|| format!("engine spec: unknown variant '{ours}' in '{k}'"))?;
-                    c.variant_names.push((id, v.to_string()));
+                    let name = match crate::local::catalogue().find(ours) {
+                        Ok(VariantRef::Compiled(id)) => id.name().to_string(),
+                        Ok(VariantRef::Data(def)) => def.name.clone(),
+                        Err(_) => bail!("engine spec: unknown variant '{ours}' in '{k}'"),
+                    };
+                    c.variant_names.push((name, v.to_string()));
                 } else {
                     bail!("engine spec: unknown key '{k}' (cmd, name, proto, arg, dir, option.NAME, variant.NAME)");
                 }
@@ -492,8 +516,12 @@ mod tests {
         );
         let e = engine("cmd=fsf proto=xboard variant.camel-rhino-plain=camelrhinoplain arg=--x").unwrap();
         assert_eq!(e.protocol, Protocol::Xboard);
-        assert_eq!(e.variant_name(VariantId::CamelRhinoPlain), "camelrhinoplain");
+        assert_eq!(e.variant_name(VariantId::CamelRhinoPlain.name()), "camelrhinoplain");
         assert_eq!(e.args, vec!["--x".to_string()]);
+        // Data variants are named too, in any letter case.
+        let e = engine("cmd=fsf variant.Capablanca=capa").unwrap();
+        assert_eq!(e.variant_name("capablanca"), "capa");
+        assert_eq!(e.variant_name("makruk"), "makruk");
         for bad in ["name=x", "cmd=a proto=cecp3", "cmd=a colour=red", "cmd=a variant.nope=x", "cmd", "cmd=a \"name=b"]
         {
             assert!(engine(bad).is_err(), "{bad}");

@@ -11,6 +11,7 @@
 use menagerie_notation::{fen, parse_move, uci, xboard};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -44,8 +45,9 @@ pub struct EngineConfig {
     /// `option N=V`.
     pub options: Vec<(String, String)>,
     /// The engine's names for Menagerie's variants where they differ (e.g.
-    /// Fairy-Stockfish's `camelrhinoplain` for `camel-rhino-plain`).
-    pub variant_names: Vec<(VariantId, String)>,
+    /// Fairy-Stockfish's `camelrhinoplain` for `camel-rhino-plain`): pairs
+    /// of Menagerie's name (compiled or data variant) and the engine's.
+    pub variant_names: Vec<(String, String)>,
     /// How long the engine may take to start (`uciok`, XBoard's `done=1`).
     pub start_timeout: Duration,
 }
@@ -67,15 +69,21 @@ impl EngineConfig {
         }
     }
 
-    /// The engine's name for `variant`.
-    pub fn variant_name(&self, variant: VariantId) -> String {
-        if let Some((_, n)) = self.variant_names.iter().find(|(v, _)| *v == variant) {
-            return n.clone();
+    /// The engine's name for the variant Menagerie calls `ours`.
+    pub fn variant_name(&self, ours: &str) -> String {
+        if let Some(n) = self.mapped_variant(ours) {
+            return n.to_string();
         }
-        match (self.protocol, variant) {
-            (Protocol::Xboard, VariantId::Chess) => "normal".into(),
-            _ => variant.name().to_string(),
+        if self.protocol == Protocol::Xboard && ours == VariantId::Chess.name() {
+            "normal".into()
+        } else {
+            ours.to_string()
         }
+    }
+
+    /// The engine's name for `ours` if the configuration maps it.
+    fn mapped_variant(&self, ours: &str) -> Option<&str> {
+        self.variant_names.iter().find(|(v, _)| v.eq_ignore_ascii_case(ours)).map(|(_, n)| n.as_str())
     }
 }
 
@@ -136,17 +144,24 @@ pub struct GoLimits {
     pub depth: Option<u32>,
 }
 
-/// What an engine said about its move.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Thought {
+/// What an engine said about its move (moves of a compiled variant by
+/// default, or `menagerie_rules::Move` of a variant defined as data).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Thought<M = Move> {
     /// The moves it played: one, or two for an XBoard engine's combined
     /// White prelude acceptance and placement.
-    pub moves: Vec<Move>,
+    pub moves: Vec<M>,
     /// Its last reported score in centipawns from its own side (mates as
     /// ±(100000 − plies)), and depth.
     pub score: Option<i32>,
     /// The depth of that score.
     pub depth: Option<u32>,
+}
+
+impl<M> Default for Thought<M> {
+    fn default() -> Thought<M> {
+        Thought { moves: Vec::new(), score: None, depth: None }
+    }
 }
 
 /// A running engine.
@@ -161,6 +176,8 @@ pub struct Engine {
     setboard: bool,
     /// Lines written to and read from the engine, for debugging (newest last, bounded).
     log: Vec<String>,
+    /// UCI: the options the engine listed (lower case).
+    options: Vec<String>,
 }
 
 /// A mate score's magnitude: scores at least this far from 0 are mates.
@@ -193,8 +210,16 @@ impl Engine {
                 }
             }
         });
-        let mut e =
-            Engine { config: config.clone(), child, stdin, lines, usermove: false, setboard: false, log: Vec::new() };
+        let mut e = Engine {
+            config: config.clone(),
+            child,
+            stdin,
+            lines,
+            usermove: false,
+            setboard: false,
+            log: Vec::new(),
+            options: Vec::new(),
+        };
         match config.protocol {
             Protocol::Uci => e.handshake_uci()?,
             Protocol::Xboard => e.handshake_xboard()?,
@@ -286,6 +311,7 @@ impl Engine {
             }
             self.send(&format!("setoption name {name} value {value}"))?;
         }
+        self.options = advertised;
         self.sync()
     }
 
@@ -350,8 +376,8 @@ impl Engine {
         let variant = start.variant();
         match self.config.protocol {
             Protocol::Uci => {
-                if variant != VariantId::Chess || self.config.variant_names.iter().any(|(v, _)| *v == variant) {
-                    let name = self.config.variant_name(variant);
+                if variant != VariantId::Chess || self.config.mapped_variant(variant.name()).is_some() {
+                    let name = self.config.variant_name(variant.name());
                     self.send(&format!("setoption name UCI_Variant value {name}"))?;
                 }
                 self.send("ucinewgame")?;
@@ -361,7 +387,7 @@ impl Engine {
                 self.send("new")?;
                 self.send("random")?;
                 if variant != VariantId::Chess {
-                    let name = self.config.variant_name(variant);
+                    let name = self.config.variant_name(variant.name());
                     self.send(&format!("variant {name}"))?;
                 }
                 self.send("force")?;
@@ -442,28 +468,47 @@ impl Engine {
                 p = p.play_unchecked(m);
             }
         }
-        self.send(&cmd)?;
+        let (token, mut thought) = self.search_uci(&cmd, limits, timeout)?;
+        if token == "0000" && !has_null_move(pos) {
+            return Err(EngineError::NoMove(token));
+        }
+        let m = parse_move(pos, &token).map_err(|_| EngineError::IllegalMove(token.clone()))?;
+        thought.moves.push(m);
+        Ok(thought)
+    }
+
+    /// Sends a UCI `position` command and `go` with `limits`, and waits for
+    /// `bestmove`: returns its move text (never empty or `(none)`, which
+    /// are [`EngineError::NoMove`]) and the last score and depth.
+    fn search_uci<M>(
+        &mut self,
+        position: &str,
+        limits: &GoLimits,
+        timeout: Duration,
+    ) -> Result<(String, Thought<M>), EngineError> {
+        self.send(position)?;
         let mut go = "go".to_string();
         if let Some((w, b)) = limits.clocks {
-            go.push_str(&format!(
+            let _ = write!(
+                go,
                 " wtime {} btime {} winc {} binc {}",
                 w.as_millis(),
                 b.as_millis(),
                 limits.increments.0.as_millis(),
                 limits.increments.1.as_millis()
-            ));
+            );
             if let Some(n) = limits.moves_to_go {
-                go.push_str(&format!(" movestogo {n}"));
+                let _ = write!(go, " movestogo {n}");
             }
         }
         if let Some(t) = limits.movetime {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
+            let _ = write!(go, " movetime {}", t.as_millis());
         }
         if let Some(n) = limits.nodes {
-            go.push_str(&format!(" nodes {n}"));
+            let _ = write!(go, " nodes {n}");
         }
         if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
+            let _ = write!(go, " depth {d}");
         }
         self.send(&go)?;
         let started = Instant::now();
@@ -476,16 +521,72 @@ impl Engine {
                 Some(&"info") => read_uci_info(&words, &mut thought),
                 Some(&"bestmove") => {
                     let token = words.get(1).copied().unwrap_or("");
-                    if token.is_empty() || token == "(none)" || token == "0000" && !has_null_move(pos) {
+                    if token.is_empty() || token == "(none)" {
                         return Err(EngineError::NoMove(token.to_string()));
                     }
-                    let m = parse_move(pos, token).map_err(|_| EngineError::IllegalMove(token.to_string()))?;
-                    thought.moves.push(m);
-                    return Ok(thought);
+                    return Ok((token.to_string(), thought));
                 }
                 _ => {}
             }
         }
+    }
+
+    /// Prepares a new game of a variant defined as data, which the engine
+    /// calls `name` (UCI engines only: `UCI_Variant`; `UCI_Chess960` too
+    /// for a Chess960 variant, whose castling is written king-takes-rook).
+    pub fn new_data_game(&mut self, name: &str, chess960: bool) -> Result<(), EngineError> {
+        match self.config.protocol {
+            Protocol::Uci => {
+                // An engine without the option would play chess instead.
+                if !self.options.iter().any(|o| o == "uci_variant") {
+                    return Err(EngineError::Unsupported(format!(
+                        "the engine has no UCI option 'UCI_Variant', so it cannot be told to play {name}"
+                    )));
+                }
+                self.send(&format!("setoption name UCI_Variant value {name}"))?;
+                if chess960 && self.options.iter().any(|o| o == "uci_chess960") {
+                    self.send("setoption name UCI_Chess960 value true")?;
+                }
+                self.send("ucinewgame")?;
+                self.sync()
+            }
+            Protocol::Xboard => Err(EngineError::Unsupported(format!(
+                "variants defined as data ({name}) are played by UCI engines only, not over XBoard"
+            ))),
+        }
+    }
+
+    /// Asks for a move in a game of a variant defined as data (moves in
+    /// Fairy-Stockfish's coordinate notation) and waits up to `timeout`.
+    pub fn think_data(
+        &mut self,
+        game: &menagerie_rules::Game,
+        limits: &GoLimits,
+        timeout: Duration,
+    ) -> Result<Thought<menagerie_rules::Move>, EngineError> {
+        self.drain();
+        if self.config.protocol != Protocol::Uci {
+            return Err(EngineError::Unsupported("variants defined as data are played by UCI engines only".into()));
+        }
+        let start = game.start();
+        let mut cmd = if *start == menagerie_rules::Position::start(start.variant()) {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", start.fen())
+        };
+        if !game.moves().is_empty() {
+            cmd.push_str(" moves");
+            let mut p = start.clone();
+            for &m in game.moves() {
+                cmd.push(' ');
+                cmd.push_str(&p.move_text(m));
+                p = p.play(m);
+            }
+        }
+        let (token, mut thought) = self.search_uci(&cmd, limits, timeout)?;
+        let m = game.current().parse_move(&token).map_err(|_| EngineError::IllegalMove(token.clone()))?;
+        thought.moves.push(m);
+        Ok(thought)
     }
 
     fn think_xboard(
@@ -607,7 +708,7 @@ fn has_null_move(pos: &AnyPosition) -> bool {
 }
 
 /// Reads `score` and `depth` from a UCI `info` line.
-fn read_uci_info(words: &[&str], t: &mut Thought) {
+fn read_uci_info<M>(words: &[&str], t: &mut Thought<M>) {
     let mut i = 1;
     let mut bound = false;
     let (mut score, mut depth) = (None, None);
@@ -673,7 +774,7 @@ mod tests {
 
     #[test]
     fn uci_scores() {
-        let mut t = Thought::default();
+        let mut t = Thought::<Move>::default();
         read_uci_info(&"info depth 7 score cp -35 nodes 10 pv e2e4".split(' ').collect::<Vec<_>>(), &mut t);
         assert_eq!((t.score, t.depth), (Some(-35), Some(7)));
         read_uci_info(&"info depth 9 score mate 2 pv e2e4".split(' ').collect::<Vec<_>>(), &mut t);

@@ -2,9 +2,10 @@
 //! rules, and the PGN record with the reason the game ended.
 
 use crate::engine::{Engine, EngineConfig, EngineError, GoLimits, MATE};
-use menagerie_notation::pgn::{GameResult, PgnGame};
+use crate::openings::Opening;
+use crate::referee::{CompiledGame, DataGame, Pgn, Referee, RulesEnd};
+use menagerie_notation::pgn::GameResult;
 use menagerie_pieces::Color;
-use menagerie_variants::{AnyPosition, Game, Move, Outcome};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -137,10 +138,9 @@ pub struct GameSpec {
     pub white: EngineConfig,
     /// The engine playing Black.
     pub black: EngineConfig,
-    /// The position the game starts from (the opening's own position).
-    pub start: AnyPosition,
-    /// Opening moves played from `start` before the engines take over.
-    pub opening: Vec<Move>,
+    /// The position the game starts from (the opening's own position) and
+    /// the book moves played from it before the engines take over.
+    pub opening: Opening,
     /// The clocks.
     pub time: TimeControl,
     /// Score-based adjudication.
@@ -162,7 +162,7 @@ pub struct GameSpec {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Termination {
     /// By the rules (mate, stalemate, a variant's win, a draw rule).
-    Rules(Outcome),
+    Rules(RulesEnd),
     /// A side's engine failed (illegal move, crash, silence, time, resignation...).
     Engine {
         /// The side whose engine failed.
@@ -221,7 +221,7 @@ impl Termination {
     pub fn result(&self) -> GameResult {
         let win = |c: Color| if c == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins };
         match self {
-            Termination::Rules(o) => GameResult::from_outcome(*o),
+            Termination::Rules(o) => o.result(),
             Termination::Engine { loser, .. } | Termination::Flag(loser) => win(loser.flip()),
             Termination::Adjudicated(Some(w)) => win(*w),
             Termination::Adjudicated(None) | Termination::MaxMoves => GameResult::Draw,
@@ -240,7 +240,7 @@ fn capitalise(s: &str) -> String {
 pub struct GameRecord {
     /// The game as PGN: tags (players, variant, time control, result and
     /// its reason), moves with the engines' scores, depths and times.
-    pub pgn: PgnGame,
+    pub pgn: Pgn,
     /// Why it ended.
     pub termination: Termination,
     /// Plies played by the engines (the opening excluded).
@@ -256,45 +256,41 @@ impl GameRecord {
 
 /// Plays one game; `stop` ends it early (result `*`).
 pub fn play(spec: &GameSpec, stop: &AtomicBool) -> GameRecord {
-    let mut pgn = PgnGame::from_position(spec.start);
-    pgn.set_tag("Event", &spec.event);
-    pgn.set_tag("Site", &spec.site);
-    pgn.set_tag("Date", &today());
-    pgn.set_tag("Round", &spec.round);
-    pgn.set_tag("White", &spec.white.name);
-    pgn.set_tag("Black", &spec.black.name);
-    pgn.set_tag("TimeControl", &spec.time.pgn_tag());
-    let mut game = Game::new(spec.start);
-    let mut book_ok = true;
-    for &m in &spec.opening {
-        if game.play(m).is_err() || pgn.push(m).is_err() {
-            book_ok = false;
-            break;
-        }
+    match &spec.opening {
+        Opening::Compiled { start, moves } => play_with(spec, CompiledGame::new(*start, moves), stop),
+        Opening::Data { start, moves } => play_with(spec, DataGame::new(start.clone(), moves), stop),
     }
-    if let Some(last) = pgn.moves.last_mut() {
-        last.comments.push("book".into());
-    }
-    let (termination, plies) = if book_ok { run(spec, &mut game, &mut pgn, stop) } else { (Termination::Stopped, 0) };
+}
+
+/// Plays one game of either kind: `book_ok` is false when a book move was illegal.
+fn play_with<R: Referee>(spec: &GameSpec, (mut game, book_ok): (R, bool), stop: &AtomicBool) -> GameRecord {
+    game.set_tag("Event", &spec.event);
+    game.set_tag("Site", &spec.site);
+    game.set_tag("Date", &today());
+    game.set_tag("Round", &spec.round);
+    game.set_tag("White", &spec.white.name);
+    game.set_tag("Black", &spec.black.name);
+    game.set_tag("TimeControl", &spec.time.pgn_tag());
+    game.comment_last("book".into());
+    let (termination, plies) = if book_ok { run(spec, &mut game, stop) } else { (Termination::Stopped, 0) };
     let text = termination.describe();
-    match pgn.moves.last_mut() {
-        Some(m) if plies > 0 => m.comments.push(text.clone()),
-        _ => pgn.comments.push(text.clone()),
+    if plies == 0 || !game.comment_last(text.clone()) {
+        game.comment_game(text.clone());
     }
-    pgn.result = termination.result();
-    pgn.set_tag("Termination", termination.tag());
-    pgn.set_tag("TerminationDetails", &text);
-    pgn.set_tag("PlyCount", &pgn.moves.len().to_string());
+    game.set_tag("Termination", termination.tag());
+    game.set_tag("TerminationDetails", &text);
+    game.set_tag("PlyCount", &game.len().to_string());
+    let pgn = game.into_pgn(termination.result());
     GameRecord { pgn, termination, plies }
 }
 
 /// The engines' side of the game: returns why it ended and the plies played.
-fn run(spec: &GameSpec, game: &mut Game, pgn: &mut PgnGame, stop: &AtomicBool) -> (Termination, usize) {
+fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termination, usize) {
     let level = go_limits(&spec.time, None, 0);
     let mut engines: [Option<Engine>; 2] = [None, None];
     for (i, config) in [&spec.white, &spec.black].into_iter().enumerate() {
         let side = if i == 0 { Color::White } else { Color::Black };
-        match Engine::start(config).and_then(|mut e| e.new_game(&spec.start, &level).map(|()| e)) {
+        match Engine::start(config).and_then(|mut e| game.new_game(&mut e, &level).map(|()| e)) {
             Ok(e) => engines[i] = Some(e),
             Err(error) => return (Termination::Engine { loser: side, error }, 0),
         }
@@ -310,22 +306,21 @@ fn run(spec: &GameSpec, game: &mut Game, pgn: &mut PgnGame, stop: &AtomicBool) -
     let mut history: Vec<(Color, i32)> = Vec::new();
     let mut plies = 0;
     let result = loop {
-        if let Some(o) = game.outcome() {
+        if let Some(o) = game.rules_end() {
             break Termination::Rules(o);
         }
         if stop.load(Ordering::Relaxed) {
             break Termination::Stopped;
         }
-        let pos = *game.position();
-        let side = pos.side_to_move();
+        let side = game.side_to_move();
         if let Some(max) = spec.adjudication.max_moves
-            && fullmoves_played(game) >= max
+            && game.fullmoves_played() >= max
         {
             break Termination::MaxMoves;
         }
         let idx = if side == Color::White { 0 } else { 1 };
         let Some(engine) = engines[idx].as_mut() else { break Termination::Stopped };
-        if let Err(error) = engine.tell(&replay(game, told[idx]), &game.moves()[told[idx]..]) {
+        if let Err(error) = game.tell(engine, told[idx]) {
             break Termination::Engine { loser: side, error };
         }
         let limits = go_limits(&spec.time, clocks.map(|c| (c[0], c[1])), own_moves[idx]);
@@ -335,7 +330,7 @@ fn run(spec: &GameSpec, game: &mut Game, pgn: &mut PgnGame, stop: &AtomicBool) -
             _ => spec.move_timeout,
         };
         let started = Instant::now();
-        let answer = engine.think(game.start(), game.moves(), &limits, timeout);
+        let answer = game.think(engine, &limits, timeout);
         let elapsed = started.elapsed();
         let thought = match answer {
             Ok(t) => t,
@@ -357,23 +352,20 @@ fn run(spec: &GameSpec, game: &mut Game, pgn: &mut PgnGame, stop: &AtomicBool) -
         own_moves[idx] += 1;
         let mut illegal = None;
         for &m in &thought.moves {
-            if game.play(m).is_err() || pgn.push(m).is_err() {
-                illegal = Some(m);
+            if let Err(text) = game.play(m) {
+                illegal = Some(text);
                 break;
             }
             plies += 1;
         }
-        if let Some(m) = illegal {
-            let text = menagerie_notation::uci::format(pos.variant(), m);
+        if let Some(text) = illegal {
             break Termination::Engine { loser: side, error: EngineError::IllegalMove(text) };
         }
-        told[idx] = game.moves().len();
-        if let Some(last) = pgn.moves.last_mut() {
-            last.comments.push(move_comment(&thought, elapsed));
-        }
+        told[idx] = game.len();
+        game.comment_last(move_comment(thought.score, thought.depth, elapsed));
         if let Some(s) = thought.score {
             history.push((side, if side == Color::White { s } else { -s }));
-            if let Some(t) = adjudicate(&spec.adjudication, &history, fullmoves_played(game)) {
+            if let Some(t) = adjudicate(&spec.adjudication, &history, game.fullmoves_played()) {
                 break t;
             }
         }
@@ -384,26 +376,10 @@ fn run(spec: &GameSpec, game: &mut Game, pgn: &mut PgnGame, stop: &AtomicBool) -
     (result, plies)
 }
 
-/// The start position followed by the first `n` moves of the game.
-fn replay(game: &Game, n: usize) -> AnyPosition {
-    let mut pos = *game.start();
-    for &m in &game.moves()[..n] {
-        pos = pos.play_unchecked(m);
-    }
-    pos
-}
-
-/// Full moves completed since the game's start (prelude actions excluded).
-fn fullmoves_played(game: &Game) -> u32 {
-    let start = game.start().fullmove_number();
-    let now = game.position().fullmove_number();
-    now.saturating_sub(start)
-}
-
 /// `+0.35/12 0.51s` as cutechess writes it; mates as `+M3`.
-fn move_comment(t: &crate::engine::Thought, elapsed: Duration) -> String {
+fn move_comment(score: Option<i32>, depth: Option<u32>, elapsed: Duration) -> String {
     let time = format!("{:.3}s", elapsed.as_secs_f64());
-    match (t.score, t.depth) {
+    match (score, depth) {
         (Some(s), d) => {
             let score = if s.abs() >= MATE - 1000 {
                 let plies = MATE - s.abs();

@@ -9,21 +9,31 @@
 //! superiority and, optionally, an SPRT that stops the match early
 //! ([`stats`]).
 //!
+//! The variants defined as data (`menagerie_rules`: Fairy-Stockfish's
+//! `variants.ini`, built in or loaded) are played through the same loop
+//! ([`referee`]), by UCI engines that know them by name (`UCI_Variant`),
+//! with their game ends including Fairy-Stockfish's optional ones
+//! (repetition, n-move rule, counting) and PGN written with their SAN.
+//!
 //! [`run`] plays a round robin of all the configured engines (a match for
 //! two), several games at once.
 
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod referee;
 pub mod stats;
 
 pub use engine::{EngineConfig, EngineError, Protocol};
 pub use game::{Adjudication, DrawRule, GameRecord, GameSpec, ResignRule, Termination, TimeControl};
 pub use openings::Opening;
+pub use referee::{DataPgn, Pgn, RulesEnd};
 pub use stats::{Score, Sprt, SprtState};
 
 use menagerie_notation::pgn::GameResult;
+use menagerie_rules::VariantDef;
 use menagerie_variants::VariantId;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Duration;
@@ -34,7 +44,7 @@ pub struct MatchConfig {
     /// The engines (at least two); every pair meets.
     pub engines: Vec<EngineConfig>,
     /// The variant played.
-    pub variant: VariantId,
+    pub variant: MatchVariant,
     /// Openings, used in order; each is played twice per pair, once with
     /// each colour.
     pub openings: Vec<Opening>,
@@ -56,6 +66,26 @@ pub struct MatchConfig {
     pub site: String,
     /// Stop early when this test decides (two engines only).
     pub sprt: Option<Sprt>,
+}
+
+/// The variant of a match: compiled, or defined as data (Fairy-Stockfish's
+/// `variants.ini`: played by UCI engines told its name with `UCI_Variant`).
+#[derive(Clone, Debug)]
+pub enum MatchVariant {
+    /// A compiled variant.
+    Compiled(VariantId),
+    /// A variant defined as data.
+    Data(Arc<VariantDef>),
+}
+
+impl MatchVariant {
+    /// Its name.
+    pub fn name(&self) -> &str {
+        match self {
+            MatchVariant::Compiled(v) => v.name(),
+            MatchVariant::Data(d) => &d.name,
+        }
+    }
 }
 
 /// One scheduled game: engines by index into [`MatchConfig::engines`].
@@ -210,12 +240,11 @@ pub fn run(config: &MatchConfig, stop: &AtomicBool, mut on_event: impl FnMut(Eve
 
 /// The game to play for a pairing.
 fn spec(config: &MatchConfig, p: Pairing) -> GameSpec {
-    let opening = config.openings.get(p.opening).cloned().unwrap_or_else(|| Opening::start_of(config.variant));
+    let opening = config.openings.get(p.opening).cloned().unwrap_or_else(|| Opening::start_of(&config.variant));
     GameSpec {
         white: config.engines[p.white].clone(),
         black: config.engines[p.black].clone(),
-        start: opening.start,
-        opening: opening.moves,
+        opening,
         time: config.time,
         adjudication: config.adjudication,
         time_margin: config.time_margin,

@@ -1,0 +1,153 @@
+//! `menagerie match` in variants defined as data: the command line accepts
+//! them (built in and from `--variants`), refuses what cannot play them
+//! (XBoard engines, openings of another variant) with a clear error, and — with
+//! Fairy-Stockfish (`MENAGERIE_FAIRY_STOCKFISH` or `fairy-stockfish` on the
+//! PATH; otherwise that test prints why and passes) — plays a variant of a
+//! user's file.
+
+mod common;
+
+use common::{root, run, stderr, stdout};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn fairy_stockfish() -> Option<PathBuf> {
+    match std::env::var_os("MENAGERIE_FAIRY_STOCKFISH") {
+        Some(p) if Path::new(&p).is_file() => Some(PathBuf::from(p)),
+        _ => {
+            let path = std::env::var_os("PATH")?;
+            std::env::split_paths(&path).map(|d| d.join("fairy-stockfish")).find(|p| p.is_file())
+        }
+    }
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match-data-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("write the temporary file");
+    path
+}
+
+fn last_json(out: &str) -> Value {
+    serde_json::from_str(out.lines().last().unwrap_or("")).expect("the standings as JSON")
+}
+
+/// Engines that cannot start lose at once: enough to see a data variant accepted.
+#[test]
+fn data_variants_are_accepted() {
+    for variant in ["capablanca", "Makruk", "seirawan"] {
+        let o = run(&[
+            "--json",
+            "match",
+            "--quiet",
+            "--variant",
+            variant,
+            "--engine",
+            "cmd=/nonexistent/a name=A",
+            "--engine",
+            "cmd=/nonexistent/b name=B variant.makruk=thai",
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v = last_json(&stdout(&o));
+        assert_eq!(v["variant"].as_str(), Some(variant.to_ascii_lowercase().as_str()), "{v}");
+        assert_eq!(v["finished"].as_u64(), Some(2));
+    }
+    let o = run(&["match", "--help"]);
+    assert!(stdout(&o).contains("capablanca") && stdout(&o).contains("--variants FILE"), "{}", stdout(&o));
+}
+
+#[test]
+fn what_cannot_play_data_variants_is_a_clear_error() {
+    let o = run(&[
+        "match",
+        "--variant",
+        "makruk",
+        "--engine",
+        "cmd=/nonexistent/a proto=xboard name=XB",
+        "--engine",
+        "cmd=/nonexistent/b",
+        "--depth",
+        "1",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("'XB' speaks XBoard") && stderr(&o).contains("UCI engines only"), "{}", stderr(&o));
+    let book = temp("book.pgn", "[Variant \"makruk\"]\n\n1. e5 *\n");
+    let o = run(&[
+        "match",
+        "--variant",
+        "makruk",
+        "--openings",
+        book.to_str().expect("UTF-8"),
+        "--engine",
+        "cmd=/nonexistent/a",
+        "--engine",
+        "cmd=/nonexistent/b",
+        "--depth",
+        "1",
+    ]);
+    let _ = std::fs::remove_file(&book);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("game 1: 'e5' is not a legal move"), "{}", stderr(&o));
+    // A FEN of another variant in an EPD file is refused, naming the line.
+    let epd = temp("bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
+    let o = run(&[
+        "match",
+        "--variant",
+        "capablanca",
+        "--openings",
+        epd.to_str().expect("UTF-8"),
+        "--engine",
+        "cmd=/nonexistent/a",
+        "--engine",
+        "cmd=/nonexistent/b",
+        "--depth",
+        "1",
+    ]);
+    let _ = std::fs::remove_file(&epd);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn fairy_stockfish_plays_a_variant_of_a_users_file() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let ini = root().join("tests/variants/example.ini");
+    let ini = ini.canonicalize().expect("the example variants file");
+    let ini = ini.to_str().expect("UTF-8 path");
+    let fsf = fsf.to_str().expect("UTF-8 path");
+    let pgn = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("match-data-cannons-{}.pgn", std::process::id()));
+    let a = format!("cmd={fsf} name=A option.VariantPath={ini}");
+    let b = format!("cmd={fsf} name=B option.VariantPath={ini}");
+    let o = run(&[
+        "--variants",
+        ini,
+        "--json",
+        "match",
+        "--quiet",
+        "--variant",
+        "cannons",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--nodes",
+        "2000",
+        "--max-moves",
+        "150",
+        "--pgn-out",
+        pgn.to_str().expect("UTF-8 path"),
+    ]);
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = last_json(&stdout(&o));
+    assert_eq!(v["finished"].as_u64(), Some(2), "{v}");
+    let ends = v["terminations"].as_object().expect("terminations");
+    assert!(ends.keys().all(|k| k == "normal" || k == "adjudication"), "{v}\n{text}");
+    assert_eq!(text.matches("[Variant \"cannons\"]").count(), 2, "{text}");
+    assert!(!text.contains("[FEN"), "{text}");
+}

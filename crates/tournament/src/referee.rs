@@ -1,0 +1,432 @@
+//! The two kinds of game the referee plays through one match loop: the
+//! compiled variants (`menagerie_variants`) and the variants defined as data
+//! (`menagerie_rules`, Fairy-Stockfish's `variants.ini`). [`Referee`] is what
+//! the loop in [`crate::game`] asks of a game: whose turn it is, whether the
+//! rules have ended it, how to tell an engine about it and read its move,
+//! and the PGN record.
+
+use crate::engine::{Engine, EngineError, GoLimits, Thought};
+use menagerie_notation::pgn::{GameResult, PgnGame};
+use menagerie_pieces::Color;
+use menagerie_variants::{AnyPosition, Game, Move, Outcome};
+use std::time::Duration;
+
+/// How the rules ended a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RulesEnd {
+    /// A compiled variant's ending (mate, stalemate, a variant's win, a draw rule).
+    Compiled(Outcome),
+    /// A data variant's ending: checkmate, stalemate or extinction, or one
+    /// of Fairy-Stockfish's optional game ends (n-fold repetition, the
+    /// n-move rule, counting), which the referee applies.
+    Data(menagerie_rules::Outcome),
+}
+
+impl RulesEnd {
+    /// A sentence (lower case), e.g. `checkmate, White wins`.
+    pub fn describe(&self) -> String {
+        match self {
+            RulesEnd::Compiled(o) => o.describe(),
+            RulesEnd::Data(o) => o.to_string(),
+        }
+    }
+
+    /// The game's result.
+    pub fn result(&self) -> GameResult {
+        match self {
+            RulesEnd::Compiled(o) => GameResult::from_outcome(*o),
+            RulesEnd::Data(o) => match o.result {
+                menagerie_rules::GameResult::WhiteWins => GameResult::WhiteWins,
+                menagerie_rules::GameResult::BlackWins => GameResult::BlackWins,
+                menagerie_rules::GameResult::Draw => GameResult::Draw,
+            },
+        }
+    }
+}
+
+/// A finished game's PGN.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant, reason = "one per finished game; both kinds are a few hundred bytes")]
+pub enum Pgn {
+    /// A compiled variant's game.
+    Compiled(PgnGame),
+    /// A data variant's game.
+    Data(DataPgn),
+}
+
+impl Pgn {
+    /// The game in PGN export format, ending with a blank line.
+    pub fn to_pgn(&self) -> String {
+        match self {
+            // The referee pushed only legal moves, so writing cannot fail.
+            Pgn::Compiled(g) => g.to_pgn().unwrap_or_default(),
+            Pgn::Data(g) => g.to_pgn(),
+        }
+    }
+
+    /// The value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        match self {
+            Pgn::Compiled(g) => g.tag(name),
+            Pgn::Data(g) => g.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+        }
+    }
+
+    /// Plies in the main line (book moves included).
+    pub fn plies(&self) -> usize {
+        match self {
+            Pgn::Compiled(g) => g.moves.len(),
+            Pgn::Data(g) => g.moves.len(),
+        }
+    }
+}
+
+/// A game of a variant defined as data, as PGN: SAN moves
+/// ([`menagerie_rules::Position::san`]), `[Variant "name"]`, and `[SetUp]`
+/// and `[FEN]` when it does not start from the variant's start position.
+#[derive(Clone, Debug)]
+pub struct DataPgn {
+    /// Tags in order, the roster first (`Result`, `Variant`, `SetUp` and
+    /// `FEN` are written from the game).
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start: menagerie_rules::Position,
+    /// The moves, each with its comments.
+    pub moves: Vec<(menagerie_rules::Move, Vec<String>)>,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    /// The result.
+    pub result: GameResult,
+}
+
+const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+const DERIVED: [&str; 4] = ["Result", "Variant", "SetUp", "FEN"];
+
+impl DataPgn {
+    fn new(start: menagerie_rules::Position) -> DataPgn {
+        let tags =
+            ROSTER.iter().map(|&t| (t.to_string(), if t == "Date" { "????.??.??" } else { "?" }.to_string())).collect();
+        DataPgn { tags, start, moves: Vec::new(), comments: Vec::new(), result: GameResult::Unknown }
+    }
+
+    fn set_tag(&mut self, name: &str, value: &str) {
+        if DERIVED.contains(&name) {
+            return;
+        }
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(slot) => slot.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The game in PGN export format, ending with a blank line.
+    pub fn to_pgn(&self) -> String {
+        let mut out = String::new();
+        let tag = |out: &mut String, name: &str, value: &str| {
+            let v: String = value
+                .chars()
+                .flat_map(|c| match c {
+                    '\\' => vec!['\\', '\\'],
+                    '"' => vec!['\\', '"'],
+                    c if c.is_control() => vec![' '],
+                    c => vec![c],
+                })
+                .collect();
+            out.push_str(&format!("[{name} \"{v}\"]\n"));
+        };
+        for (name, value) in self.tags.iter().filter(|(k, _)| ROSTER.contains(&k.as_str())) {
+            tag(&mut out, name, value);
+        }
+        tag(&mut out, "Result", self.result.as_str());
+        let def = self.start.variant();
+        tag(&mut out, "Variant", &def.name);
+        if self.start != menagerie_rules::Position::start(def) {
+            tag(&mut out, "SetUp", "1");
+            tag(&mut out, "FEN", &self.start.fen());
+        }
+        for (name, value) in self.tags.iter().filter(|(k, _)| !ROSTER.contains(&k.as_str())) {
+            tag(&mut out, name, value);
+        }
+        out.push('\n');
+        let mut words = Vec::new();
+        for c in &self.comments {
+            push_comment(&mut words, c);
+        }
+        let mut pos = self.start.clone();
+        let mut number = fullmove(&pos);
+        let mut white_before = false;
+        for (m, comments) in &self.moves {
+            let san = pos.san(*m);
+            if pos.white_to_move() {
+                words.push(format!("{number}. {san}"));
+                white_before = true;
+            } else {
+                words.push(if white_before { san } else { format!("{number}... {san}") });
+                white_before = false;
+                number += 1;
+            }
+            for c in comments {
+                push_comment(&mut words, c);
+                white_before = false;
+            }
+            pos = pos.play(*m);
+        }
+        words.push(self.result.as_str().to_string());
+        let mut len = 0;
+        for w in &words {
+            if len > 0 && len + 1 + w.len() > 79 {
+                out.push('\n');
+                len = 0;
+            }
+            if len > 0 {
+                out.push(' ');
+                len += 1;
+            }
+            out.push_str(w);
+            len += w.len();
+        }
+        out.push_str("\n\n");
+        out
+    }
+}
+
+/// The full-move number of a data variant's position (its FEN's sixth field).
+fn fullmove(pos: &menagerie_rules::Position) -> u32 {
+    pos.fen().split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1)
+}
+
+/// Comment words: `{` glued to the first, `}` to the last (a `}` inside is written `)`).
+fn push_comment(words: &mut Vec<String>, text: &str) {
+    let clean = text.replace('}', ")");
+    let parts: Vec<&str> = clean.split_whitespace().collect();
+    match parts.len() {
+        0 => words.push("{}".into()),
+        n => {
+            for (i, p) in parts.iter().enumerate() {
+                let open = if i == 0 { "{" } else { "" };
+                let close = if i == n - 1 { "}" } else { "" };
+                words.push(format!("{open}{p}{close}"));
+            }
+        }
+    }
+}
+
+/// What the match loop needs of a game.
+pub(crate) trait Referee {
+    /// The game's moves.
+    type Move: Copy;
+
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// Whether the rules end the game now.
+    fn rules_end(&self) -> Option<RulesEnd>;
+    /// Full moves completed since the game's start.
+    fn fullmoves_played(&self) -> u32;
+    /// Moves played, book included.
+    fn len(&self) -> usize;
+    /// Sets an engine up for this game.
+    fn new_game(&self, engine: &mut Engine, level: &GoLimits) -> Result<(), EngineError>;
+    /// Tells an engine the moves from the `told`-th on.
+    fn tell(&self, engine: &mut Engine, told: usize) -> Result<(), EngineError>;
+    /// Asks the engine to move.
+    fn think(
+        &self,
+        engine: &mut Engine,
+        limits: &GoLimits,
+        timeout: Duration,
+    ) -> Result<Thought<Self::Move>, EngineError>;
+    /// Plays and records a move; `Err` with its notation if it is illegal.
+    fn play(&mut self, m: Self::Move) -> Result<(), String>;
+    /// Adds a comment after the last move (false when there is none).
+    fn comment_last(&mut self, text: String) -> bool;
+    /// Adds a comment before the first move.
+    fn comment_game(&mut self, text: String);
+    /// Sets a PGN tag.
+    fn set_tag(&mut self, name: &str, value: &str);
+    /// The PGN with its result.
+    fn into_pgn(self, result: GameResult) -> Pgn;
+}
+
+/// A game of a compiled variant.
+pub(crate) struct CompiledGame {
+    game: Game,
+    pgn: PgnGame,
+}
+
+impl CompiledGame {
+    /// The game from `start` after the book `moves`; false if a book move is illegal.
+    pub(crate) fn new(start: AnyPosition, book: &[Move]) -> (CompiledGame, bool) {
+        let mut g = CompiledGame { game: Game::new(start), pgn: PgnGame::from_position(start) };
+        let ok = book.iter().all(|&m| g.game.play(m).is_ok() && g.pgn.push(m).is_ok());
+        (g, ok)
+    }
+
+    /// The start position followed by the first `n` moves of the game.
+    fn replay(&self, n: usize) -> AnyPosition {
+        let mut pos = *self.game.start();
+        for &m in &self.game.moves()[..n] {
+            pos = pos.play_unchecked(m);
+        }
+        pos
+    }
+}
+
+impl Referee for CompiledGame {
+    type Move = Move;
+
+    fn side_to_move(&self) -> Color {
+        self.game.position().side_to_move()
+    }
+
+    fn rules_end(&self) -> Option<RulesEnd> {
+        self.game.outcome().map(RulesEnd::Compiled)
+    }
+
+    fn fullmoves_played(&self) -> u32 {
+        // Prelude actions do not advance the move number.
+        let start = self.game.start().fullmove_number();
+        self.game.position().fullmove_number().saturating_sub(start)
+    }
+
+    fn len(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    fn new_game(&self, engine: &mut Engine, level: &GoLimits) -> Result<(), EngineError> {
+        engine.new_game(self.game.start(), level)
+    }
+
+    fn tell(&self, engine: &mut Engine, told: usize) -> Result<(), EngineError> {
+        engine.tell(&self.replay(told), &self.game.moves()[told..])
+    }
+
+    fn think(&self, engine: &mut Engine, limits: &GoLimits, timeout: Duration) -> Result<Thought, EngineError> {
+        engine.think(self.game.start(), self.game.moves(), limits, timeout)
+    }
+
+    fn play(&mut self, m: Move) -> Result<(), String> {
+        let variant = self.game.position().variant();
+        if self.game.play(m).is_err() || self.pgn.push(m).is_err() {
+            return Err(menagerie_notation::uci::format(variant, m));
+        }
+        Ok(())
+    }
+
+    fn comment_last(&mut self, text: String) -> bool {
+        match self.pgn.moves.last_mut() {
+            Some(m) => {
+                m.comments.push(text);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn comment_game(&mut self, text: String) {
+        self.pgn.comments.push(text);
+    }
+
+    fn set_tag(&mut self, name: &str, value: &str) {
+        self.pgn.set_tag(name, value);
+    }
+
+    fn into_pgn(mut self, result: GameResult) -> Pgn {
+        self.pgn.result = result;
+        Pgn::Compiled(self.pgn)
+    }
+}
+
+/// A game of a variant defined as data, played by UCI engines that know
+/// it by name (`UCI_Variant`), moves in Fairy-Stockfish's coordinate
+/// notation.
+pub(crate) struct DataGame {
+    game: menagerie_rules::Game,
+    pgn: DataPgn,
+    /// Black moved first (the move count of a FEN start).
+    black_starts: bool,
+}
+
+impl DataGame {
+    /// The game from `start` after the book `moves`; false if a book move is illegal.
+    pub(crate) fn new(start: menagerie_rules::Position, book: &[menagerie_rules::Move]) -> (DataGame, bool) {
+        let black_starts = !start.white_to_move();
+        let mut g =
+            DataGame { game: menagerie_rules::Game::new(start.clone()), pgn: DataPgn::new(start), black_starts };
+        let ok = book.iter().all(|&m| g.play(m).is_ok());
+        (g, ok)
+    }
+}
+
+impl Referee for DataGame {
+    type Move = menagerie_rules::Move;
+
+    fn side_to_move(&self) -> Color {
+        if self.game.current().white_to_move() { Color::White } else { Color::Black }
+    }
+
+    fn rules_end(&self) -> Option<RulesEnd> {
+        self.game.outcome().or_else(|| self.game.claimable()).map(RulesEnd::Data)
+    }
+
+    fn fullmoves_played(&self) -> u32 {
+        // Black's moves played: each completes a full move.
+        ((self.game.moves().len() + usize::from(self.black_starts)) / 2) as u32
+    }
+
+    fn len(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    fn new_game(&self, engine: &mut Engine, _level: &GoLimits) -> Result<(), EngineError> {
+        let def = self.game.start().variant();
+        let name = engine.config().variant_name(&def.name);
+        engine.new_data_game(&name, def.chess960)
+    }
+
+    fn tell(&self, _engine: &mut Engine, _told: usize) -> Result<(), EngineError> {
+        // UCI engines get the whole game with each move.
+        Ok(())
+    }
+
+    fn think(
+        &self,
+        engine: &mut Engine,
+        limits: &GoLimits,
+        timeout: Duration,
+    ) -> Result<Thought<menagerie_rules::Move>, EngineError> {
+        engine.think_data(&self.game, limits, timeout)
+    }
+
+    fn play(&mut self, m: menagerie_rules::Move) -> Result<(), String> {
+        let pos = self.game.current();
+        if !pos.legal_moves().contains(&m) {
+            return Err(pos.move_text(m));
+        }
+        self.game.play(m);
+        self.pgn.moves.push((m, Vec::new()));
+        Ok(())
+    }
+
+    fn comment_last(&mut self, text: String) -> bool {
+        match self.pgn.moves.last_mut() {
+            Some((_, c)) => {
+                c.push(text);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn comment_game(&mut self, text: String) {
+        self.pgn.comments.push(text);
+    }
+
+    fn set_tag(&mut self, name: &str, value: &str) {
+        self.pgn.set_tag(name, value);
+    }
+
+    fn into_pgn(mut self, result: GameResult) -> Pgn {
+        self.pgn.result = result;
+        Pgn::Data(self.pgn)
+    }
+}

@@ -1,0 +1,401 @@
+//! Matches between real engines through the referee's one match loop:
+//! Fairy-Stockfish against itself in variants defined as data (Capablanca
+//! chess on 10x8, Makruk with its counting rules), and Debian's Stockfish
+//! in chess for the compiled variants. The PGN each game produces is read
+//! back move by move with Menagerie's rules, and its result checked
+//! against the final position.
+//!
+//! Fairy-Stockfish (built with largeboards) is found through the
+//! `MENAGERIE_FAIRY_STOCKFISH` environment variable or as
+//! `fairy-stockfish` on the PATH; Stockfish as `stockfish` on the PATH or
+//! `/usr/games/stockfish`. Without them those tests print why and pass.
+
+use menagerie_notation::pgn::GameResult;
+use menagerie_rules::{Definitions, EndReason, Position};
+use menagerie_tournament::{
+    Adjudication, EngineConfig, EngineError, Event, GameRecord, MatchConfig, MatchVariant, Opening, Protocol, RulesEnd,
+    Termination, TimeControl, openings,
+};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+fn fairy_stockfish() -> Option<PathBuf> {
+    match std::env::var_os("MENAGERIE_FAIRY_STOCKFISH") {
+        Some(p) if Path::new(&p).is_file() => Some(PathBuf::from(p)),
+        _ => on_path("fairy-stockfish").or_else(|| on_path("fairy-stockfish-largeboard")),
+    }
+}
+
+fn stockfish() -> Option<PathBuf> {
+    on_path("stockfish").or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()))
+}
+
+fn engine(command: &Path, name: &str) -> EngineConfig {
+    let mut e = EngineConfig::uci(command);
+    e.name = name.to_string();
+    e.options = vec![("Hash".into(), "16".into()), ("Threads".into(), "1".into())];
+    e
+}
+
+fn config(engines: Vec<EngineConfig>, variant: MatchVariant, openings: Vec<Opening>, time: TimeControl) -> MatchConfig {
+    MatchConfig {
+        engines,
+        variant,
+        openings,
+        games: 2,
+        concurrency: 2,
+        time,
+        adjudication: Adjudication { max_moves: Some(200), ..Adjudication::default() },
+        time_margin: Duration::from_millis(100),
+        move_timeout: Duration::from_secs(30),
+        event: "test".into(),
+        site: "?".into(),
+        sprt: None,
+    }
+}
+
+/// Plays the match; returns the games in the order they finished.
+fn play(config: &MatchConfig) -> Vec<GameRecord> {
+    let mut games = Vec::new();
+    let standings = menagerie_tournament::run(config, &AtomicBool::new(false), |e| {
+        if let Event::Finished { record, .. } = e {
+            games.push(*record);
+        }
+    });
+    assert_eq!(standings.finished, standings.scheduled);
+    games
+}
+
+/// A data variant's PGN game: its tags and SAN moves.
+fn read_pgn(text: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        if let Some(t) = line.strip_prefix('[') {
+            let (name, value) = t.split_once(' ').expect("a tag");
+            tags.push((name.to_string(), value.trim_end_matches(']').trim_matches('"').to_string()));
+        } else {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let moves = plain
+        .split_whitespace()
+        .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+        .map(str::to_string)
+        .collect();
+    (tags, moves)
+}
+
+fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+fn rules_result(r: menagerie_rules::GameResult) -> GameResult {
+    match r {
+        menagerie_rules::GameResult::WhiteWins => GameResult::WhiteWins,
+        menagerie_rules::GameResult::BlackWins => GameResult::BlackWins,
+        menagerie_rules::GameResult::Draw => GameResult::Draw,
+    }
+}
+
+/// Replays a data variant's game from its PGN and checks its moves and result.
+fn check_data_game(defs: &Definitions, variant: &str, record: &GameRecord) {
+    let text = record.pgn.to_pgn();
+    let (tags, moves) = read_pgn(&text);
+    assert_eq!(tag(&tags, "Variant"), Some(variant), "{text}");
+    let def = defs.get(variant).expect("a built-in variant");
+    let start = match tag(&tags, "FEN") {
+        Some(fen) => {
+            assert_eq!(tag(&tags, "SetUp"), Some("1"));
+            Position::from_fen(def, fen).expect("the FEN tag reads back")
+        }
+        None => Position::start(def),
+    };
+    let mut game = menagerie_rules::Game::new(start);
+    for san in &moves {
+        let m =
+            game.current().parse_any(san).unwrap_or_else(|e| panic!("{san}: {e} in {}\n{text}", game.current().fen()));
+        game.play(m);
+    }
+    assert_eq!(tag(&tags, "PlyCount"), Some(moves.len().to_string().as_str()));
+    let result = record.result();
+    assert_eq!(tag(&tags, "Result"), Some(result.as_str()));
+    let end = game.outcome().or_else(|| game.claimable());
+    match &record.termination {
+        Termination::Rules(RulesEnd::Data(o)) => {
+            assert_eq!(end, Some(*o), "{text}");
+            assert_eq!(result, rules_result(o.result));
+            if o.reason == EndReason::Checkmate {
+                assert!(game.current().in_check() && game.current().legal_moves().is_empty());
+            }
+        }
+        Termination::MaxMoves => {
+            assert_eq!(end, None);
+            assert_eq!(result, GameResult::Draw);
+        }
+        t => panic!("unexpected end {t:?}\n{text}"),
+    }
+}
+
+#[test]
+fn fairy_stockfish_plays_capablanca_and_makruk() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    for (variant, openings) in
+        [("capablanca", None), ("makruk", Some("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"))]
+    {
+        let def = defs.get(variant).expect("built in").clone();
+        let openings = match openings {
+            Some(fen) => {
+                let file = std::env::temp_dir().join(format!("menagerie-match-{}-{variant}.epd", std::process::id()));
+                std::fs::write(&file, format!("{fen} ;variant {variant}\n")).expect("a temporary file");
+                let read = openings::read(&file, &MatchVariant::Data(def.clone()), None);
+                let _ = std::fs::remove_file(&file);
+                read.expect("the EPD reads")
+            }
+            None => vec![Opening::start_of(&MatchVariant::Data(def.clone()))],
+        };
+        let config = config(
+            vec![engine(&fsf, "FSF-A"), engine(&fsf, "FSF-B")],
+            MatchVariant::Data(def),
+            openings,
+            TimeControl::Nodes(3000),
+        );
+        let games = play(&config);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert!(g.plies > 10, "{}", g.pgn.to_pgn());
+            check_data_game(&defs, variant, g);
+            if variant == "makruk" {
+                assert!(g.pgn.to_pgn().contains("[FEN \"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1\"]"));
+            }
+        }
+        // The match's own PGN reads back as openings.
+        let file = std::env::temp_dir().join(format!("menagerie-match-{}-{variant}.pgn", std::process::id()));
+        let text: String = games.iter().map(|g| g.pgn.to_pgn()).collect();
+        std::fs::write(&file, &text).expect("a temporary file");
+        let again = openings::read(&file, &config.variant, None);
+        let _ = std::fs::remove_file(&file);
+        let again = again.expect("the match's PGN reads back");
+        assert_eq!(again.len(), 2);
+        for (o, g) in again.iter().zip(&games) {
+            let Opening::Data { moves, .. } = o else { panic!("{o:?}") };
+            assert_eq!(moves.len(), g.pgn.plies());
+        }
+        let whites: Vec<_> = games.iter().map(|g| g.pgn.tag("White").unwrap_or("").to_string()).collect();
+        assert!(whites.contains(&"FSF-A".to_string()) && whites.contains(&"FSF-B".to_string()), "{whites:?}");
+    }
+}
+
+#[test]
+fn a_chess960_data_variant_is_played_with_uci_chess960() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    // Fairy-Stockfish plays it as seirawan with UCI_Chess960 (castling
+    // written king-takes-rook), from a shuffled start where castling comes soon.
+    let def = defs.get("seirawan960").expect("built in").clone();
+    let start = Position::from_fen(&def, "rkb2nrq/pppppppp/8/8/8/8/PPPPPPPP/RKB2NRQ[HEhe] w ABGHabgh - 0 1");
+    let Ok(start) = start else { panic!("{start:?}") };
+    let engines = ["A", "B"].map(|n| {
+        let mut e = engine(&fsf, n);
+        e.variant_names.push(("seirawan960".into(), "seirawan".into()));
+        e
+    });
+    let config = config(
+        engines.to_vec(),
+        MatchVariant::Data(def),
+        vec![Opening::Data { start, moves: Vec::new() }],
+        TimeControl::Nodes(3000),
+    );
+    for g in play(&config) {
+        check_data_game(&defs, "seirawan960", &g);
+    }
+}
+
+#[test]
+fn an_engine_playing_another_variant_loses_by_an_illegal_move() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    let def = defs.get("makruk").expect("built in").clone();
+    // Told chess instead of makruk: every chess move from its start position
+    // lands on a makruk pawn or starts from an empty square.
+    let mut wrong = engine(&fsf, "Confused");
+    wrong.variant_names.push(("makruk".into(), "chess".into()));
+    let variant = MatchVariant::Data(def);
+    let config = config(
+        vec![engine(&fsf, "FSF"), wrong],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(4),
+    );
+    for g in play(&config) {
+        let confused = if g.pgn.tag("White") == Some("Confused") { "White" } else { "Black" };
+        match &g.termination {
+            Termination::Engine { loser, error: EngineError::IllegalMove(_) } => assert_eq!(loser.name(), confused),
+            t => panic!("{t:?}"),
+        }
+        assert_eq!(g.result(), if confused == "White" { GameResult::BlackWins } else { GameResult::WhiteWins });
+        assert_eq!(g.pgn.tag("Termination"), Some("rules infraction"));
+    }
+}
+
+#[test]
+fn xboard_engines_are_refused_for_data_variants() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    let variant = MatchVariant::Data(defs.get("shatranj").expect("built in").clone());
+    let mut xb = engine(&fsf, "XB");
+    xb.protocol = Protocol::Xboard;
+    xb.options.clear();
+    let config = config(
+        vec![engine(&fsf, "UCI"), xb],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(2),
+    );
+    for g in play(&config) {
+        match &g.termination {
+            Termination::Engine { error: EngineError::Unsupported(why), .. } => {
+                assert!(why.contains("UCI engines only"), "{why}")
+            }
+            t => panic!("{t:?}"),
+        }
+    }
+}
+
+#[test]
+fn an_engine_without_uci_variant_cannot_play_a_data_variant() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let defs = Definitions::builtin();
+    let variant = MatchVariant::Data(defs.get("makruk").expect("built in").clone());
+    let config = config(
+        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(2),
+    );
+    for g in play(&config) {
+        // White's engine is set up first, and fails first.
+        match &g.termination {
+            Termination::Engine { loser: menagerie_pieces::Color::White, error: EngineError::Unsupported(why) } => {
+                assert!(why.contains("no UCI option 'UCI_Variant'"), "{why}")
+            }
+            t => panic!("{t:?}"),
+        }
+        assert_eq!((g.plies, g.result()), (0, GameResult::BlackWins));
+    }
+}
+
+#[test]
+fn stockfish_plays_chess_through_the_same_loop() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess);
+    let config = config(
+        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(5),
+    );
+    for g in play(&config) {
+        let text = g.pgn.to_pgn();
+        let read = menagerie_notation::pgn::read_str(&text).expect("the PGN reads back");
+        let game = read[0].to_game().expect("every move is legal");
+        assert_eq!(read[0].result, g.result());
+        match &g.termination {
+            Termination::Rules(RulesEnd::Compiled(o)) => {
+                assert_eq!(game.outcome(), Some(*o), "{text}");
+            }
+            Termination::MaxMoves => assert_eq!(g.result(), GameResult::Draw),
+            t => panic!("{t:?}\n{text}"),
+        }
+    }
+}
+
+#[test]
+fn data_variant_openings_come_from_epd_and_pgn() {
+    let defs = Definitions::builtin();
+    let variant = MatchVariant::Data(defs.get("capablanca").expect("built in").clone());
+    let dir = std::env::temp_dir();
+    let file = |ext: &str, text: &str| {
+        let path = dir.join(format!("menagerie-openings-{}.{ext}", std::process::id()));
+        std::fs::write(&path, text).expect("a temporary file");
+        let read = openings::read(&path, &variant, Some(3));
+        let _ = std::fs::remove_file(&path);
+        read
+    };
+    let read = file(
+        "epd",
+        "rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - ;variant capablanca\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;variant chess\n",
+    )
+    .expect("the EPD reads");
+    assert_eq!(read.len(), 1, "the chess line is skipped");
+    match &read[0] {
+        Opening::Data { start, moves } => assert!(!start.white_to_move() && moves.is_empty()),
+        o => panic!("{o:?}"),
+    }
+    // SAN or coordinates; comments, variations, NAGs and numbers skipped; at most 3 plies.
+    let read = file(
+        "pgn",
+        "[Event \"a\"]\n[Variant \"capablanca\"]\n\n1. e4 {best} (1. d4 d5) e5 $1 2.Nh3 Nc6 3. Nc3 *\n\n\
+         [Event \"b\"]\n[FEN \"rnabqkbcnr/pppppppppp/10/10/4P5/10/PPPP1PPPPP/RNABQKBCNR b KQkq - 0 1\"]\n\n\
+         1... e7e5 2. Nh3 ; a line comment, to the end of the line: 3. Nc3\n2... Nc6 1-0\n",
+    )
+    .expect("the PGN reads");
+    assert_eq!(read.len(), 2);
+    let texts = |o: &Opening| match o {
+        Opening::Data { start, moves } => {
+            let mut p = start.clone();
+            moves
+                .iter()
+                .map(|&m| {
+                    let t = p.move_text(m);
+                    p = p.play(m);
+                    t
+                })
+                .collect::<Vec<_>>()
+        }
+        o => panic!("{o:?}"),
+    };
+    assert_eq!(texts(&read[0]), ["e2e4", "e7e5", "i1h3"]);
+    assert_eq!(texts(&read[1]), ["e7e5", "i1h3", "b8c6"]);
+    let err = file("pgn", "[Variant \"makruk\"]\n\n1. e4 *\n").expect_err("another variant").to_string();
+    assert!(err.contains("game 1 is makruk"), "{err}");
+    let err = file("pgn", "1. e4 e4 *\n").expect_err("an illegal move").to_string();
+    assert!(err.contains("game 1") && err.contains("'e4'"), "{err}");
+}

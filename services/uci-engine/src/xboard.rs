@@ -17,10 +17,11 @@
 //! the engine while another move exists; from the user they are accepted.
 
 use crate::session::{Session, send};
-use menagerie_app::Variants;
+use menagerie_app::{DataGame, DataPosition, Variants};
 use menagerie_notation::xboard::{from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
+use menagerie_rules::{EndReason, GameResult, Move as DataMove};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{AnyPosition, Game, Move, MoveKind, Outcome, VariantId, WinReason};
 use std::sync::{Arc, Mutex};
@@ -143,6 +144,74 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
         g.play(m).ok()?;
     }
     g.outcome()
+}
+
+/// The variants defined as data that XBoard 4.9 knows by name (its
+/// `-variant` list), with the same board, pieces, letters and start
+/// position: they are announced under that name and need no `setup`.
+/// Moves are Fairy-Stockfish's coordinate notation, which is XBoard's for
+/// these boards (S-Chess gating as `g1f3h`, castling with gating on the
+/// rook's square as `h1e1h`).
+const XBOARD_DATA_VARIANTS: [&str; 7] =
+    ["capablanca", "janus", "shatranj", "makruk", "courier", "knightmate", "seirawan"];
+
+/// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
+/// to `variants`.
+fn xboard_data_variants(variants: &Variants) -> Vec<&'static str> {
+    XBOARD_DATA_VARIANTS.into_iter().filter(|n| variants.data(n).is_ok()).collect()
+}
+
+/// Whether White is to move in the game played.
+fn white_to_move(s: &Session) -> bool {
+    match s.data_position() {
+        Some(p) => p.white_to_move(),
+        None => s.position().side_to_move() == Color::White,
+    }
+}
+
+/// Plies played in the game.
+fn plies(s: &Session) -> usize {
+    s.data.as_ref().map_or(s.moves.len(), |g| g.moves().len())
+}
+
+/// XBoard's result line for a game of a variant defined as data that has
+/// ended: by [`DataGame::outcome`] (checkmate, stalemate, extinction) or by
+/// a rule the engine applies ([`DataGame::claimable`]: repetition, the
+/// n-move rule, counting).
+fn data_result_line(game: &DataGame) -> Option<String> {
+    let o = game.outcome().or_else(|| game.claimable())?;
+    let result = match o.result {
+        GameResult::WhiteWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "1/2-1/2",
+    };
+    let side = |white: bool| if white { "White" } else { "Black" };
+    let comment = match o.reason {
+        EndReason::Checkmate => format!("{} mates", side(!o.white_ended)),
+        EndReason::Stalemate => "Stalemate".to_string(),
+        EndReason::Extinction => format!("{} has a bare king", side(o.white_ended)),
+        EndReason::Repetition => "Draw by repetition".to_string(),
+        EndReason::MoveRule => {
+            let n = game.current().variant().game_end.n_move_rule;
+            format!("Draw by the {n}-move rule")
+        }
+        EndReason::Counting => "Draw by the counting rule".to_string(),
+    };
+    Some(format!("{result} {{{comment}}}"))
+}
+
+/// The result line of the game played, if it has ended.
+fn game_result(s: &Session) -> Option<String> {
+    match &s.data {
+        Some(g) => data_result_line(g),
+        None => game_outcome(s).map(result_line),
+    }
+}
+
+/// A thinking line of a search in a variant defined as data (see [`thinking`]).
+fn data_thinking(pos: &DataPosition, i: &Info<DataMove>) -> String {
+    let pv = crate::uci::data_moves(pos, &i.pv);
+    format!("{} {} {} {} {}", i.depth, xboard_score(i.score), i.time_ms / 10, i.nodes, pv.join(" "))
 }
 
 /// The score of a thinking line: centipawns, or (CECP §10) 100000 + N for
@@ -269,8 +338,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             limits.movetime = Some(t);
         } else {
             let own = clock.own.unwrap_or(clock.base);
-            let white = s.position().side_to_move() == menagerie_pieces::Color::White;
-            if white {
+            if white_to_move(s) {
                 limits.wtime = Some(own);
                 limits.winc = Some(clock.inc);
             } else {
@@ -278,11 +346,44 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 limits.binc = Some(clock.inc);
             }
             if clock.mps > 0 {
-                let played = (s.moves.len() / 2) as u32;
+                let played = (plies(s) / 2) as u32;
                 limits.movestogo = Some(clock.mps - played % clock.mps);
             }
         }
         limits.depth = clock.depth;
+        if let Some(game) = s.data.clone() {
+            let here = game.current().clone();
+            let quiet = s.quiet_abort.clone();
+            let slot = s.engine_data_move.clone();
+            s.go_data(
+                limits,
+                Vec::new(),
+                false,
+                move |info| {
+                    if post && info.multipv == 1 {
+                        send(&data_thinking(&here, &info));
+                    }
+                },
+                move |r| {
+                    if analyze || quiet.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut after = game;
+                    if let Some(best) = r.best.filter(|m| after.current().legal_moves().contains(m)) {
+                        let text = after.current().move_text(best);
+                        if let Ok(mut slot) = slot.lock() {
+                            *slot = Some(best);
+                        }
+                        send(&format!("move {text}"));
+                        after.play(best);
+                    }
+                    if let Some(line) = data_result_line(&after) {
+                        send(&line);
+                    }
+                },
+            );
+            return;
+        }
         let start = s.start;
         let moves = s.moves.clone();
         let quiet = s.quiet_abort.clone();
@@ -357,7 +458,8 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         let args: Vec<&str> = words.collect();
         match cmd {
             "protover" => {
-                let variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
+                let mut variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
+                variants.extend(xboard_data_variants(&s.variants));
                 send(&format!(
                     "feature done=0 myname=\"Menagerie {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=0 nps=0 debug=1",
                     env!("CARGO_PKG_VERSION"),
@@ -385,6 +487,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 analyzing = false;
             }
             "variant" => match args.first().and_then(|n| variant_from_xboard(&s.variants, n)) {
+                None if args.first().is_some_and(|n| xboard_data_variants(&s.variants).contains(n)) => {
+                    if let Err(e) = s.select(args[0]) {
+                        send(&format!("Error (unknown variant): {e}"));
+                    }
+                }
                 Some(v) => {
                     s.set_variant(v);
                     for l in describe_variant(v) {
@@ -400,13 +507,13 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             "go" => {
                 force = false;
-                engine_white = s.position().side_to_move() == menagerie_pieces::Color::White;
+                engine_white = white_to_move(s);
                 think(s, &clock, post, false);
                 pending_engine_move = true;
             }
             "playother" => {
                 force = false;
-                engine_white = s.position().side_to_move() != menagerie_pieces::Color::White;
+                engine_white = !white_to_move(s);
             }
             "white" | "black" => {}
             "level" => {
@@ -461,14 +568,19 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 pending_engine_move = false;
                 discard_engine_move(s, &extra);
                 let f = args.join(" ");
-                match from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[])) {
+                let set = if s.data.is_some() {
+                    s.set_game(Some(&f), &[])
+                } else {
+                    from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[]))
+                };
+                match set {
                     Err(e) => send(&format!("tellusererror Illegal position: {e}")),
                     Ok(()) if analyzing => think(s, &clock, true, true),
                     // XBoard sends the position after a pass (`decline`)
                     // instead of the move: the engine on move then plays.
-                    Ok(()) if !force && (s.position().side_to_move() == Color::White) == engine_white => {
-                        if let Some(o) = game_outcome(s) {
-                            send(&result_line(o));
+                    Ok(()) if !force && white_to_move(s) == engine_white => {
+                        if let Some(line) = game_result(s) {
+                            send(&line);
                         } else {
                             think(s, &clock, post, false);
                             pending_engine_move = true;
@@ -483,6 +595,22 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 if pending_engine_move {
                     pending_engine_move = false;
                     sync_engine_move(s, &extra);
+                }
+                if let Some(pos) = s.data_position() {
+                    match pos.parse_any(text).map_err(|e| e.to_string()).and_then(|m| s.push_data_move(m)) {
+                        Ok(()) => {
+                            if let Some(line) = game_result(s) {
+                                send(&line);
+                            } else if analyzing {
+                                think(s, &clock, true, true);
+                            } else if !force && white_to_move(s) == engine_white {
+                                think(s, &clock, post, false);
+                                pending_engine_move = true;
+                            }
+                        }
+                        Err(_) => send(&format!("Illegal move: {text}")),
+                    }
+                    continue;
                 }
                 let pos = s.position();
                 match from_xboard(&pos, text) {
@@ -538,6 +666,10 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             _ => {
                 // Protocol 1 clients send bare moves.
+                if let Some(m) = s.data_position().and_then(|p| p.parse_any(cmd).ok()) {
+                    let _ = s.push_data_move(m);
+                    continue;
+                }
                 let pos = s.position();
                 if let Some(ms) = from_xboard(&pos, cmd) {
                     for m in ms {
@@ -566,12 +698,15 @@ fn centiseconds(text: &str) -> Option<Duration> {
 
 /// True once the engine's search has announced its move.
 fn engine_move_announced(s: &Session) -> bool {
-    s.engine_move.lock().is_ok_and(|slot| slot.is_some())
+    s.engine_move.lock().is_ok_and(|slot| slot.is_some()) || s.engine_data_move.lock().is_ok_and(|slot| slot.is_some())
 }
 
 /// Forgets a move the engine announced but that was not added to the game.
 fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
     if let Ok(mut slot) = s.engine_move.lock() {
+        *slot = None;
+    }
+    if let Ok(mut slot) = s.engine_data_move.lock() {
         *slot = None;
     }
     if let Ok(mut slot) = extra.lock() {
@@ -582,6 +717,10 @@ fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
 /// Applies the engine's announced move (and a placement folded into it) to
 /// the game once its search ended.
 fn sync_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
+    if let Some(m) = s.engine_data_move.lock().ok().and_then(|mut slot| slot.take()) {
+        let _ = s.push_data_move(m);
+        return;
+    }
     let m = s.engine_move.lock().ok().and_then(|mut slot| slot.take());
     let second = extra.lock().ok().and_then(|mut slot| slot.take());
     if let Some(m) = m {

@@ -151,9 +151,10 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
 /// position: they are announced under that name and need no `setup`.
 /// Moves are Fairy-Stockfish's coordinate notation, which is XBoard's for
 /// these boards (S-Chess gating as `g1f3h`, castling with gating on the
-/// rook's square as `h1e1h`).
-const XBOARD_DATA_VARIANTS: [&str; 7] =
-    ["capablanca", "janus", "shatranj", "makruk", "courier", "knightmate", "seirawan"];
+/// rook's square as `h1e1h`). Courier is left out: XBoard's Courier is
+/// another setup with other letters (it refuses the moves of
+/// Fairy-Stockfish's fers on g6).
+const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "makruk", "knightmate", "seirawan"];
 
 /// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
 /// to `variants`.

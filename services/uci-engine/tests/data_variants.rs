@@ -170,6 +170,26 @@ fn uci_limits_and_options_in_a_data_variant() {
     assert!(e.collect_for(Duration::from_millis(300)).iter().all(|l| !l.starts_with("bestmove")));
     e.send("stop");
     uci_search(&mut e, &pos);
+    // Pondering searches until ponderhit, then with the clock limits.
+    e.send("go ponder wtime 1000 btime 1000");
+    assert!(e.collect_for(Duration::from_millis(300)).iter().all(|l| !l.starts_with("bestmove")));
+    e.send("ponderhit");
+    uci_search(&mut e, &pos);
+    // Bad input is reported; the game stays as it was.
+    for (cmd, expect) in [
+        ("position fen 10/10 w", "info string error: "),
+        ("position startpos moves e2e4 e2e4", "info string error: move 2 ('e2e4'): "),
+    ] {
+        e.send(cmd);
+        let lines = e.sync();
+        assert!(lines.iter().any(|l| l.starts_with(expect)), "{cmd}: {lines:?}");
+    }
+    e.send("go depth 1 searchmoves z9z9");
+    let lines = e.read_until_prefix("bestmove", QUICK);
+    assert!(lines[0].starts_with("info string searchmoves: ignoring 'z9z9'"), "{lines:?}");
+    e.send("d");
+    let lines = e.sync();
+    assert_eq!(lines[0], format!("info string fen {}", pos.fen()));
     // Strength limits work for data variants too.
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1200");

@@ -262,20 +262,33 @@ fn setoption(s: &mut Session, rest: &[&str]) {
     }
 }
 
-/// `VariantPath`: loads a `variants.ini` file (Fairy-Stockfish's format)
-/// and announces the `UCI_Variant` option again with the variants added,
-/// as Fairy-Stockfish does. A file that cannot be used changes nothing and
-/// is reported (file, line and key) in an `info string`.
+/// `VariantPath`: loads `variants.ini` files (Fairy-Stockfish's format;
+/// several separated as in `PATH`, as Fairy-Stockfish reads the option).
+/// Fairy-Stockfish only updates its `UCI_Variant` combo, seen at the next
+/// `uci`; Menagerie also prints the updated option line at once. A file
+/// that cannot be used adds nothing and is reported (file, line and key)
+/// in an `info string`; the files before it stay loaded.
 fn variant_path(s: &mut Session, value: &str) {
     if value.is_empty() || value == "<empty>" {
         return;
     }
-    match s.variants.load_file(std::path::Path::new(value)) {
-        Ok(added) => {
-            send(&format!("info string loaded {} variant(s) from {value}: {}", added.len(), added.join(", ")));
-            send(&variants_combo(&s.variants));
+    let mut loaded = false;
+    for path in std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty()) {
+        match s.variants.load_file(&path) {
+            Ok(added) => {
+                loaded = true;
+                send(&format!(
+                    "info string loaded {} variant(s) from {}: {}",
+                    added.len(),
+                    path.display(),
+                    added.join(", ")
+                ));
+            }
+            Err(e) => send(&format!("info string error: VariantPath: {e}")),
         }
-        Err(e) => send(&format!("info string error: VariantPath: {e}")),
+    }
+    if loaded {
+        send(&variants_combo(&s.variants));
     }
 }
 

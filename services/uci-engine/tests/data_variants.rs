@@ -324,6 +324,16 @@ fn a_bad_variant_path_is_reported_and_the_engine_goes_on() {
     e.send("position startpos");
     e.send("go depth 3");
     uci_search(&mut e, &start("shatranj"));
+    // Several files, separated as in PATH: each is loaded or reported.
+    e.send(&format!("setoption name VariantPath value {EXAMPLE_INI}:{}", bad.display()));
+    let lines = e.sync();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with("info string loaded 2 variant(s)"), "{lines:?}");
+    assert!(lines[1].starts_with("info string error: VariantPath: ") && lines[1].contains("noSuchKey"), "{lines:?}");
+    assert!(
+        lines[2].starts_with("option name UCI_Variant type combo") && lines[2].contains(" var centaurs"),
+        "{lines:?}"
+    );
     e.quit(Some("quit"));
 }
 

@@ -15,9 +15,15 @@
 //! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
 //! fired by castling on the rook's file or by a kidnap) are not played by
 //! the engine while another move exists; from the user they are accepted.
+//!
+//! Variants defined as data (`variants.ini`) are played in their own
+//! coordinate notation: those XBoard knows by name under that name
+//! ([`XBOARD_DATA_VARIANTS`]), the others it can follow described by
+//! `setup` and `piece` ([`describe_data_variant`]); game ends by the rules
+//! of [`DataGame`].
 
 use crate::session::{Session, send};
-use menagerie_app::{DataGame, DataPosition, Variants};
+use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
 use menagerie_notation::xboard::{from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
@@ -157,9 +163,110 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
 const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "makruk", "knightmate", "seirawan"];
 
 /// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
-/// to `variants`.
-fn xboard_data_variants(variants: &Variants) -> Vec<&'static str> {
-    XBOARD_DATA_VARIANTS.into_iter().filter(|n| variants.data(n).is_ok()).collect()
+/// to `variants`, then the others [`describe_data_variant`] can describe
+/// (under their own names).
+fn xboard_data_variants(variants: &Variants) -> Vec<String> {
+    let mut out: Vec<String> =
+        XBOARD_DATA_VARIANTS.into_iter().filter(|n| variants.data(n).is_ok()).map(str::to_string).collect();
+    for name in variants.data_names() {
+        if !out.iter().any(|n| n == name)
+            && name != "courier"
+            && XBOARD_NAMES_TAKEN.iter().all(|t| !t.eq_ignore_ascii_case(name))
+            && variants.data(name).is_ok_and(|def| describe_data_variant(&def).is_some())
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Names XBoard gives variants of its own (other rules than the data
+/// variant of that name would have).
+const XBOARD_NAMES_TAKEN: [&str; 12] = [
+    "normal",
+    "fischerandom",
+    "courier",
+    "gothic",
+    "falcon",
+    "grand",
+    "great",
+    "super",
+    "asean",
+    "spartan",
+    "fairy",
+    "unknown",
+];
+
+/// XBoard 4.9's picture slot (see [`XBOARD_PIECES`]) of a built-in piece
+/// of `variants.ini`, by its key.
+fn data_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "pawn" => 0,
+        "knight" => 1,
+        "bishop" => 2,
+        "rook" => 3,
+        "queen" => 4,
+        "fers" => 5,
+        "alfil" => 6,
+        "archbishop" => 7,
+        "chancellor" => 8,
+        "wazir" => 9,
+        "commoner" => 10,
+        "cannon" => 11,
+        "king" => 65,
+        _ => return None,
+    })
+}
+
+/// The `setup` and `piece` commands that describe a data variant XBoard
+/// does not know: the board size, XBoard's `fairy` parent, a piece-to-char
+/// table (built-in pieces on their XBoard pictures, others on free slots),
+/// the start FEN, and the Betza movement of every non-orthodox piece. None
+/// for what XBoard cannot follow: gating (pockets), Chess960 castling, a
+/// royal piece that is not a king, castling with rooks off the corners.
+fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
+    let orthodox = [("pawn", "fmWfcF"), ("knight", "N"), ("bishop", "B"), ("rook", "R"), ("queen", "Q"), ("king", "K")];
+    let fen = &def.start_fen;
+    let board = fen.split(' ').next()?;
+    if def.chess960 || board.contains('[') {
+        return None;
+    }
+    // XBoard castles with the corner rooks of the back rank.
+    let castling = fen.split(' ').nth(2).is_some_and(|c| c != "-");
+    let back = board.rsplit('/').next()?;
+    if castling && !(back.starts_with('R') && back.ends_with('R')) {
+        return None;
+    }
+    let mut white = vec!['.'; XBOARD_PIECES];
+    let mut pieces = Vec::new();
+    for p in def.pieces() {
+        if p.royal && (p.name != "king" || p.betza != "K") {
+            return None;
+        }
+        let slot = match data_slot(&p.name) {
+            Some(s) if white[s] == '.' => s,
+            _ => (12..64).find(|&s| white[s] == '.' && !matches!(s, 23 | 24 | 31))?,
+        };
+        white[slot] = p.letter;
+        if !orthodox.contains(&(p.name.as_str(), p.betza.as_str())) {
+            pieces.push(format!("piece {}& {}", p.letter, p.betza));
+        }
+    }
+    let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
+    let white: String = white.into_iter().collect();
+    let mut out = vec![format!("setup ({white}{black}) {}x{}+0_fairy {fen}", def.files, def.ranks)];
+    out.extend(pieces);
+    Some(out)
+}
+
+/// A move of a data variant in XBoard's form: ranks from 0 on ten-rank boards.
+fn data_to_xboard(pos: &DataPosition, m: DataMove) -> String {
+    shift(&pos.move_text(m), pos.variant().ranks, -1)
+}
+
+/// A move from XBoard in a data variant (see [`data_to_xboard`]; SAN is read too).
+fn data_from_xboard(pos: &DataPosition, text: &str) -> Result<DataMove, String> {
+    pos.parse_any(&shift(text, pos.variant().ranks, 1)).or_else(|_| pos.parse_any(text)).map_err(|e| e.to_string())
 }
 
 /// Whether White is to move in the game played.
@@ -211,7 +318,8 @@ fn game_result(s: &Session) -> Option<String> {
 
 /// A thinking line of a search in a variant defined as data (see [`thinking`]).
 fn data_thinking(pos: &DataPosition, i: &Info<DataMove>) -> String {
-    let pv = crate::uci::data_moves(pos, &i.pv);
+    let ranks = pos.variant().ranks;
+    let pv: Vec<String> = crate::uci::data_moves(pos, &i.pv).iter().map(|t| shift(t, ranks, -1)).collect();
     format!("{} {} {} {} {}", i.depth, xboard_score(i.score), i.time_ms / 10, i.nodes, pv.join(" "))
 }
 
@@ -371,7 +479,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                     }
                     let mut after = game;
                     if let Some(best) = r.best.filter(|m| after.current().legal_moves().contains(m)) {
-                        let text = after.current().move_text(best);
+                        let text = data_to_xboard(after.current(), best);
                         if let Ok(mut slot) = slot.lock() {
                             *slot = Some(best);
                         }
@@ -460,7 +568,8 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         match cmd {
             "protover" => {
                 let mut variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
-                variants.extend(xboard_data_variants(&s.variants));
+                let data = xboard_data_variants(&s.variants);
+                variants.extend(data.iter().map(String::as_str));
                 send(&format!(
                     "feature done=0 myname=\"Menagerie {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=0 nps=0 debug=1",
                     env!("CARGO_PKG_VERSION"),
@@ -488,9 +597,16 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 analyzing = false;
             }
             "variant" => match args.first().and_then(|n| variant_from_xboard(&s.variants, n)) {
-                None if args.first().is_some_and(|n| xboard_data_variants(&s.variants).contains(n)) => {
-                    if let Err(e) = s.select(args[0]) {
-                        send(&format!("Error (unknown variant): {e}"));
+                None if args.first().is_some_and(|n| xboard_data_variants(&s.variants).iter().any(|d| d == n)) => {
+                    match s.select(args[0]) {
+                        Err(e) => send(&format!("Error (unknown variant): {e}")),
+                        Ok(()) if !XBOARD_DATA_VARIANTS.contains(&args[0]) => {
+                            let described = s.data_position().and_then(|p| describe_data_variant(p.variant()));
+                            for l in described.unwrap_or_default() {
+                                send(&l);
+                            }
+                        }
+                        Ok(()) => {}
                     }
                 }
                 Some(v) => {
@@ -598,7 +714,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                     sync_engine_move(s, &extra);
                 }
                 if let Some(pos) = s.data_position() {
-                    match pos.parse_any(text).map_err(|e| e.to_string()).and_then(|m| s.push_data_move(m)) {
+                    match data_from_xboard(pos, text).and_then(|m| s.push_data_move(m)) {
                         Ok(()) => {
                             if let Some(line) = game_result(s) {
                                 send(&line);
@@ -667,7 +783,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             _ => {
                 // Protocol 1 clients send bare moves.
-                if let Some(m) = s.data_position().and_then(|p| p.parse_any(cmd).ok()) {
+                if let Some(m) = s.data_position().and_then(|p| data_from_xboard(p, cmd).ok()) {
                     let _ = s.push_data_move(m);
                     continue;
                 }

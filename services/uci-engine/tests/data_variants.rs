@@ -514,3 +514,57 @@ fn xboard_seirawan_gating_undo_and_analyze() {
     xboard_move(&mut e, &p);
     e.quit(Some("quit"));
 }
+
+#[test]
+fn xboard_describes_the_data_variants_it_does_not_know() {
+    let mut e = xboard_engine();
+    // Built-in pieces on XBoard's pictures (Archbishop, Chancellor), others
+    // on free slots, with their Betza movement; the board's size and start.
+    for (i, (name, size, pieces)) in [
+        ("amazon", "8x8", &["piece A& QN"][..]),
+        ("chancellor", "9x9", &["piece C& RN"][..]),
+        ("embassy", "10x8", &["piece A& BN", "piece C& RN"][..]),
+        ("grasshopper", "8x8", &["piece G& gQ"][..]),
+        ("nightrider", "8x8", &["piece N& NN"][..]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        e.send("new");
+        e.send(&format!("variant {name}"));
+        let lines = ping(&mut e, 10 + i as u32);
+        let def = Definitions::builtin().get(name).unwrap().clone();
+        let setup = &lines[0];
+        assert!(
+            setup.starts_with("setup (P") && setup.ends_with(&format!(") {size}+0_fairy {}", def.start_fen)),
+            "{setup}"
+        );
+        let table = &setup["setup (".len()..setup.find(')').unwrap()];
+        assert_eq!(table.len(), 132, "{table}");
+        assert_eq!(&table[65..66], "K");
+        assert_eq!(&lines[1..], pieces, "{lines:?}");
+    }
+    // Not described: gating, Chess960 castling, rooks off the corners, and
+    // XBoard's own Courier (another setup).
+    for name in ["seirawan960", "shako", "courier"] {
+        e.send("new");
+        e.send(&format!("variant {name}"));
+        let lines = ping(&mut e, 20);
+        assert_eq!(lines, [format!("Error (unknown variant): {name}")]);
+    }
+    // A game of grasshopper: the engine's moves are legal.
+    e.send("new");
+    e.send("variant grasshopper");
+    e.send("sd 2");
+    assert_eq!(ping(&mut e, 30).len(), 2, "setup and piece");
+    let mut game = Game::new(start("grasshopper"));
+    for _ in 0..4 {
+        let pos = game.current().clone();
+        let ours = pos.legal_moves()[0];
+        e.send(&format!("usermove {}", pos.move_text(ours)));
+        game.play(ours);
+        let theirs = xboard_move(&mut e, &game.current().clone());
+        game.play(theirs);
+    }
+    e.quit(Some("quit"));
+}

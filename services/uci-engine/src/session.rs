@@ -1,9 +1,10 @@
 //! State shared by both protocols: the engine, the game and the search in
 //! progress.
 
-use menagerie_app::{PositionError, Variants, play_moves};
+use menagerie_app::{DataGame, DataPosition, PositionError, VariantRef, Variants, play_moves};
 use menagerie_notation::fen;
-use menagerie_search::{Engine, EngineOptions, Info, Limits, SearchResult};
+use menagerie_rules::Move as DataMove;
+use menagerie_search::{Engine, EngineOptions, Info, Limits, SearchHandle, SearchResult};
 use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +26,9 @@ pub struct Session {
     pub variant: VariantId,
     pub start: AnyPosition,
     pub moves: Vec<Move>,
+    /// The game of a variant defined as data, when one is played (then
+    /// `variant`, `start` and `moves` are not used).
+    pub data: Option<DataGame>,
     search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
     /// Set by [`Session::stop_and_wait`]: a held search (`go infinite`)
     /// announces its result only after this.
@@ -36,6 +40,10 @@ pub struct Session {
     pub debug: Arc<Mutex<bool>>,
     /// XBoard: the move the engine announced, not yet added to the game.
     pub engine_move: Arc<Mutex<Option<Move>>>,
+    /// XBoard: as `engine_move`, in a variant defined as data.
+    pub engine_data_move: Arc<Mutex<Option<DataMove>>>,
+    /// UCI `go searchmoves` in a variant defined as data (kept for `ponderhit`).
+    pub data_searchmoves: Vec<DataMove>,
     /// UCI `UCI_LimitStrength`: play at [`Session::elo`].
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
@@ -57,12 +65,15 @@ impl Session {
             variant: VariantId::Chess,
             start: AnyPosition::start(VariantId::Chess),
             moves: Vec::new(),
+            data: None,
             search: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
             ponder_limits: None,
             quiet_abort: Arc::new(AtomicBool::new(false)),
             debug: Arc::new(Mutex::new(false)),
             engine_move: Arc::new(Mutex::new(None)),
+            engine_data_move: Arc::new(Mutex::new(None)),
+            data_searchmoves: Vec::new(),
             limit_strength: false,
             elo: crate::uci::DEFAULT_ELO,
             chess960: false,
@@ -86,11 +97,70 @@ impl Session {
         self.variant = v;
         self.start = AnyPosition::start(v);
         self.moves.clear();
+        self.data = None;
         let _ = self.engine.set_position(self.start, &[]);
+    }
+
+    /// Selects the variant called `name`, compiled or defined as data, at
+    /// its start position.
+    pub fn select(&mut self, name: &str) -> Result<(), String> {
+        match self.variants.find(name).map_err(|e| e.to_string())? {
+            VariantRef::Compiled(v) => self.set_variant(v),
+            VariantRef::Data(def) => self.set_data_game(DataGame::new(DataPosition::start(&def)))?,
+        }
+        Ok(())
+    }
+
+    /// Goes back to the start position of the variant played.
+    pub fn restart(&mut self) {
+        match &self.data {
+            Some(g) => {
+                let start = DataPosition::start(g.start().variant());
+                let _ = self.set_data_game(DataGame::new(start));
+            }
+            None => self.set_variant(self.variant),
+        }
+    }
+
+    /// Plays the game of a variant defined as data from now on.
+    fn set_data_game(&mut self, game: DataGame) -> Result<(), String> {
+        self.engine.set_data_position(game.start().clone(), game.moves()).map_err(|e| e.to_string())?;
+        self.data = Some(game);
+        Ok(())
+    }
+
+    /// The current position of the variant defined as data played, if one is.
+    pub fn data_position(&self) -> Option<&DataPosition> {
+        self.data.as_ref().map(DataGame::current)
+    }
+
+    /// Plays one more move in the variant defined as data (XBoard
+    /// `usermove`, or the engine's own move); it must be legal.
+    pub fn push_data_move(&mut self, m: DataMove) -> Result<(), String> {
+        let Some(game) = &self.data else { return Err("no variant defined as data is played".to_string()) };
+        if !game.current().legal_moves().contains(&m) {
+            return Err(format!("{} is not legal here", game.current().move_text(m)));
+        }
+        let mut game = game.clone();
+        game.play(m);
+        self.set_data_game(game)
     }
 
     /// Sets the game from a FEN (or the start) and a list of move texts.
     pub fn set_game(&mut self, fen_text: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        if let Some(game) = &self.data {
+            let def = game.start().variant().clone();
+            let start = match fen_text {
+                Some(f) => DataPosition::from_fen(&def, f).map_err(|e| e.to_string())?,
+                None => DataPosition::start(&def),
+            };
+            let mut game = DataGame::new(start);
+            for (i, text) in moves.iter().enumerate() {
+                let m = game.current().parse_any(text).map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
+                game.play(m);
+            }
+            return self.set_data_game(game);
+        }
         let start = match fen_text {
             Some(f) => fen::parse(self.variant, f).map_err(|e| e.to_string())?,
             None => AnyPosition::start(self.variant),
@@ -116,6 +186,17 @@ impl Session {
 
     /// Takes back the last move.
     pub fn pop_move(&mut self) {
+        if let Some(game) = &self.data {
+            let moves = game.moves();
+            if let Some((_, earlier)) = moves.split_last() {
+                let mut back = DataGame::new(game.start().clone());
+                for &m in earlier {
+                    back.play(m);
+                }
+                let _ = self.set_data_game(back);
+            }
+            return;
+        }
         if self.moves.pop().is_some() {
             let _ = self.engine.set_position(self.start, &self.moves);
         }
@@ -133,13 +214,41 @@ impl Session {
         on_done: impl FnOnce(SearchResult) + Send + 'static,
     ) {
         self.stop_and_wait();
-        self.quiet_abort.store(false, Ordering::Relaxed);
-        self.stop_requested.store(false, Ordering::Relaxed);
         // If the search thread fails (a panic in the search or the rules
         // code), its result has no move; a legal move is still better than
         // `bestmove (none)`, which a GUI reads as the end of the game.
         let fallback = self.position().legal_moves().iter().next().copied();
         let handle = self.engine.go(limits, on_info);
+        self.wait_for(handle, fallback, hold, on_done);
+    }
+
+    /// As [`Session::go`], in the variant defined as data played, searching
+    /// only the root moves `only` (all if empty).
+    pub fn go_data(
+        &mut self,
+        limits: Limits,
+        only: Vec<DataMove>,
+        hold: bool,
+        on_info: impl FnMut(Info<DataMove>) + Send + 'static,
+        on_done: impl FnOnce(SearchResult<DataMove>) + Send + 'static,
+    ) {
+        self.stop_and_wait();
+        let fallback = self.data_position().and_then(|p| p.legal_moves().first().copied());
+        let handle = self.engine.go_data_only(limits, only, on_info);
+        self.wait_for(handle, fallback, hold, on_done);
+    }
+
+    /// Hands the result of the search `handle` to `on_done` on a thread of
+    /// its own (see [`Session::go`] for `fallback` and `hold`).
+    fn wait_for<M: Copy + Send + 'static>(
+        &mut self,
+        handle: SearchHandle<M>,
+        fallback: Option<M>,
+        hold: bool,
+        on_done: impl FnOnce(SearchResult<M>) + Send + 'static,
+    ) {
+        self.quiet_abort.store(false, Ordering::Relaxed);
+        self.stop_requested.store(false, Ordering::Relaxed);
         let stop = handle.stop_flag();
         let requested = self.stop_requested.clone();
         let waiter = std::thread::spawn(move || {

@@ -1,8 +1,9 @@
 //! The UCI protocol.
 
 use crate::session::{Session, send};
-use menagerie_app::Variants;
+use menagerie_app::{DataPosition, Variants};
 use menagerie_notation::uci;
+use menagerie_rules::Move as DataMove;
 use menagerie_search::{Info, Limits, Score};
 use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
 use menagerie_variants::{AnyPosition, Move, VariantId};
@@ -61,12 +62,61 @@ fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>, ch
     }
 }
 
-fn variants_combo(variants: &Variants) -> String {
+/// The `UCI_Variant` option: the compiled variants, then those defined as
+/// data (built in or loaded), by name.
+pub fn variants_combo(variants: &Variants) -> String {
     let mut s = format!("option name UCI_Variant type combo default {}", VariantId::Chess.name());
     for v in variants.iter() {
         s.push_str(&format!(" var {}", v.name()));
     }
+    for name in variants.data_names() {
+        s.push_str(&format!(" var {name}"));
+    }
     s
+}
+
+/// The moves of `line` from `pos` in Fairy-Stockfish's coordinate notation;
+/// a move that is not legal where it stands (never expected) ends the list.
+pub fn data_moves(pos: &DataPosition, line: &[DataMove]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &m in line {
+        if !p.legal_moves().contains(&m) {
+            break;
+        }
+        out.push(p.move_text(m));
+        p = p.play(m);
+    }
+    out
+}
+
+/// An info line of a search in a variant defined as data; `pos` is its root.
+fn data_info_line(pos: &DataPosition, i: &Info<DataMove>) -> String {
+    let score = match i.score {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        i.time_ms,
+        data_moves(pos, &i.pv).join(" ")
+    )
+}
+
+fn data_bestmove_line(pos: &DataPosition, best: Option<DataMove>, ponder: Option<DataMove>) -> String {
+    let Some(b) = best else { return "bestmove (none)".to_string() };
+    let line: Vec<DataMove> = std::iter::once(b).chain(ponder).collect();
+    match &data_moves(pos, &line)[..] {
+        [b, p] => format!("bestmove {b} ponder {p}"),
+        [b, ..] => format!("bestmove {b}"),
+        [] => "bestmove (none)".to_string(),
+    }
 }
 
 /// Handles one UCI command; returns false on `quit`.
@@ -86,6 +136,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name UCI_LimitStrength type check default false");
             send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
             send("option name UCI_Chess960 type check default false");
+            send("option name VariantPath type string default <empty>");
             send(&variants_combo(&s.variants));
             send("uciok");
         }
@@ -100,8 +151,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             s.stop_and_wait();
             s.engine.new_game();
             s.game_seed = s.game_seed.wrapping_add(1);
-            let v = s.variant;
-            s.set_variant(v);
+            s.restart();
         }
         "position" => {
             s.stop_and_wait();
@@ -118,6 +168,12 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             return false;
         }
         "d" => {
+            if let Some(p) = s.data_position() {
+                send(&format!("info string fen {}", p.fen()));
+                let legal: Vec<String> = p.legal_moves().into_iter().map(|m| p.move_text(m)).collect();
+                send(&format!("info string legal {}", legal.join(" ")));
+                return true;
+            }
             let p = s.position();
             send(&format!("info string fen {}", menagerie_notation::fen::format(&p)));
             let legal: Vec<String> = p.legal_moves().iter().map(|&m| wire(&p, m, s.chess960)).collect();
@@ -187,16 +243,52 @@ fn setoption(s: &mut Session, rest: &[&str]) {
         "uci_chess960" => match check(&value) {
             Some(on) => {
                 s.chess960 = on;
+                if s.data.is_some() {
+                    // Variants defined as data say themselves whether they are Chess960-like.
+                    return;
+                }
                 let v = if s.variant == VariantId::Chess960 && !on { VariantId::Chess } else { s.variant };
                 s.set_variant(v);
             }
             None => send(&format!("info string UCI_Chess960 must be true or false, got '{value}'")),
         },
-        "uci_variant" => match s.variants.lookup(&value) {
-            Ok(v) => s.set_variant(v),
-            Err(e) => send(&format!("info string {e}")),
-        },
+        "uci_variant" => {
+            if let Err(e) = s.select(&value) {
+                send(&format!("info string {e}"));
+            }
+        }
+        "variantpath" => variant_path(s, &value),
         _ => send(&format!("info string unknown option '{name}'")),
+    }
+}
+
+/// `VariantPath`: loads `variants.ini` files (Fairy-Stockfish's format;
+/// several separated as in `PATH`, as Fairy-Stockfish reads the option).
+/// Fairy-Stockfish only updates its `UCI_Variant` combo, seen at the next
+/// `uci`; Menagerie also prints the updated option line at once. A file
+/// that cannot be used adds nothing and is reported (file, line and key)
+/// in an `info string`; the files before it stay loaded.
+fn variant_path(s: &mut Session, value: &str) {
+    if value.is_empty() || value == "<empty>" {
+        return;
+    }
+    let mut loaded = false;
+    for path in std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty()) {
+        match s.variants.load_file(&path) {
+            Ok(added) => {
+                loaded = true;
+                send(&format!(
+                    "info string loaded {} variant(s) from {}: {}",
+                    added.len(),
+                    path.display(),
+                    added.join(", ")
+                ));
+            }
+            Err(e) => send(&format!("info string error: VariantPath: {e}")),
+        }
+    }
+    if loaded {
+        send(&variants_combo(&s.variants));
     }
 }
 
@@ -238,6 +330,7 @@ const GO_KEYWORDS: [&str; 13] = [
 
 fn go(s: &mut Session, rest: &[&str]) {
     let mut limits = Limits::default();
+    let mut data_searchmoves = Vec::new();
     let mut ponder = false;
     let mut i = 0;
     let num = |i: usize| rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
@@ -271,11 +364,17 @@ fn go(s: &mut Session, rest: &[&str]) {
             "searchmoves" => {
                 // Move tokens up to the next keyword of `go`.
                 let pos = s.position();
+                let data = s.data_position().cloned();
                 i += 1;
                 while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
-                    match uci::parse(&pos, rest[i]) {
-                        Ok(m) => limits.searchmoves.push(m),
-                        Err(e) => send(&format!("info string searchmoves: ignoring '{}': {e}", rest[i])),
+                    let parsed = match &data {
+                        Some(p) => p.parse_any(rest[i]).map(|m| data_searchmoves.push(m)).map_err(|e| e.to_string()),
+                        None => {
+                            uci::parse(&pos, rest[i]).map(|m| limits.searchmoves.push(m)).map_err(|e| e.to_string())
+                        }
+                    };
+                    if let Err(e) = parsed {
+                        send(&format!("info string searchmoves: ignoring '{}': {e}", rest[i]));
                     }
                     i += 1;
                 }
@@ -294,6 +393,7 @@ fn go(s: &mut Session, rest: &[&str]) {
         limits.strength = Some(Strength { elo: s.elo, seed: s.game_seed });
     }
     s.ponder_limits = None;
+    s.data_searchmoves = data_searchmoves;
     if ponder {
         s.ponder_limits = Some(limits.clone());
         limits = Limits { infinite: true, searchmoves: limits.searchmoves.clone(), ..Limits::default() };
@@ -302,6 +402,24 @@ fn go(s: &mut Session, rest: &[&str]) {
 }
 
 fn start_search(s: &mut Session, limits: Limits) {
+    if let Some(root) = s.data_position().cloned() {
+        let hold = limits.infinite;
+        let quiet = s.quiet_abort.clone();
+        let only = s.data_searchmoves.clone();
+        let info_root = root.clone();
+        s.go_data(
+            limits,
+            only,
+            hold,
+            move |info| send(&data_info_line(&info_root, &info)),
+            move |r| {
+                if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
+                    send(&data_bestmove_line(&root, r.best, r.ponder));
+                }
+            },
+        );
+        return;
+    }
     let root = s.position();
     let chess960 = s.chess960;
     let hold = limits.infinite;
@@ -329,9 +447,22 @@ fn ponderhit(s: &mut Session) {
 }
 
 fn perft(s: &Session, depth: u32) {
-    let p = s.position();
     let t = std::time::Instant::now();
     let mut total = 0;
+    if let Some(p) = s.data_position() {
+        let Ok(divide) = std::panic::catch_unwind(|| p.divide(depth.max(1))) else {
+            send("info string error: perft failed (internal error)");
+            return;
+        };
+        for (m, n) in divide {
+            send(&format!("{m}: {n}"));
+            total += n;
+        }
+        send("");
+        send(&format!("Nodes searched: {total}"));
+        return;
+    }
+    let p = s.position();
     // A panic in the rules code must not take the engine down with it.
     let Ok(divide) = std::panic::catch_unwind(|| p.divide(depth.max(1))) else {
         send("info string error: perft failed (internal error)");

@@ -15,12 +15,19 @@
 //! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
 //! fired by castling on the rook's file or by a kidnap) are not played by
 //! the engine while another move exists; from the user they are accepted.
+//!
+//! Variants defined as data (`variants.ini`) are played in their own
+//! coordinate notation: those XBoard knows by name under that name
+//! ([`XBOARD_DATA_VARIANTS`]), the others it can follow described by
+//! `setup` and `piece` ([`describe_data_variant`]); game ends by the rules
+//! of [`DataGame`].
 
 use crate::session::{Session, send};
-use menagerie_app::Variants;
+use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
 use menagerie_notation::xboard::{from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
+use menagerie_rules::{EndReason, GameResult, Move as DataMove};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
 use menagerie_variants::{AnyPosition, Game, Move, MoveKind, Outcome, VariantId, WinReason};
 use std::sync::{Arc, Mutex};
@@ -143,6 +150,177 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
         g.play(m).ok()?;
     }
     g.outcome()
+}
+
+/// The variants defined as data that XBoard 4.9 knows by name (its
+/// `-variant` list), with the same board, pieces, letters and start
+/// position: they are announced under that name and need no `setup`.
+/// Moves are Fairy-Stockfish's coordinate notation, which is XBoard's for
+/// these boards (S-Chess gating as `g1f3h`, castling with gating on the
+/// rook's square as `h1e1h`). Courier is left out: XBoard's Courier is
+/// another setup with other letters (it refuses the moves of
+/// Fairy-Stockfish's fers on g6).
+const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "makruk", "knightmate", "seirawan"];
+
+/// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
+/// to `variants`, then the others [`describe_data_variant`] can describe
+/// (under their own names).
+fn xboard_data_variants(variants: &Variants) -> Vec<String> {
+    let mut out: Vec<String> =
+        XBOARD_DATA_VARIANTS.into_iter().filter(|n| variants.data(n).is_ok()).map(str::to_string).collect();
+    for name in variants.data_names() {
+        if !out.iter().any(|n| n == name)
+            && name != "courier"
+            && XBOARD_NAMES_TAKEN.iter().all(|t| !t.eq_ignore_ascii_case(name))
+            && variants.data(name).is_ok_and(|def| describe_data_variant(&def).is_some())
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Names XBoard gives variants of its own (other rules than the data
+/// variant of that name would have).
+const XBOARD_NAMES_TAKEN: [&str; 12] = [
+    "normal",
+    "fischerandom",
+    "courier",
+    "gothic",
+    "falcon",
+    "grand",
+    "great",
+    "super",
+    "asean",
+    "spartan",
+    "fairy",
+    "unknown",
+];
+
+/// XBoard 4.9's picture slot (see [`XBOARD_PIECES`]) of a built-in piece
+/// of `variants.ini`, by its key.
+fn data_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "pawn" => 0,
+        "knight" => 1,
+        "bishop" => 2,
+        "rook" => 3,
+        "queen" => 4,
+        "fers" => 5,
+        "alfil" => 6,
+        "archbishop" => 7,
+        "chancellor" => 8,
+        "wazir" => 9,
+        "commoner" => 10,
+        "cannon" => 11,
+        "king" => 65,
+        _ => return None,
+    })
+}
+
+/// The `setup` and `piece` commands that describe a data variant XBoard
+/// does not know: the board size, XBoard's `fairy` parent, a piece-to-char
+/// table (built-in pieces on their XBoard pictures, others on free slots),
+/// the start FEN, and the Betza movement of every non-orthodox piece. None
+/// for what XBoard cannot follow: gating (pockets), Chess960 castling, a
+/// royal piece that is not a king, castling with rooks off the corners.
+fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
+    let orthodox = [("pawn", "fmWfcF"), ("knight", "N"), ("bishop", "B"), ("rook", "R"), ("queen", "Q"), ("king", "K")];
+    let fen = &def.start_fen;
+    let board = fen.split(' ').next()?;
+    if def.chess960 || board.contains('[') {
+        return None;
+    }
+    // XBoard castles with the corner rooks of the back rank.
+    let castling = fen.split(' ').nth(2).is_some_and(|c| c != "-");
+    let back = board.rsplit('/').next()?;
+    if castling && !(back.starts_with('R') && back.ends_with('R')) {
+        return None;
+    }
+    let mut white = vec!['.'; XBOARD_PIECES];
+    let mut pieces = Vec::new();
+    for p in def.pieces() {
+        if p.royal && (p.name != "king" || p.betza != "K") {
+            return None;
+        }
+        let slot = match data_slot(&p.name) {
+            Some(s) if white[s] == '.' => s,
+            _ => (12..64).find(|&s| white[s] == '.' && !matches!(s, 23 | 24 | 31))?,
+        };
+        white[slot] = p.letter;
+        if !orthodox.contains(&(p.name.as_str(), p.betza.as_str())) {
+            pieces.push(format!("piece {}& {}", p.letter, p.betza));
+        }
+    }
+    let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
+    let white: String = white.into_iter().collect();
+    let mut out = vec![format!("setup ({white}{black}) {}x{}+0_fairy {fen}", def.files, def.ranks)];
+    out.extend(pieces);
+    Some(out)
+}
+
+/// A move of a data variant in XBoard's form: ranks from 0 on ten-rank boards.
+fn data_to_xboard(pos: &DataPosition, m: DataMove) -> String {
+    shift(&pos.move_text(m), pos.variant().ranks, -1)
+}
+
+/// A move from XBoard in a data variant (see [`data_to_xboard`]; SAN is read too).
+fn data_from_xboard(pos: &DataPosition, text: &str) -> Result<DataMove, String> {
+    pos.parse_any(&shift(text, pos.variant().ranks, 1)).or_else(|_| pos.parse_any(text)).map_err(|e| e.to_string())
+}
+
+/// Whether White is to move in the game played.
+fn white_to_move(s: &Session) -> bool {
+    match s.data_position() {
+        Some(p) => p.white_to_move(),
+        None => s.position().side_to_move() == Color::White,
+    }
+}
+
+/// Plies played in the game.
+fn plies(s: &Session) -> usize {
+    s.data.as_ref().map_or(s.moves.len(), |g| g.moves().len())
+}
+
+/// XBoard's result line for a game of a variant defined as data that has
+/// ended: by [`DataGame::outcome`] (checkmate, stalemate, extinction) or by
+/// a rule the engine applies ([`DataGame::claimable`]: repetition, the
+/// n-move rule, counting).
+fn data_result_line(game: &DataGame) -> Option<String> {
+    let o = game.outcome().or_else(|| game.claimable())?;
+    let result = match o.result {
+        GameResult::WhiteWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "1/2-1/2",
+    };
+    let side = |white: bool| if white { "White" } else { "Black" };
+    let comment = match o.reason {
+        EndReason::Checkmate => format!("{} mates", side(!o.white_ended)),
+        EndReason::Stalemate => "Stalemate".to_string(),
+        EndReason::Extinction => format!("{} has a bare king", side(o.white_ended)),
+        EndReason::Repetition => "Draw by repetition".to_string(),
+        EndReason::MoveRule => {
+            let n = game.current().variant().game_end.n_move_rule;
+            format!("Draw by the {n}-move rule")
+        }
+        EndReason::Counting => "Draw by the counting rule".to_string(),
+    };
+    Some(format!("{result} {{{comment}}}"))
+}
+
+/// The result line of the game played, if it has ended.
+fn game_result(s: &Session) -> Option<String> {
+    match &s.data {
+        Some(g) => data_result_line(g),
+        None => game_outcome(s).map(result_line),
+    }
+}
+
+/// A thinking line of a search in a variant defined as data (see [`thinking`]).
+fn data_thinking(pos: &DataPosition, i: &Info<DataMove>) -> String {
+    let ranks = pos.variant().ranks;
+    let pv: Vec<String> = crate::uci::data_moves(pos, &i.pv).iter().map(|t| shift(t, ranks, -1)).collect();
+    format!("{} {} {} {} {}", i.depth, xboard_score(i.score), i.time_ms / 10, i.nodes, pv.join(" "))
 }
 
 /// The score of a thinking line: centipawns, or (CECP §10) 100000 + N for
@@ -269,8 +447,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             limits.movetime = Some(t);
         } else {
             let own = clock.own.unwrap_or(clock.base);
-            let white = s.position().side_to_move() == menagerie_pieces::Color::White;
-            if white {
+            if white_to_move(s) {
                 limits.wtime = Some(own);
                 limits.winc = Some(clock.inc);
             } else {
@@ -278,11 +455,44 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 limits.binc = Some(clock.inc);
             }
             if clock.mps > 0 {
-                let played = (s.moves.len() / 2) as u32;
+                let played = (plies(s) / 2) as u32;
                 limits.movestogo = Some(clock.mps - played % clock.mps);
             }
         }
         limits.depth = clock.depth;
+        if let Some(game) = s.data.clone() {
+            let here = game.current().clone();
+            let quiet = s.quiet_abort.clone();
+            let slot = s.engine_data_move.clone();
+            s.go_data(
+                limits,
+                Vec::new(),
+                false,
+                move |info| {
+                    if post && info.multipv == 1 {
+                        send(&data_thinking(&here, &info));
+                    }
+                },
+                move |r| {
+                    if analyze || quiet.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut after = game;
+                    if let Some(best) = r.best.filter(|m| after.current().legal_moves().contains(m)) {
+                        let text = data_to_xboard(after.current(), best);
+                        if let Ok(mut slot) = slot.lock() {
+                            *slot = Some(best);
+                        }
+                        send(&format!("move {text}"));
+                        after.play(best);
+                    }
+                    if let Some(line) = data_result_line(&after) {
+                        send(&line);
+                    }
+                },
+            );
+            return;
+        }
         let start = s.start;
         let moves = s.moves.clone();
         let quiet = s.quiet_abort.clone();
@@ -357,7 +567,9 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
         let args: Vec<&str> = words.collect();
         match cmd {
             "protover" => {
-                let variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
+                let mut variants: Vec<&str> = s.variants.iter().map(xboard_name).collect();
+                let data = xboard_data_variants(&s.variants);
+                variants.extend(data.iter().map(String::as_str));
                 send(&format!(
                     "feature done=0 myname=\"Menagerie {}\" variants=\"{}\" setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 name=0 nps=0 debug=1",
                     env!("CARGO_PKG_VERSION"),
@@ -385,6 +597,18 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 analyzing = false;
             }
             "variant" => match args.first().and_then(|n| variant_from_xboard(&s.variants, n)) {
+                None if args.first().is_some_and(|n| xboard_data_variants(&s.variants).iter().any(|d| d == n)) => {
+                    match s.select(args[0]) {
+                        Err(e) => send(&format!("Error (unknown variant): {e}")),
+                        Ok(()) if !XBOARD_DATA_VARIANTS.contains(&args[0]) => {
+                            let described = s.data_position().and_then(|p| describe_data_variant(p.variant()));
+                            for l in described.unwrap_or_default() {
+                                send(&l);
+                            }
+                        }
+                        Ok(()) => {}
+                    }
+                }
                 Some(v) => {
                     s.set_variant(v);
                     for l in describe_variant(v) {
@@ -400,13 +624,13 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             "go" => {
                 force = false;
-                engine_white = s.position().side_to_move() == menagerie_pieces::Color::White;
+                engine_white = white_to_move(s);
                 think(s, &clock, post, false);
                 pending_engine_move = true;
             }
             "playother" => {
                 force = false;
-                engine_white = s.position().side_to_move() != menagerie_pieces::Color::White;
+                engine_white = !white_to_move(s);
             }
             "white" | "black" => {}
             "level" => {
@@ -461,14 +685,19 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 pending_engine_move = false;
                 discard_engine_move(s, &extra);
                 let f = args.join(" ");
-                match from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[])) {
+                let set = if s.data.is_some() {
+                    s.set_game(Some(&f), &[])
+                } else {
+                    from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[]))
+                };
+                match set {
                     Err(e) => send(&format!("tellusererror Illegal position: {e}")),
                     Ok(()) if analyzing => think(s, &clock, true, true),
                     // XBoard sends the position after a pass (`decline`)
                     // instead of the move: the engine on move then plays.
-                    Ok(()) if !force && (s.position().side_to_move() == Color::White) == engine_white => {
-                        if let Some(o) = game_outcome(s) {
-                            send(&result_line(o));
+                    Ok(()) if !force && white_to_move(s) == engine_white => {
+                        if let Some(line) = game_result(s) {
+                            send(&line);
                         } else {
                             think(s, &clock, post, false);
                             pending_engine_move = true;
@@ -483,6 +712,22 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 if pending_engine_move {
                     pending_engine_move = false;
                     sync_engine_move(s, &extra);
+                }
+                if let Some(pos) = s.data_position() {
+                    match data_from_xboard(pos, text).and_then(|m| s.push_data_move(m)) {
+                        Ok(()) => {
+                            if let Some(line) = game_result(s) {
+                                send(&line);
+                            } else if analyzing {
+                                think(s, &clock, true, true);
+                            } else if !force && white_to_move(s) == engine_white {
+                                think(s, &clock, post, false);
+                                pending_engine_move = true;
+                            }
+                        }
+                        Err(_) => send(&format!("Illegal move: {text}")),
+                    }
+                    continue;
                 }
                 let pos = s.position();
                 match from_xboard(&pos, text) {
@@ -538,6 +783,10 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             _ => {
                 // Protocol 1 clients send bare moves.
+                if let Some(m) = s.data_position().and_then(|p| data_from_xboard(p, cmd).ok()) {
+                    let _ = s.push_data_move(m);
+                    continue;
+                }
                 let pos = s.position();
                 if let Some(ms) = from_xboard(&pos, cmd) {
                     for m in ms {
@@ -566,12 +815,15 @@ fn centiseconds(text: &str) -> Option<Duration> {
 
 /// True once the engine's search has announced its move.
 fn engine_move_announced(s: &Session) -> bool {
-    s.engine_move.lock().is_ok_and(|slot| slot.is_some())
+    s.engine_move.lock().is_ok_and(|slot| slot.is_some()) || s.engine_data_move.lock().is_ok_and(|slot| slot.is_some())
 }
 
 /// Forgets a move the engine announced but that was not added to the game.
 fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
     if let Ok(mut slot) = s.engine_move.lock() {
+        *slot = None;
+    }
+    if let Ok(mut slot) = s.engine_data_move.lock() {
         *slot = None;
     }
     if let Ok(mut slot) = extra.lock() {
@@ -582,6 +834,10 @@ fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
 /// Applies the engine's announced move (and a placement folded into it) to
 /// the game once its search ended.
 fn sync_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
+    if let Some(m) = s.engine_data_move.lock().ok().and_then(|mut slot| slot.take()) {
+        let _ = s.push_data_move(m);
+        return;
+    }
     let m = s.engine_move.lock().ok().and_then(|mut slot| slot.take());
     let second = extra.lock().ok().and_then(|mut slot| slot.take());
     if let Some(m) = m {

@@ -75,10 +75,35 @@ fn handshake_lists_options_and_variants() {
     let variants = option("UCI_Variant");
     assert!(variants.contains("type combo default chess"), "{variants}");
     let listed: Vec<&str> = variants.split(" var ").skip(1).collect();
+    // The compiled variants, then those defined as data (by name).
     assert_eq!(
         listed,
-        ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+        [
+            "chess",
+            "alpaca",
+            "alpaca2",
+            "alpaca-samefile",
+            "alseid",
+            "alseid-weak",
+            "camel-rhino",
+            "chess960",
+            "amazon",
+            "capablanca",
+            "chancellor",
+            "courier",
+            "embassy",
+            "grasshopper",
+            "janus",
+            "knightmate",
+            "makruk",
+            "nightrider",
+            "seirawan",
+            "seirawan960",
+            "shako",
+            "shatranj"
+        ]
     );
+    assert_eq!(option("VariantPath"), "option name VariantPath type string default <empty>");
     assert_eq!(option("UCI_Chess960"), "option name UCI_Chess960 type check default false");
     // Every option line comes before uciok, and nothing after it.
     assert_eq!(lines.last().unwrap(), "uciok");

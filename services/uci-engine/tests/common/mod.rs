@@ -30,7 +30,16 @@ pub struct Engine {
 impl Engine {
     /// Starts `menagerie-uci`.
     pub fn start() -> Engine {
+        Engine::start_with(&[], &[])
+    }
+
+    /// Starts `menagerie-uci` with command-line arguments and environment
+    /// variables (`MENAGERIE_VARIANTS` is unset unless given).
+    pub fn start_with(args: &[&str], envs: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-uci"))
+            .args(args)
+            .env_remove("MENAGERIE_VARIANTS")
+            .envs(envs.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -135,6 +144,21 @@ impl Engine {
         let last = lines.pop().unwrap();
         let mv = last.split_whitespace().nth(1).unwrap_or("").to_string();
         (lines, mv)
+    }
+
+    /// Waits for the process to exit (closing its input) and returns its status.
+    pub fn exit_status(mut self) -> ExitStatus {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + QUICK;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                self.fail("engine did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Sends `quit` (or closes the input) and checks the engine exits cleanly.

@@ -36,7 +36,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[4]
 ENGINE = ROOT / "target" / "release" / "menagerie-uci"
 CLI = ROOT / "target" / "release" / "menagerie"
-VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960"]
+# The compiled games, then variants defined as data (variants.ini): one XBoard
+# knows by name, one the engine describes (`setup`, `piece`).
+VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960",
+            "capablanca", "embassy"]
 # XBoard's names where they differ from Menagerie's.
 XBOARD_NAMES = {"chess": "normal", "chess960": "fischerandom"}
 GATING = {"alpaca": "A", "alpaca2": "A", "alpaca-samefile": "A", "alseid": "S", "alseid-weak": "S"}

@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Fairy-Stockfish for the match tests of variants defined as data (Debian's
+# package, or a build of your own via MENAGERIE_FAIRY_STOCKFISH).
+if [ -z "${MENAGERIE_FAIRY_STOCKFISH:-}" ] && [ -x /usr/games/fairy-stockfish ]; then
+  export MENAGERIE_FAIRY_STOCKFISH=/usr/games/fairy-stockfish
+fi
 cargo test --workspace --locked
 # OpenTelemetry export (an optional cargo feature) against a real OTLP endpoint,
 # and trace ids in the access log.

@@ -218,3 +218,49 @@ def test_chess_match_against_stockfish_reads_back_in_python_chess(tmp_path):
             assert board.is_checkmate()
         # Every engine move carries the engine's score/depth and time.
         assert all(node.comment for node in g.mainline())
+
+
+FAIRY = shutil.which("fairy-stockfish") or (
+    "/usr/games/fairy-stockfish" if pathlib.Path("/usr/games/fairy-stockfish").exists() else None
+)
+EXAMPLE_INI = ROOT / "tests" / "variants" / "example.ini"
+
+
+@pytest.mark.parametrize("variant", ["capablanca", "makruk", "shatranj", "seirawan"])
+def test_menagerie_plays_data_variants_through_the_runner(tmp_path, variant):
+    """Variants defined as data: Menagerie's engine against itself, every
+    move refereed by the rules crate, PGN with SAN and the variant tag."""
+    summary, headers, text = run_match(
+        tmp_path,
+        "--engine", uci_engine("A"), "--engine", uci_engine("B"),
+        "--variant", variant, "--nodes", "3000", "--games", "2", "--concurrency", "2", "--max-moves", "80",
+    )
+    assert summary["finished"] == 2 and set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+    assert [h["Variant"] for h in headers] == [variant, variant]
+
+
+def test_a_users_variant_is_played_with_the_file_given_to_both(tmp_path):
+    """A variant of a user's file: the runner (--variants) and the engines
+    (--variants on their command line) read the same file."""
+    engine = lambda name: uci_engine(name, f"arg=--variants arg={EXAMPLE_INI}")
+    summary, headers, _ = run_match(
+        tmp_path,
+        "--engine", engine("A"), "--engine", engine("B"),
+        "--variant", "cannons", "--nodes", "2000", "--games", "2", "--max-moves", "60",
+        "--variants", str(EXAMPLE_INI),
+    )
+    assert summary["finished"] == 2 and set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+    assert {h["Variant"] for h in headers} == {"cannons"}
+
+
+@pytest.mark.skipif(FAIRY is None, reason="apt-get install fairy-stockfish")
+def test_menagerie_against_fairy_stockfish_in_capablanca(tmp_path):
+    """Menagerie's engine against Fairy-Stockfish (Debian's) in a game both
+    know: every move refereed, the games finish by the rules."""
+    summary, headers, text = run_match(
+        tmp_path,
+        "--engine", uci_engine("Menagerie"), "--engine", f"cmd={FAIRY} name=Fairy-Stockfish option.Hash=8",
+        "--variant", "capablanca", "--nodes", "5000", "--games", "2", "--max-moves", "100",
+    )
+    assert summary["finished"] == 2 and set(summary["terminations"]) <= {"normal", "adjudication"}, summary
+    assert "Fairy-Stockfish" in text and all(h["Variant"] == "capablanca" for h in headers)

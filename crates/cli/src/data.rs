@@ -1,5 +1,5 @@
 //! Commands on variants defined as data (the built-in `variants.ini` and
-//! `--variants FILE`): perft, divide, moves and validate, on this machine.
+//! `--variants FILE`): perft, divide, moves, validate and analyze, on this machine.
 
 use crate::local::{check_depth, pool};
 use crate::report;

@@ -418,7 +418,7 @@ fn variants() -> Result<ExitCode> {
     }
     for name in catalogue.data_names() {
         let def = catalogue.data(name)?;
-        let summary = "Defined as data (variants.ini): perft, divide, moves and validate.";
+        let summary = "Defined as data (variants.ini): perft, divide, moves, validate, analyze and match.";
         if json {
             // Such variants give their pieces no value.
             let pieces: Vec<serde_json::Value> = def

@@ -713,17 +713,24 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                     }
                     break;
                 }
-                // Order the remaining lines best first (stable: earlier order breaks ties).
+                // Order the remaining lines best first (stable: earlier order
+                // breaks ties), then the lines done so far: a later line may
+                // have found more than an earlier one (search instability).
                 self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
-                if self.main {
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+                // Every line of the iteration is reported once they are all
+                // searched, best first.
+                if self.main && pv_idx + 1 == multipv {
                     self.flush();
-                    let rm = &self.root_moves[pv_idx];
-                    let info = self.info(depth, pv_idx, rm);
-                    if pv_idx == 0 && last_best != Some(rm.mv) {
-                        last_best = Some(rm.mv);
-                        tracing::debug!(depth, best = %pos.line_text(&[rm.mv]).join(""), score = ?info.score, "best move changed");
+                    for idx in 0..multipv {
+                        let rm = &self.root_moves[idx];
+                        let info = self.info(depth, idx, rm);
+                        if idx == 0 && last_best != Some(rm.mv) {
+                            last_best = Some(rm.mv);
+                            tracing::debug!(depth, best = %pos.line_text(&[rm.mv]).join(""), score = ?info.score, "best move changed");
+                        }
+                        report(info);
                     }
-                    report(info);
                 }
             }
             if self.stopped() {

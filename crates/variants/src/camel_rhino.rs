@@ -97,6 +97,7 @@ impl<V: Variant> Position<V> {
     /// Wazir moves where wazirs promote (the ordinary generator leaves them
     /// out then): every step, one move per promotion choice onto the last
     /// rank from another rank.
+    #[inline(always)]
     pub(crate) fn gen_wazirs<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
         let us = self.side;
         let own = self.by_color[us.idx()];

@@ -53,6 +53,7 @@ impl<V: Variant> Position<V> {
     /// is tested once per direction with the Alseid lifted off the board —
     /// where it lands can only add a blocker — falling back to a full test
     /// per destination only when that fails.
+    #[inline(always)]
     pub(crate) fn gen_alseids<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
         let g = S::<V>::geometry();
         let us = self.side;

@@ -162,6 +162,7 @@ impl<V: Variant> Position<V> {
     }
 
     /// The number of legal moves (faster than listing them).
+    #[inline(always)]
     pub fn count_legal(&self) -> u64 {
         let mut c = Count(0);
         self.generate(&mut c);
@@ -204,6 +205,9 @@ impl<V: Variant> Position<V> {
         !p.is_attacked(p.king(us), us.flip())
     }
 
+    // `#[inline(always)]` (and on the generators it calls) so that perft's
+    // copy compiled with `popcnt` (perft.rs) gets it for the bulk count.
+    #[inline(always)]
     pub(crate) fn generate<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
         if self.variant_ended() {
             return;
@@ -336,6 +340,7 @@ impl<V: Variant> Position<V> {
 
     /// Moves of special powers; `checkers` and `pinned` come from the
     /// ordinary generator (`pinned` is empty when in double check).
+    #[inline(always)]
     pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
         if V::KIDNAP != Kidnap::None {
             self.gen_alseids(sink, checkers, pinned);
@@ -383,6 +388,7 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    #[inline(always)]
     fn generate_pawns<K: Sink<BitsOf<V>>>(&self, sink: &mut K, mask: BitsOf<V>, pinned: BitsOf<V>, ksq: Square) {
         type S<V> = <V as Variant>::Shape;
         let us = self.side;

@@ -360,7 +360,10 @@ fn illegal(pos: &AnyPosition) -> IllegalPgnMove {
     IllegalPgnMove { number: pos.to_setup().fullmove, side: side_name(pos.side_to_move()), fen: fen::format(pos) }
 }
 
-fn write_tag(out: &mut String, name: &str, value: &str) {
+/// Writes a tag pair in PGN export format (`[Name "value"]` and a newline;
+/// `\\` and `"` escaped, control characters as spaces). Shared with the
+/// PGN of variants defined as data.
+pub fn write_tag(out: &mut String, name: &str, value: &str) {
     let mut v = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -375,7 +378,7 @@ fn write_tag(out: &mut String, name: &str, value: &str) {
 
 /// Comment words: `{` glued to the first, `}` to the last. A `}` inside
 /// the text (which PGN cannot hold) is written as `)`.
-fn push_comment(words: &mut Vec<String>, text: &str) {
+pub fn push_comment(words: &mut Vec<String>, text: &str) {
     let clean = text.replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
     if parts.is_empty() {
@@ -448,7 +451,9 @@ fn write_line(words: &mut Vec<String>, mut pos: AnyPosition, moves: &[PgnMove]) 
     Ok(())
 }
 
-fn wrap(out: &mut String, words: &[String]) {
+/// Writes movetext words as lines of at most 79 characters, ending with a
+/// newline.
+pub fn wrap(out: &mut String, words: &[String]) {
     let mut len = 0;
     for w in words {
         if len > 0 && len + 1 + w.len() > LINE_MAX {

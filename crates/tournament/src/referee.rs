@@ -6,7 +6,7 @@
 //! and the PGN record.
 
 use crate::engine::{Engine, EngineError, GoLimits, Thought};
-use menagerie_notation::pgn::{GameResult, PgnGame};
+use menagerie_notation::pgn::{GameResult, PgnGame, push_comment, wrap, write_tag};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Game, Move, Outcome};
 use std::time::Duration;
@@ -122,18 +122,7 @@ impl DataPgn {
     /// The game in PGN export format, ending with a blank line.
     pub fn to_pgn(&self) -> String {
         let mut out = String::new();
-        let tag = |out: &mut String, name: &str, value: &str| {
-            let v: String = value
-                .chars()
-                .flat_map(|c| match c {
-                    '\\' => vec!['\\', '\\'],
-                    '"' => vec!['\\', '"'],
-                    c if c.is_control() => vec![' '],
-                    c => vec![c],
-                })
-                .collect();
-            out.push_str(&format!("[{name} \"{v}\"]\n"));
-        };
+        let tag = write_tag;
         for (name, value) in self.tags.iter().filter(|(k, _)| ROSTER.contains(&k.as_str())) {
             tag(&mut out, name, value);
         }
@@ -172,20 +161,8 @@ impl DataPgn {
             pos = pos.play(*m);
         }
         words.push(self.result.as_str().to_string());
-        let mut len = 0;
-        for w in &words {
-            if len > 0 && len + 1 + w.len() > 79 {
-                out.push('\n');
-                len = 0;
-            }
-            if len > 0 {
-                out.push(' ');
-                len += 1;
-            }
-            out.push_str(w);
-            len += w.len();
-        }
-        out.push_str("\n\n");
+        wrap(&mut out, &words);
+        out.push('\n');
         out
     }
 }
@@ -193,22 +170,6 @@ impl DataPgn {
 /// The full-move number of a data variant's position (its FEN's sixth field).
 fn fullmove(pos: &menagerie_rules::Position) -> u32 {
     pos.fen().split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1)
-}
-
-/// Comment words: `{` glued to the first, `}` to the last (a `}` inside is written `)`).
-fn push_comment(words: &mut Vec<String>, text: &str) {
-    let clean = text.replace('}', ")");
-    let parts: Vec<&str> = clean.split_whitespace().collect();
-    match parts.len() {
-        0 => words.push("{}".into()),
-        n => {
-            for (i, p) in parts.iter().enumerate() {
-                let open = if i == 0 { "{" } else { "" };
-                let close = if i == n - 1 { "}" } else { "" };
-                words.push(format!("{open}{p}{close}"));
-            }
-        }
-    }
 }
 
 /// What the match loop needs of a game.

@@ -33,11 +33,15 @@ pub fn wire_moves(pos: &AnyPosition, line: &[Move], chess960: bool) -> Vec<Strin
 
 /// Formats an info line; `pos` is the root of the search.
 pub fn info_line(pos: &AnyPosition, i: &Info, chess960: bool) -> String {
+    format_info(i, &wire_moves(pos, &i.pv, chess960))
+}
+
+/// An info line of any search, its variation already written as `pv`.
+fn format_info<M>(i: &Info<M>, pv: &[String]) -> String {
     let score = match i.score {
         Score::Cp(c) => format!("cp {c}"),
         Score::Mate(m) => format!("mate {m}"),
     };
-    let pv = wire_moves(pos, &i.pv, chess960);
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
@@ -92,21 +96,7 @@ pub fn data_moves(pos: &DataPosition, line: &[DataMove]) -> Vec<String> {
 
 /// An info line of a search in a variant defined as data; `pos` is its root.
 fn data_info_line(pos: &DataPosition, i: &Info<DataMove>) -> String {
-    let score = match i.score {
-        Score::Cp(c) => format!("cp {c}"),
-        Score::Mate(m) => format!("mate {m}"),
-    };
-    format!(
-        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
-        i.depth,
-        i.seldepth,
-        i.multipv,
-        i.nodes,
-        i.nps,
-        i.hashfull,
-        i.time_ms,
-        data_moves(pos, &i.pv).join(" ")
-    )
+    format_info(i, &data_moves(pos, &i.pv))
 }
 
 fn data_bestmove_line(pos: &DataPosition, best: Option<DataMove>, ponder: Option<DataMove>) -> String {

@@ -38,7 +38,11 @@ def test_handshake_and_options(engine):
     assert opts["MultiPV"].type == "spin"
     variant = opts["UCI_Variant"]
     assert variant.type == "combo" and variant.default == "chess"
-    assert list(variant.var) == VARIANTS
+    # The compiled games, then those defined as data (built in), by name.
+    data = ["amazon", "capablanca", "chancellor", "courier", "embassy", "grasshopper", "janus", "knightmate",
+            "makruk", "nightrider", "seirawan", "seirawan960", "shako", "shatranj"]
+    assert list(variant.var) == VARIANTS + data
+    assert "VariantPath" in opts
 
 
 def test_configure_hash_and_threads(engine):

@@ -336,6 +336,26 @@ pub fn from_xboard(pos: &AnyPosition, text: &str) -> Option<Vec<Move>> {
             }
         }
         let _ = base;
+        // XBoard's `grand` parent (the 10x10 boards) makes ranks 8-9 an
+        // optional promotion zone and may append a promotion letter to a
+        // plain pawn move there: the one legal move between those squares
+        // that promotes nothing and takes nothing over is meant.
+        if suffix.is_some() {
+            let plain: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| !m.is_prelude() && m.promotion.is_none() && m.kind != MoveKind::Takeover)
+                .filter(|m| {
+                    squares(&uci::format(v, *m), files, ranks, 1).is_some_and(|(f, tt, _)| f == from && tt == to)
+                })
+                .collect();
+            let others = legal.iter().filter(|m| {
+                squares(&uci::format(v, **m), files, ranks, 1).is_some_and(|(f, tt, _)| f == from && tt == to)
+            });
+            if plain.len() == 1 && others.count() == 1 {
+                return Some(plain);
+            }
+        }
     }
     parse_move(pos, text).ok().map(|m| vec![m])
 }
@@ -350,6 +370,20 @@ mod tests {
             p = p.play(parse_move(&p, m).unwrap()).unwrap();
         }
         p
+    }
+
+    #[test]
+    fn a_promotion_letter_xboard_adds_to_a_plain_pawn_move_is_ignored() {
+        // Camel and Rhino Chess under XBoard's `grand` parent: c7 (XBoard's
+        // rank 7, the 8th) is in grand's promotion zone, not in the variant's.
+        let pos = fen::parse(
+            VariantId::CamelRhino,
+            "r8r/1hzbqkbnc1/pp1p2pppp/4ww4/2P7/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+        )
+        .unwrap();
+        let plain = from_xboard(&pos, "c5c6").unwrap();
+        assert_eq!(from_xboard(&pos, "c5c6q"), Some(plain));
+        assert_eq!(from_xboard(&pos, "c5c9q"), None);
     }
 
     /// Every move XBoard can show reads back as itself.

@@ -11,6 +11,35 @@ use crate::{fen, parse_move, uci};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
 
+/// The XBoard 4.9 variant a compiled variant is described as a child of
+/// (the `_parent` of its `setup` command): `seirawan` for gating (a gated
+/// piece is a move suffix), `grand` for a 10x10 board without castling
+/// (XBoard swaps two friendly pieces only where its parent has no castling),
+/// `fairy` otherwise; `normal` for chess.
+pub fn parent(v: VariantId) -> &'static str {
+    let rules = v.rules();
+    if matches!(v, VariantId::Chess | VariantId::Chess960) {
+        "normal"
+    } else if rules.gating.is_some() {
+        "seirawan"
+    } else if !rules.castling && v.size() == (10, 10) {
+        "grand"
+    } else {
+        "fairy"
+    }
+}
+
+/// Whether XBoard's `grand` parent counts a pawn's step from `from` to `to`
+/// (0-based indexes of a 10x10 board) as a promotion although the variant
+/// does not: Grand Chess promotes on the last three ranks, and XBoard makes a
+/// pawn step from the 7th rank on a promotion and, without a suffix, to a
+/// queen. The pawn stays a pawn when the move names a pawn as its new piece.
+fn grand_zone(v: VariantId, white: bool, from: usize, to: usize) -> bool {
+    let (files, ranks) = (v.size().0 as usize, v.size().1 as usize);
+    let (fr, tr) = (from / files, to / files);
+    parent(v) == "grand" && if white { fr >= ranks - 4 && tr > fr } else { fr <= 3 && tr < fr }
+}
+
 /// A position's FEN as XBoard writes it: without the reserve bracket.
 pub fn xboard_fen(pos: &AnyPosition) -> String {
     let f = fen::format(pos);
@@ -227,6 +256,11 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
         && !mover.eq_ignore_ascii_case(&g.piece.letter())
     {
         Some(g.piece.letter().to_ascii_lowercase())
+    } else if mover.eq_ignore_ascii_case(&'p')
+        && m.kind != MoveKind::Swap
+        && grand_zone(v, mover.is_ascii_uppercase(), from, to)
+    {
+        Some('p')
     } else {
         None
     };
@@ -384,6 +418,31 @@ mod tests {
         let plain = from_xboard(&pos, "c5c6").unwrap();
         assert_eq!(from_xboard(&pos, "c5c6q"), Some(plain));
         assert_eq!(from_xboard(&pos, "c5c9q"), None);
+    }
+
+    #[test]
+    fn a_pawn_step_into_grands_promotion_zone_names_the_pawn() {
+        // XBoard's `grand` parent would promote c7-c8 to a queen on its own
+        // board; the suffix `p` keeps the pawn, and reads back as the plain move.
+        let pos = fen::parse(
+            VariantId::CamelRhino,
+            "r8r/1hzbqkbnc1/pp1p2pppp/2P1ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+        )
+        .unwrap();
+        for (ours, theirs) in [("c7c8", "c6c7p"), ("c7b8", "c6b7p"), ("a3a4", "a2a3")] {
+            let m = parse_move(&pos, ours).unwrap();
+            assert_eq!(to_xboard(&pos, m).as_deref(), Some(theirs), "{ours}");
+            assert_eq!(from_xboard(&pos, theirs), Some(vec![m]), "{theirs}");
+        }
+        let black = fen::parse(
+            VariantId::CamelRhino,
+            "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/P1p4PPP/1HZBQKBNC1/R8R b - - 0 1",
+        )
+        .unwrap();
+        let m = parse_move(&black, "c3d2").unwrap();
+        assert_eq!(to_xboard(&black, m).as_deref(), Some("c2d1p"));
+        assert_eq!(parent(VariantId::CamelRhino), "grand");
+        assert_eq!(parent(VariantId::Alpaca), "seirawan");
     }
 
     /// Every move XBoard can show reads back as itself.

@@ -24,7 +24,7 @@
 
 use crate::session::{Session, send};
 use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
-use menagerie_notation::xboard::{from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
+use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
 use menagerie_rules::{EndReason, GameResult, Move as DataMove};
@@ -105,16 +105,7 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
     let white: String = white.into_iter().collect();
     let (w, h) = v.size();
-    // XBoard swaps two friendly pieces on a move of one onto the other only
-    // where its parent variant has no castling: Grand Chess (10x10, pawns on
-    // the third rank, like Camel and Rhino Chess).
-    let parent = if v.rules().gating.is_some() {
-        "seirawan"
-    } else if !v.rules().castling && v.size() == (10, 10) {
-        "grand"
-    } else {
-        "fairy"
-    };
+    let parent = xboard::parent(v);
     let start = xboard_fen(&AnyPosition::start(v));
     let mut out = vec![format!("setup ({white}{black}) {w}x{h}+0_{parent} {start}")];
     for k in kinds {

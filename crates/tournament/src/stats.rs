@@ -146,7 +146,9 @@ impl Sprt {
     ///
     /// When every game has the same result the observed variance is 0; it
     /// is then estimated as if one more game had been drawn, so a match of
-    /// nothing but wins (or losses) still decides.
+    /// nothing but wins (or losses) still decides, and a match of nothing
+    /// but draws as if one more game had been won and one lost (without it
+    /// the first draws would divide by zero and end the test at once).
     pub fn llr(&self, score: &Score) -> f64 {
         let n = f64::from(score.games());
         if n == 0.0 {
@@ -155,6 +157,9 @@ impl Sprt {
         let mut var = score.variance();
         if var <= 0.0 {
             var = Score { draws: score.draws + 1, ..*score }.variance();
+        }
+        if var <= 0.0 {
+            var = Score { wins: score.wins + 1, losses: score.losses + 1, ..*score }.variance();
         }
         let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
         let s = score.fraction();
@@ -245,6 +250,12 @@ mod tests {
         assert!(close(wide.llr(&sweep), 4.78, 0.01), "{}", wide.llr(&sweep));
         assert_eq!(wide.state(&sweep), SprtState::AcceptH1);
         assert_eq!(wide.state(&sweep.flipped()), SprtState::AcceptH0);
+        // All draws: the variance of one added win and loss (σ² = 0.125 for
+        // two draws): LLR = 2·0.0071951·(1 − 1.0071951)/0.25 = −0.000414,
+        // not −∞ (which ended a match after its first two draws).
+        let calm = Score { wins: 0, draws: 2, losses: 0 };
+        assert!(close(t.llr(&calm), -0.000_414, 0.000_005), "{}", t.llr(&calm));
+        assert_eq!(t.state(&calm), SprtState::Continue);
         assert!(t.validate().is_ok());
         assert!(Sprt { elo0: 5.0, elo1: 0.0, ..t }.validate().is_err());
         assert!(Sprt { alpha: 0.0, ..t }.validate().is_err());

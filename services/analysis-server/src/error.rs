@@ -28,7 +28,7 @@ pub enum ServiceError {
     },
     /// The task is not available for a variant defined as data.
     #[error(
-        "{field}: '{variant}' is a variant defined as data: {task} is not available for it (ValidateMove, LegalMoves, Perft, PerftBatch, ValidateFen, ReplayMoves, Analyze and BestMove are)"
+        "{field}: '{variant}' is a variant defined as data: {task} is not available for it (ValidateMove, LegalMoves, Perft, PerftBatch, ValidateFen, ReplayMoves, Analyze, BestMove, ReadPgn, WritePgn and RenderBoard are)"
     )]
     DataVariant {
         /// The field naming the variant (`position.variant`, `pgn`).

@@ -1098,13 +1098,15 @@ impl AnalysisService for AnalysisApi {
         let (game, options) = self.annotate_setup(req.get_ref())?;
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
-        let span = tracing::info_span!(
-            "annotate_game",
-            variant = %game.variant,
-            moves = game.moves.len(),
-            workers = options.workers
-        );
-        let stream = self.stream_job(ticket, watch, span, move |tx, watch| annotate_job(&game, options, tx, watch));
+        let (variant, plies) = match &game {
+            pgn::AnyPgnGame::Compiled(g) => (g.variant.name().to_string(), g.moves.len()),
+            pgn::AnyPgnGame::Data(g) => (g.variant.name.clone(), g.moves.len()),
+        };
+        let span = tracing::info_span!("annotate_game", variant = %variant, moves = plies, workers = options.workers);
+        let stream = self.stream_job(ticket, watch, span, move |tx, watch| match &game {
+            pgn::AnyPgnGame::Compiled(g) => annotate_job(g, options, tx, watch),
+            pgn::AnyPgnGame::Data(g) => annotate_job(g, options, tx, watch),
+        });
         Ok(Response::new(stream))
     }
 
@@ -1123,8 +1125,8 @@ impl AnalysisService for AnalysisApi {
 
 /// Runs a review on the job thread, streaming its events; the last event
 /// (the summary with the annotated PGN) is returned.
-fn annotate_job(
-    game: &pgn::PgnGame,
+fn annotate_job<P: menagerie_review::ReviewPosition>(
+    game: &pgn::PgnGame<P>,
     mut options: menagerie_review::ReviewOptions,
     tx: &EventSender<pb::AnnotateGameResponse>,
     watch: &Watch,
@@ -1198,7 +1200,7 @@ fn annotate_job(
     };
     Ok(Some(pb::AnnotateGameResponse {
         event: Some(Event::Summary(pb::GameSummary {
-            variant: review.variant.name().into(),
+            variant: review.variant.clone(),
             white: Some(side(&review.summary.white)),
             black: Some(side(&review.summary.black)),
             annotated_pgn,
@@ -1270,9 +1272,7 @@ fn move_review_pb(m: &menagerie_review::MoveReport) -> pb::MoveReview {
 /// one of `variants` defined as data), or the first bad game's error.
 fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, ServiceError> {
     let bad = |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-    let variants = variants.clone();
-    let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.data(name.trim()).ok());
-    let games = pgn::read_str_any(text, pgn::ReadOptions::default(), lookup).map_err(|e| bad(e.to_string()))?;
+    let games = read_any_pgn(text, variants).map_err(|e| bad(e.to_string()))?;
     let mut out = Vec::with_capacity(games.len());
     for (i, g) in games.iter().enumerate() {
         let illegal = |e: pgn::IllegalPgnMove| bad(format!("game {}: {e}", i + 1));
@@ -1307,6 +1307,13 @@ fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, Serv
         });
     }
     Ok(pb::ReadPgnResponse { games: out })
+}
+
+/// The games of a PGN text, of compiled variants or of `variants` defined as data.
+fn read_any_pgn(text: &str, variants: &Variants) -> Result<Vec<pgn::AnyPgnGame>, pgn::PgnError> {
+    let variants = variants.clone();
+    let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.data(name.trim()).ok());
+    pgn::read_str_any(text, pgn::ReadOptions::default(), lookup)
 }
 
 /// A game of a variant defined as data as ReadPgn describes it.
@@ -1365,10 +1372,20 @@ impl AnalysisApi {
     fn annotate_setup(
         &self,
         r: &pb::AnnotateGameRequest,
-    ) -> Result<(pgn::PgnGame, menagerie_review::ReviewOptions), ServiceError> {
+    ) -> Result<(pgn::AnyPgnGame, menagerie_review::ReviewOptions), ServiceError> {
         use menagerie_review::{Budget, ReviewOptions, SvgMode, Thresholds};
         let c = &self.config;
-        let game = if r.pgn.is_empty() {
+        let game = if r.pgn.is_empty() && self.data_variant(r.position.as_ref()).is_some() {
+            let played = self.parse_data_game(r.position.as_ref())?;
+            let mut game = pgn::PgnGame::from_position(played.start().clone());
+            for &m in played.moves() {
+                game.push(m).map_err(|e| ServiceError::IllegalMove {
+                    field: "position.moves".into(),
+                    message: e.to_string(),
+                })?;
+            }
+            pgn::AnyPgnGame::Data(game)
+        } else if r.pgn.is_empty() {
             let parsed = self.parse_position(r.position.as_ref(), "game annotation")?;
             let mut game = pgn::PgnGame::from_position(parsed.start);
             for &m in &parsed.moves {
@@ -1377,24 +1394,23 @@ impl AnalysisApi {
                     message: e.to_string(),
                 })?;
             }
-            game
+            pgn::AnyPgnGame::Compiled(game)
         } else {
             let bad =
                 |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-            self.refuse_data_pgn(&r.pgn, "game annotation")?;
-            let mut games = pgn::read_str(&r.pgn).map_err(|e| bad(e.to_string()))?;
+            let mut games = read_any_pgn(&r.pgn, &self.variants).map_err(|e| bad(e.to_string()))?;
             match games.len() {
                 1 => games.remove(0),
                 0 => return Err(bad("the PGN holds no game".into())),
                 n => return Err(bad(format!("the PGN holds {n} games; annotate one game per call"))),
             }
         };
-        if game.moves.len() > c.max_moves {
-            return Err(ServiceError::OutOfRange {
-                field: "pgn".into(),
-                value: game.moves.len() as u64,
-                max: c.max_moves as u64,
-            });
+        let plies = match &game {
+            pgn::AnyPgnGame::Compiled(g) => g.moves.len(),
+            pgn::AnyPgnGame::Data(g) => g.moves.len(),
+        };
+        if plies > c.max_moves {
+            return Err(ServiceError::OutOfRange { field: "pgn".into(), value: plies as u64, max: c.max_moves as u64 });
         }
         let check = |field: &str, value: u64, max: u64| -> Result<(), ServiceError> {
             if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
@@ -1638,17 +1654,6 @@ impl AnalysisApi {
             white_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::White),
             black_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::Black),
         })
-    }
-
-    /// Refuses `task` on a PGN text whose `Variant` tag names a variant
-    /// defined as data.
-    fn refuse_data_pgn(&self, text: &str, task: &'static str) -> Result<(), ServiceError> {
-        for name in crate::data::pgn_variants(text) {
-            if let Ok(VariantRef::Data(def)) = self.variants.find(name) {
-                return Err(Self::not_for_data("pgn", &def.name, task));
-            }
-        }
-        Ok(())
     }
 
     /// ValidateMove in a variant defined as data.

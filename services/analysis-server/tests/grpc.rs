@@ -2070,14 +2070,6 @@ fn assert_illegal<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
     assert_eq!(precondition_subjects(&s), vec![format!("ILLEGAL_MOVE:{field}")], "{s:?}");
 }
 
-/// A refusal of a task for a variant defined as data, naming the field.
-fn assert_refused_as_data<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
-    let s = r.unwrap_err();
-    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
-    assert!(s.message().contains("defined as data") && s.message().contains("not available"), "{s:?}");
-    assert_eq!(precondition_subjects(&s), vec![format!("DATA_VARIANT:{field}")], "{s:?}");
-}
-
 async fn start_service(service: AnalysisApi) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -2485,18 +2477,49 @@ async fn render_board_draws_data_variants() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn other_tasks_refuse_data_variants_cleanly() {
+async fn annotate_game_reviews_data_variants() {
+    use pb::annotate_game_response::Event;
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;
-    let makruk = || pos("makruk", "", &["e3e4"]);
+    // By position, with pictures of the variant's board.
+    let req = pb::AnnotateGameRequest {
+        position: pos("capablanca", "", &["e2e4", "e7e5", "i1h3"]),
+        depth: 2,
+        pictures: pb::Pictures::All as i32,
+        ..Default::default()
+    };
+    let events = annotate_events(&mut client, req).await;
+    let positions = events.iter().filter(|e| matches!(e, Event::Position(_))).count();
+    assert_eq!(positions, 4);
+    let mut moves: Vec<&pb::MoveReview> =
+        events.iter().filter_map(|e| if let Event::Move(m) = e { Some(m) } else { None }).collect();
+    moves.sort_by_key(|m| m.ply);
+    assert_eq!(moves.iter().map(|m| m.played_san.as_str()).collect::<Vec<_>>(), ["e4", "e5", "Nh3"]);
+    assert_eq!(moves.iter().map(|m| m.played.as_str()).collect::<Vec<_>>(), ["e2e4", "e7e5", "i1h3"]);
+    assert!(moves.iter().all(|m| m.svg.matches("class=\"square ").count() == 80 && !m.best_move.is_empty()));
+    let Some(Event::Summary(summary)) = events.last() else { panic!("no summary last") };
+    assert_eq!(summary.variant, "capablanca");
+    let annotated = &summary.annotated_pgn;
+    assert!(annotated.contains("[Variant \"capablanca\"]") && annotated.contains("[%eval"), "{annotated}");
+    let again = client.read_pgn(pb::ReadPgnRequest { pgn: annotated.clone() }).await.unwrap().into_inner();
+    assert_eq!(again.games[0].position, pos("capablanca", "", &["e2e4", "e7e5", "i1h3"]));
+
+    // By PGN.
+    let pgn = "[Event \"?\"]\n[Variant \"Makruk\"]\n\n1. e4 e5 *\n";
+    let req = pb::AnnotateGameRequest { pgn: pgn.into(), depth: 1, ..Default::default() };
+    let events = annotate_events(&mut client, req).await;
+    let Some(Event::Summary(summary)) = events.last() else { panic!("no summary last") };
+    assert_eq!(summary.variant, "makruk");
+    assert!(summary.annotated_pgn.contains("1. e4"), "{}", summary.annotated_pgn);
+
+    // Bad games are refused before a job slot is taken.
     let before = server.service.jobs().stats.started.load(Ordering::Relaxed);
-    let annotate = pb::AnnotateGameRequest { position: makruk(), depth: 1, ..Default::default() };
-    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "position.variant");
-    let pgn = "[Event \"?\"]\n[Variant \"Makruk\"]\n\n1. e3e4 *\n";
-    let annotate = pb::AnnotateGameRequest { pgn: pgn.into(), depth: 1, ..Default::default() };
-    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "pgn");
-    // Refused before any job slot was taken.
+    let bad =
+        pb::AnnotateGameRequest { pgn: "[Variant \"makruk\"]\n\n1. e5 *\n".into(), depth: 1, ..Default::default() };
+    assert_bad_field(client.annotate_game(bad).await.map(|_| ()), Code::InvalidArgument, "pgn");
+    let bad = pb::AnnotateGameRequest { position: pos("makruk", "", &["e3e5"]), depth: 1, ..Default::default() };
+    assert_illegal(client.annotate_game(bad).await.map(|_| ()), "position.moves[0]");
     assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), before);
     assert_eq!(server.running(), 0);
 }

@@ -457,9 +457,8 @@ fn play_checked<P: PgnPosition>(pos: &P, m: P::Move) -> Result<P, IllegalPgnMove
 }
 
 /// Writes a tag pair in PGN export format (`[Name "value"]` and a newline;
-/// `\\` and `"` escaped, control characters as spaces). Shared with the
-/// PGN of variants defined as data.
-pub fn write_tag(out: &mut String, name: &str, value: &str) {
+/// `\\` and `"` escaped, control characters as spaces).
+fn write_tag(out: &mut String, name: &str, value: &str) {
     let mut v = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -474,7 +473,7 @@ pub fn write_tag(out: &mut String, name: &str, value: &str) {
 
 /// Comment words: `{` glued to the first, `}` to the last. A `}` inside
 /// the text (which PGN cannot hold) is written as `)`.
-pub fn push_comment(words: &mut Vec<String>, text: &str) {
+fn push_comment(words: &mut Vec<String>, text: &str) {
     let clean = text.replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
     if parts.is_empty() {
@@ -554,7 +553,7 @@ fn write_line<P: PgnPosition>(
 
 /// Writes movetext words as lines of at most 79 characters, ending with a
 /// newline.
-pub fn wrap(out: &mut String, words: &[String]) {
+fn wrap(out: &mut String, words: &[String]) {
     let mut len = 0;
     for w in words {
         if len > 0 && len + 1 + w.len() > LINE_MAX {

@@ -429,7 +429,10 @@ async fn annotate_one(
                     }
                 };
                 let summary = Summary { white: side(s.white), black: side(s.black) };
-                return Ok((GameReview { variant, positions, moves, summary }, s.annotated_pgn));
+                return Ok((
+                    GameReview { variant: variant.name().to_string(), positions, moves, summary },
+                    s.annotated_pgn,
+                ));
             }
             _ => {}
         }

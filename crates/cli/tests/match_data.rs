@@ -88,7 +88,7 @@ fn what_cannot_play_data_variants_is_a_clear_error() {
     ]);
     let _ = std::fs::remove_file(&book);
     assert_ne!(o.status.code(), Some(0));
-    assert!(stderr(&o).contains("game 1: 'e5' is not a legal move"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("game 1, line 3: move 1. (White): 'e5' is illegal"), "{}", stderr(&o));
     // A FEN of another variant in an EPD file is refused, naming the line.
     let epd = temp("bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
     let o = run(&[

@@ -22,7 +22,9 @@ pub mod xboard;
 
 use menagerie_variants::{AnyPosition, Move};
 
-pub use pgn::{GameResult, PgnError, PgnGame, PgnMove, PgnReader, ReadOptions, Variation};
+pub use pgn::{
+    AnyPgnGame, DataPgnGame, GameResult, PgnError, PgnGame, PgnMove, PgnPosition, PgnReader, ReadOptions, Variation,
+};
 pub use uci::MoveError;
 
 /// Reads a move in coordinate form or SAN.

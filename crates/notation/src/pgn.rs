@@ -39,6 +39,20 @@
 //! position. A `FEN` without `SetUp` is accepted; `SetUp "1"` without a
 //! `FEN`, or a `SetUp` other than `0` or `1`, is an error.
 //!
+//! # Variants defined as data
+//! The same model, reader and writer serve the variants defined as data
+//! ([`menagerie_rules`], Fairy-Stockfish's `variants.ini`): a
+//! [`DataPgnGame`] is a [`PgnGame`] over [`menagerie_rules::Position`]
+//! (both positions implement [`PgnPosition`]). Its `Variant` tag is the
+//! definition's name, always written; `SetUp`/`FEN` as above, the FEN in
+//! Fairy-Stockfish's form; moves are the rules core's SAN
+//! ([`menagerie_rules::Position::san`]: `Nf3`, `e8=Q`, `O-O`, `Nf3/H`).
+//! A reader made with [`PgnReader::with_data`] reads both kinds
+//! ([`PgnReader::read_any_game`], [`read_str_any`]): a `Variant` tag that
+//! names a compiled variant is that variant, any other is asked of the
+//! caller's lookup of data definitions, which also decides the variant of
+//! a game without the tag.
+//!
 //! # Movetext
 //! Moves are SAN as [`crate::san`] writes it (`accept`, `A@g`,
 //! `Nf3(A@g1)`, `Sd4-d6(Nd1-d4)`, `Nxg4(=h3)`, `Qe2<>Kf2`); with
@@ -88,14 +102,22 @@
 //! alpaca game starts `1. accept 1. A@g A@b 1. e4`. Reading what was
 //! written gives an equal [`PgnGame`].
 
-use crate::fen::{self, FenError};
+use crate::fen::FenError;
 use crate::san;
 use crate::uci::{self, MoveError};
 use core::fmt;
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Game, IllegalMove, Move, VariantId};
 use std::io::BufRead;
+use std::sync::Arc;
 use thiserror::Error;
+
+mod position;
+
+pub use position::PgnPosition;
+
+/// A game of a variant defined as data ([`menagerie_rules::Position`]).
+pub type DataPgnGame = PgnGame<menagerie_rules::Position>;
 
 /// The longest token quoted whole in an error.
 const TOKEN_MAX: usize = 32;
@@ -153,6 +175,16 @@ impl GameResult {
     }
 }
 
+impl From<menagerie_rules::GameResult> for GameResult {
+    fn from(r: menagerie_rules::GameResult) -> GameResult {
+        match r {
+            menagerie_rules::GameResult::WhiteWins => GameResult::WhiteWins,
+            menagerie_rules::GameResult::BlackWins => GameResult::BlackWins,
+            menagerie_rules::GameResult::Draw => GameResult::Draw,
+        }
+    }
+}
+
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -161,49 +193,83 @@ impl fmt::Display for GameResult {
 
 /// A move of a game with what is written after it.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct PgnMove {
+pub struct PgnMove<M = Move> {
     /// The move.
-    pub mv: Move,
+    pub mv: M,
     /// Numeric annotation glyphs (`$1` = `!`), in order.
     pub nags: Vec<u8>,
     /// Comments after the move, in order.
     pub comments: Vec<String>,
     /// Alternatives to this move, each played from the position before it.
-    pub variations: Vec<Variation>,
+    pub variations: Vec<Variation<M>>,
 }
 
-impl PgnMove {
+impl<M> PgnMove<M> {
     /// A move without annotations.
-    pub fn new(mv: Move) -> PgnMove {
+    pub fn new(mv: M) -> PgnMove<M> {
         PgnMove { mv, nags: Vec::new(), comments: Vec::new(), variations: Vec::new() }
     }
 }
 
 /// A variation: a line of moves replacing a move of its parent line.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct Variation {
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Variation<M = Move> {
     /// Comments before the variation's first move.
     pub comments: Vec<String>,
     /// The moves.
-    pub moves: Vec<PgnMove>,
+    pub moves: Vec<PgnMove<M>>,
 }
 
-/// One game of a PGN file.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct PgnGame {
+impl<M> Default for Variation<M> {
+    fn default() -> Variation<M> {
+        Variation { comments: Vec::new(), moves: Vec::new() }
+    }
+}
+
+/// One game of a PGN file: of a compiled variant ([`AnyPosition`], the
+/// default) or of a variant defined as data ([`DataPgnGame`]).
+#[derive(Clone)]
+pub struct PgnGame<P: PgnPosition = AnyPosition> {
     /// Tags in order, the roster first (without `Result`, `Variant`,
     /// `SetUp` and `FEN`: see the module docs).
     pub tags: Vec<(String, String)>,
     /// The variant.
-    pub variant: VariantId,
+    pub variant: P::Variant,
     /// The position before the first move.
-    pub start: AnyPosition,
+    pub start: P,
     /// Comments before the first move.
     pub comments: Vec<String>,
     /// The main line.
-    pub moves: Vec<PgnMove>,
+    pub moves: Vec<PgnMove<P::Move>>,
     /// The result.
     pub result: GameResult,
+}
+
+/// Equal games have the same tags, start (hence variant), comments, moves
+/// and result.
+impl<P: PgnPosition> PartialEq for PgnGame<P> {
+    fn eq(&self, other: &PgnGame<P>) -> bool {
+        self.tags == other.tags
+            && self.start == other.start
+            && self.comments == other.comments
+            && self.moves == other.moves
+            && self.result == other.result
+    }
+}
+
+impl<P: PgnPosition + Eq> Eq for PgnGame<P> {}
+
+/// The variant shows in the start position.
+impl<P: PgnPosition> fmt::Debug for PgnGame<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PgnGame")
+            .field("tags", &self.tags)
+            .field("start", &self.start)
+            .field("comments", &self.comments)
+            .field("moves", &self.moves)
+            .field("result", &self.result)
+            .finish()
+    }
 }
 
 /// Why a [`PgnGame`] could not be written or replayed: one of its moves is
@@ -226,12 +292,50 @@ impl PgnGame {
         PgnGame::from_position(AnyPosition::start(variant))
     }
 
-    /// A game from `start`, like [`PgnGame::new`].
-    pub fn from_position(start: AnyPosition) -> PgnGame {
+    /// The main line as a [`Game`] (for repetition and the outcome).
+    pub fn to_game(&self) -> Result<Game, IllegalPgnMove> {
+        let mut game = Game::new(self.start);
+        for m in &self.moves {
+            let pos = *game.position();
+            game.play(m.mv).map_err(|IllegalMove| illegal(&pos))?;
+        }
+        Ok(game)
+    }
+
+    /// The main line in coordinate (UCI) form.
+    pub fn uci_moves(&self) -> Vec<String> {
+        self.moves.iter().map(|m| uci::format(self.variant, m.mv)).collect()
+    }
+}
+
+impl DataPgnGame {
+    /// The main line as a [`menagerie_rules::Game`] (for the game-end rules).
+    pub fn to_game(&self) -> Result<menagerie_rules::Game, IllegalPgnMove> {
+        let mut game = menagerie_rules::Game::new(self.start.clone());
+        for m in &self.moves {
+            if !game.current().legal_moves().contains(&m.mv) {
+                return Err(illegal(game.current()));
+            }
+            game.play(m.mv);
+        }
+        Ok(game)
+    }
+
+    /// The main line in Fairy-Stockfish's coordinate form (`e2e4`, `g1f3h`).
+    pub fn uci_moves(&self) -> Result<Vec<String>, IllegalPgnMove> {
+        let positions = self.positions()?;
+        Ok(self.moves.iter().zip(&positions).map(|(m, p)| p.move_text(m.mv)).collect())
+    }
+}
+
+impl<P: PgnPosition> PgnGame<P> {
+    /// A game from `start` with the roster tags set to `?`, no moves and
+    /// result `*`.
+    pub fn from_position(start: P) -> PgnGame<P> {
         let tags = ROSTER[..6].iter().map(|&t| (t.to_string(), roster_default(t).to_string())).collect();
         PgnGame {
             tags,
-            variant: start.variant(),
+            variant: start.game_variant(),
             start,
             comments: Vec::new(),
             moves: Vec::new(),
@@ -259,53 +363,40 @@ impl PgnGame {
     }
 
     /// Appends `mv` to the main line if it is legal after the main line.
-    pub fn push(&mut self, mv: Move) -> Result<(), IllegalPgnMove> {
+    pub fn push(&mut self, mv: P::Move) -> Result<(), IllegalPgnMove> {
         let pos = self.final_position()?;
-        pos.play(mv).map_err(|IllegalMove| illegal(&pos))?;
+        if !pos.legal().contains(&mv) {
+            return Err(illegal(&pos));
+        }
         self.moves.push(PgnMove::new(mv));
         Ok(())
     }
 
     /// The start position and the position after each main-line move.
-    pub fn positions(&self) -> Result<Vec<AnyPosition>, IllegalPgnMove> {
+    pub fn positions(&self) -> Result<Vec<P>, IllegalPgnMove> {
         let mut out = Vec::with_capacity(self.moves.len() + 1);
-        let mut pos = self.start;
-        out.push(pos);
+        let mut pos = self.start.clone();
         for m in &self.moves {
-            pos = pos.play(m.mv).map_err(|IllegalMove| illegal(&pos))?;
-            out.push(pos);
+            let next = play_checked(&pos, m.mv)?;
+            out.push(std::mem::replace(&mut pos, next));
         }
+        out.push(pos);
         Ok(out)
     }
 
     /// The position after the main line.
-    pub fn final_position(&self) -> Result<AnyPosition, IllegalPgnMove> {
-        let mut pos = self.start;
+    pub fn final_position(&self) -> Result<P, IllegalPgnMove> {
+        let mut pos = self.start.clone();
         for m in &self.moves {
-            pos = pos.play(m.mv).map_err(|IllegalMove| illegal(&pos))?;
+            pos = play_checked(&pos, m.mv)?;
         }
         Ok(pos)
-    }
-
-    /// The main line as a [`Game`] (for repetition and the outcome).
-    pub fn to_game(&self) -> Result<Game, IllegalPgnMove> {
-        let mut game = Game::new(self.start);
-        for m in &self.moves {
-            let pos = *game.position();
-            game.play(m.mv).map_err(|IllegalMove| illegal(&pos))?;
-        }
-        Ok(game)
     }
 
     /// The main line in SAN.
     pub fn san_moves(&self) -> Result<Vec<String>, IllegalPgnMove> {
         let positions = self.positions()?;
-        Ok(self.moves.iter().zip(&positions).map(|(m, p)| san::format(p, m.mv)).collect())
-    }
-
-    /// The main line in coordinate (UCI) form.
-    pub fn uci_moves(&self) -> Vec<String> {
-        self.moves.iter().map(|m| uci::format(self.variant, m.mv)).collect()
+        Ok(self.moves.iter().zip(&positions).map(|(m, p)| p.san_of(m.mv, &p.legal())).collect())
     }
 
     /// The game in PGN export format, ending with a blank line.
@@ -316,12 +407,12 @@ impl PgnGame {
             write_tag(&mut out, name, value);
         }
         write_tag(&mut out, "Result", self.result.as_str());
-        if self.variant != VariantId::Chess {
-            write_tag(&mut out, "Variant", self.variant.name());
+        if let Some(name) = P::variant_tag(&self.variant) {
+            write_tag(&mut out, "Variant", &name);
         }
-        if self.start != AnyPosition::start(self.variant) {
+        if self.start != P::variant_start(&self.variant) {
             write_tag(&mut out, "SetUp", "1");
-            write_tag(&mut out, "FEN", &fen::format(&self.start));
+            write_tag(&mut out, "FEN", &self.start.fen_text());
         }
         for (name, value) in &self.tags {
             if !ROSTER.contains(&name.as_str()) && !DERIVED.contains(&name.as_str()) {
@@ -333,7 +424,7 @@ impl PgnGame {
         for c in &self.comments {
             push_comment(&mut words, c);
         }
-        write_line(&mut words, self.start, &self.moves)?;
+        write_line(&mut words, &self.start, &self.moves)?;
         words.push(self.result.as_str().to_string());
         wrap(&mut out, &words);
         out.push('\n');
@@ -356,14 +447,18 @@ fn side_name(c: Color) -> &'static str {
     if c == Color::White { "White" } else { "Black" }
 }
 
-fn illegal(pos: &AnyPosition) -> IllegalPgnMove {
-    IllegalPgnMove { number: pos.to_setup().fullmove, side: side_name(pos.side_to_move()), fen: fen::format(pos) }
+fn illegal<P: PgnPosition>(pos: &P) -> IllegalPgnMove {
+    IllegalPgnMove { number: pos.fullmove(), side: side_name(pos.side()), fen: pos.fen_text() }
+}
+
+/// The position after `m` if it is legal in `pos`.
+fn play_checked<P: PgnPosition>(pos: &P, m: P::Move) -> Result<P, IllegalPgnMove> {
+    if pos.legal().contains(&m) { Ok(pos.after(m)) } else { Err(illegal(pos)) }
 }
 
 /// Writes a tag pair in PGN export format (`[Name "value"]` and a newline;
-/// `\\` and `"` escaped, control characters as spaces). Shared with the
-/// PGN of variants defined as data.
-pub fn write_tag(out: &mut String, name: &str, value: &str) {
+/// `\\` and `"` escaped, control characters as spaces).
+fn write_tag(out: &mut String, name: &str, value: &str) {
     let mut v = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -378,7 +473,7 @@ pub fn write_tag(out: &mut String, name: &str, value: &str) {
 
 /// Comment words: `{` glued to the first, `}` to the last. A `}` inside
 /// the text (which PGN cannot hold) is written as `)`.
-pub fn push_comment(words: &mut Vec<String>, text: &str) {
+fn push_comment(words: &mut Vec<String>, text: &str) {
     let clean = text.replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
     if parts.is_empty() {
@@ -400,18 +495,23 @@ pub fn push_comment(words: &mut Vec<String>, text: &str) {
 }
 
 /// Appends the words of a line of moves played from `pos`.
-fn write_line(words: &mut Vec<String>, mut pos: AnyPosition, moves: &[PgnMove]) -> Result<(), IllegalPgnMove> {
+fn write_line<P: PgnPosition>(
+    words: &mut Vec<String>,
+    start: &P,
+    moves: &[PgnMove<P::Move>],
+) -> Result<(), IllegalPgnMove> {
     // The number of the White move just written, if nothing came between.
     let mut white_before: Option<u32> = None;
+    let mut pos = start.clone();
     for m in moves {
-        let legal = pos.legal_moves();
+        let legal = pos.legal();
         if !legal.contains(&m.mv) {
             return Err(illegal(&pos));
         }
-        let number = pos.to_setup().fullmove;
-        let san = san::format_with(&pos, m.mv, &legal);
+        let number = pos.fullmove();
+        let san = pos.san_of(m.mv, &legal);
         // A move number is kept on the line of its move.
-        if pos.side_to_move() == Color::White {
+        if pos.side() == Color::White {
             words.push(format!("{number}. {san}"));
             white_before = Some(number);
         } else {
@@ -437,7 +537,7 @@ fn write_line(words: &mut Vec<String>, mut pos: AnyPosition, moves: &[PgnMove]) 
             for c in &v.comments {
                 push_comment(words, c);
             }
-            write_line(words, pos, &v.moves)?;
+            write_line(words, &pos, &v.moves)?;
             if let Some(w) = words.get_mut(start) {
                 w.insert(0, '(');
             }
@@ -446,14 +546,14 @@ fn write_line(words: &mut Vec<String>, mut pos: AnyPosition, moves: &[PgnMove]) 
             }
             white_before = None;
         }
-        pos = pos.play_unchecked(m.mv);
+        pos = pos.after(m.mv);
     }
     Ok(())
 }
 
 /// Writes movetext words as lines of at most 79 characters, ending with a
 /// newline.
-pub fn wrap(out: &mut String, words: &[String]) {
+fn wrap(out: &mut String, words: &[String]) {
     let mut len = 0;
     for w in words {
         if len > 0 && len + 1 + w.len() > LINE_MAX {
@@ -503,6 +603,17 @@ pub enum PgnErrorKind {
         variant: VariantId,
         /// Why.
         error: FenError,
+    },
+    /// A `FEN` tag that is not a valid position of the game's variant
+    /// defined as data.
+    #[error("bad FEN tag '{fen}' for {variant}: {error}")]
+    DataFen {
+        /// The tag's value (cut).
+        fen: String,
+        /// The name of the variant it was read for.
+        variant: String,
+        /// Why.
+        error: menagerie_rules::FenError,
     },
     /// A `SetUp` tag other than `0` or `1`, `SetUp "1"` without a `FEN`,
     /// or `SetUp "0"` with one.
@@ -868,11 +979,46 @@ struct RawGame {
     last_line: usize,
 }
 
+/// Finds the variant defined as data that a `Variant` tag names (`None`:
+/// the game has no `Variant` tag), or `None` if there is none.
+pub type DataLookupFn = dyn Fn(Option<&str>) -> Option<Arc<menagerie_rules::VariantDef>> + Send + Sync;
+
+/// A game read by [`PgnReader::read_any_game`]: of a compiled variant or
+/// of a variant defined as data.
+#[derive(Clone, PartialEq, Debug)]
+#[allow(clippy::large_enum_variant, reason = "one per game read; both kinds hold a game's moves on the heap")]
+pub enum AnyPgnGame {
+    /// A game of a compiled variant.
+    Compiled(PgnGame),
+    /// A game of a variant defined as data.
+    Data(DataPgnGame),
+}
+
+impl AnyPgnGame {
+    /// The variant's name as its `Variant` tag writes it (`chess` for orthodox chess).
+    pub fn variant_name(&self) -> String {
+        match self {
+            AnyPgnGame::Compiled(g) => g.variant.name().to_string(),
+            AnyPgnGame::Data(g) => g.variant.name.clone(),
+        }
+    }
+
+    /// The game in PGN export format ([`PgnGame::to_pgn`]).
+    pub fn to_pgn(&self) -> Result<String, IllegalPgnMove> {
+        match self {
+            AnyPgnGame::Compiled(g) => g.to_pgn(),
+            AnyPgnGame::Data(g) => g.to_pgn(),
+        }
+    }
+}
+
 /// Reads the games of a PGN file one at a time (an [`Iterator`] of
 /// results; after a bad game it goes on with the next one).
 pub struct PgnReader<R> {
     input: R,
     options: ReadOptions,
+    /// Finds variants defined as data, for [`PgnReader::read_any_game`].
+    data: Option<Box<DataLookupFn>>,
     line: usize,
     /// A line (or the rest of one) read but not yet used.
     pending: Option<String>,
@@ -888,7 +1034,20 @@ impl<R: BufRead> PgnReader<R> {
 
     /// A reader of `input` with `options`.
     pub fn with_options(input: R, options: ReadOptions) -> PgnReader<R> {
-        PgnReader { input, options, line: 0, pending: None, games: 0, done: false }
+        PgnReader { input, options, data: None, line: 0, pending: None, games: 0, done: false }
+    }
+
+    /// A reader of `input` with `options` that also reads games of variants
+    /// defined as data ([`PgnReader::read_any_game`]): `lookup` finds the
+    /// variant a `Variant` tag names that no compiled variant has (and is
+    /// asked with `None` first for a game without the tag, which is chess
+    /// when it answers `None`).
+    pub fn with_data(
+        input: R,
+        options: ReadOptions,
+        lookup: impl Fn(Option<&str>) -> Option<Arc<menagerie_rules::VariantDef>> + Send + Sync + 'static,
+    ) -> PgnReader<R> {
+        PgnReader { data: Some(Box::new(lookup)), ..PgnReader::with_options(input, options) }
     }
 
     /// The next line, without its line ending; `Ok(None)` at the end.
@@ -971,8 +1130,32 @@ impl<R: BufRead> PgnReader<R> {
         Ok(Some(raw))
     }
 
-    /// Reads the next game (the same as [`Iterator::next`]).
+    /// Reads the next game (the same as [`Iterator::next`]), which must be
+    /// of a compiled variant.
     pub fn read_game(&mut self) -> Option<Result<PgnGame, PgnError>> {
+        let data = self.data.take();
+        let game = self.read_with(None);
+        self.data = data;
+        Some(game?.and_then(|g| match g {
+            AnyPgnGame::Compiled(g) => Ok(g),
+            // Without a data lookup no game is of a variant defined as data.
+            AnyPgnGame::Data(g) => {
+                let kind = PgnErrorKind::UnknownVariant { name: cut(&g.variant.name), known: VariantId::names() };
+                Err(PgnError { game: self.games, white: None, black: None, line: self.line, kind: Box::new(kind) })
+            }
+        }))
+    }
+
+    /// Reads the next game, of a compiled variant or of a variant defined
+    /// as data that the reader's lookup ([`PgnReader::with_data`]) finds.
+    pub fn read_any_game(&mut self) -> Option<Result<AnyPgnGame, PgnError>> {
+        let data = self.data.take();
+        let game = self.read_with(data.as_deref());
+        self.data = data;
+        game
+    }
+
+    fn read_with(&mut self, data: Option<&DataLookupFn>) -> Option<Result<AnyPgnGame, PgnError>> {
         if self.done {
             return None;
         }
@@ -990,7 +1173,7 @@ impl<R: BufRead> PgnReader<R> {
             }
         };
         self.games += 1;
-        Some(build(raw, self.games, self.options))
+        Some(build(raw, self.games, self.options, data))
     }
 }
 
@@ -1005,6 +1188,18 @@ impl<R: BufRead> Iterator for PgnReader<R> {
 /// the error.
 pub fn read_str(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     PgnReader::new(text.as_bytes()).collect()
+}
+
+/// Reads every game of `text` with `options`, of compiled variants or of
+/// variants defined as data that `lookup` finds ([`PgnReader::with_data`]);
+/// the first bad game is the error.
+pub fn read_str_any(
+    text: &str,
+    options: ReadOptions,
+    lookup: impl Fn(Option<&str>) -> Option<Arc<menagerie_rules::VariantDef>> + Send + Sync + 'static,
+) -> Result<Vec<AnyPgnGame>, PgnError> {
+    let mut reader = PgnReader::with_data(text.as_bytes(), options, lookup);
+    std::iter::from_fn(|| reader.read_any_game()).collect()
 }
 
 fn looks_like_tag(line: &str) -> bool {
@@ -1043,34 +1238,67 @@ fn parse_tags(text: &str, line: usize, tags: &mut Vec<(String, String, usize)>) 
     Ok(())
 }
 
-/// Checks a raw game's tags and plays its movetext.
-fn build(raw: RawGame, index: usize, options: ReadOptions) -> Result<PgnGame, PgnError> {
+/// The game a reader error is about: its index and players.
+struct Which {
+    index: usize,
+    white: Option<String>,
+    black: Option<String>,
+}
+
+impl Which {
+    fn err(&self, kind: PgnErrorKind, line: usize) -> PgnError {
+        PgnError { game: self.index, white: self.white.clone(), black: self.black.clone(), line, kind: Box::new(kind) }
+    }
+}
+
+/// Checks a raw game's tags, finds its variant (compiled, or defined as
+/// data through `data`) and plays its movetext.
+fn build(
+    raw: RawGame,
+    index: usize,
+    options: ReadOptions,
+    data: Option<&DataLookupFn>,
+) -> Result<AnyPgnGame, PgnError> {
     let find = |name: &str| raw.tags.iter().find(|(k, _, _)| k == name);
-    let white = find("White").map(|(_, v, _)| cut(v));
-    let black = find("Black").map(|(_, v, _)| cut(v));
-    let err = |kind: PgnErrorKind, line: usize| PgnError {
-        game: index,
-        white: white.clone(),
-        black: black.clone(),
-        line,
-        kind: Box::new(kind),
-    };
+    let which =
+        Which { index, white: find("White").map(|(_, v, _)| cut(v)), black: find("Black").map(|(_, v, _)| cut(v)) };
     for (i, (name, _, line)) in raw.tags.iter().enumerate() {
         if raw.tags[..i].iter().any(|(k, _, _)| k == name) {
-            return Err(err(PgnErrorKind::DuplicateTag(cut(name)), *line));
+            return Err(which.err(PgnErrorKind::DuplicateTag(cut(name)), *line));
         }
     }
     // Tag errors first (they come first in the file), then token errors.
     if let Some((kind, line)) = raw.error.clone().filter(|(k, _)| matches!(k, PgnErrorKind::Tag { .. })) {
-        return Err(err(kind, line));
+        return Err(which.err(kind, line));
     }
-    let variant = match find("Variant") {
-        None => VariantId::Chess,
-        Some((_, v, line)) => variant_from_tag(v).ok_or_else(|| {
-            let known = format!("{}; chess is also Standard", VariantId::names());
-            err(PgnErrorKind::UnknownVariant { name: cut(v), known }, *line)
-        })?,
+    let Some((_, name, line)) = find("Variant") else {
+        return match data.and_then(|f| f(None)) {
+            Some(def) => build_game(&raw, &which, options, def).map(AnyPgnGame::Data),
+            None => build_game(&raw, &which, options, VariantId::Chess).map(AnyPgnGame::Compiled),
+        };
     };
+    if let Some(variant) = variant_from_tag(name) {
+        return build_game(&raw, &which, options, variant).map(AnyPgnGame::Compiled);
+    }
+    match data.and_then(|f| f(Some(name))) {
+        Some(def) => build_game(&raw, &which, options, def).map(AnyPgnGame::Data),
+        None => {
+            let also = if data.is_some() { " and the variants defined as data given" } else { "" };
+            let known = format!("{}{also}; chess is also Standard", VariantId::names());
+            Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
+        }
+    }
+}
+
+/// Reads the start and plays the movetext of a game of `variant`.
+fn build_game<P: PgnPosition>(
+    raw: &RawGame,
+    which: &Which,
+    options: ReadOptions,
+    variant: P::Variant,
+) -> Result<PgnGame<P>, PgnError> {
+    let find = |name: &str| raw.tags.iter().find(|(k, _, _)| k == name);
+    let err = |kind: PgnErrorKind, line: usize| which.err(kind, line);
     let setup = find("SetUp");
     let fen_tag = find("FEN");
     let start = match (setup.map(|(_, v, l)| (v.as_str(), *l)), fen_tag) {
@@ -1079,10 +1307,8 @@ fn build(raw: RawGame, index: usize, options: ReadOptions) -> Result<PgnGame, Pg
         }
         (Some(("1", l)), None) => return Err(err(PgnErrorKind::SetUp("\"1\" but no FEN tag".into()), l)),
         (Some(("0", l)), Some(_)) => return Err(err(PgnErrorKind::SetUp("\"0\" but a FEN tag is given".into()), l)),
-        (_, Some((_, f, line))) => {
-            fen::parse(variant, f).map_err(|error| err(PgnErrorKind::Fen { fen: cut(f), variant, error }, *line))?
-        }
-        (_, None) => AnyPosition::start(variant),
+        (_, Some((_, f, line))) => P::from_fen_tag(&variant, f).map_err(|kind| err(kind, *line))?,
+        (_, None) => P::variant_start(&variant),
     };
     let mut tags: Vec<(String, String)> = Vec::new();
     for name in &ROSTER[..6] {
@@ -1095,7 +1321,7 @@ fn build(raw: RawGame, index: usize, options: ReadOptions) -> Result<PgnGame, Pg
         }
     }
     let mut p = Parser { tokens: &raw.tokens, at: 0, options };
-    let (comments, moves, result) = match p.line(start, 0) {
+    let (comments, moves, result) = match p.line(&start, 0) {
         Ok(x) => x,
         Err((kind, line)) => {
             // An unterminated comment explains a missing result better.
@@ -1105,7 +1331,7 @@ fn build(raw: RawGame, index: usize, options: ReadOptions) -> Result<PgnGame, Pg
             return Err(err(kind, line.unwrap_or(raw.last_line)));
         }
     };
-    if let Some((kind, line)) = raw.error {
+    if let Some((kind, line)) = raw.error.clone() {
         return Err(err(kind, line));
     }
     let Some(result) = result else {
@@ -1126,21 +1352,26 @@ struct Parser<'a> {
     options: ReadOptions,
 }
 
-type LineRead = (Vec<String>, Vec<PgnMove>, Option<GameResult>);
+type LineRead<M> = (Vec<String>, Vec<PgnMove<M>>, Option<GameResult>);
 
 /// The label of the last move read (`12.` / `12...`), for errors.
-fn move_label(pos: &AnyPosition) -> String {
-    let n = pos.to_setup().fullmove;
-    if pos.side_to_move() == Color::White { format!("{n}.") } else { format!("{n}...") }
+fn move_label<P: PgnPosition>(pos: &P) -> String {
+    let n = pos.fullmove();
+    if pos.side() == Color::White { format!("{n}.") } else { format!("{n}...") }
 }
 
 impl Parser<'_> {
     /// Reads a line of moves from `pos` up to its `)` (depth > 0) or the
     /// result (depth 0); the result is `None` at the end of the tokens.
-    fn line(&mut self, mut pos: AnyPosition, depth: usize) -> Result<LineRead, (PgnErrorKind, Option<usize>)> {
+    fn line<P: PgnPosition>(
+        &mut self,
+        start: &P,
+        depth: usize,
+    ) -> Result<LineRead<P::Move>, (PgnErrorKind, Option<usize>)> {
         let mut comments = Vec::new();
-        let mut moves: Vec<PgnMove> = Vec::new();
-        let mut before = pos;
+        let mut moves: Vec<PgnMove<P::Move>> = Vec::new();
+        let mut pos = start.clone();
+        let mut before = pos.clone();
         let mut last_label: Option<String> = None;
         let place = |label: &Option<String>| match label {
             Some(l) => format!("after move {l}"),
@@ -1160,27 +1391,18 @@ impl Parser<'_> {
                     None => return Err((PgnErrorKind::Dangling(format!("${n}")), Some(line))),
                 },
                 Tok::Move(text) => {
-                    let (files, ranks) = pos.variant().size();
-                    let parsed = if self.options.coordinates {
-                        crate::parse_move(&pos, text)
-                    } else if let Some(square) = uci::off_board_square(text, files, ranks) {
-                        Err(MoveError::OffBoard { mv: text.clone(), square, files, ranks })
-                    } else {
-                        san::parse(&pos, text)
-                    };
-                    let parsed = parsed.and_then(|mv| check_suffix(&pos, mv, text));
-                    let mv = parsed.map_err(|error| {
+                    let mv = pos.read_move(text, self.options).map_err(|error| {
                         let kind = PgnErrorKind::Move {
-                            number: pos.to_setup().fullmove,
-                            side: side_name(pos.side_to_move()),
+                            number: pos.fullmove(),
+                            side: side_name(pos.side()),
                             token: cut(text),
                             error: shorten(error),
                         };
                         (kind, Some(line))
                     })?;
                     last_label = Some(move_label(&pos));
-                    before = pos;
-                    pos = pos.play_unchecked(mv);
+                    let next = pos.after(mv);
+                    before = std::mem::replace(&mut pos, next);
                     moves.push(PgnMove::new(mv));
                 }
                 Tok::Open => {
@@ -1188,7 +1410,7 @@ impl Parser<'_> {
                         return Err((PgnErrorKind::Dangling("(".into()), Some(line)));
                     }
                     // A variation's line ends at its `)`, never at a result.
-                    let (vc, vm, _) = self.line(before, depth + 1)?;
+                    let (vc, vm, _) = self.line(&before, depth + 1)?;
                     if vm.is_empty() {
                         return Err((PgnErrorKind::EmptyVariation(place(&last_label)), Some(line)));
                     }

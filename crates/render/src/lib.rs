@@ -1,5 +1,6 @@
 //! Board pictures: an SVG document of any position of any Menagerie variant
-//! (8x8 and the 10x10 Camel and Rhino board).
+//! (8x8 and the 10x10 Camel and Rhino board), and of the variants defined
+//! as data ([`render_data`]: any board up to 12x10).
 //!
 //! A picture shows the board with file and rank coordinates, either side at
 //! the bottom, the last move's squares, the king in check, any number of
@@ -32,13 +33,17 @@
 //!
 //! The piece artwork (module `pieces`) is original to Menagerie, drawn for
 //! this crate, and licensed like the rest of the repository
-//! (MIT OR Apache-2.0).
+//! (MIT OR Apache-2.0). In a variant defined as data the orthodox pieces
+//! (the `pawn`, `knight`, `bishop`, `rook`, `queen` and `king` of its
+//! definition) get their figures; every other piece is drawn as its FEN
+//! letter in a circle (`<g class="piece white-letter-a">`).
 
 mod pieces;
 
 use menagerie_geometry::{File, Square};
 use menagerie_notation::{MoveError, fen, parse_move};
 use menagerie_pieces::{Color, Piece, PieceKind};
+use menagerie_rules::PieceInfo;
 use menagerie_variants::{AnyPosition, Move, ReserveEntry, VariantId};
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -205,6 +210,11 @@ impl Arrow {
     /// board; without a colour the arrow is [`DEFAULT_ARROW_COLOR`].
     pub fn parse(variant: VariantId, text: &str) -> Result<Arrow, RenderError> {
         let (files, ranks) = variant.size();
+        Arrow::parse_on(files, ranks, text)
+    }
+
+    /// Reads an arrow, as [`Arrow::parse`], for a `files` x `ranks` board.
+    pub fn parse_on(files: u8, ranks: u8, text: &str) -> Result<Arrow, RenderError> {
         let t = text.trim();
         let (squares, color) = split_color(t, DEFAULT_ARROW_COLOR)?;
         let bad = |reason: &str| RenderError::Arrow { text: quote(t), reason: reason.to_string() };
@@ -236,6 +246,11 @@ impl Highlight {
     /// square is [`DEFAULT_HIGHLIGHT_COLOR`].
     pub fn parse(variant: VariantId, text: &str) -> Result<Highlight, RenderError> {
         let (files, ranks) = variant.size();
+        Highlight::parse_on(files, ranks, text)
+    }
+
+    /// Reads a highlight, as [`Highlight::parse`], for a `files` x `ranks` board.
+    pub fn parse_on(files: u8, ranks: u8, text: &str) -> Result<Highlight, RenderError> {
         let (square, color) = split_color(text.trim(), DEFAULT_HIGHLIGHT_COLOR)?;
         Ok(Highlight { square: parse_square(square, files, ranks)?, color })
     }
@@ -301,6 +316,12 @@ impl Default for RenderOptions {
 /// The squares a move shades as the last move (none for prelude actions).
 pub fn last_move_squares(m: Move) -> Option<(Square, Square)> {
     (!m.is_prelude()).then_some((m.from, m.to))
+}
+
+/// The squares a move of a variant defined as data shades as the last move
+/// (a castling move goes to its rook's square).
+pub fn data_last_move_squares(m: menagerie_rules::Move) -> (Square, Square) {
+    (Square(m.from_square()), Square(m.to_square()))
 }
 
 /// A picture described in text, as the CLI and the gRPC API receive it.
@@ -395,12 +416,10 @@ struct Layout {
     y0: i32,
     width: i32,
     height: i32,
-    strips: bool,
 }
 
 impl Layout {
-    fn new(variant: VariantId, orientation: Color, strips: bool) -> Layout {
-        let (files, ranks) = variant.size();
+    fn new(files: u8, ranks: u8, orientation: Color, strips: bool) -> Layout {
         let strip = if strips { STRIP } else { 0 };
         Layout {
             files,
@@ -410,7 +429,6 @@ impl Layout {
             y0: MARGIN + strip,
             width: 2 * MARGIN + i32::from(files) * SQUARE,
             height: 2 * MARGIN + 2 * strip + i32::from(ranks) * SQUARE,
-            strips,
         }
     }
     /// Column (from the left) and row (from the top) of a file and rank.
@@ -437,18 +455,119 @@ impl Layout {
     }
 }
 
+/// What a picture shows of a position, from either rule core.
+struct Board {
+    /// Variant name and FEN, for the picture's title.
+    title: String,
+    files: u8,
+    ranks: u8,
+    /// The pieces on the board.
+    pieces: Vec<(Square, Glyph)>,
+    /// The square of the king in check, if the side to move is in check.
+    check: Option<Square>,
+    /// The reserve strips of a gating variant: the entries and whether the
+    /// prelude choice is pending.
+    reserve: Option<(Vec<ReserveEntry>, bool)>,
+}
+
+/// How a piece is drawn.
+#[derive(Clone, Copy)]
+enum Glyph {
+    /// A figure of the piece set.
+    Figure(Piece),
+    /// A piece the set has no figure for: its letter in a circle.
+    Letter {
+        /// The piece's colour.
+        color: Color,
+        /// Its upper-case FEN letter.
+        letter: char,
+    },
+}
+
 /// Draws `pos` as an SVG document.
 ///
 /// Fails only for options that do not fit: a size outside [`SIZE_RANGE`],
 /// or an arrow, highlight or last-move square off the variant's board.
 pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, RenderError> {
+    let variant = pos.variant();
+    let (files, ranks) = variant.size();
+    let setup = pos.to_setup();
+    let strips = setup.reserve.is_some() || AnyPosition::start(variant).to_setup().reserve.is_some();
+    let check = pos.is_check().then(|| {
+        let king = Piece::new(pos.side_to_move(), PieceKind::King);
+        let count = u16::from(files) * u16::from(ranks);
+        (0..count).map(|i| Square(i as u8)).find(|&sq| pos.piece_at(sq) == Some(king))
+    });
+    let reserve = strips
+        .then(|| setup.reserve.as_ref().map(|r| (r.entries.clone(), r.pending)).unwrap_or_else(|| (Vec::new(), false)));
+    let board = Board {
+        title: format!("{} {}", variant.name(), fen::format(pos)),
+        files,
+        ranks,
+        pieces: setup.pieces.iter().map(|&(sq, piece)| (sq, Glyph::Figure(piece))).collect(),
+        check: check.flatten(),
+        reserve,
+    };
+    draw_board(&board, options)
+}
+
+/// Draws `pos`, a position of a variant defined as data, as an SVG
+/// document of its board (up to 12x10): the orthodox pieces as figures,
+/// the others as their letter in a circle. Fails as [`render`] does.
+pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> Result<String, RenderError> {
+    let def = pos.variant();
+    let kinds: Vec<(PieceInfo, bool)> = def.pieces().map(|p| (p, false)).collect();
+    let count = u16::from(def.files) * u16::from(def.ranks);
+    let mut pieces = Vec::new();
+    let mut check = None;
+    for i in 0..count.min(u16::from(u8::MAX) + 1) {
+        let Ok(index) = u8::try_from(i) else { break };
+        let Some(p) = pos.piece_on(index) else { continue };
+        let Some((info, _)) = kinds.get(usize::from(p.kind)) else { continue };
+        let color = if p.white { Color::White } else { Color::Black };
+        if info.royal && p.white == pos.white_to_move() && pos.in_check() {
+            check = Some(Square(index));
+        }
+        let glyph = match figure_of(&info.name) {
+            Some(kind) => Glyph::Figure(Piece::new(color, kind)),
+            None if info.letter.is_ascii_alphanumeric() => {
+                Glyph::Letter { color, letter: info.letter.to_ascii_uppercase() }
+            }
+            None => Glyph::Letter { color, letter: '?' },
+        };
+        pieces.push((Square(index), glyph));
+    }
+    let board = Board {
+        title: format!("{} {}", def.name, pos.fen()),
+        files: def.files,
+        ranks: def.ranks,
+        pieces,
+        check,
+        reserve: None,
+    };
+    draw_board(&board, options)
+}
+
+/// The figure of a piece type defined as data by its `variants.ini` key:
+/// only the orthodox pieces have one.
+fn figure_of(key: &str) -> Option<PieceKind> {
+    Some(match key {
+        "pawn" => PieceKind::Pawn,
+        "knight" => PieceKind::Knight,
+        "bishop" => PieceKind::Bishop,
+        "rook" => PieceKind::Rook,
+        "queen" => PieceKind::Queen,
+        "king" => PieceKind::King,
+        _ => return None,
+    })
+}
+
+/// Draws a board as an SVG document.
+fn draw_board(board: &Board, options: &RenderOptions) -> Result<String, RenderError> {
     if !SIZE_RANGE.contains(&options.size) {
         return Err(RenderError::Size(options.size));
     }
-    let variant = pos.variant();
-    let setup = pos.to_setup();
-    let strips = setup.reserve.is_some() || AnyPosition::start(variant).to_setup().reserve.is_some();
-    let l = Layout::new(variant, options.orientation, strips);
+    let l = Layout::new(board.files, board.ranks, options.orientation, board.reserve.is_some());
     let off_board =
         |sq: Square| RenderError::Square { text: format!("square #{}", sq.0), files: l.files, ranks: l.ranks };
     let squares_used = options
@@ -470,7 +589,7 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
         r#"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{}" height="{}" viewBox="0 0 {} {}">"#,
         options.size, height_px, l.width, l.height
     );
-    let _ = write!(out, "<title>{} {}</title>", variant.name(), escape(&fen::format(pos)));
+    let _ = write!(out, "<title>{}</title>", escape(&board.title));
     let _ =
         write!(out, r#"<rect class="frame" x="0" y="0" width="{}" height="{}" fill="{FRAME}"/>"#, l.width, l.height);
 
@@ -501,10 +620,8 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
     for h in &options.highlights {
         overlay(&mut out, &l, h.square, "highlight", h.color.hex());
     }
-    if options.check && pos.is_check() {
-        let king = Piece::new(pos.side_to_move(), PieceKind::King);
-        let count = u16::from(l.files) * u16::from(l.ranks);
-        if let Some(sq) = (0..count).map(|i| Square(i as u8)).find(|&sq| pos.piece_at(sq) == Some(king)) {
+    if options.check {
+        if let Some(sq) = board.check.filter(|&sq| l.on_board(sq)) {
             let (cx, cy) = l.center(sq);
             let _ = write!(
                 out,
@@ -522,18 +639,21 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
 
     // Pieces.
     out.push_str(r#"<g class="pieces">"#);
-    for (sq, piece) in &setup.pieces {
-        if l.on_board(*sq) {
-            let (x, y) = l.corner(*sq);
-            pieces::draw(&mut out, *piece, f64::from(x), f64::from(y), 1.0);
+    for &(sq, glyph) in &board.pieces {
+        if l.on_board(sq) {
+            let (x, y) = l.corner(sq);
+            match glyph {
+                Glyph::Figure(piece) => pieces::draw(&mut out, piece, f64::from(x), f64::from(y), 1.0),
+                Glyph::Letter { color, letter } => {
+                    pieces::draw_letter(&mut out, color, letter, f64::from(x), f64::from(y))
+                }
+            }
         }
     }
     out.push_str("</g>");
 
-    if l.strips {
-        let (entries, pending) =
-            setup.reserve.as_ref().map(|r| (r.entries.as_slice(), r.pending)).unwrap_or((&[], false));
-        reserve(&mut out, &l, entries, pending);
+    if let Some((entries, pending)) = &board.reserve {
+        reserve(&mut out, &l, entries, *pending);
     }
 
     if !options.arrows.is_empty() {

@@ -173,3 +173,21 @@ pub(crate) fn draw(out: &mut String, piece: Piece, x: f64, y: f64, scale: f64) {
     }
     out.push_str("</g>");
 }
+
+/// Appends a piece without a figure: its letter in a circle, in the
+/// colours of `color`'s pieces, with its 100x100 box's top-left corner at
+/// `(x, y)`.
+pub(crate) fn draw_letter(out: &mut String, color: Color, letter: char, x: f64, y: f64) {
+    let (fill, line) = match color {
+        Color::White => (WHITE_FILL, WHITE_LINE),
+        Color::Black => (BLACK_FILL, BLACK_LINE),
+    };
+    let side = color.name().to_ascii_lowercase();
+    let _ = write!(
+        out,
+        r#"<g class="piece {side}-letter-{lower}" transform="translate({} {})" fill="{fill}" stroke="{line}" stroke-width="3"><circle cx="50" cy="50" r="38"/><text x="50" y="66" font-family="sans-serif" font-size="46" font-weight="bold" text-anchor="middle" fill="{line}" stroke="none">{letter}</text></g>"#,
+        crate::num(x),
+        crate::num(y),
+        lower = letter.to_ascii_lowercase(),
+    );
+}

@@ -285,3 +285,61 @@ fn coordinates_can_be_left_out() {
     assert!(!without.contains("class=\"coordinates\""));
     assert_well_formed(&without);
 }
+
+fn data_def(name: &str) -> std::sync::Arc<menagerie_rules::VariantDef> {
+    menagerie_rules::Definitions::builtin().get(name).cloned().expect("built in")
+}
+
+#[test]
+fn capablanca_is_drawn_on_its_10x8_board_with_its_pieces() {
+    let def = data_def("capablanca");
+    let pos = menagerie_rules::Position::start(&def);
+    let svg = render_data(&pos, &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    assert_eq!(svg.matches("class=\"square ").count(), 80);
+    assert!(svg.contains("id=\"sq-j8\"") && !svg.contains("id=\"sq-k1\"") && !svg.contains("id=\"sq-a9\""));
+    // 10 x 100 squares and the 36-unit frame.
+    assert!(svg.contains("viewBox=\"0 0 1072 872\""), "{svg:.200}");
+    assert!(
+        svg.contains("<title>capablanca rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1</title>")
+    );
+    assert_eq!(svg.matches("class=\"piece ").count(), 40);
+    // The orthodox pieces as figures, the archbishop and chancellor as letters in circles.
+    assert_eq!(svg.matches("class=\"piece white-pawn\"").count(), 10);
+    assert_eq!(svg.matches("class=\"piece black-pawn\"").count(), 10);
+    assert_eq!(svg.matches("class=\"piece white-king\"").count(), 1);
+    for (piece, n) in [("white-letter-a", 1), ("black-letter-a", 1), ("white-letter-c", 1), ("black-letter-c", 1)] {
+        assert_eq!(svg.matches(&format!("class=\"piece {piece}\"")).count(), n, "{piece}");
+    }
+    assert!(svg.contains(">A</text>") && svg.contains(">C</text>"));
+    // The archbishop stands on c1: its glyph is at that square's corner.
+    assert!(svg.contains("<g class=\"piece white-letter-a\" transform=\"translate(236 736)\""), "{svg}");
+}
+
+#[test]
+fn data_variants_get_check_arrows_and_their_own_pieces() {
+    let def = data_def("capablanca");
+    let mate = menagerie_rules::Position::from_fen(&def, "kQ8/2K7/10/10/10/10/10/10 b - - 0 1").expect("a FEN");
+    let options = RenderOptions {
+        arrows: vec![Arrow::parse_on(10, 8, "j1a8:red").expect("on 10x8")],
+        highlights: vec![Highlight::parse_on(10, 8, "j8").expect("on 10x8")],
+        last_move: Some((Square(1), Square(71))),
+        ..RenderOptions::default()
+    };
+    let svg = render_data(&mate, &options).expect("renders");
+    assert_well_formed(&svg);
+    assert!(svg.contains("class=\"check\"") && svg.contains("arrow-j1a8") && svg.contains("class=\"highlight\""));
+    assert!(Arrow::parse_on(10, 8, "k1a8").is_err() && Highlight::parse_on(10, 8, "a9").is_err());
+    let off = RenderOptions {
+        highlights: vec![Highlight { square: Square(80), color: SvgColor::parse("red").expect("a colour") }],
+        ..RenderOptions::default()
+    };
+    assert!(matches!(render_data(&mate, &off), Err(RenderError::Square { files: 10, ranks: 8, .. })));
+    // Makruk: pieces named by their definition, letters for the Thai ones.
+    let makruk = data_def("makruk");
+    let svg = render_data(&menagerie_rules::Position::start(&makruk), &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    assert_eq!(svg.matches("class=\"square ").count(), 64);
+    assert_eq!(svg.matches("class=\"piece ").count(), 32);
+    assert!(svg.contains("white-letter-s") && svg.contains("black-letter-m"), "{svg}");
+}

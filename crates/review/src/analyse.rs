@@ -1,15 +1,13 @@
 //! The parallel analysis: workers, engines, streaming and cancellation.
 
 use crate::judge::summarise;
+use crate::position::ReviewPosition;
 use crate::{
     Budget, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewError, ReviewEvent,
     ReviewOptions, Side, Summary, SvgMode, move_accuracy,
 };
-use menagerie_notation::pgn::PgnGame;
-use menagerie_notation::{fen, san, uci};
-use menagerie_render::{Arrow, RenderOptions, SvgColor, last_move_squares, render};
+use menagerie_notation::pgn::{PgnGame, PgnPosition};
 use menagerie_search::{Engine, EngineOptions, Limits, MAX_DEPTH, Score};
-use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -26,15 +24,15 @@ const POLL: Duration = Duration::from_millis(5);
 /// over [`MAX_DEPTH`]), the stop flag ([`ReviewError::Cancelled`]), or a
 /// failure of the machinery (a worker thread that panicked, a search that
 /// could not start).
-pub fn review(
-    game: &PgnGame,
+pub fn review<P: ReviewPosition>(
+    game: &PgnGame<P>,
     options: &ReviewOptions,
     mut on_event: impl FnMut(ReviewEvent),
 ) -> Result<GameReview, ReviewError> {
     let mut limits = limits(options.budget)?;
     limits.max_time = options.max_time;
     let positions = game.positions()?;
-    let moves: Vec<Move> = game.moves.iter().map(|m| m.mv).collect();
+    let moves: Vec<P::Move> = game.moves.iter().map(|m| m.mv).collect();
     let total = positions.len();
     let stop = options.stop.clone().unwrap_or_default();
     let cancelled = |analysed: usize| ReviewError::Cancelled { analysed, total };
@@ -43,7 +41,7 @@ pub fn review(
     }
 
     let last = total - 1;
-    let end = game_end(&game.to_game()?);
+    let end = P::game_end(game)?;
     let searched: Vec<usize> = if end.is_some() { (0..last).collect() } else { (0..total).collect() };
     let workers = match options.workers {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -53,14 +51,8 @@ pub fn review(
     let workers = if searched.is_empty() { 0 } else { workers };
     on_event(ReviewEvent::Started { positions: total, searches: searched.len(), workers });
 
-    let mut out = Collector {
-        game,
-        options,
-        positions: &positions,
-        moves: &moves,
-        reports: vec![None; total],
-        moves_done: Vec::new(),
-    };
+    let mut out =
+        Collector { options, positions: &positions, moves: &moves, reports: vec![None; total], moves_done: Vec::new() };
     if let Some(end) = end {
         let pos = &positions[last];
         out.accept(finished_report(last, pos, end), &mut on_event)?;
@@ -72,7 +64,7 @@ pub fn review(
         let abort = AtomicBool::new(false);
         let running: Mutex<Vec<Option<Arc<AtomicBool>>>> = Mutex::new(vec![None; chunks.len()]);
         let context = Worker {
-            start: game.start,
+            start: &game.start,
             moves: &moves,
             positions: &positions,
             limits: &limits,
@@ -154,7 +146,8 @@ pub fn review(
     let mut moves = out.moves_done;
     moves.sort_by_key(|m| m.index);
     let (white, black) = summarise(&positions, &moves);
-    Ok(GameReview { variant: game.variant, positions, moves, summary: Summary { white, black } })
+    let variant = P::variant_name(&game.variant);
+    Ok(GameReview { variant, positions, moves, summary: Summary { white, black } })
 }
 
 /// Calls its function when dropped during a panic.
@@ -198,35 +191,12 @@ fn split(items: &[usize], n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// The end of the game in its final position, by the rules that end a game
-/// without a claim (FIDE): checkmate, stalemate, a variant's win,
-/// insufficient material, fivefold repetition, seventy-five moves.
-fn game_end(game: &Game) -> Option<(Eval, GameEnd)> {
-    let pos = game.position();
-    let end = |eval: Eval, result: &str, description: String| {
-        Some((eval, GameEnd { result: result.to_string(), description }))
-    };
-    match pos.outcome() {
-        Some(o @ Outcome::Win { winner, .. }) => end(Eval::Won(winner.into()), o.result(), o.describe()),
-        Some(o @ Outcome::Draw(DrawReason::Stalemate | DrawReason::InsufficientMaterial)) => {
-            end(Eval::Cp(0), o.result(), o.describe())
-        }
-        _ if pos.insufficient_material() => {
-            let o = Outcome::Draw(DrawReason::InsufficientMaterial);
-            end(Eval::Cp(0), o.result(), o.describe())
-        }
-        _ if game.repetitions() >= 5 => end(Eval::Cp(0), "1/2-1/2", "fivefold repetition, draw".into()),
-        _ if pos.halfmove_clock() >= 150 => end(Eval::Cp(0), "1/2-1/2", "seventy-five-move rule, draw".into()),
-        _ => None,
-    }
-}
-
 /// The report of a final position where the game is over.
-fn finished_report(index: usize, pos: &AnyPosition, (score, end): (Eval, GameEnd)) -> PositionReport {
+fn finished_report<P: PgnPosition>(index: usize, pos: &P, (score, end): (Eval, GameEnd)) -> PositionReport {
     PositionReport {
         index,
-        fen: fen::format(pos),
-        side_to_move: pos.side_to_move().into(),
+        fen: pos.fen_text(),
+        side_to_move: pos.side().into(),
         score,
         best_move_uci: None,
         best_move_san: None,
@@ -250,10 +220,10 @@ fn white_pov(score: Score, stm: Side) -> Eval {
 }
 
 /// What the workers share.
-struct Worker<'a> {
-    start: AnyPosition,
-    moves: &'a [Move],
-    positions: &'a [AnyPosition],
+struct Worker<'a, P: ReviewPosition> {
+    start: &'a P,
+    moves: &'a [P::Move],
+    positions: &'a [P],
     limits: &'a Limits,
     /// Set when the review ends early: workers start no more searches.
     abort: &'a AtomicBool,
@@ -261,7 +231,7 @@ struct Worker<'a> {
     running: &'a Mutex<Vec<Option<Arc<AtomicBool>>>>,
 }
 
-impl Worker<'_> {
+impl<P: ReviewPosition> Worker<'_, P> {
     /// Searches the positions of `chunk`, last first, with one engine.
     fn run(
         &self,
@@ -289,9 +259,8 @@ impl Worker<'_> {
 
     fn search(&self, engine: &mut Engine, slot: usize, index: usize) -> Result<PositionReport, ReviewError> {
         let pos = &self.positions[index];
-        let no_move = || ReviewError::NoMove { index, fen: fen::format(pos) };
-        engine.set_position(self.start, &self.moves[..index]).map_err(|_| no_move())?;
-        let handle = engine.go(self.limits.clone(), |_| {});
+        let no_move = || ReviewError::NoMove { index, fen: pos.fen_text() };
+        let handle = P::go(engine, self.start, &self.moves[..index], self.limits.clone()).ok_or_else(no_move)?;
         {
             let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(s) = running.get_mut(slot) {
@@ -310,7 +279,7 @@ impl Worker<'_> {
             }
         }
         let best = result.best.ok_or_else(no_move)?;
-        let stm: Side = pos.side_to_move().into();
+        let stm: Side = pos.side().into();
         let mut pv = result.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
         if pv.first() != Some(&best) {
             pv = vec![best];
@@ -321,7 +290,7 @@ impl Worker<'_> {
         }
         Ok(PositionReport {
             index,
-            fen: fen::format(pos),
+            fen: pos.fen_text(),
             side_to_move: stm,
             score: white_pov(result.score, stm),
             best_move_uci: pv_uci.first().cloned(),
@@ -338,30 +307,32 @@ impl Worker<'_> {
 
 /// A line of moves from `pos` in SAN and coordinate form, up to its first
 /// move that is not legal.
-fn line(pos: &AnyPosition, moves: &[Move]) -> (Vec<String>, Vec<String>) {
-    let mut pos = *pos;
+fn line<P: ReviewPosition>(pos: &P, moves: &[P::Move]) -> (Vec<String>, Vec<String>) {
+    let mut pos = pos.clone();
     let (mut sans, mut ucis) = (Vec::new(), Vec::new());
     for &m in moves {
-        let Ok(next) = pos.play(m) else { break };
-        sans.push(san::format(&pos, m));
-        ucis.push(uci::format(pos.variant(), m));
-        pos = next;
+        let legal = pos.legal();
+        if !legal.contains(&m) {
+            break;
+        }
+        sans.push(pos.san_of(m, &legal));
+        ucis.push(pos.coordinates(m));
+        pos = pos.after(m);
     }
     (sans, ucis)
 }
 
 /// Gathers the reports on the caller's thread and judges the moves as
 /// their positions arrive.
-struct Collector<'a> {
-    game: &'a PgnGame,
+struct Collector<'a, P: ReviewPosition> {
     options: &'a ReviewOptions,
-    positions: &'a [AnyPosition],
-    moves: &'a [Move],
+    positions: &'a [P],
+    moves: &'a [P::Move],
     reports: Vec<Option<PositionReport>>,
     moves_done: Vec<MoveReport>,
 }
 
-impl Collector<'_> {
+impl<P: ReviewPosition> Collector<'_, P> {
     /// Positions done.
     fn done(&self) -> usize {
         self.reports.iter().filter(|r| r.is_some()).count()
@@ -393,11 +364,11 @@ impl Collector<'_> {
     fn judge(&self, ply: usize, before: &PositionReport, after: &PositionReport) -> Result<MoveReport, ReviewError> {
         let pos = &self.positions[ply - 1];
         let mv = self.moves[ply - 1];
-        let mover: Side = pos.side_to_move().into();
+        let mover: Side = pos.side().into();
         let (Some(best_uci), Some(best_san)) = (before.best_move_uci.clone(), before.best_move_san.clone()) else {
             return Err(ReviewError::NoMove { index: ply - 1, fen: before.fen.clone() });
         };
-        let played_uci = uci::format(self.game.variant, mv);
+        let played_uci = pos.coordinates(mv);
         let is_best = played_uci == best_uci;
         let win_before = before.score.win_percent(mover);
         let win_after = after.score.win_percent(mover);
@@ -410,17 +381,17 @@ impl Collector<'_> {
             SvgMode::All => true,
         };
         let svg = if wanted {
-            let best = uci::parse(pos, &best_uci).ok();
+            let best = pos.parse_coordinates(&best_uci);
             let previous = ply.checked_sub(2).and_then(|i| self.moves.get(i)).copied();
-            Some(picture(pos, mv, best, previous).map_err(|source| ReviewError::Render { index: ply, source })?)
+            Some(pos.picture(mv, best, previous).map_err(|source| ReviewError::Render { index: ply, source })?)
         } else {
             None
         };
         Ok(MoveReport {
             index: ply,
-            move_number: pos.fullmove_number(),
+            move_number: pos.fullmove(),
             colour: mover,
-            played_san: san::format(pos, mv),
+            played_san: pos.san_of(mv, &pos.legal()),
             played_uci,
             best_san,
             best_uci,
@@ -437,32 +408,4 @@ impl Collector<'_> {
             svg,
         })
     }
-}
-
-/// The position before a move, from the mover's side: the move before it
-/// shaded, the played move as a red arrow and the best one as a green arrow
-/// (only the green one when they are the same; none for prelude actions,
-/// which have no squares).
-fn picture(
-    pos: &AnyPosition,
-    played: Move,
-    best: Option<Move>,
-    previous: Option<Move>,
-) -> Result<String, menagerie_render::RenderError> {
-    let mut arrows = Vec::new();
-    if best != Some(played)
-        && let Some((from, to)) = last_move_squares(played)
-    {
-        arrows.push(Arrow { from, to, color: SvgColor::parse("red")? });
-    }
-    if let Some((from, to)) = best.and_then(last_move_squares) {
-        arrows.push(Arrow { from, to, color: SvgColor::parse("green")? });
-    }
-    let options = RenderOptions {
-        orientation: pos.side_to_move(),
-        last_move: previous.and_then(last_move_squares),
-        arrows,
-        ..RenderOptions::default()
-    };
-    render(pos, &options)
 }

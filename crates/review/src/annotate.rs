@@ -1,8 +1,8 @@
 //! The annotated PGN.
 
+use crate::position::ReviewPosition;
 use crate::{Classification, GameReview, ReviewError};
 use menagerie_notation::pgn::{PgnGame, PgnMove, Variation};
-use menagerie_notation::{fen, uci};
 
 /// The `Annotator` tag's value.
 pub const ANNOTATOR: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
@@ -12,7 +12,7 @@ impl GameReview {
     ///
     /// Errors with [`ReviewError::Mismatch`] when `game` is not the game
     /// reviewed (another variant, start position or main line).
-    pub fn annotate(&self, game: &PgnGame) -> Result<PgnGame, ReviewError> {
+    pub fn annotate<P: ReviewPosition>(&self, game: &PgnGame<P>) -> Result<PgnGame<P>, ReviewError> {
         self.check_same(game)?;
         let positions = game.positions()?;
         let mut out = game.clone();
@@ -31,12 +31,11 @@ impl GameReview {
             if m.classification >= Classification::Mistake {
                 let pos = &positions[i];
                 let mut line = Vec::new();
-                let mut p = *pos;
+                let mut p = pos.clone();
                 for text in &m.best_line_uci {
-                    let Ok(mv) = uci::parse(&p, text) else { break };
-                    let Ok(next) = p.play(mv) else { break };
+                    let Some(mv) = p.parse_coordinates(text) else { break };
                     line.push(PgnMove::new(mv));
-                    p = next;
+                    p = p.after(mv);
                 }
                 if !line.is_empty() {
                     pm.variations.push(Variation { comments: Vec::new(), moves: line });
@@ -61,20 +60,23 @@ impl GameReview {
     /// engine's line, a comment on how the game ended when it did, and the
     /// tag `Annotator "Menagerie <version>"`. The game's own comments,
     /// NAGs and variations are kept, less any `[%eval]` they held.
-    pub fn annotated_pgn(&self, game: &PgnGame) -> Result<String, ReviewError> {
+    pub fn annotated_pgn<P: ReviewPosition>(&self, game: &PgnGame<P>) -> Result<String, ReviewError> {
         Ok(self.annotate(game)?.to_pgn()?)
     }
 
-    fn check_same(&self, game: &PgnGame) -> Result<(), ReviewError> {
-        if game.variant != self.variant {
-            return Err(ReviewError::Mismatch(format!("variant {} instead of {}", game.variant, self.variant)));
+    fn check_same<P: ReviewPosition>(&self, game: &PgnGame<P>) -> Result<(), ReviewError> {
+        let variant = P::variant_name(&game.variant);
+        if variant != self.variant {
+            return Err(ReviewError::Mismatch(format!("variant {variant} instead of {}", self.variant)));
         }
-        let start = fen::format(&game.start);
+        let start = game.start.fen_text();
         if self.positions.first().map(|p| p.fen.as_str()) != Some(start.as_str()) {
             return Err(ReviewError::Mismatch(format!("start position {start}")));
         }
         let played: Vec<&str> = self.moves.iter().map(|m| m.played_uci.as_str()).collect();
-        if game.uci_moves() != played {
+        let positions = game.positions()?;
+        let moves: Vec<String> = game.moves.iter().zip(&positions).map(|(m, p)| p.coordinates(m.mv)).collect();
+        if moves != played {
             return Err(ReviewError::Mismatch("another main line".into()));
         }
         Ok(())

@@ -1,5 +1,7 @@
-//! Whole-game analysis ("annotate") for every Menagerie variant: the one
-//! implementation behind the CLI and the gRPC server.
+//! Whole-game analysis ("annotate") for every Menagerie variant, compiled
+//! or defined as data: the one implementation behind the CLI and the gRPC
+//! server. A game is a [`menagerie_notation::pgn::PgnGame`] of either kind
+//! of position ([`ReviewPosition`]).
 //!
 //! [`review`] searches every position of a game's main line — the start
 //! position through the final one — on several threads, streams each
@@ -40,7 +42,10 @@
 //! variant's win (Camel and Rhino), insufficient material, fivefold
 //! repetition or the seventy-five-move rule — is not searched: it gets its
 //! outcome and an exact score. Claimable draws (threefold repetition, fifty
-//! moves) end nothing and are searched.
+//! moves) end nothing and are searched. In a variant defined as data the
+//! game ends by checkmate, stalemate and extinction as the variant values
+//! them and by its optional ends (n-fold repetition, the n-move rule,
+//! counting), which its engine applies.
 //!
 //! With a [`Budget::Depth`] the searches are deterministic: the same game
 //! and options give the same review. The number of workers changes which
@@ -78,16 +83,17 @@
 mod analyse;
 mod annotate;
 mod judge;
+mod position;
 
 pub use analyse::review;
 pub use annotate::ANNOTATOR;
 pub use judge::{CP_CEILING, Classification, Thresholds, WIN_SLOPE, move_accuracy, win_percent};
+pub use position::ReviewPosition;
 
 use menagerie_notation::pgn::IllegalPgnMove;
 use menagerie_pieces::Color;
 use menagerie_render::RenderError;
-use menagerie_variants::VariantId;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -335,19 +341,14 @@ pub struct Summary {
 /// A reviewed game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameReview {
-    /// The variant (its name in JSON).
-    #[serde(serialize_with = "variant_name")]
-    pub variant: VariantId,
+    /// The variant's name.
+    pub variant: String,
     /// Every position of the main line, by index (start position first).
     pub positions: Vec<PositionReport>,
     /// Every move of the main line, by ply.
     pub moves: Vec<MoveReport>,
     /// Per-side totals.
     pub summary: Summary,
-}
-
-fn variant_name<S: Serializer>(v: &VariantId, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(v.name())
 }
 
 /// Progress of a review, delivered on the caller's thread as it happens.

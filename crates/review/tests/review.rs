@@ -147,7 +147,7 @@ fn every_variant_reviews_and_reads_back() -> Res {
         let game = scripted_game(variant, 8)?;
         let options = ReviewOptions { svg: SvgMode::All, ..quick(2) };
         let r = review(&game, &options, |_| {})?;
-        assert_eq!(r.variant, variant);
+        assert_eq!(r.variant, variant.name());
         assert_eq!(r.positions.len(), game.moves.len() + 1, "{variant}");
         assert_eq!(r.moves.len(), game.moves.len(), "{variant}");
         for (i, p) in r.positions.iter().enumerate() {

@@ -27,7 +27,7 @@ pub mod stats;
 pub use engine::{EngineConfig, EngineError, Protocol};
 pub use game::{Adjudication, DrawRule, GameRecord, GameSpec, ResignRule, Termination, TimeControl};
 pub use openings::Opening;
-pub use referee::{DataPgn, Pgn, RulesEnd};
+pub use referee::{Pgn, RulesEnd};
 pub use stats::{Score, Sprt, SprtState};
 
 use menagerie_notation::pgn::GameResult;

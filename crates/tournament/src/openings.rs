@@ -2,10 +2,11 @@
 
 use crate::MatchVariant;
 use menagerie_notation::fen;
-use menagerie_notation::pgn::{PgnReader, ReadOptions};
+use menagerie_notation::pgn::{AnyPgnGame, PgnErrorKind, PgnReader, ReadOptions};
 use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::io::BufReader;
 use std::path::Path;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// One opening: a start position and moves played from it.
@@ -65,7 +66,9 @@ pub enum OpeningError {
 }
 
 /// Reads openings for `variant`: PGN (`.pgn`: each game's start and at
-/// most `plies` moves of its main line, in SAN or coordinates) or EPD
+/// most `plies` moves of its main line, in SAN or coordinates; the games
+/// must be of the match's variant, and in a variant defined as data a game
+/// without a `Variant` tag is taken to be) or EPD
 /// (anything else: one position per line, four or six FEN fields,
 /// `;`-separated opcodes of which only `variant` is read: lines of other
 /// variants are skipped).
@@ -76,14 +79,28 @@ pub fn read(path: &Path, variant: &MatchVariant, plies: Option<usize>) -> Result
     let pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let mut out = Vec::new();
     if let (true, MatchVariant::Data(def)) = (pgn, variant) {
-        let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io { path: name.clone(), source })?;
-        let out = read_data_pgn(&text, def, plies).map_err(bad)?;
-        if out.is_empty() {
-            return Err(OpeningError::Empty(name));
+        let options = ReadOptions { coordinates: true };
+        // A game without a `Variant` tag is of the match's variant.
+        let lookup_def = Arc::clone(def);
+        let lookup = move |tag: Option<&str>| match tag {
+            Some(n) if !n.trim().eq_ignore_ascii_case(&lookup_def.name) => None,
+            _ => Some(Arc::clone(&lookup_def)),
+        };
+        let mut reader = PgnReader::with_data(BufReader::new(file), options, lookup);
+        while let Some(game) = reader.read_any_game() {
+            let other = |number: usize, other: &str| format!("game {number} is {other}, the match plays {}", def.name);
+            let game = match game {
+                Ok(AnyPgnGame::Data(g)) => g,
+                Ok(AnyPgnGame::Compiled(g)) => return Err(bad(other(out.len() + 1, g.variant.name()))),
+                Err(e) => match &*e.kind {
+                    PgnErrorKind::UnknownVariant { name, .. } => return Err(bad(other(e.game, name))),
+                    _ => return Err(bad(e.to_string())),
+                },
+            };
+            let take = plies.unwrap_or(usize::MAX).min(game.moves.len());
+            out.push(Opening::Data { start: game.start, moves: game.moves[..take].iter().map(|m| m.mv).collect() });
         }
-        return Ok(out);
-    }
-    if let (true, &MatchVariant::Compiled(variant)) = (pgn, variant) {
+    } else if let (true, &MatchVariant::Compiled(variant)) = (pgn, variant) {
         let options = ReadOptions { coordinates: true };
         let mut reader = PgnReader::with_options(BufReader::new(file), options);
         while let Some(game) = reader.read_game() {
@@ -148,98 +165,4 @@ pub fn read(path: &Path, variant: &MatchVariant, plies: Option<usize>) -> Result
         return Err(OpeningError::Empty(name));
     }
     Ok(out)
-}
-
-/// The openings of a PGN file in a variant defined as data: each game's
-/// start (its `FEN` tag, or the variant's start) and at most `plies` moves
-/// of its main line, in SAN or coordinates ([`menagerie_rules::Position::parse_any`]).
-/// Comments, variations, NAGs and move numbers are skipped; a `Variant`
-/// tag must name the match's variant.
-fn read_data_pgn(
-    text: &str,
-    def: &std::sync::Arc<menagerie_rules::VariantDef>,
-    plies: Option<usize>,
-) -> Result<Vec<Opening>, String> {
-    let mut out = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let mut in_movetext = false;
-    let mut finish = |tags: &mut Vec<(String, String)>, movetext: &mut String| -> Result<(), String> {
-        if tags.is_empty() && movetext.trim().is_empty() {
-            return Ok(());
-        }
-        let number = out.len() + 1;
-        let tag = |n: &str| tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(n)).map(|(_, v)| v.as_str());
-        if let Some(v) = tag("Variant").filter(|v| !v.eq_ignore_ascii_case(&def.name)) {
-            return Err(format!("game {number} is {v}, the match plays {}", def.name));
-        }
-        let start = match tag("FEN") {
-            Some(fen) => menagerie_rules::Position::from_fen(def, fen).map_err(|e| format!("game {number}: {e}"))?,
-            None => menagerie_rules::Position::start(def),
-        };
-        let mut pos = start.clone();
-        let mut moves = Vec::new();
-        for token in movetext_tokens(movetext) {
-            if moves.len() >= plies.unwrap_or(usize::MAX) {
-                break;
-            }
-            let m = pos.parse_any(&token).map_err(|e| format!("game {number}: {e} (in {})", pos.fen()))?;
-            pos = pos.play(m);
-            moves.push(m);
-        }
-        out.push(Opening::Data { start, moves });
-        tags.clear();
-        movetext.clear();
-        Ok(())
-    };
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            if in_movetext {
-                finish(&mut tags, &mut movetext)?;
-                in_movetext = false;
-            }
-            if let Some((k, v)) = inner.split_once(char::is_whitespace) {
-                tags.push((k.to_string(), v.trim().trim_matches('"').to_string()));
-            }
-        } else if !t.is_empty() {
-            in_movetext = true;
-            movetext.push_str(t);
-            movetext.push('\n');
-        }
-    }
-    finish(&mut tags, &mut movetext)?;
-    Ok(out)
-}
-
-/// The moves of PGN movetext: without comments (`{...}`, `;` to the end of
-/// the line), variations, NAGs, move numbers and the result.
-fn movetext_tokens(text: &str) -> Vec<String> {
-    let mut plain = String::new();
-    let (mut brace, mut paren, mut line_comment) = (false, 0usize, false);
-    for c in text.chars() {
-        match c {
-            '\n' if line_comment => line_comment = false,
-            _ if line_comment => {}
-            '}' if brace => brace = false,
-            _ if brace => {}
-            '{' => brace = true,
-            ';' => line_comment = true,
-            '(' => paren += 1,
-            ')' => paren = paren.saturating_sub(1),
-            _ if paren > 0 => {}
-            c => plain.push(c),
-        }
-        if matches!(c, '{' | '}' | '(' | ')') {
-            plain.push(' ');
-        }
-    }
-    plain
-        .split_whitespace()
-        .filter(|w| !["1-0", "0-1", "1/2-1/2", "*"].contains(w) && !w.starts_with('$'))
-        // `12.`, `12...` and `12.e4`: the number goes.
-        .map(|w| w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
 }

@@ -6,7 +6,7 @@
 //! and the PGN record.
 
 use crate::engine::{Engine, EngineError, GoLimits, Thought};
-use menagerie_notation::pgn::{GameResult, PgnGame, push_comment, wrap, write_tag};
+use menagerie_notation::pgn::{DataPgnGame, GameResult, PgnGame, PgnMove};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Game, Move, Outcome};
 use std::time::Duration;
@@ -35,11 +35,7 @@ impl RulesEnd {
     pub fn result(&self) -> GameResult {
         match self {
             RulesEnd::Compiled(o) => GameResult::from_outcome(*o),
-            RulesEnd::Data(o) => match o.result {
-                menagerie_rules::GameResult::WhiteWins => GameResult::WhiteWins,
-                menagerie_rules::GameResult::BlackWins => GameResult::BlackWins,
-                menagerie_rules::GameResult::Draw => GameResult::Draw,
-            },
+            RulesEnd::Data(o) => GameResult::from(o.result),
         }
     }
 }
@@ -51,7 +47,7 @@ pub enum Pgn {
     /// A compiled variant's game.
     Compiled(PgnGame),
     /// A data variant's game.
-    Data(DataPgn),
+    Data(DataPgnGame),
 }
 
 impl Pgn {
@@ -60,7 +56,7 @@ impl Pgn {
         match self {
             // The referee pushed only legal moves, so writing cannot fail.
             Pgn::Compiled(g) => g.to_pgn().unwrap_or_default(),
-            Pgn::Data(g) => g.to_pgn(),
+            Pgn::Data(g) => g.to_pgn().unwrap_or_default(),
         }
     }
 
@@ -68,7 +64,7 @@ impl Pgn {
     pub fn tag(&self, name: &str) -> Option<&str> {
         match self {
             Pgn::Compiled(g) => g.tag(name),
-            Pgn::Data(g) => g.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+            Pgn::Data(g) => g.tag(name),
         }
     }
 
@@ -79,97 +75,6 @@ impl Pgn {
             Pgn::Data(g) => g.moves.len(),
         }
     }
-}
-
-/// A game of a variant defined as data, as PGN: SAN moves
-/// ([`menagerie_rules::Position::san`]), `[Variant "name"]`, and `[SetUp]`
-/// and `[FEN]` when it does not start from the variant's start position.
-#[derive(Clone, Debug)]
-pub struct DataPgn {
-    /// Tags in order, the roster first (`Result`, `Variant`, `SetUp` and
-    /// `FEN` are written from the game).
-    pub tags: Vec<(String, String)>,
-    /// The position before the first move.
-    pub start: menagerie_rules::Position,
-    /// The moves, each with its comments.
-    pub moves: Vec<(menagerie_rules::Move, Vec<String>)>,
-    /// Comments before the first move.
-    pub comments: Vec<String>,
-    /// The result.
-    pub result: GameResult,
-}
-
-const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
-const DERIVED: [&str; 4] = ["Result", "Variant", "SetUp", "FEN"];
-
-impl DataPgn {
-    fn new(start: menagerie_rules::Position) -> DataPgn {
-        let tags =
-            ROSTER.iter().map(|&t| (t.to_string(), if t == "Date" { "????.??.??" } else { "?" }.to_string())).collect();
-        DataPgn { tags, start, moves: Vec::new(), comments: Vec::new(), result: GameResult::Unknown }
-    }
-
-    fn set_tag(&mut self, name: &str, value: &str) {
-        if DERIVED.contains(&name) {
-            return;
-        }
-        match self.tags.iter_mut().find(|(k, _)| k == name) {
-            Some(slot) => slot.1 = value.to_string(),
-            None => self.tags.push((name.to_string(), value.to_string())),
-        }
-    }
-
-    /// The game in PGN export format, ending with a blank line.
-    pub fn to_pgn(&self) -> String {
-        let mut out = String::new();
-        let tag = write_tag;
-        for (name, value) in self.tags.iter().filter(|(k, _)| ROSTER.contains(&k.as_str())) {
-            tag(&mut out, name, value);
-        }
-        tag(&mut out, "Result", self.result.as_str());
-        let def = self.start.variant();
-        tag(&mut out, "Variant", &def.name);
-        if self.start != menagerie_rules::Position::start(def) {
-            tag(&mut out, "SetUp", "1");
-            tag(&mut out, "FEN", &self.start.fen());
-        }
-        for (name, value) in self.tags.iter().filter(|(k, _)| !ROSTER.contains(&k.as_str())) {
-            tag(&mut out, name, value);
-        }
-        out.push('\n');
-        let mut words = Vec::new();
-        for c in &self.comments {
-            push_comment(&mut words, c);
-        }
-        let mut pos = self.start.clone();
-        let mut number = fullmove(&pos);
-        let mut white_before = false;
-        for (m, comments) in &self.moves {
-            let san = pos.san(*m);
-            if pos.white_to_move() {
-                words.push(format!("{number}. {san}"));
-                white_before = true;
-            } else {
-                words.push(if white_before { san } else { format!("{number}... {san}") });
-                white_before = false;
-                number += 1;
-            }
-            for c in comments {
-                push_comment(&mut words, c);
-                white_before = false;
-            }
-            pos = pos.play(*m);
-        }
-        words.push(self.result.as_str().to_string());
-        wrap(&mut out, &words);
-        out.push('\n');
-        out
-    }
-}
-
-/// The full-move number of a data variant's position (its FEN's sixth field).
-fn fullmove(pos: &menagerie_rules::Position) -> u32 {
-    pos.fen().split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1)
 }
 
 /// What the match loop needs of a game.
@@ -302,7 +207,7 @@ impl Referee for CompiledGame {
 /// notation.
 pub(crate) struct DataGame {
     game: menagerie_rules::Game,
-    pgn: DataPgn,
+    pgn: DataPgnGame,
     /// Black moved first (the move count of a FEN start).
     black_starts: bool,
 }
@@ -311,8 +216,11 @@ impl DataGame {
     /// The game from `start` after the book `moves`; false if a book move is illegal.
     pub(crate) fn new(start: menagerie_rules::Position, book: &[menagerie_rules::Move]) -> (DataGame, bool) {
         let black_starts = !start.white_to_move();
-        let mut g =
-            DataGame { game: menagerie_rules::Game::new(start.clone()), pgn: DataPgn::new(start), black_starts };
+        let mut g = DataGame {
+            game: menagerie_rules::Game::new(start.clone()),
+            pgn: PgnGame::from_position(start),
+            black_starts,
+        };
         let ok = book.iter().all(|&m| g.play(m).is_ok());
         (g, ok)
     }
@@ -364,14 +272,14 @@ impl Referee for DataGame {
             return Err(pos.move_text(m));
         }
         self.game.play(m);
-        self.pgn.moves.push((m, Vec::new()));
+        self.pgn.moves.push(PgnMove::new(m));
         Ok(())
     }
 
     fn comment_last(&mut self, text: String) -> bool {
         match self.pgn.moves.last_mut() {
-            Some((_, c)) => {
-                c.push(text);
+            Some(m) => {
+                m.comments.push(text);
                 true
             }
             None => false,
@@ -389,5 +297,51 @@ impl Referee for DataGame {
     fn into_pgn(mut self, result: GameResult) -> Pgn {
         self.pgn.result = result;
         Pgn::Data(self.pgn)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_notation::pgn::{self, AnyPgnGame, ReadOptions};
+    use std::sync::Arc;
+
+    /// A data variant's game record is the notation crate's PGN: it reads
+    /// back to the same start, moves, comments and tags.
+    #[test]
+    fn data_game_pgn_reads_back() {
+        let defs = menagerie_rules::Definitions::builtin();
+        let def = defs.get("makruk").cloned().expect("built in");
+        let start =
+            menagerie_rules::Position::from_fen(&def, "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1")
+                .expect("a makruk FEN");
+        let mut book = Vec::new();
+        let mut pos = start.clone();
+        for text in ["e6e5", "d3d4", "e5d4"] {
+            let m = pos.parse_move(text).expect("legal");
+            pos = pos.play(m);
+            book.push(m);
+        }
+        let (mut game, ok) = DataGame::new(start.clone(), &book);
+        assert!(ok);
+        game.comment_game("book".into());
+        assert!(game.comment_last("out of book".into()));
+        game.set_tag("White", "A");
+        game.set_tag("Result", "1-0");
+        assert!(game.play(book[0]).is_err(), "no longer legal");
+        let record = game.into_pgn(GameResult::BlackWins);
+        assert_eq!(record.plies(), 3);
+        assert_eq!(record.tag("White"), Some("A"));
+        let text = record.to_pgn();
+        assert!(text.contains("[Result \"0-1\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n"), "{text}");
+        assert!(text.contains("{book} 1... e5 2. d4 exd4 {out of book} 0-1"), "{text}");
+        let lookup_def = Arc::clone(&def);
+        let read = pgn::read_str_any(&text, ReadOptions::default(), move |_| Some(Arc::clone(&lookup_def)))
+            .expect("reads back");
+        let Some(AnyPgnGame::Data(g)) = read.first() else { panic!("{read:?}") };
+        assert_eq!(g.start.fen(), start.fen());
+        assert_eq!(g.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), book);
+        assert_eq!(g.moves[2].comments, ["out of book"]);
+        assert_eq!(g.tag("White"), Some("A"));
     }
 }

@@ -133,26 +133,6 @@ pub fn fen_field(e: &FenError, fen: &str) -> &'static str {
     }
 }
 
-/// The values of the `Variant` tags of a PGN text.
-pub fn pgn_variants(text: &str) -> impl Iterator<Item = &str> {
-    text.lines().filter_map(|l| {
-        let tag = l.trim().strip_prefix('[')?.trim_start().strip_prefix("Variant")?;
-        let value = tag.trim_start().strip_prefix('"')?;
-        value.split('"').next()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pgn_variant_tags_are_found() {
-        let pgn = "[Event \"x\"]\n[Variant \"makruk\"]\n\n1. e3 *\n";
-        assert_eq!(pgn_variants(pgn).collect::<Vec<_>>(), ["makruk"]);
-    }
-}
-
 #[cfg(test)]
 mod hostile {
     use super::*;

@@ -27,9 +27,7 @@ pub enum ServiceError {
         message: String,
     },
     /// The task is not available for a variant defined as data.
-    #[error(
-        "{field}: '{variant}' is a variant defined as data: {task} is not available for it (ValidateMove, LegalMoves, Perft, PerftBatch, ValidateFen, ReplayMoves, Analyze and BestMove are)"
-    )]
+    #[error("{field}: '{variant}' is a variant defined as data: {task} is not available for it")]
     DataVariant {
         /// The field naming the variant (`position.variant`, `pgn`).
         field: String,

@@ -1076,13 +1076,7 @@ impl AnalysisService for AnalysisApi {
         let r = req.into_inner();
         let span = tracing::info_span!("read_pgn", bytes = r.pgn.len());
         let svc = self.clone();
-        let answer = self
-            .jobs
-            .run_unary(span, deadline, move || {
-                svc.refuse_data_pgn(&r.pgn, "PGN")?;
-                read_pgn(&r.pgn)
-            })
-            .await?;
+        let answer = self.jobs.run_unary(span, deadline, move || read_pgn(&r.pgn, &svc.variants)).await?;
         Ok(Response::new(answer))
     }
 
@@ -1104,13 +1098,15 @@ impl AnalysisService for AnalysisApi {
         let (game, options) = self.annotate_setup(req.get_ref())?;
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
-        let span = tracing::info_span!(
-            "annotate_game",
-            variant = %game.variant,
-            moves = game.moves.len(),
-            workers = options.workers
-        );
-        let stream = self.stream_job(ticket, watch, span, move |tx, watch| annotate_job(&game, options, tx, watch));
+        let (variant, plies) = match &game {
+            pgn::AnyPgnGame::Compiled(g) => (g.variant.name().to_string(), g.moves.len()),
+            pgn::AnyPgnGame::Data(g) => (g.variant.name.clone(), g.moves.len()),
+        };
+        let span = tracing::info_span!("annotate_game", variant = %variant, moves = plies, workers = options.workers);
+        let stream = self.stream_job(ticket, watch, span, move |tx, watch| match &game {
+            pgn::AnyPgnGame::Compiled(g) => annotate_job(g, options, tx, watch),
+            pgn::AnyPgnGame::Data(g) => annotate_job(g, options, tx, watch),
+        });
         Ok(Response::new(stream))
     }
 
@@ -1129,8 +1125,8 @@ impl AnalysisService for AnalysisApi {
 
 /// Runs a review on the job thread, streaming its events; the last event
 /// (the summary with the annotated PGN) is returned.
-fn annotate_job(
-    game: &pgn::PgnGame,
+fn annotate_job<P: menagerie_review::ReviewPosition>(
+    game: &pgn::PgnGame<P>,
     mut options: menagerie_review::ReviewOptions,
     tx: &EventSender<pb::AnnotateGameResponse>,
     watch: &Watch,
@@ -1204,7 +1200,7 @@ fn annotate_job(
     };
     Ok(Some(pb::AnnotateGameResponse {
         event: Some(Event::Summary(pb::GameSummary {
-            variant: review.variant.name().into(),
+            variant: review.variant.clone(),
             white: Some(side(&review.summary.white)),
             black: Some(side(&review.summary.black)),
             annotated_pgn,
@@ -1272,13 +1268,21 @@ fn move_review_pb(m: &menagerie_review::MoveReport) -> pb::MoveReview {
     }
 }
 
-/// ReadPgn's answer: every game of the text, or the first bad game's error.
-fn read_pgn(text: &str) -> Result<pb::ReadPgnResponse, ServiceError> {
+/// ReadPgn's answer: every game of the text (of a compiled variant or of
+/// one of `variants` defined as data), or the first bad game's error.
+fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, ServiceError> {
     let bad = |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-    let games = pgn::read_str(text).map_err(|e| bad(e.to_string()))?;
+    let games = read_any_pgn(text, variants).map_err(|e| bad(e.to_string()))?;
     let mut out = Vec::with_capacity(games.len());
     for (i, g) in games.iter().enumerate() {
         let illegal = |e: pgn::IllegalPgnMove| bad(format!("game {}: {e}", i + 1));
+        let g = match g {
+            pgn::AnyPgnGame::Compiled(g) => g,
+            pgn::AnyPgnGame::Data(g) => {
+                out.push(data_pgn_game(g).map_err(illegal)?);
+                continue;
+            }
+        };
         let positions = g.positions().map_err(illegal)?;
         let v = g.variant;
         let moves = g
@@ -1305,16 +1309,83 @@ fn read_pgn(text: &str) -> Result<pb::ReadPgnResponse, ServiceError> {
     Ok(pb::ReadPgnResponse { games: out })
 }
 
+/// The games of a PGN text, of compiled variants or of `variants` defined as data.
+fn read_any_pgn(text: &str, variants: &Variants) -> Result<Vec<pgn::AnyPgnGame>, pgn::PgnError> {
+    let variants = variants.clone();
+    let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.data(name.trim()).ok());
+    pgn::read_str_any(text, pgn::ReadOptions::default(), lookup)
+}
+
+/// A game of a variant defined as data as ReadPgn describes it.
+fn data_pgn_game(g: &pgn::DataPgnGame) -> Result<pb::PgnGame, pgn::IllegalPgnMove> {
+    let positions = g.positions()?;
+    let moves = g.moves.iter().zip(&positions).map(|(m, p)| crate::data::legal_move(p, m.mv).0).collect();
+    let start_fen = if g.start == DataPosition::start(&g.variant) { String::new() } else { g.start.fen() };
+    Ok(pb::PgnGame {
+        tags: g.tags.iter().map(|(name, value)| pb::PgnTag { name: name.clone(), value: value.clone() }).collect(),
+        position: Some(pb::Position { variant: g.variant.name.clone(), fen: start_fen, moves: g.uci_moves()? }),
+        moves,
+        result: g.result.as_str().into(),
+        pgn: g.to_pgn()?,
+    })
+}
+
+/// Sets WritePgn's tags on `game`.
+fn set_pgn_tags<P: pgn::PgnPosition>(game: &mut pgn::PgnGame<P>, tags: &[pb::PgnTag]) -> Result<(), ServiceError> {
+    if tags.len() > 256 {
+        return Err(ServiceError::OutOfRange { field: "tags".into(), value: tags.len() as u64, max: 256 });
+    }
+    for (i, t) in tags.iter().enumerate() {
+        let bad = |message: String| ServiceError::BadField { field: format!("tags[{i}]"), message };
+        let name_ok =
+            !t.name.is_empty() && t.name.len() <= 255 && t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !name_ok {
+            return Err(bad(format!(
+                "tag name '{}' must be 1 to 255 letters, digits or '_'",
+                crate::error::clip(&t.name)
+            )));
+        }
+        if t.value.len() > 4096 || t.value.contains(['\n', '\r']) {
+            return Err(bad("a tag value is one line of at most 4096 bytes".into()));
+        }
+        if !game.set_tag(&t.name, &t.value) {
+            return Err(bad(format!("'{}' comes from the position and result, not from a tag", t.name)));
+        }
+    }
+    Ok(())
+}
+
+/// WritePgn's result: the request's, or the game's own when it is empty.
+fn pgn_result(token: &str, own: impl FnOnce() -> pgn::GameResult) -> Result<pgn::GameResult, ServiceError> {
+    match token {
+        "" => Ok(own()),
+        token => pgn::GameResult::from_token(token).ok_or_else(|| ServiceError::BadField {
+            field: "result".into(),
+            message: format!("'{}' is not a result (1-0, 0-1, 1/2-1/2 or *)", crate::error::clip(token)),
+        }),
+    }
+}
+
 impl AnalysisApi {
     /// AnnotateGame's game and review options, checked against the caps
     /// before a job slot is taken.
     fn annotate_setup(
         &self,
         r: &pb::AnnotateGameRequest,
-    ) -> Result<(pgn::PgnGame, menagerie_review::ReviewOptions), ServiceError> {
+    ) -> Result<(pgn::AnyPgnGame, menagerie_review::ReviewOptions), ServiceError> {
         use menagerie_review::{Budget, ReviewOptions, SvgMode, Thresholds};
         let c = &self.config;
-        let game = if r.pgn.is_empty() {
+        let game = if r.pgn.is_empty() && self.data_variant(r.position.as_ref()).is_some() {
+            let played = self.parse_data_game(r.position.as_ref())?;
+            let mut game = pgn::PgnGame::from_position(played.start().clone());
+            for &m in played.moves() {
+                game.push(m).map_err(|e| ServiceError::IllegalMove {
+                    field: "position.moves".into(),
+                    message: e.to_string(),
+                })?;
+            }
+            pgn::AnyPgnGame::Data(game)
+        } else if r.pgn.is_empty() {
             let parsed = self.parse_position(r.position.as_ref(), "game annotation")?;
             let mut game = pgn::PgnGame::from_position(parsed.start);
             for &m in &parsed.moves {
@@ -1323,24 +1394,23 @@ impl AnalysisApi {
                     message: e.to_string(),
                 })?;
             }
-            game
+            pgn::AnyPgnGame::Compiled(game)
         } else {
             let bad =
                 |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-            self.refuse_data_pgn(&r.pgn, "game annotation")?;
-            let mut games = pgn::read_str(&r.pgn).map_err(|e| bad(e.to_string()))?;
+            let mut games = read_any_pgn(&r.pgn, &self.variants).map_err(|e| bad(e.to_string()))?;
             match games.len() {
                 1 => games.remove(0),
                 0 => return Err(bad("the PGN holds no game".into())),
                 n => return Err(bad(format!("the PGN holds {n} games; annotate one game per call"))),
             }
         };
-        if game.moves.len() > c.max_moves {
-            return Err(ServiceError::OutOfRange {
-                field: "pgn".into(),
-                value: game.moves.len() as u64,
-                max: c.max_moves as u64,
-            });
+        let plies = match &game {
+            pgn::AnyPgnGame::Compiled(g) => g.moves.len(),
+            pgn::AnyPgnGame::Data(g) => g.moves.len(),
+        };
+        if plies > c.max_moves {
+            return Err(ServiceError::OutOfRange { field: "pgn".into(), value: plies as u64, max: c.max_moves as u64 });
         }
         let check = |field: &str, value: u64, max: u64| -> Result<(), ServiceError> {
             if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
@@ -1396,45 +1466,34 @@ impl AnalysisApi {
 
     /// WritePgn's answer: the position's game with the tags and result.
     fn write_pgn_answer(&self, r: &pb::WritePgnRequest) -> Result<pb::WritePgnResponse, ServiceError> {
+        let moves_error =
+            |e: pgn::IllegalPgnMove| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() };
+        if self.data_variant(r.position.as_ref()).is_some() {
+            let played = self.parse_data_game(r.position.as_ref())?;
+            let mut game = pgn::PgnGame::from_position(played.start().clone());
+            for &m in played.moves() {
+                // Legal: parse_data_game replayed them.
+                game.push(m).map_err(moves_error)?;
+            }
+            set_pgn_tags(&mut game, &r.tags)?;
+            // An ended game's result (a draw the side to move may claim is not one).
+            let own = || {
+                let ended = crate::data::status(&played).0;
+                ended.and_then(|o| pgn::GameResult::from_token(&o.result)).unwrap_or(pgn::GameResult::Unknown)
+            };
+            game.result = pgn_result(&r.result, own)?;
+            return Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? });
+        }
         let parsed = self.parse_position(r.position.as_ref(), "PGN")?;
         let mut game = pgn::PgnGame::from_position(parsed.start);
         for &m in &parsed.moves {
             // Legal: parse_position replayed them.
-            game.push(m)
-                .map_err(|e| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() })?;
+            game.push(m).map_err(moves_error)?;
         }
-        if r.tags.len() > 256 {
-            return Err(ServiceError::OutOfRange { field: "tags".into(), value: r.tags.len() as u64, max: 256 });
-        }
-        for (i, t) in r.tags.iter().enumerate() {
-            let bad = |message: String| ServiceError::BadField { field: format!("tags[{i}]"), message };
-            let name_ok = !t.name.is_empty()
-                && t.name.len() <= 255
-                && t.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !name_ok {
-                return Err(bad(format!(
-                    "tag name '{}' must be 1 to 255 letters, digits or '_'",
-                    crate::error::clip(&t.name)
-                )));
-            }
-            if t.value.len() > 4096 || t.value.contains(['\n', '\r']) {
-                return Err(bad("a tag value is one line of at most 4096 bytes".into()));
-            }
-            if !game.set_tag(&t.name, &t.value) {
-                return Err(bad(format!("'{}' comes from the position and result, not from a tag", t.name)));
-            }
-        }
-        game.result = match r.result.as_str() {
-            "" => parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome),
-            token => pgn::GameResult::from_token(token).ok_or_else(|| ServiceError::BadField {
-                field: "result".into(),
-                message: format!("'{}' is not a result (1-0, 0-1, 1/2-1/2 or *)", crate::error::clip(token)),
-            })?,
-        };
-        let text = game
-            .to_pgn()
-            .map_err(|e| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() })?;
-        Ok(pb::WritePgnResponse { pgn: text })
+        set_pgn_tags(&mut game, &r.tags)?;
+        let own = || parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome);
+        game.result = pgn_result(&r.result, own)?;
+        Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? })
     }
 
     /// ReplayMoves' answer: every move of the list, described in the
@@ -1466,8 +1525,20 @@ impl AnalysisApi {
     /// (same errors and caps), then drawn by `menagerie_render`.
     fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {
         use menagerie_render::{Arrow, Highlight, RenderOptions};
-        let parsed = self.parse_position(r.position.as_ref(), "board pictures")?;
-        let v = parsed.current.variant();
+        /// The game drawn: a compiled variant's or a data variant's.
+        enum Drawn {
+            Compiled(Box<ParsedPosition>),
+            Data(DataGame),
+        }
+        let game = if self.data_variant(r.position.as_ref()).is_some() {
+            Drawn::Data(self.parse_data_game(r.position.as_ref())?)
+        } else {
+            Drawn::Compiled(Box::new(self.parse_position(r.position.as_ref(), "board pictures")?))
+        };
+        let (files, ranks) = match &game {
+            Drawn::Compiled(p) => p.current.variant().size(),
+            Drawn::Data(g) => (g.current().variant().files, g.current().variant().ranks),
+        };
         for (name, list) in [("arrows", &r.arrows), ("highlights", &r.highlights)] {
             if list.len() > 256 {
                 return Err(ServiceError::OutOfRange { field: name.into(), value: list.len() as u64, max: 256 });
@@ -1480,24 +1551,34 @@ impl AnalysisApi {
             .arrows
             .iter()
             .enumerate()
-            .map(|(i, a)| Arrow::parse(v, a).map_err(bad(format!("arrows[{i}]"))))
+            .map(|(i, a)| Arrow::parse_on(files, ranks, a).map_err(bad(format!("arrows[{i}]"))))
             .collect::<Result<Vec<_>, _>>()?;
         let highlights = r
             .highlights
             .iter()
             .enumerate()
-            .map(|(i, h)| Highlight::parse(v, h).map_err(bad(format!("highlights[{i}]"))))
+            .map(|(i, h)| Highlight::parse_on(files, ranks, h).map_err(bad(format!("highlights[{i}]"))))
             .collect::<Result<Vec<_>, _>>()?;
         let options = RenderOptions {
             size: if r.size == 0 { menagerie_render::DEFAULT_SIZE } else { r.size },
             orientation: if r.flip { menagerie_pieces::Color::Black } else { menagerie_pieces::Color::White },
             coordinates: !r.no_coordinates,
-            last_move: parsed.moves.last().and_then(|&m| menagerie_render::last_move_squares(m)),
+            last_move: None,
             check: true,
             arrows,
             highlights,
         };
-        let svg = menagerie_render::render(&parsed.current, &options).map_err(bad("size".into()))?;
+        let svg = match &game {
+            Drawn::Compiled(p) => {
+                let last_move = p.moves.last().and_then(|&m| menagerie_render::last_move_squares(m));
+                menagerie_render::render(&p.current, &RenderOptions { last_move, ..options })
+            }
+            Drawn::Data(g) => {
+                let last_move = g.moves().last().map(|&m| menagerie_render::data_last_move_squares(m));
+                menagerie_render::render_data(g.current(), &RenderOptions { last_move, ..options })
+            }
+        }
+        .map_err(bad("size".into()))?;
         Ok(pb::RenderBoardResponse { svg })
     }
 
@@ -1573,17 +1654,6 @@ impl AnalysisApi {
             white_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::White),
             black_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::Black),
         })
-    }
-
-    /// Refuses `task` on a PGN text whose `Variant` tag names a variant
-    /// defined as data.
-    fn refuse_data_pgn(&self, text: &str, task: &'static str) -> Result<(), ServiceError> {
-        for name in crate::data::pgn_variants(text) {
-            if let Ok(VariantRef::Data(def)) = self.variants.find(name) {
-                return Err(Self::not_for_data("pgn", &def.name, task));
-            }
-        }
-        Ok(())
     }
 
     /// ValidateMove in a variant defined as data.

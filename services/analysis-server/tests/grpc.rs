@@ -2070,14 +2070,6 @@ fn assert_illegal<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
     assert_eq!(precondition_subjects(&s), vec![format!("ILLEGAL_MOVE:{field}")], "{s:?}");
 }
 
-/// A refusal of a task for a variant defined as data, naming the field.
-fn assert_refused_as_data<T: std::fmt::Debug>(r: Result<T, Status>, field: &str) {
-    let s = r.unwrap_err();
-    assert_eq!(s.code(), Code::FailedPrecondition, "{s:?}");
-    assert!(s.message().contains("defined as data") && s.message().contains("not available"), "{s:?}");
-    assert_eq!(precondition_subjects(&s), vec![format!("DATA_VARIANT:{field}")], "{s:?}");
-}
-
 async fn start_service(service: AnalysisApi) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -2374,23 +2366,160 @@ async fn data_variants_are_analysed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn other_tasks_refuse_data_variants_cleanly() {
+async fn data_variant_pgn_is_written_and_read_back() {
     let _g = shared().await;
     let server = start(config()).await;
     let mut client = server.client().await;
-    let makruk = || pos("makruk", "", &["e3e4"]);
+    // WritePgn: SAN movetext with the Variant tag.
+    let write =
+        |position, tags: Vec<pb::PgnTag>, result: &str| pb::WritePgnRequest { position, tags, result: result.into() };
+    let tag = |name: &str, value: &str| pb::PgnTag { name: name.into(), value: value.into() };
+    let moves = ["e2e4", "e7e5", "i1h3", "b8c6"];
+    let req = write(pos("capablanca", "", &moves), vec![tag("White", "A"), tag("Opening", "x")], "");
+    let written = client.write_pgn(req).await.unwrap().into_inner().pgn;
+    assert!(
+        written.contains("[White \"A\"]\n[Black \"?\"]\n[Result \"*\"]\n[Variant \"capablanca\"]\n[Opening \"x\"]\n")
+    );
+    assert!(written.contains("\n\n1. e4 e5 2. Nh3 Nc6 *\n"), "{written}");
+    assert!(!written.contains("FEN"), "{written}");
+    // ReadPgn reads it back to the same moves and FENs.
+    let games = client.read_pgn(pb::ReadPgnRequest { pgn: written.clone() }).await.unwrap().into_inner().games;
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.position, pos("capablanca", "", &moves));
+    assert_eq!(g.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(), moves);
+    assert_eq!(g.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(), ["e4", "e5", "Nh3", "Nc6"]);
+    let replay = client
+        .replay_moves(pb::ReplayMovesRequest { position: pos("capablanca", "", &moves) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        g.moves.iter().map(|m| m.fen.clone()).collect::<Vec<_>>(),
+        replay.moves.iter().map(|m| m.fen.clone()).collect::<Vec<_>>()
+    );
+    assert_eq!((g.result.as_str(), g.pgn.as_str()), ("*", written.as_str()));
+    assert!(g.tags.contains(&tag("Opening", "x")), "{g:?}");
+
+    // From a set-up makruk position, in SAN; the result of a mate is found.
+    let fen = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1";
+    let written = client.write_pgn(write(pos("makruk", fen, &["e5"]), vec![], "")).await.unwrap().into_inner().pgn;
+    assert!(written.contains(&format!("[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n")), "{written}");
+    assert!(written.contains("\n\n1... e5 *\n"), "{written}");
+    let games = client.read_pgn(pb::ReadPgnRequest { pgn: written }).await.unwrap().into_inner().games;
+    assert_eq!(games[0].position, pos("makruk", fen, &["e6e5"]));
+    let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
+    let written = client.write_pgn(write(pos("capablanca", mate, &["b1b8"]), vec![], "")).await.unwrap().into_inner();
+    assert!(written.pgn.contains("[Result \"1-0\"]") && written.pgn.contains("1. Qb8# 1-0"), "{}", written.pgn);
+    // Compiled and data games in one text.
+    let both = format!("1. e4 *\n\n{}", written.pgn);
+    let games = client.read_pgn(pb::ReadPgnRequest { pgn: both }).await.unwrap().into_inner().games;
+    let names: Vec<_> = games.iter().map(|g| g.position.as_ref().unwrap().variant.as_str()).collect();
+    assert_eq!(names, ["chess", "capablanca"]);
+
+    // Errors as for the compiled variants: INVALID_ARGUMENT naming the PGN.
+    for (bad, says) in [
+        ("[Variant \"makruk\"]\n\n1. e4 e4 *\n", "move 1... (Black): 'e4' is illegal"),
+        ("[Variant \"capablanca\"]\n[FEN \"junk\"]\n\n*\n", "bad FEN tag 'junk' for capablanca"),
+        ("[Variant \"makruk\"]\n\n1. e4 {open *\n", "never closed"),
+        ("[Variant \"no-such\"]\n\n*\n", "unknown variant 'no-such'"),
+    ] {
+        let s = client.read_pgn(pb::ReadPgnRequest { pgn: bad.into() }).await.unwrap_err();
+        assert_eq!(s.code(), Code::InvalidArgument, "{s:?}");
+        assert_eq!(bad_fields(&s), ["pgn"], "{s:?}");
+        assert!(s.message().contains("game 1") && s.message().contains(says), "{bad}: {}", s.message());
+    }
+    assert_bad_field(
+        client.write_pgn(write(pos("makruk", "", &[]), vec![tag("FEN", "x")], "")).await,
+        Code::InvalidArgument,
+        "tags[0]",
+    );
+    assert_bad_field(
+        client.write_pgn(write(pos("makruk", "", &[]), vec![], "2-0")).await,
+        Code::InvalidArgument,
+        "result",
+    );
+    assert_illegal(client.write_pgn(write(pos("makruk", "", &["e3e5"]), vec![], "")).await, "position.moves[0]");
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn render_board_draws_data_variants() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let req = pb::RenderBoardRequest { position: pos("capablanca", "", &[]), ..Default::default() };
+    let svg = client.render_board(req).await.unwrap().into_inner().svg;
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("class=\"square ").count(), 80);
+    assert_eq!(svg.matches("class=\"piece ").count(), 40);
+    assert!(svg.contains("white-letter-a") && svg.contains("black-letter-c") && svg.contains("white-king"));
+    // The last move, arrows and highlights on the data variant's board.
+    let req = pb::RenderBoardRequest {
+        position: pos("capablanca", "", &["e2e4", "Nh6"]),
+        arrows: vec!["j1a8:red".into()],
+        highlights: vec!["j8".into()],
+        flip: true,
+        size: 300,
+        no_coordinates: false,
+    };
+    let svg = client.render_board(req).await.unwrap().into_inner().svg;
+    assert!(svg.contains("width=\"300\"") && svg.contains("arrow-j1a8") && svg.matches("last-move").count() == 2);
+    // Bad fields are named as for the compiled variants.
+    let bad = |arrows: Vec<String>, moves: &[&str]| pb::RenderBoardRequest {
+        position: pos("makruk", "", moves),
+        arrows,
+        ..Default::default()
+    };
+    assert_bad_field(client.render_board(bad(vec!["a1i1".into()], &[])).await, Code::InvalidArgument, "arrows[0]");
+    assert_illegal(client.render_board(bad(vec![], &["e3e5"])).await, "position.moves[0]");
+    assert_eq!(server.running(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotate_game_reviews_data_variants() {
+    use pb::annotate_game_response::Event;
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // By position, with pictures of the variant's board.
+    let req = pb::AnnotateGameRequest {
+        position: pos("capablanca", "", &["e2e4", "e7e5", "i1h3"]),
+        depth: 2,
+        pictures: pb::Pictures::All as i32,
+        ..Default::default()
+    };
+    let events = annotate_events(&mut client, req).await;
+    let positions = events.iter().filter(|e| matches!(e, Event::Position(_))).count();
+    assert_eq!(positions, 4);
+    let mut moves: Vec<&pb::MoveReview> =
+        events.iter().filter_map(|e| if let Event::Move(m) = e { Some(m) } else { None }).collect();
+    moves.sort_by_key(|m| m.ply);
+    assert_eq!(moves.iter().map(|m| m.played_san.as_str()).collect::<Vec<_>>(), ["e4", "e5", "Nh3"]);
+    assert_eq!(moves.iter().map(|m| m.played.as_str()).collect::<Vec<_>>(), ["e2e4", "e7e5", "i1h3"]);
+    assert!(moves.iter().all(|m| m.svg.matches("class=\"square ").count() == 80 && !m.best_move.is_empty()));
+    let Some(Event::Summary(summary)) = events.last() else { panic!("no summary last") };
+    assert_eq!(summary.variant, "capablanca");
+    let annotated = &summary.annotated_pgn;
+    assert!(annotated.contains("[Variant \"capablanca\"]") && annotated.contains("[%eval"), "{annotated}");
+    let again = client.read_pgn(pb::ReadPgnRequest { pgn: annotated.clone() }).await.unwrap().into_inner();
+    assert_eq!(again.games[0].position, pos("capablanca", "", &["e2e4", "e7e5", "i1h3"]));
+
+    // By PGN.
+    let pgn = "[Event \"?\"]\n[Variant \"Makruk\"]\n\n1. e4 e5 *\n";
+    let req = pb::AnnotateGameRequest { pgn: pgn.into(), depth: 1, ..Default::default() };
+    let events = annotate_events(&mut client, req).await;
+    let Some(Event::Summary(summary)) = events.last() else { panic!("no summary last") };
+    assert_eq!(summary.variant, "makruk");
+    assert!(summary.annotated_pgn.contains("1. e4"), "{}", summary.annotated_pgn);
+
+    // Bad games are refused before a job slot is taken.
     let before = server.service.jobs().stats.started.load(Ordering::Relaxed);
-    let render = pb::RenderBoardRequest { position: makruk(), ..Default::default() };
-    assert_refused_as_data(client.render_board(render).await, "position.variant");
-    let write = pb::WritePgnRequest { position: makruk(), ..Default::default() };
-    assert_refused_as_data(client.write_pgn(write).await, "position.variant");
-    let annotate = pb::AnnotateGameRequest { position: makruk(), depth: 1, ..Default::default() };
-    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "position.variant");
-    let pgn = "[Event \"?\"]\n[Variant \"Makruk\"]\n\n1. e3e4 *\n";
-    assert_refused_as_data(client.read_pgn(pb::ReadPgnRequest { pgn: pgn.into() }).await, "pgn");
-    let annotate = pb::AnnotateGameRequest { pgn: pgn.into(), depth: 1, ..Default::default() };
-    assert_refused_as_data(client.annotate_game(annotate).await.map(|_| ()), "pgn");
-    // Refused before any job slot was taken.
+    let bad =
+        pb::AnnotateGameRequest { pgn: "[Variant \"makruk\"]\n\n1. e5 *\n".into(), depth: 1, ..Default::default() };
+    assert_bad_field(client.annotate_game(bad).await.map(|_| ()), Code::InvalidArgument, "pgn");
+    let bad = pb::AnnotateGameRequest { position: pos("makruk", "", &["e3e5"]), depth: 1, ..Default::default() };
+    assert_illegal(client.annotate_game(bad).await.map(|_| ()), "position.moves[0]");
     assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), before);
     assert_eq!(server.running(), 0);
 }

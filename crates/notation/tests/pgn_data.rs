@@ -1,0 +1,220 @@
+//! PGN of variants defined as data (`menagerie_rules`): round trips of
+//! random games with comments, NAGs and variations through the same
+//! writer and reader as the compiled variants, the `Variant`, `SetUp` and
+//! `FEN` tags, the caller's lookup of data variants, and errors.
+
+use menagerie_notation::MoveError;
+use menagerie_notation::pgn::{
+    self, AnyPgnGame, DataPgnGame, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation,
+};
+use menagerie_rules::{Definitions, Move, Position, VariantDef};
+use std::sync::{Arc, OnceLock};
+
+/// A fixed-seed xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The built-in definitions, loaded once: positions of a variant are equal
+/// only with the same definition.
+fn defs() -> &'static Definitions {
+    static DEFS: OnceLock<Definitions> = OnceLock::new();
+    DEFS.get_or_init(Definitions::builtin)
+}
+
+fn def(name: &str) -> Arc<VariantDef> {
+    defs().get(name).cloned().unwrap_or_else(|| panic!("{name} is built in"))
+}
+
+/// A lookup of the built-in data variants by name, any case.
+fn builtin_lookup(name: Option<&str>) -> Option<Arc<VariantDef>> {
+    let defs = defs();
+    let name = name?;
+    let found = defs.names().find(|n| n.eq_ignore_ascii_case(name)).map(str::to_string)?;
+    defs.get(&found).cloned()
+}
+
+/// Up to `plies` random moves from `p` with NAGs, comments and variations.
+fn random_line(mut p: Position, plies: usize, depth: u32, rng: &mut Rng) -> Vec<PgnMove<Move>> {
+    let mut out = Vec::new();
+    for i in 0..plies {
+        let legal = p.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())];
+        let mut pm = PgnMove::new(m);
+        if rng.below(8) == 0 {
+            pm.nags.push(rng.below(20) as u8);
+        }
+        if rng.below(10) == 0 {
+            pm.comments.push(format!("note {i}"));
+        }
+        if depth > 0 && rng.below(12) == 0 {
+            let moves = random_line(p.clone(), 3, depth - 1, rng);
+            if !moves.is_empty() {
+                pm.variations.push(Variation { comments: vec!["instead".into()], moves });
+            }
+        }
+        out.push(pm);
+        p = p.play(m);
+    }
+    out
+}
+
+fn read_one(text: &str) -> DataPgnGame {
+    let mut games =
+        pgn::read_str_any(text, ReadOptions::default(), builtin_lookup).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(games.len(), 1, "{text}");
+    match games.remove(0) {
+        AnyPgnGame::Data(g) => g,
+        AnyPgnGame::Compiled(g) => panic!("read as {}\n{text}", g.variant),
+    }
+}
+
+#[test]
+fn random_data_games_round_trip() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for name in
+        ["capablanca", "makruk", "shatranj", "seirawan", "janus", "courier", "shako", "grasshopper", "knightmate"]
+    {
+        let Some(d) = defs().get(name).cloned() else { continue };
+        for round in 0..4 {
+            let mut start = Position::start(&d);
+            if round % 2 == 1 {
+                // From a set-up position: a few plies in.
+                for _ in 0..3 {
+                    let legal = start.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    start = start.play(legal[rng.below(legal.len())]);
+                }
+                // A set-up game starts from its FEN (a position reached by
+                // play may hold more than its FEN says).
+                start = Position::from_fen(&d, &start.fen()).expect("its own FEN");
+            }
+            let mut g = PgnGame::from_position(start.clone());
+            g.set_tag("White", "Somebody");
+            g.set_tag("Opening", "random");
+            g.comments.push("a random game".into());
+            g.moves = random_line(start.clone(), 60, 2, &mut rng);
+            g.result = [GameResult::WhiteWins, GameResult::Draw, GameResult::Unknown][round % 3];
+            let text = g.to_pgn().expect("legal moves");
+            assert!(text.contains(&format!("[Variant \"{name}\"]")), "{text}");
+            assert_eq!(text.contains("[SetUp \"1\"]"), round % 2 == 1, "{text}");
+            assert!(text.lines().filter(|l| !l.starts_with('[')).all(|l| l.len() <= 79), "{text}");
+            let read = read_one(&text);
+            assert_eq!(read, g, "{text}");
+            assert_eq!(read.to_pgn().expect("legal"), text);
+            assert_eq!(read.final_position().expect("legal").fen(), g.final_position().expect("legal").fen());
+        }
+    }
+}
+
+#[test]
+fn capablanca_movetext_is_san_from_the_rules_core() {
+    let d = def("capablanca");
+    let text =
+        "[Event \"x\"]\n[Variant \"Capablanca\"]\n\n1. e4 {centre} e5 2. Nh3 $1 (2. Nc3 Nc6) Nc6 3. Ad3 1/2-1/2\n";
+    let g = read_one(text);
+    assert!(Arc::ptr_eq(&g.variant, &d));
+    assert_eq!(g.san_moves().expect("legal"), ["e4", "e5", "Nh3", "Nc6", "Ad3"]);
+    assert_eq!(g.uci_moves().expect("legal"), ["e2e4", "e7e5", "i1h3", "b8c6", "c1d3"]);
+    assert_eq!(g.moves[0].comments, ["centre"]);
+    assert_eq!(g.moves[2].nags, [1]);
+    assert_eq!(g.moves[2].variations.len(), 1);
+    assert_eq!(g.result, GameResult::Draw);
+    let written = g.to_pgn().expect("legal");
+    assert!(written.contains("[Variant \"capablanca\"]\n"), "{written}");
+    assert!(written.contains("1. e4 {centre} 1... e5 2. Nh3 $1 (2. Nc3 Nc6) 2... Nc6 3. Ad3 1/2-1/2"), "{written}");
+    assert_eq!(read_one(&written), g);
+}
+
+#[test]
+fn set_up_positions_and_untagged_games() {
+    let d = def("makruk");
+    let fen = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1";
+    let start = Position::from_fen(&d, fen).expect("a makruk FEN");
+    let mut g = PgnGame::from_position(start.clone());
+    let m = start.parse_move("e6e5").expect("legal");
+    g.push(m).expect("legal");
+    assert!(g.push(m).is_err(), "the pawn has moved");
+    let text = g.to_pgn().expect("legal");
+    assert!(text.contains(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n")), "{text}");
+    assert!(text.contains("\n1... e5 *\n"), "{text}");
+    assert_eq!(read_one(&text), g);
+    // A game without a `Variant` tag is the lookup's answer to `None`,
+    // or chess.
+    let untagged = "[FEN \"rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1\"]\n\n1... e6e5 *\n";
+    let d2 = Arc::clone(&d);
+    let options = ReadOptions { coordinates: true };
+    let games = pgn::read_str_any(untagged, options, move |n| if n.is_none() { Some(Arc::clone(&d2)) } else { None })
+        .expect("reads as makruk");
+    assert!(matches!(&games[..], [AnyPgnGame::Data(g)] if g.san_moves().expect("legal") == ["e5"]));
+    let e = pgn::read_str_any(untagged, options, builtin_lookup).expect_err("not a chess FEN");
+    assert!(matches!(*e.kind, PgnErrorKind::Fen { .. }), "{e}");
+}
+
+#[test]
+fn data_games_end_with_the_rules_outcome() {
+    // The data core's own chess (the reader takes a `chess` tag as the
+    // compiled variant, but the writer works all the same).
+    let d = def("chess");
+    let mut g = PgnGame::from_position(Position::start(&d));
+    let mut pos = Position::start(&d);
+    for t in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let m = pos.parse_move(t).expect("legal");
+        g.push(m).expect("legal");
+        pos = pos.play(m);
+    }
+    let last = g.final_position().expect("legal");
+    use menagerie_notation::pgn::PgnPosition;
+    assert_eq!(last.ended(), Some(GameResult::BlackWins));
+    assert!(g.to_game().expect("legal").outcome().is_some());
+    assert_eq!(g.san_moves().expect("legal").last().map(String::as_str), Some("Qh4#"));
+}
+
+#[test]
+fn data_errors_name_game_line_and_move() {
+    let err =
+        |text: &str| pgn::read_str_any(text, ReadOptions::default(), builtin_lookup).expect_err("an error").to_string();
+    let e = pgn::read_str_any("[Variant \"makruk\"]\n\n1. e4 e4 *\n", ReadOptions::default(), builtin_lookup)
+        .expect_err("illegal");
+    assert_eq!(e.line, 3);
+    match &*e.kind {
+        PgnErrorKind::Move { number: 1, side: "Black", token, error: MoveError::Illegal { .. } } => {
+            assert_eq!(token, "e4")
+        }
+        k => panic!("{k:?}"),
+    }
+    assert!(e.to_string().contains("'e4'"), "{e}");
+    let e = err("[Variant \"capablanca\"]\n[FEN \"bad fen\"]\n\n*\n");
+    assert!(e.contains("bad FEN tag 'bad fen' for capablanca"), "{e}");
+    let e = err("[Variant \"nosuchvariant\"]\n\n*\n");
+    assert!(e.contains("unknown variant 'nosuchvariant'") && e.contains("variants defined as data"), "{e}");
+    let e = err("[Variant \"shatranj\"]\n\n1. e4 *\n");
+    assert!(e.contains("game 1, line 3: move 1. (White)"), "{e}");
+    // Without a lookup, a data variant is unknown.
+    let e = pgn::read_str("[Variant \"makruk\"]\n\n1. e4 *\n").expect_err("compiled only");
+    assert!(matches!(&*e.kind, PgnErrorKind::UnknownVariant { name, .. } if name == "makruk"), "{e}");
+    // Compiled variants read through the data reader as before.
+    let games = pgn::read_str_any("[Variant \"alpaca\"]\n\n1. accept *\n", ReadOptions::default(), builtin_lookup)
+        .expect("alpaca is compiled");
+    assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "alpaca"));
+    let mut reader = PgnReader::with_data(
+        "[Variant \"makruk\"]\n\n1. e4 *\n[Variant \"chess\"]\n\n1. e4 *\n".as_bytes(),
+        ReadOptions::default(),
+        builtin_lookup,
+    );
+    let names: Vec<String> =
+        std::iter::from_fn(|| reader.read_any_game()).map(|g| g.expect("reads").variant_name()).collect();
+    assert_eq!(names, ["makruk", "chess"]);
+}

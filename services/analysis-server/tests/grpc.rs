@@ -1659,9 +1659,21 @@ async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
     let r = bounded("the waiting job", waiting).await.unwrap().unwrap();
     assert!(!r.into_inner().best_move.is_empty());
 
-    // A wait longer than the caller's deadline ends at the deadline.
-    let mut holding =
-        first.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await.unwrap().into_inner();
+    // A wait longer than the caller's deadline ends at the deadline. The
+    // first client's earlier job counts against its own limit (one job)
+    // until the server has seen the dropped stream end: retry until then.
+    let mut holding = None;
+    for _ in 0..100 {
+        match first.analyze(pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) }).await {
+            Ok(r) => {
+                holding = Some(r.into_inner());
+                break;
+            }
+            Err(s) if s.code() == Code::ResourceExhausted => tokio::time::sleep(Duration::from_millis(50)).await,
+            Err(s) => panic!("{s:?}"),
+        }
+    }
+    let mut holding = holding.expect("the first client's job was never released");
     assert!(holding.message().await.unwrap().is_some());
     let mut third = client_from(&server, "127.0.0.3").await;
     let mut req = Request::new(perft_req(start_pos(), 2));

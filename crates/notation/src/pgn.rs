@@ -48,10 +48,12 @@
 //! Fairy-Stockfish's form; moves are the rules core's SAN
 //! ([`menagerie_rules::Position::san`]: `Nf3`, `e8=Q`, `O-O`, `Nf3/H`).
 //! A reader made with [`PgnReader::with_data`] reads both kinds
-//! ([`PgnReader::read_any_game`], [`read_str_any`]): a `Variant` tag that
-//! names a compiled variant is that variant, any other is asked of the
-//! caller's lookup of data definitions, which also decides the variant of
-//! a game without the tag.
+//! ([`PgnReader::read_any_game`], [`read_str_any`]): a `Variant` tag with
+//! a compiled variant's name (any case) is that variant; any other is
+//! asked of the caller's lookup of data definitions first and only then
+//! read as one of the other spellings above, so a data variant named like
+//! one of them (`standard`, `frc`) reads back as itself. The lookup also
+//! decides the variant of a game without the tag.
 //!
 //! # Movetext
 //! Moves are SAN as [`crate::san`] writes it (`accept`, `A@g`,
@@ -1277,17 +1279,22 @@ fn build(
             None => build_game(&raw, &which, options, VariantId::Chess).map(AnyPgnGame::Compiled),
         };
     };
+    // A compiled variant's own name first, then the data variants (whose
+    // names the writer writes as they are, and may be one of the other
+    // spellings of a compiled variant, such as `standard`), then those
+    // spellings.
+    if let Some(variant) = VariantId::from_name(name.trim()) {
+        return build_game(&raw, &which, options, variant).map(AnyPgnGame::Compiled);
+    }
+    if let Some(def) = data.and_then(|f| f(Some(name))) {
+        return build_game(&raw, &which, options, def).map(AnyPgnGame::Data);
+    }
     if let Some(variant) = variant_from_tag(name) {
         return build_game(&raw, &which, options, variant).map(AnyPgnGame::Compiled);
     }
-    match data.and_then(|f| f(Some(name))) {
-        Some(def) => build_game(&raw, &which, options, def).map(AnyPgnGame::Data),
-        None => {
-            let also = if data.is_some() { " and the variants defined as data given" } else { "" };
-            let known = format!("{}{also}; chess is also Standard", VariantId::names());
-            Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
-        }
-    }
+    let also = if data.is_some() { " and the variants defined as data given" } else { "" };
+    let known = format!("{}{also}; chess is also Standard", VariantId::names());
+    Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
 }
 
 /// Reads the start and plays the movetext of a game of `variant`.

@@ -252,3 +252,38 @@ fn a_start_reached_by_play_reads_back_equal() {
     let g = PgnGame::from_position(pos.clone());
     assert_eq!(read_one(&g.to_pgn().expect("legal")), g);
 }
+
+#[test]
+fn a_data_variant_named_like_a_compiled_alias_reads_back_as_itself() {
+    // `standard` and `frc` are other spellings of compiled variants, but
+    // not their names: a definition may take them, and its games are
+    // written with its name.
+    let mut defs = Definitions::builtin();
+    defs.load("[standard:makruk]\n[frc:shatranj]\n", "aliases.ini").expect("loads");
+    let defs = Arc::new(defs);
+    for name in ["standard", "frc"] {
+        let d = defs.get(name).cloned().expect("loaded");
+        let mut g = PgnGame::from_position(Position::start(&d));
+        g.push(Position::start(&d).legal_moves()[0]).expect("legal");
+        let text = g.to_pgn().expect("legal");
+        assert!(text.contains(&format!("[Variant \"{name}\"]")), "{text}");
+        let lookup_defs = Arc::clone(&defs);
+        let lookup = move |tag: Option<&str>| lookup_defs.get(tag?).cloned();
+        let games = pgn::read_str_any(&text, ReadOptions::default(), lookup).expect("reads");
+        match &games[..] {
+            [AnyPgnGame::Data(read)] => assert_eq!(*read, g),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    // Without such a definition the spellings are still the compiled variants.
+    let games = pgn::read_str_any("[Variant \"Standard\"]\n\n1. e4 *\n", ReadOptions::default(), builtin_lookup)
+        .expect("reads");
+    assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "chess"));
+    let games = pgn::read_str_any(
+        "[Variant \"FRC\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n*\n",
+        ReadOptions::default(),
+        builtin_lookup,
+    )
+    .expect("reads");
+    assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "chess960"));
+}

@@ -68,8 +68,8 @@
 //!   NAGs are written as `$n`;
 //! - move numbers `12.` and `12...` (checked by nothing: the position
 //!   decides whose move it is), also glued to the move (`12...e5`);
-//! - variations `( ... )`, nested to any depth; a variation holds the
-//!   alternatives to the move before it;
+//! - variations `( ... )`, nested up to [`MAX_VARIATION_DEPTH`] deep; a
+//!   variation holds the alternatives to the move before it;
 //! - results `1-0`, `0-1`, `1/2-1/2`, `*`, which end the game.
 //!
 //! SAN suffixes contain parentheses too. A `(` glued to a move (no space
@@ -123,6 +123,10 @@ pub type DataPgnGame = PgnGame<menagerie_rules::Position>;
 
 /// The longest token quoted whole in an error.
 const TOKEN_MAX: usize = 32;
+
+/// The deepest nesting of variations read: deeper ones are an error
+/// rather than a reader recursing until the stack overflows.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 
 /// The longest movetext line the writer produces.
 const LINE_MAX: usize = 79;
@@ -656,6 +660,9 @@ pub enum PgnErrorKind {
     /// `()` with no move.
     #[error("empty variation '()' ({0})")]
     EmptyVariation(String),
+    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`].
+    #[error("variations nested more than {MAX_VARIATION_DEPTH} deep ({0})")]
+    TooDeep(String),
     /// A result token inside a variation.
     #[error("result '{0}' inside a variation")]
     ResultInVariation(String),
@@ -1415,6 +1422,9 @@ impl Parser<'_> {
                 Tok::Open => {
                     if moves.is_empty() {
                         return Err((PgnErrorKind::Dangling("(".into()), Some(line)));
+                    }
+                    if depth >= MAX_VARIATION_DEPTH {
+                        return Err((PgnErrorKind::TooDeep(place(&last_label)), Some(line)));
                     }
                     // A variation's line ends at its `)`, never at a result.
                     let (vc, vm, _) = self.line(&before, depth + 1)?;

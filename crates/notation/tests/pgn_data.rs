@@ -287,3 +287,20 @@ fn a_data_variant_named_like_a_compiled_alias_reads_back_as_itself() {
     .expect("reads");
     assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "chess960"));
 }
+
+#[test]
+fn data_variations_nest_up_to_the_limit() {
+    let line = |depth: usize| {
+        let mut text = String::from("[Variant \"makruk\"]\n\n1. e4 ");
+        text.push_str(&"(1. d4 ".repeat(depth));
+        text.push_str(&") ".repeat(depth));
+        text.push_str("*\n");
+        text
+    };
+    let at_limit = line(pgn::MAX_VARIATION_DEPTH);
+    let reader = std::thread::Builder::new().stack_size(512 * 1024).spawn(move || read_one(&at_limit));
+    let g = reader.expect("spawns").join().expect("no stack overflow");
+    assert_eq!(g.moves[0].variations.len(), 1);
+    let e = pgn::read_str_any(&line(50_000), ReadOptions::default(), builtin_lookup).expect_err("too deep");
+    assert!(matches!(&*e.kind, PgnErrorKind::TooDeep(_)), "{e}");
+}

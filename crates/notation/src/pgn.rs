@@ -37,7 +37,8 @@
 //! ([`crate::fen`], e.g. alpaca's reserve bracket); it is written, with
 //! `SetUp "1"`, only when the game does not start from the variant's start
 //! position. A `FEN` without `SetUp` is accepted; `SetUp "1"` without a
-//! `FEN`, or a `SetUp` other than `0` or `1`, is an error.
+//! `FEN`, `SetUp "0"` with one, or a `SetUp` other than `0` or `1`, is an
+//! error.
 //!
 //! # Variants defined as data
 //! The same model, reader and writer serve the variants defined as data

@@ -304,3 +304,25 @@ fn data_variations_nest_up_to_the_limit() {
     let e = pgn::read_str_any(&line(50_000), ReadOptions::default(), builtin_lookup).expect_err("too deep");
     assert!(matches!(&*e.kind, PgnErrorKind::TooDeep(_)), "{e}");
 }
+
+#[test]
+fn set_up_tags_of_data_games() {
+    let fen = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1";
+    let setup = |e: &pgn::PgnError| matches!(&*e.kind, PgnErrorKind::SetUp(_));
+    let read = |text: &str| pgn::read_str_any(text, ReadOptions::default(), builtin_lookup);
+    // `SetUp "1"` without a FEN, `SetUp "0"` with one, another value: errors.
+    for text in [
+        "[Variant \"makruk\"]\n[SetUp \"1\"]\n\n*\n".to_string(),
+        format!("[Variant \"makruk\"]\n[SetUp \"0\"]\n[FEN \"{fen}\"]\n\n*\n"),
+        format!("[Variant \"makruk\"]\n[SetUp \"2\"]\n[FEN \"{fen}\"]\n\n*\n"),
+    ] {
+        let e = read(&text).expect_err("a bad SetUp");
+        assert!(setup(&e), "{e}");
+        assert_eq!(e.line, 2, "{e}");
+    }
+    // `SetUp "0"` alone is the start, a FEN without `SetUp` is taken.
+    let start = read_one("[Variant \"makruk\"]\n[SetUp \"0\"]\n\n1. e4 *\n");
+    assert!(start.start == Position::start(&def("makruk")));
+    let set = read_one(&format!("[Variant \"makruk\"]\n[FEN \"{fen}\"]\n\n1... e5 *\n"));
+    assert_eq!(set.start.fen(), fen);
+}

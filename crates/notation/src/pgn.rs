@@ -37,7 +37,8 @@
 //! ([`crate::fen`], e.g. alpaca's reserve bracket); it is written, with
 //! `SetUp "1"`, only when the game does not start from the variant's start
 //! position. A `FEN` without `SetUp` is accepted; `SetUp "1"` without a
-//! `FEN`, or a `SetUp` other than `0` or `1`, is an error.
+//! `FEN`, `SetUp "0"` with one, or a `SetUp` other than `0` or `1`, is an
+//! error.
 //!
 //! # Variants defined as data
 //! The same model, reader and writer serve the variants defined as data
@@ -48,10 +49,12 @@
 //! Fairy-Stockfish's form; moves are the rules core's SAN
 //! ([`menagerie_rules::Position::san`]: `Nf3`, `e8=Q`, `O-O`, `Nf3/H`).
 //! A reader made with [`PgnReader::with_data`] reads both kinds
-//! ([`PgnReader::read_any_game`], [`read_str_any`]): a `Variant` tag that
-//! names a compiled variant is that variant, any other is asked of the
-//! caller's lookup of data definitions, which also decides the variant of
-//! a game without the tag.
+//! ([`PgnReader::read_any_game`], [`read_str_any`]): a `Variant` tag with
+//! a compiled variant's name (any case) is that variant; any other is
+//! asked of the caller's lookup of data definitions first and only then
+//! read as one of the other spellings above, so a data variant named like
+//! one of them (`standard`, `frc`) reads back as itself. The lookup also
+//! decides the variant of a game without the tag.
 //!
 //! # Movetext
 //! Moves are SAN as [`crate::san`] writes it (`accept`, `A@g`,
@@ -66,8 +69,8 @@
 //!   NAGs are written as `$n`;
 //! - move numbers `12.` and `12...` (checked by nothing: the position
 //!   decides whose move it is), also glued to the move (`12...e5`);
-//! - variations `( ... )`, nested to any depth; a variation holds the
-//!   alternatives to the move before it;
+//! - variations `( ... )`, nested up to [`MAX_VARIATION_DEPTH`] deep; a
+//!   variation holds the alternatives to the move before it;
 //! - results `1-0`, `0-1`, `1/2-1/2`, `*`, which end the game.
 //!
 //! SAN suffixes contain parentheses too. A `(` glued to a move (no space
@@ -121,6 +124,10 @@ pub type DataPgnGame = PgnGame<menagerie_rules::Position>;
 
 /// The longest token quoted whole in an error.
 const TOKEN_MAX: usize = 32;
+
+/// The deepest nesting of variations read: deeper ones are an error
+/// rather than a reader recursing until the stack overflows.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 
 /// The longest movetext line the writer produces.
 const LINE_MAX: usize = 79;
@@ -654,6 +661,9 @@ pub enum PgnErrorKind {
     /// `()` with no move.
     #[error("empty variation '()' ({0})")]
     EmptyVariation(String),
+    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`].
+    #[error("variations nested more than {MAX_VARIATION_DEPTH} deep ({0})")]
+    TooDeep(String),
     /// A result token inside a variation.
     #[error("result '{0}' inside a variation")]
     ResultInVariation(String),
@@ -1277,17 +1287,22 @@ fn build(
             None => build_game(&raw, &which, options, VariantId::Chess).map(AnyPgnGame::Compiled),
         };
     };
+    // A compiled variant's own name first, then the data variants (whose
+    // names the writer writes as they are, and may be one of the other
+    // spellings of a compiled variant, such as `standard`), then those
+    // spellings.
+    if let Some(variant) = VariantId::from_name(name.trim()) {
+        return build_game(&raw, &which, options, variant).map(AnyPgnGame::Compiled);
+    }
+    if let Some(def) = data.and_then(|f| f(Some(name))) {
+        return build_game(&raw, &which, options, def).map(AnyPgnGame::Data);
+    }
     if let Some(variant) = variant_from_tag(name) {
         return build_game(&raw, &which, options, variant).map(AnyPgnGame::Compiled);
     }
-    match data.and_then(|f| f(Some(name))) {
-        Some(def) => build_game(&raw, &which, options, def).map(AnyPgnGame::Data),
-        None => {
-            let also = if data.is_some() { " and the variants defined as data given" } else { "" };
-            let known = format!("{}{also}; chess is also Standard", VariantId::names());
-            Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
-        }
-    }
+    let also = if data.is_some() { " and the variants defined as data given" } else { "" };
+    let known = format!("{}{also}; chess is also Standard", VariantId::names());
+    Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
 }
 
 /// Reads the start and plays the movetext of a game of `variant`.
@@ -1408,6 +1423,9 @@ impl Parser<'_> {
                 Tok::Open => {
                     if moves.is_empty() {
                         return Err((PgnErrorKind::Dangling("(".into()), Some(line)));
+                    }
+                    if depth >= MAX_VARIATION_DEPTH {
+                        return Err((PgnErrorKind::TooDeep(place(&last_label)), Some(line)));
                     }
                     // A variation's line ends at its `)`, never at a result.
                     let (vc, vm, _) = self.line(&before, depth + 1)?;

@@ -760,3 +760,46 @@ proptest! {
         }
     }
 }
+
+/// `1. e4` and `depth` variations, each nested in the one before.
+fn nested(depth: usize) -> String {
+    let mut text = String::from("1. e4 ");
+    for _ in 0..depth {
+        text.push_str("(1. d4 ");
+    }
+    for _ in 0..depth {
+        text.push_str(") ");
+    }
+    text.push_str("*\n");
+    text
+}
+
+#[test]
+fn variations_nest_up_to_the_limit_and_no_deeper() {
+    // On a small stack: the limit keeps the reader's recursion shallow.
+    let reader = std::thread::Builder::new().stack_size(512 * 1024).spawn(|| {
+        let games = pgn::read_str(&nested(pgn::MAX_VARIATION_DEPTH)).expect("at the limit");
+        let mut depth = 0;
+        let mut line = &games[0].moves;
+        while let Some(v) = line.first().and_then(|m| m.variations.first()) {
+            depth += 1;
+            line = &v.moves;
+        }
+        assert_eq!(depth, pgn::MAX_VARIATION_DEPTH);
+        // Writing and reading it again works as well.
+        assert_eq!(pgn::read_str(&games[0].to_pgn().expect("legal")).expect("reads"), games);
+    });
+    reader.expect("spawns").join().expect("no stack overflow");
+    for depth in [pgn::MAX_VARIATION_DEPTH + 1, 100_000] {
+        // Deeper is an error (it used to overflow the stack and abort the
+        // process), and the reader goes on with the next game.
+        let text = format!("{}[Event \"next\"]\n\n1. e4 *\n", nested(depth));
+        let mut reader = PgnReader::new(text.as_bytes());
+        let e = reader.next().expect("a game").expect_err("too deep");
+        assert!(matches!(&*e.kind, PgnErrorKind::TooDeep(place) if place == "after move 1."), "{e}");
+        assert_eq!(e.line, 1);
+        assert!(e.to_string().contains("nested more than 100 deep"), "{e}");
+        let next = reader.next().expect("the next game").expect("reads");
+        assert_eq!(next.tag("Event"), Some("next"));
+    }
+}

@@ -97,9 +97,8 @@ fn random_data_games_round_trip() {
                     }
                     start = start.play(legal[rng.below(legal.len())]);
                 }
-                // A set-up game starts from its FEN (a position reached by
-                // play may hold more than its FEN says).
-                start = Position::from_fen(&d, &start.fen()).expect("its own FEN");
+                // A position reached by play is the one its FEN tag reads
+                // back as.
             }
             let mut g = PgnGame::from_position(start.clone());
             g.set_tag("White", "Somebody");
@@ -217,4 +216,113 @@ fn data_errors_name_game_line_and_move() {
     let names: Vec<String> =
         std::iter::from_fn(|| reader.read_any_game()).map(|g| g.expect("reads").variant_name()).collect();
     assert_eq!(names, ["makruk", "chess"]);
+}
+
+#[test]
+fn a_start_reached_by_play_reads_back_equal() {
+    // Castling rights lost on the way (the king and a rook moved), S-chess
+    // gates used up, Makruk counting: the start is written as its FEN and
+    // read back as an equal position.
+    for (name, moves) in [
+        ("capablanca", &["e2e4", "e7e5", "f1e2", "f8e7", "e1f1", "e8f8"][..]),
+        ("seirawan", &["g1f3h", "g8f6e", "b1c3e", "b8c6h", "e2e4", "e7e5"][..]),
+        ("janus", &["a2a4", "a7a5", "a1a3", "a8a6"][..]),
+    ] {
+        let d = def(name);
+        let mut start = Position::start(&d);
+        for text in moves {
+            let m = start.parse_move(text).unwrap_or_else(|e| panic!("{name} {text}: {e}"));
+            start = start.play(m);
+        }
+        let mut g = PgnGame::from_position(start.clone());
+        let m = start.legal_moves()[0];
+        g.push(m).expect("legal");
+        let text = g.to_pgn().expect("legal");
+        assert!(text.contains(&format!("[FEN \"{}\"]", start.fen())), "{text}");
+        let read = read_one(&text);
+        assert!(read.start == start, "{name}: {:?} != {:?}", read.start, start);
+        assert_eq!(read, g, "{text}");
+    }
+    let makruk = def("makruk");
+    let mut pos = Position::from_fen(&makruk, "4k3/8/8/8/8/8/8/R3K3 w - - 0 30").expect("a makruk FEN");
+    for text in ["a1a2", "e8d8", "a2a3", "d8e8"] {
+        pos = pos.play(pos.parse_move(text).expect("legal"));
+    }
+    assert!(pos.fen().contains(" - 32 "), "counting: {}", pos.fen());
+    let g = PgnGame::from_position(pos.clone());
+    assert_eq!(read_one(&g.to_pgn().expect("legal")), g);
+}
+
+#[test]
+fn a_data_variant_named_like_a_compiled_alias_reads_back_as_itself() {
+    // `standard` and `frc` are other spellings of compiled variants, but
+    // not their names: a definition may take them, and its games are
+    // written with its name.
+    let mut defs = Definitions::builtin();
+    defs.load("[standard:makruk]\n[frc:shatranj]\n", "aliases.ini").expect("loads");
+    let defs = Arc::new(defs);
+    for name in ["standard", "frc"] {
+        let d = defs.get(name).cloned().expect("loaded");
+        let mut g = PgnGame::from_position(Position::start(&d));
+        g.push(Position::start(&d).legal_moves()[0]).expect("legal");
+        let text = g.to_pgn().expect("legal");
+        assert!(text.contains(&format!("[Variant \"{name}\"]")), "{text}");
+        let lookup_defs = Arc::clone(&defs);
+        let lookup = move |tag: Option<&str>| lookup_defs.get(tag?).cloned();
+        let games = pgn::read_str_any(&text, ReadOptions::default(), lookup).expect("reads");
+        match &games[..] {
+            [AnyPgnGame::Data(read)] => assert_eq!(*read, g),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    // Without such a definition the spellings are still the compiled variants.
+    let games = pgn::read_str_any("[Variant \"Standard\"]\n\n1. e4 *\n", ReadOptions::default(), builtin_lookup)
+        .expect("reads");
+    assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "chess"));
+    let games = pgn::read_str_any(
+        "[Variant \"FRC\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n*\n",
+        ReadOptions::default(),
+        builtin_lookup,
+    )
+    .expect("reads");
+    assert!(matches!(&games[..], [AnyPgnGame::Compiled(g)] if g.variant.name() == "chess960"));
+}
+
+#[test]
+fn data_variations_nest_up_to_the_limit() {
+    let line = |depth: usize| {
+        let mut text = String::from("[Variant \"makruk\"]\n\n1. e4 ");
+        text.push_str(&"(1. d4 ".repeat(depth));
+        text.push_str(&") ".repeat(depth));
+        text.push_str("*\n");
+        text
+    };
+    let at_limit = line(pgn::MAX_VARIATION_DEPTH);
+    let reader = std::thread::Builder::new().stack_size(512 * 1024).spawn(move || read_one(&at_limit));
+    let g = reader.expect("spawns").join().expect("no stack overflow");
+    assert_eq!(g.moves[0].variations.len(), 1);
+    let e = pgn::read_str_any(&line(50_000), ReadOptions::default(), builtin_lookup).expect_err("too deep");
+    assert!(matches!(&*e.kind, PgnErrorKind::TooDeep(_)), "{e}");
+}
+
+#[test]
+fn set_up_tags_of_data_games() {
+    let fen = "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1";
+    let setup = |e: &pgn::PgnError| matches!(&*e.kind, PgnErrorKind::SetUp(_));
+    let read = |text: &str| pgn::read_str_any(text, ReadOptions::default(), builtin_lookup);
+    // `SetUp "1"` without a FEN, `SetUp "0"` with one, another value: errors.
+    for text in [
+        "[Variant \"makruk\"]\n[SetUp \"1\"]\n\n*\n".to_string(),
+        format!("[Variant \"makruk\"]\n[SetUp \"0\"]\n[FEN \"{fen}\"]\n\n*\n"),
+        format!("[Variant \"makruk\"]\n[SetUp \"2\"]\n[FEN \"{fen}\"]\n\n*\n"),
+    ] {
+        let e = read(&text).expect_err("a bad SetUp");
+        assert!(setup(&e), "{e}");
+        assert_eq!(e.line, 2, "{e}");
+    }
+    // `SetUp "0"` alone is the start, a FEN without `SetUp` is taken.
+    let start = read_one("[Variant \"makruk\"]\n[SetUp \"0\"]\n\n1. e4 *\n");
+    assert!(start.start == Position::start(&def("makruk")));
+    let set = read_one(&format!("[Variant \"makruk\"]\n[FEN \"{fen}\"]\n\n1... e5 *\n"));
+    assert_eq!(set.start.fen(), fen);
 }

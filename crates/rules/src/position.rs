@@ -139,8 +139,10 @@ impl Move {
     }
 }
 
-/// The plain state of a position, without its variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The plain state of a position, without its variant. It has no
+/// `PartialEq`: play leaves fields behind that no rule reads (see
+/// [`State::same_position`]), so compare through that.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct State {
     board: [u8; 120],
     by_color: [u128; 2],
@@ -252,6 +254,56 @@ impl State {
 
     fn hand_count(&self, c: u8) -> u32 {
         self.hand[c as usize].iter().map(|&n| n as u32).sum()
+    }
+
+    /// The rook square and the squares to cross of castling right `cr`,
+    /// if the right is held (play keeps them after the right is lost, a
+    /// FEN does not).
+    fn castling_right(&self, cr: usize) -> Option<(u8, u128)> {
+        (self.rights >> cr & 1 != 0).then(|| (self.castle_rook[cr], self.castle_path[cr]))
+    }
+
+    /// The castling king's square of side `c`, if `c` holds a castling right.
+    fn castling_king(&self, c: u8) -> Option<u8> {
+        (self.rights >> (2 * c) & 3 != 0).then(|| self.castle_king[c as usize])
+    }
+
+    /// The gating squares of side `c` that can still be used: none without
+    /// gating, nor in S-chess once `c` has nothing left in hand (a FEN
+    /// leaves them out then, and play clears them).
+    fn usable_gates(&self, d: &VariantDef, c: u8) -> u128 {
+        if !d.gating || (d.seirawan_gating && self.hand_count(c) == 0) { 0 } else { self.gates[c as usize] }
+    }
+
+    /// Whether `self` and `other` are the same position of `d` for the
+    /// rules and for repetition: the pieces, the side to move, the castling
+    /// rights (with their king, rook and path), the en passant squares, the
+    /// pieces in hand and the usable gating squares. Not the move counters,
+    /// nor what play leaves behind that no rule reads (the squares of
+    /// castling rights already lost, the gates of an empty hand).
+    pub(crate) fn same_position(&self, other: &State, d: &VariantDef) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.rights == other.rights
+            && (0..4).all(|cr| self.castling_right(cr) == other.castling_right(cr))
+            && (0..2).all(|c| self.castling_king(c) == other.castling_king(c))
+            && self.ep == other.ep
+            && self.hand == other.hand
+            && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
+    }
+
+    /// Whether the move counters of `self` and `other` agree as far as the
+    /// rules of `d` read them: the full-move number, the counting rule's
+    /// limit and plies, and the halfmove clock, except while a counting
+    /// rule counts in a variant without an n-move rule (the FEN then
+    /// carries the counted plies instead, and nothing reads the clock).
+    fn same_counters(&self, other: &State, d: &VariantDef) -> bool {
+        let clock_read = |s: &State| s.counting_limit == 0 || d.game_end.n_move_rule > 0;
+        let clock = |s: &State| clock_read(s).then_some(s.rule50);
+        self.fullmove == other.fullmove
+            && self.counting_limit == other.counting_limit
+            && self.counting_ply == other.counting_ply
+            && clock(self) == clock(other)
     }
 
     #[inline(always)]
@@ -1434,6 +1486,12 @@ fn square_name(d: &VariantDef, s: u8) -> String {
 }
 
 /// A position of a variant. Cloning is cheap apart from the shared variant.
+///
+/// Positions compare equal when they are the same position with the same
+/// FEN counters, however they were reached (see the `PartialEq` impl for
+/// the one piece of rule state a FEN cannot carry: the halfmove clock
+/// while a counting rule counts, in a variant that also has an n-move
+/// rule).
 #[derive(Clone)]
 pub struct Position {
     def: Arc<VariantDef>,
@@ -1446,11 +1504,31 @@ impl fmt::Debug for Position {
     }
 }
 
+/// Equal positions have the same variant (the same loaded definition),
+/// are the same position for the rules (pieces, side to move, castling
+/// rights, en passant squares, pieces in hand, the gating squares still
+/// usable; not what play leaves behind that no rule reads, such as the
+/// rook squares of castling rights already lost) and have the same move
+/// counters as far as a FEN carries them (full-move number, halfmove
+/// clock, the counting rule's limit and plies). A position reached by play equals the one read back from its
+/// own FEN, and equal positions have equal [`Position::key`]s.
+///
+/// One difference is real rule state that a FEN cannot express: while a
+/// counting rule counts, the FEN (as Fairy-Stockfish writes it) carries
+/// the counted plies in place of the halfmove clock. In a variant that
+/// also has an n-move rule that clock still matters, so there a position
+/// reached by play can differ from the one read back from its FEN (whose
+/// clock restarts at 0). Where no n-move rule reads it (Makruk), the clock
+/// is not compared while counting.
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
-        Arc::ptr_eq(&self.def, &other.def) && self.state == other.state
+        Arc::ptr_eq(&self.def, &other.def)
+            && self.state.same_position(&other.state, &self.def)
+            && self.state.same_counters(&other.state, &self.def)
     }
 }
+
+impl Eq for Position {}
 
 impl Position {
     /// The variant's start position.

@@ -232,7 +232,11 @@ impl Position {
         self.state.legal_moves(&self.def, out);
     }
 
-    /// Plies since the last capture or pawn move.
+    /// Plies since the last capture or pawn move. While a counting rule
+    /// counts, a FEN carries the counted plies in its place, so a position
+    /// read from such a FEN has this clock at 0 (and compares equal to the
+    /// position reached by play unless the variant also has an n-move
+    /// rule: see [`Position`]'s `PartialEq`).
     pub fn halfmove_clock(&self) -> u32 {
         self.state.rule50
     }

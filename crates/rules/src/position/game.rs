@@ -2,7 +2,7 @@
 //! rules that look at the game rather than at one position — Fairy-Stockfish's
 //! n-move rule, n-fold repetition and counting.
 
-use super::{EndReason, GameValue, Move, Outcome, Position, State};
+use super::{EndReason, GameValue, Move, Outcome, Position};
 
 /// A game: a start position and the legal moves played from it.
 ///
@@ -84,7 +84,7 @@ impl Game {
                 .rev()
                 .skip(1)
                 .step_by(2)
-                .filter(|p| same_position(&p.state, st))
+                .filter(|p| p.state.same_position(st, d))
                 .count();
             if earlier + 1 >= rules.n_fold_rule as usize {
                 return Outcome::valued(EndReason::Repetition, rules.n_fold_value, pos.white_to_move());
@@ -95,19 +95,6 @@ impl Game {
         }
         None
     }
-}
-
-/// Whether two states are the same position for repetition: the pieces,
-/// the side to move, castling and gating rights, en passant and pockets
-/// (not the move counters).
-fn same_position(a: &State, b: &State) -> bool {
-    a.board == b.board
-        && a.side == b.side
-        && a.rights == b.rights
-        && a.castle_rook == b.castle_rook
-        && a.ep == b.ep
-        && a.hand == b.hand
-        && a.gates == b.gates
 }
 
 impl std::fmt::Display for Outcome {

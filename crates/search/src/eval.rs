@@ -85,7 +85,10 @@ const THREAT_PAWN_MG: usize = SCALARS + 24;
 const THREAT_PAWN_EG: usize = SCALARS + 25;
 const HANGING_MG: usize = SCALARS + 26;
 const HANGING_EG: usize = SCALARS + 27;
-const PASSED_MG: usize = SCALARS + 28;
+const CONNECTED_MG: usize = SCALARS + 28;
+const CONNECTED_EG: usize = SCALARS + 29;
+const PASSED_KING_EG: usize = SCALARS + 30;
+const PASSED_MG: usize = SCALARS + 31;
 const PASSED_EG: usize = PASSED_MG + RANKS;
 const PSQ_MG: usize = PASSED_EG + RANKS;
 const PSQ_EG: usize = PSQ_MG + K * SQ;
@@ -93,7 +96,7 @@ const PSQ_EG: usize = PSQ_MG + K * SQ;
 pub const WEIGHT_COUNT: usize = PSQ_EG + K * SQ;
 
 /// Names of the scalar weights, from `SCALARS` on.
-const SCALAR_NAMES: [&str; 28] = [
+const SCALAR_NAMES: [&str; 31] = [
     "pawn_rank_mg",
     "pawn_central_mg",
     "pawn_rank2_eg",
@@ -122,6 +125,9 @@ const SCALAR_NAMES: [&str; 28] = [
     "threat_pawn_eg",
     "hanging_mg",
     "hanging_eg",
+    "connected_mg",
+    "connected_eg",
+    "passed_king_eg",
 ];
 
 /// Per-kind array groups: (offset, name).
@@ -257,6 +263,9 @@ impl Weights {
         v[THREAT_PAWN_EG] = 30;
         v[HANGING_MG] = 35;
         v[HANGING_EG] = 20;
+        v[CONNECTED_MG] = 2;
+        v[CONNECTED_EG] = 1;
+        v[PASSED_KING_EG] = 2;
         for r in 0..RANKS {
             let r2 = (r * r) as i32;
             v[PASSED_MG + r] = r2 * 2;
@@ -350,7 +359,9 @@ impl Weights {
                 }
             }
             PAWN_RANK2_EG | KING_CENTRE_EG | BISHOP_PAIR_EG | ROOK_OPEN_EG | ROOK_HALF_EG | DOUBLED_EG
-            | ISOLATED_EG | RESERVE_EG | LAST_CR_EG | THREAT_PAWN_EG | HANGING_EG => WeightPhase::Endgame,
+            | ISOLATED_EG | RESERVE_EG | LAST_CR_EG | THREAT_PAWN_EG | HANGING_EG | CONNECTED_EG | PASSED_KING_EG => {
+                WeightPhase::Endgame
+            }
             _ if i < PASSED_MG => WeightPhase::Middlegame,
             _ if i < PASSED_EG => WeightPhase::Middlegame,
             _ if i < PSQ_MG => WeightPhase::Endgame,
@@ -753,7 +764,7 @@ impl EvalTables {
         // Pawn structure.
         if V::has(PieceKind::Pawn) {
             for c in Color::ALL {
-                let (s_mg, s_eg) = self.pawn_structure(pos, c, t);
+                let (s_mg, s_eg) = self.pawn_structure(pos, c, pawn_att[c.idx()], t);
                 mg[c.idx()] += s_mg;
                 eg[c.idx()] += s_eg;
             }
@@ -825,12 +836,21 @@ impl EvalTables {
         t.feature(c, PSQ_EG + ki * SQ + rel_sq, 1.0);
     }
 
-    fn pawn_structure<V: Variant, T: Tracer>(&self, pos: &Position<V>, c: Color, t: &mut T) -> (i32, i32) {
+    fn pawn_structure<V: Variant, T: Tracer>(
+        &self,
+        pos: &Position<V>,
+        c: Color,
+        pawn_att: BitsOf<V>,
+        t: &mut T,
+    ) -> (i32, i32) {
         type S<V> = <V as Variant>::Shape;
         let w = &self.w.values;
         let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
         let enemy_pawns = pos.pieces(Piece::new(c.flip(), PieceKind::Pawn));
         let files = S::<V>::FILES;
+        // Pawns defended by a pawn or standing beside one.
+        let beside = ((pawns << 1) & !S::<V>::file_mask(File(0))) | ((pawns >> 1) & !S::<V>::file_mask(File(files - 1)));
+        let connected = pawns & (pawn_att | beside);
         let ranks = S::<V>::RANKS as i32;
         let (mut mg, mut eg) = (0, 0);
         for f in 0..files {
@@ -865,6 +885,15 @@ impl EvalTables {
             for sq in (pawns & fm).iter() {
                 let r = S::<V>::rank_of(sq).0 as i32;
                 let rel = if c == Color::White { r } else { ranks - 1 - r };
+                if connected.has(sq) {
+                    let v = rel * rel + 2;
+                    mg += v * w[CONNECTED_MG];
+                    eg += v * w[CONNECTED_EG];
+                    if T::ON {
+                        t.feature(c, CONNECTED_MG, v as f32);
+                        t.feature(c, CONNECTED_EG, v as f32);
+                    }
+                }
                 // Squares ahead on this and the adjacent files.
                 let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
                 let ahead = (fm | adj)
@@ -873,6 +902,19 @@ impl EvalTables {
                         Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
                     };
                 if (enemy_pawns & ahead).is_empty() {
+                    // The kings' distances to the square in front (endgame).
+                    let step = if c == Color::White { 1 } else { -1 };
+                    if rel > 2 && (0..ranks).contains(&(r + step)) {
+                        let dist = |k: Square| {
+                            let (kf, kr) = (S::<V>::file_of(k).0 as i32, S::<V>::rank_of(k).0 as i32);
+                            (kf - f as i32).abs().max((kr - r - step).abs())
+                        };
+                        let v = (5 * dist(pos.king(c.flip())) - 2 * dist(pos.king(c))) * (rel - 2);
+                        eg += v * w[PASSED_KING_EG];
+                        if T::ON {
+                            t.feature(c, PASSED_KING_EG, v as f32);
+                        }
+                    }
                     let rel = (rel as usize).min(RANKS - 1);
                     mg += w[PASSED_MG + rel];
                     eg += w[PASSED_EG + rel];
@@ -1196,7 +1238,7 @@ mod tests {
     /// (threats), which the legacy code has no counterpart for.
     fn legacy_weights<V: Variant>() -> Weights {
         let mut w = Weights::defaults::<V>();
-        for i in [THREAT_PAWN_MG, THREAT_PAWN_EG, HANGING_MG, HANGING_EG] {
+        for i in [THREAT_PAWN_MG, THREAT_PAWN_EG, HANGING_MG, HANGING_EG, CONNECTED_MG, CONNECTED_EG, PASSED_KING_EG] {
             w.values[i] = 0;
         }
         w

@@ -14,7 +14,8 @@
 //! friendly piece. Chess960 is XBoard's `fischerandom` (castling written
 //! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
 //! fired by castling on the rook's file or by a kidnap) are not played by
-//! the engine while another move exists; from the user they are accepted.
+//! the engine while another move exists (without one it claims a draw);
+//! from the user they are accepted.
 //!
 //! Variants defined as data (`variants.ini`) are played in their own
 //! coordinate notation: those XBoard knows by name under that name
@@ -355,21 +356,22 @@ fn replay(start: &AnyPosition, moves: &[Move]) -> AnyPosition {
 /// move folded into it (White's placement after its `accept`), and its
 /// text. When XBoard could not show the search's choice (see
 /// [`to_xboard`]), the best move XBoard can show is played instead, chosen
-/// by a short search after each of them; only if there is none is the
-/// choice sent as it is.
+/// by a short search after each of them. None when no legal move can be
+/// shown (say the only escape from check is an Alseid kidnapping its own
+/// king): XBoard's board would no longer be the game's.
 fn choose_for_xboard(
     start: &AnyPosition,
     moves: &[Move],
     best: Move,
     ponder: Option<Move>,
-) -> (Move, Option<Move>, String) {
+) -> Option<(Move, Option<Move>, String)> {
     let pos = replay(start, moves);
     let v = pos.variant();
     let plain = |p: &AnyPosition, m: Move| {
         xboard_move(p, m, false).unwrap_or_else(|| shift(&uci::format(v, m), v.size().1, -1))
     };
     if best.kind == MoveKind::Accept && pos.side_to_move() == Color::White {
-        let Ok(after) = pos.play(best) else { return (best, None, plain(&pos, best)) };
+        let Ok(after) = pos.play(best) else { return Some((best, None, plain(&pos, best))) };
         let placements = after.legal_moves();
         let place = ponder
             .filter(|p| placements.iter().any(|m| m == p))
@@ -377,12 +379,12 @@ fn choose_for_xboard(
         if let Some(p) = place
             && let Some(text) = to_xboard(&after, p)
         {
-            return (best, Some(p), text);
+            return Some((best, Some(p), text));
         }
-        return (best, None, plain(&pos, best));
+        return Some((best, None, plain(&pos, best)));
     }
     if let Some(text) = to_xboard(&pos, best) {
-        return (best, None, text);
+        return Some((best, None, text));
     }
     let shown: Vec<(Move, String)> =
         pos.legal_moves().iter().filter_map(|&m| to_xboard(&pos, m).map(|t| (m, t))).collect();
@@ -406,10 +408,7 @@ fn choose_for_xboard(
             chosen = Some((score, m, text));
         }
     }
-    match chosen {
-        Some((_, m, text)) => (m, None, text),
-        None => (best, None, plain(&pos, best)),
-    }
+    chosen.map(|(_, m, text)| (m, None, text))
 }
 
 /// Runs the XBoard protocol until `quit` or end of input.
@@ -505,7 +504,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 }
                 match r.best {
                     Some(best) => {
-                        let (m, second, text) = choose_for_xboard(&start, &moves, best, r.ponder);
+                        let Some((m, second, text)) = choose_for_xboard(&start, &moves, best, r.ponder) else {
+                            // Playing on would leave XBoard's board behind the game's.
+                            send("1/2-1/2 {no legal move XBoard can show}");
+                            return;
+                        };
                         if let Ok(mut slot) = extra_slot.lock() {
                             *slot = second;
                         }

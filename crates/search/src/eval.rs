@@ -849,7 +849,8 @@ impl EvalTables {
         let enemy_pawns = pos.pieces(Piece::new(c.flip(), PieceKind::Pawn));
         let files = S::<V>::FILES;
         // Pawns defended by a pawn or standing beside one.
-        let beside = ((pawns << 1) & !S::<V>::file_mask(File(0))) | ((pawns >> 1) & !S::<V>::file_mask(File(files - 1)));
+        let beside =
+            ((pawns << 1) & !S::<V>::file_mask(File(0))) | ((pawns >> 1) & !S::<V>::file_mask(File(files - 1)));
         let connected = pawns & (pawn_att | beside);
         let ranks = S::<V>::RANKS as i32;
         let (mut mg, mut eg) = (0, 0);

@@ -98,8 +98,8 @@ def test_list_variants(pb, stub):
 
 def test_data_variant_listed_and_perft(pb, stub):
     """A variant defined as data: listed with its board and start FEN, and
-    counted by the Perft stream (moves in coordinate form and SAN) and
-    analysed by BestMove."""
+    counted by the Perft stream (moves in coordinate form and SAN),
+    analysed by BestMove and drawn by RenderBoard."""
     m = pb[0]
     reply = stub.ListVariants(m.ListVariantsRequest(), timeout=10)
     capablanca = next(v for v in reply.variants if v.name == "capablanca")
@@ -114,11 +114,10 @@ def test_data_variant_listed_and_perft(pb, stub):
     best = stub.BestMove(m.BestMoveRequest(position=position(pb, "makruk"), depth=3), timeout=30)
     assert best.best_move in {d.move for d in divides} and best.best_move_san
     assert best.depth == 3 and best.lines[0].pv[0] == best.best_move
-    # Pictures of data variants are not drawn.
-    with pytest.raises(grpc.RpcError) as err:
-        stub.RenderBoard(m.RenderBoardRequest(position=position(pb, "makruk")), timeout=10)
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert "defined as data" in err.value.details()
+    # A picture of the board: 64 squares, the 32 pieces of Makruk's start.
+    svg = stub.RenderBoard(m.RenderBoardRequest(position=position(pb, "makruk")), timeout=10).svg
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert svg.count('class="square ') == 64 and svg.count('class="piece ') == 32
 
 
 def test_validate_move(pb, stub):

@@ -17,7 +17,7 @@ fn position(a: &PositionArgs) -> Result<DataPosition> {
 }
 
 /// The game of the command line (start and moves) in a variant defined as data.
-fn game(a: &PositionArgs) -> Result<DataGame> {
+pub(crate) fn game(a: &PositionArgs) -> Result<DataGame> {
     let moves = a.move_list();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
     Ok(crate::local::catalogue().data_game(&request)?)

@@ -206,3 +206,15 @@ fn data_variants_are_analysed() {
     let o = run(&["analyze", "--variant", "capablanca", "--fen", mate, "--moves", "Qb8"]);
     assert!(!o.status.success() && stderr(&o).contains("the game is over: checkmate, White wins"), "{}", stderr(&o));
 }
+
+#[test]
+fn svg_draws_a_data_variant_with_its_last_move_and_arrows() {
+    let o = run(&["svg", "--variant", "capablanca", "--moves", "e2e4", "--arrow", "j1j8:red", "--highlight", "i8"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = stdout(&o);
+    assert_eq!(svg.matches("class=\"square ").count(), 80);
+    assert_eq!(svg.matches("class=\"piece ").count(), 40);
+    assert!(svg.contains("sq-j8") && svg.contains("sq-e4"));
+    let o = run(&["svg", "--variant", "makruk", "--arrow", "j1j8"]);
+    assert!(!o.status.success() && stderr(&o).contains("j1"), "{}", stderr(&o));
+}

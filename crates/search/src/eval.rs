@@ -23,10 +23,10 @@
 //! Every constant is a weight of [`Weights`]. [`Weights::defaults`] are the
 //! hand-picked values; [`Weights::for_variant`] loads the tuned weights of a
 //! variant, compiled in from `crates/search/weights/<variant>.txt` (written by
-//! the `menagerie-tune` tool), over the defaults. Setting the environment
-//! variable `MENAGERIE_EVAL_WEIGHTS=default` (read once per process) makes
-//! [`EvalTables::new`] use the defaults instead, to measure tuned against
-//! untuned weights with the same binary.
+//! the `menagerie-tune` tool), over the defaults. The environment variable
+//! `MENAGERIE_EVAL_WEIGHTS` (read once per process) overrides them for
+//! experiments with one binary: `default` plays the defaults, a file path
+//! plays that weights file over the defaults (in whatever variant is played).
 //!
 //! [`EvalTables::trace`] gives the evaluation as a linear function of the
 //! weights ([`Trace`]), which is what the tuner fits.
@@ -207,15 +207,35 @@ pub struct Weights {
 /// The tuned weights files compiled in, by variant.
 fn embedded(id: VariantId) -> Option<&'static str> {
     match id {
-        VariantId::Chess => Some(include_str!("../weights/chess.txt")),
+        // Chess960 is chess from other starts: the same weights.
+        VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
         _ => None,
     }
 }
 
-/// Whether `MENAGERIE_EVAL_WEIGHTS=default` is set (read once).
-fn force_defaults() -> bool {
-    static FORCE: OnceLock<bool> = OnceLock::new();
-    *FORCE.get_or_init(|| std::env::var("MENAGERIE_EVAL_WEIGHTS").is_ok_and(|v| v.trim() == "default"))
+/// What `MENAGERIE_EVAL_WEIGHTS` asks for (read once).
+enum Override {
+    /// Not set (or unreadable): the variant's own weights.
+    None,
+    /// `default`: the hand-picked defaults.
+    Defaults,
+    /// A weights file's text, played over the defaults.
+    File(String),
+}
+
+fn weights_override() -> &'static Override {
+    static OVERRIDE: OnceLock<Override> = OnceLock::new();
+    OVERRIDE.get_or_init(|| match std::env::var("MENAGERIE_EVAL_WEIGHTS") {
+        Ok(v) if v.trim() == "default" => Override::Defaults,
+        Ok(v) if !v.trim().is_empty() => match std::fs::read_to_string(v.trim()) {
+            Ok(text) => Override::File(text),
+            Err(e) => {
+                tracing::warn!(path = v.trim(), error = %e, "MENAGERIE_EVAL_WEIGHTS: cannot read the file; using the built-in weights");
+                Override::None
+            }
+        },
+        _ => Override::None,
+    })
 }
 
 impl Weights {
@@ -275,11 +295,19 @@ impl Weights {
     }
 
     /// The weights `V` plays with: its tuned weights file over the defaults,
-    /// or the defaults when there is no file or `MENAGERIE_EVAL_WEIGHTS=default`.
+    /// or the defaults when there is no file or `MENAGERIE_EVAL_WEIGHTS=default`,
+    /// or the file `MENAGERIE_EVAL_WEIGHTS` names over the defaults.
     pub fn for_variant<V: Variant>() -> Weights {
         let defaults = Weights::defaults::<V>();
-        if force_defaults() {
-            return defaults;
+        match weights_override() {
+            Override::Defaults => return defaults,
+            Override::File(text) => match Weights::parse_over(defaults.clone(), text) {
+                Ok(w) => return w,
+                Err(e) => {
+                    tracing::warn!(error = %e, "MENAGERIE_EVAL_WEIGHTS: bad weights file; using the built-in weights")
+                }
+            },
+            Override::None => {}
         }
         match embedded(V::ID) {
             // The embedded files are checked by a test; a bad one falls back.

@@ -1,6 +1,7 @@
 //! `menagerie-tune`: Texel-style tuning of the evaluation weights.
 //!
-//! Reads self-play games (PGN) of one variant, keeps the quiet positions
+//! Reads self-play games (PGN) of one variant, or positions labelled with
+//! a teacher engine's score (`tools/tune/label.py`), keeps the quiet positions
 //! (side to move not in check, no capture or other tactical move winning
 //! material by SEE, game not over), records each one's evaluation as a linear
 //! function of the weights ([`menagerie_search::Trace`]), fits the logistic
@@ -23,9 +24,15 @@ use rayon::prelude::*;
 #[derive(Parser, Debug)]
 #[command(version, about = "Texel-style tuning of Menagerie's evaluation weights from PGN games")]
 struct Args {
-    /// PGN files of games in the variant (repeatable).
-    #[arg(long, required = true)]
+    /// PGN files of games in the variant (repeatable): each position's
+    /// target is its game's result.
+    #[arg(long)]
     pgn: Vec<PathBuf>,
+    /// Labelled positions (repeatable): `FEN;score` lines, the score a
+    /// teacher's search gave the position in centipawns from White's point
+    /// of view (`tools/tune/label.py`); the target is `1 / (1 + 10^(-score/400))`.
+    #[arg(long)]
+    labels: Vec<PathBuf>,
     /// Variant of the games.
     #[arg(long, short, default_value = "chess")]
     variant: String,
@@ -66,13 +73,18 @@ struct Args {
     /// Write the tuned weights here (only weights that differ from the defaults).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Instead of tuning, write the FEN of every kept position (one per
+    /// line, each once) here: the input of `tools/tune/label.py --fens`.
+    #[arg(long)]
+    dump_fens: Option<PathBuf>,
 }
 
 /// One training position.
 struct Sample {
     /// The position.
     pos: AnyPosition,
-    /// The game result from White's point of view: 1, 0.5 or 0.
+    /// The target from White's point of view: the game result (1, 0.5 or
+    /// 0) or a teacher's score as an expected result.
     result: f64,
     /// The evaluation as a linear function of the weights.
     trace: Trace,
@@ -307,11 +319,46 @@ fn read_samples(args: &Args, variant: VariantId, tables: &EvalTables) -> Result<
         }
     }
     eprintln!("{games} games ({bad} unreadable), {seen} positions after the opening, {} quiet kept", samples.len());
+    let (before, mut labelled) = (samples.len(), 0usize);
+    for path in &args.labels {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((fen, score)) = line.rsplit_once(';') else {
+                bail!("{}:{}: expected FEN;score", path.display(), n + 1);
+            };
+            let score: f64 =
+                score.trim().parse().with_context(|| format!("{}:{}: score {score:?}", path.display(), n + 1))?;
+            let pos = menagerie_notation::fen::parse(variant, fen.trim())
+                .with_context(|| format!("{}:{}: FEN {fen:?}", path.display(), n + 1))?;
+            labelled += 1;
+            if pos.outcome().is_some() || !pos.visit(Quiet) {
+                continue;
+            }
+            // Labelled positions come one by one: each is its own "game"
+            // for the hold-out.
+            games += 1;
+            let result = sigmoid(1.0, score);
+            samples.push(Sample { pos, result, trace: pos.visit(TraceOf(tables)), game: games });
+            if args.max_positions.is_some_and(|m| samples.len() >= m) {
+                break;
+            }
+        }
+    }
+    if !args.labels.is_empty() {
+        eprintln!("{labelled} labelled positions, {} quiet kept", samples.len() - before);
+    }
     Ok(samples)
 }
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    if args.pgn.is_empty() && args.labels.is_empty() {
+        bail!("give games (--pgn) or labelled positions (--labels)");
+    }
     let variant = VariantId::from_name(&args.variant).with_context(|| format!("unknown variant {}", args.variant))?;
     let start_pos = AnyPosition::start(variant);
     let defaults = start_pos.visit(Defaults);
@@ -324,6 +371,20 @@ fn main() -> Result<()> {
     };
     let tables = start_pos.visit(Build(initial.clone()));
     let samples = read_samples(&args, variant, &tables)?;
+    if let Some(path) = &args.dump_fens {
+        let mut seen = std::collections::HashSet::new();
+        let mut f =
+            std::io::BufWriter::new(File::create(path).with_context(|| format!("creating {}", path.display()))?);
+        for s in &samples {
+            let fen = menagerie_notation::fen::format(&s.pos);
+            if seen.insert(fen.clone()) {
+                writeln!(f, "{fen}")?;
+            }
+        }
+        f.flush()?;
+        eprintln!("wrote {} positions to {}", seen.len(), path.display());
+        return Ok(());
+    }
     if samples.len() < 100 {
         bail!("only {} positions: not enough to tune", samples.len());
     }

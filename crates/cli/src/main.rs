@@ -17,6 +17,7 @@ mod ui;
 use anyhow::{Result, bail};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -393,6 +394,7 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 fn variants() -> Result<ExitCode> {
     let json = ui::json();
     let catalogue = local::catalogue();
+    let mut out = std::io::stdout().lock();
     for v in catalogue.iter() {
         let rules = v.rules();
         let kinds = rules.all_kinds();
@@ -407,13 +409,13 @@ fn variants() -> Result<ExitCode> {
                 "start_fen": v.start_fen(), "summary": v.summary(),
                 "reserve_piece": rules.gating.map(|g| g.piece.letter().to_string()),
             });
-            println!("{line}");
+            writeln!(out, "{line}")?;
         } else {
             let pieces: Vec<String> =
                 kinds.iter().map(|k| format!("{} {} ({})", k.letter(), k.name(), k.movement().betza)).collect();
-            println!("{}  {files}x{ranks}  {}", v.name(), v.summary());
-            println!("    pieces: {}", pieces.join(", "));
-            println!("    start:  {}", v.start_fen());
+            writeln!(out, "{}  {files}x{ranks}  {}", v.name(), v.summary())?;
+            writeln!(out, "    pieces: {}", pieces.join(", "))?;
+            writeln!(out, "    start:  {}", v.start_fen())?;
         }
     }
     for name in catalogue.data_names() {
@@ -429,12 +431,12 @@ fn variants() -> Result<ExitCode> {
                 "type": "variant", "name": def.name, "files": def.files, "ranks": def.ranks, "pieces": pieces,
                 "start_fen": def.start_fen, "summary": summary, "data": true,
             });
-            println!("{line}");
+            writeln!(out, "{line}")?;
         } else {
             let pieces: Vec<String> = def.pieces().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
-            println!("{}  {}x{}  {summary}", def.name, def.files, def.ranks);
-            println!("    pieces: {}", pieces.join(", "));
-            println!("    start:  {}", def.start_fen);
+            writeln!(out, "{}  {}x{}  {summary}", def.name, def.files, def.ranks)?;
+            writeln!(out, "    pieces: {}", pieces.join(", "))?;
+            writeln!(out, "    start:  {}", def.start_fen)?;
         }
     }
     Ok(ExitCode::SUCCESS)

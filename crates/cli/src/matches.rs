@@ -126,10 +126,13 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         if args.quiet {
             return;
         }
+        // A reader that went away (`| head`) does not stop the match.
         if bar.is_hidden() {
-            println!("{line}");
+            let _ = writeln!(std::io::stdout(), "{line}");
         } else {
-            bar.suspend(|| println!("{line}"));
+            bar.suspend(|| {
+                let _ = writeln!(std::io::stdout(), "{line}");
+            });
         }
     };
     let stop = AtomicBool::new(false);
@@ -171,10 +174,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     if let Some(e) = write_error {
         bail!("writing the PGN file: {e}");
     }
+    let mut out = std::io::stdout().lock();
     if as_json {
-        println!("{}", json(&names, &standings, &config));
+        writeln!(out, "{}", json(&names, &standings, &config))?;
     } else {
-        print!("{}", table(&names, &standings, &config));
+        write!(out, "{}", table(&names, &standings, &config))?;
     }
     Ok(ExitCode::SUCCESS)
 }

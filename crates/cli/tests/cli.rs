@@ -445,3 +445,24 @@ fn chess960_start_numbers() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}");
     }
 }
+
+/// A reader that goes away (`menagerie variants | head -1`) ends the
+/// listing quietly: no panic, exit 0.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    for args in [&["variants"][..], &["--json", "variants"][..]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .args(args)
+            .current_dir(common::root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the menagerie binary runs");
+        // Close the reading end before the listing is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("menagerie exits");
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "menagerie {args:?} panicked:\n{err}");
+        assert!(out.status.success(), "menagerie {args:?}: {:?}\n{err}", out.status);
+    }
+}

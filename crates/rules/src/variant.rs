@@ -190,6 +190,12 @@ impl VariantDef {
         })
     }
 
+    /// Whether pieces in hand take part in the game (S-chess gating): only
+    /// such a variant's FEN may hold a `[pocket]`.
+    pub fn uses_hand(&self) -> bool {
+        self.gating
+    }
+
     /// The upper-case letters of the piece types a pawn of that side may
     /// promote to, in the order of [`VariantDef::pieces`] (empty if the
     /// variant has no promotion).

@@ -361,6 +361,55 @@ impl Default for BoardRequest<'_> {
     }
 }
 
+/// A drawing option of a [`BoardRequest`] that does not fit the board, with
+/// the field at fault named as the request names it (`arrows[0]`,
+/// `highlights[2]`, `size`).
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[error("{error}")]
+pub struct OptionError {
+    /// The field at fault, with its 0-based index in a list.
+    pub field: String,
+    /// What is wrong with it.
+    pub error: RenderError,
+}
+
+/// The drawing options of a [`BoardRequest`] for a position of either rule
+/// core on a `files` x `ranks` board: its arrows, highlights, orientation,
+/// size and coordinates, and `last_move` shaded. Its variant, FEN and moves
+/// are not read.
+pub fn request_options(
+    req: &BoardRequest<'_>,
+    files: u8,
+    ranks: u8,
+    last_move: Option<(Square, Square)>,
+) -> Result<RenderOptions, OptionError> {
+    let at = |list: &'static str, i: usize| move |error| OptionError { field: format!("{list}[{i}]"), error };
+    let arrows = req
+        .arrows
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Arrow::parse_on(files, ranks, a).map_err(at("arrows", i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let highlights = req
+        .highlights
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Highlight::parse_on(files, ranks, h).map_err(at("highlights", i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !SIZE_RANGE.contains(&req.size) {
+        return Err(OptionError { field: "size".into(), error: RenderError::Size(req.size) });
+    }
+    Ok(RenderOptions {
+        size: req.size,
+        orientation: if req.flip { Color::Black } else { Color::White },
+        coordinates: req.coordinates,
+        last_move,
+        check: true,
+        arrows,
+        highlights,
+    })
+}
+
 /// Reads a [`BoardRequest`]: the variant, the position after the moves, and
 /// the options (last move from the last move played).
 pub fn parse_request(req: &BoardRequest<'_>) -> Result<(AnyPosition, RenderOptions), RenderError> {
@@ -377,17 +426,8 @@ pub fn parse_request(req: &BoardRequest<'_>) -> Result<(AnyPosition, RenderOptio
         })?;
         last_move = last_move_squares(m);
     }
-    let arrows = req.arrows.iter().map(|a| Arrow::parse(variant, a)).collect::<Result<Vec<_>, _>>()?;
-    let highlights = req.highlights.iter().map(|h| Highlight::parse(variant, h)).collect::<Result<Vec<_>, _>>()?;
-    let options = RenderOptions {
-        size: req.size,
-        orientation: if req.flip { Color::Black } else { Color::White },
-        coordinates: req.coordinates,
-        last_move,
-        check: true,
-        arrows,
-        highlights,
-    };
+    let (files, ranks) = variant.size();
+    let options = request_options(req, files, ranks, last_move).map_err(|e| e.error)?;
     Ok((pos, options))
 }
 

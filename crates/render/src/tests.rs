@@ -384,3 +384,31 @@ fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
         .expect("renders");
     assert!(svg.contains("viewBox=\"0 0 872 872\""));
 }
+
+#[test]
+fn request_options_read_the_drawing_fields_for_any_board() {
+    let arrows = ["j1a8:red", "a1b2"];
+    let highlights = ["j8:yellow"];
+    let drawing =
+        BoardRequest { arrows: &arrows, highlights: &highlights, flip: true, size: 300, coordinates: false, ..req("") };
+    let last = Some((Square(1), Square(71)));
+    let o = request_options(&drawing, 10, 8, last).expect("fits 10x8");
+    assert_eq!(o.size, 300);
+    assert_eq!(o.orientation, Color::Black);
+    assert!(!o.coordinates && o.check);
+    assert_eq!(o.last_move, last);
+    assert_eq!(o.arrows, vec![Arrow::parse_on(10, 8, "j1a8:red").unwrap(), Arrow::parse_on(10, 8, "a1b2").unwrap()]);
+    assert_eq!(o.highlights, vec![Highlight::parse_on(10, 8, "j8:yellow").unwrap()]);
+    // The same request on an 8x8 board: the field at fault is named.
+    let e = request_options(&drawing, 8, 8, None).unwrap_err();
+    assert_eq!(e.field, "arrows[0]");
+    assert!(matches!(e.error, RenderError::Arrow { .. }), "{e}");
+    let e = request_options(&BoardRequest { highlights: &["e4", "e4:mauve"], ..req("") }, 8, 8, None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.error), ("highlights[1]", RenderError::Color("mauve".into())));
+    let e = request_options(&BoardRequest { size: 9, ..req("") }, 8, 8, None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.error.clone()), ("size", RenderError::Size(9)));
+    assert_eq!(e.to_string(), RenderError::Size(9).to_string());
+    // The compiled request reads its options the same way.
+    let (_, compiled) = parse_request(&BoardRequest { variant: "camel-rhino", ..drawing }).expect("fits 10x10");
+    assert_eq!(compiled, RenderOptions { last_move: None, ..o });
+}

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use menagerie_render::{Arrow, BoardRequest, DEFAULT_SIZE, Highlight, RenderOptions, render_request};
+use menagerie_render::{BoardRequest, DEFAULT_SIZE, render_request, request_options};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,20 +45,17 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     let arrows: Vec<&str> = args.arrows.iter().map(String::as_str).collect();
     let highlights: Vec<&str> = args.highlights.iter().map(String::as_str).collect();
-    let svg = if crate::local::is_data(&args.pos.variant) {
-        data_svg(&args, &arrows, &highlights)?
-    } else {
-        render_request(&BoardRequest {
-            variant: &args.pos.variant,
-            fen: args.pos.fen.as_deref().unwrap_or(""),
-            moves: &moves,
-            arrows: &arrows,
-            highlights: &highlights,
-            flip: args.flip,
-            size: args.size,
-            coordinates: !args.no_coordinates,
-        })?
+    let req = BoardRequest {
+        variant: &args.pos.variant,
+        fen: args.pos.fen.as_deref().unwrap_or(""),
+        moves: &moves,
+        arrows: &arrows,
+        highlights: &highlights,
+        flip: args.flip,
+        size: args.size,
+        coordinates: !args.no_coordinates,
     };
+    let svg = if crate::local::is_data(&args.pos.variant) { data_svg(&req, &args.pos)? } else { render_request(&req)? };
     let json = crate::ui::json();
     match &args.output {
         Some(path) => {
@@ -82,18 +79,10 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
 
 /// The picture of a position of a variant defined as data (its own board
 /// size and pieces; the last move of `--moves` shaded).
-fn data_svg(args: &SvgArgs, arrows: &[&str], highlights: &[&str]) -> Result<String> {
-    let game = crate::data::game(&args.pos)?;
+fn data_svg(req: &BoardRequest<'_>, pos: &crate::PositionArgs) -> Result<String> {
+    let game = crate::data::game(pos)?;
     let def = game.current().variant();
-    let (files, ranks) = (def.files, def.ranks);
-    let options = RenderOptions {
-        size: args.size,
-        orientation: if args.flip { menagerie_pieces::Color::Black } else { menagerie_pieces::Color::White },
-        coordinates: !args.no_coordinates,
-        last_move: game.moves().last().map(|&m| menagerie_render::data_last_move_squares(m)),
-        check: true,
-        arrows: arrows.iter().map(|a| Arrow::parse_on(files, ranks, a)).collect::<Result<_, _>>()?,
-        highlights: highlights.iter().map(|h| Highlight::parse_on(files, ranks, h)).collect::<Result<_, _>>()?,
-    };
+    let last_move = game.moves().last().map(|&m| menagerie_render::data_last_move_squares(m));
+    let options = request_options(req, def.files, def.ranks, last_move)?;
     Ok(menagerie_render::render_data(game.current(), &options)?)
 }

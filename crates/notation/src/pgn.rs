@@ -369,6 +369,24 @@ impl<P: PgnPosition> PgnGame<P> {
         true
     }
 
+    /// Adds `text` as a comment after the main line's last move; false, and
+    /// nothing changes, when there is no move yet.
+    pub fn comment_last(&mut self, text: impl Into<String>) -> bool {
+        match self.moves.last_mut() {
+            Some(m) => {
+                m.comments.push(text.into());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Adds `text` as a comment before the first move (after any already
+    /// there).
+    pub fn comment_game(&mut self, text: impl Into<String>) {
+        self.comments.push(text.into());
+    }
+
     /// Appends `mv` to the main line if it is legal after the main line.
     pub fn push(&mut self, mv: P::Move) -> Result<(), IllegalPgnMove> {
         let pos = self.final_position()?;

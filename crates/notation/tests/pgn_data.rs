@@ -326,3 +326,34 @@ fn set_up_tags_of_data_games() {
     let set = read_one(&format!("[Variant \"makruk\"]\n[FEN \"{fen}\"]\n\n1... e5 *\n"));
     assert_eq!(set.start.fen(), fen);
 }
+
+#[test]
+fn comments_and_tags_are_added_to_compiled_and_data_games_alike() {
+    // A data variant's game.
+    let start = Position::start(&def("makruk"));
+    let mut g = DataPgnGame::from_position(start.clone());
+    assert!(!g.comment_last("no move yet"), "nothing to comment on");
+    assert!(g.moves.is_empty() && g.comments.is_empty());
+    g.comment_game("opening");
+    g.comment_game(String::from("second"));
+    assert_eq!(g.comments, ["opening", "second"]);
+    g.push(start.parse_move("e3e4").expect("legal")).expect("legal");
+    assert!(g.comment_last("a pawn move"));
+    assert!(g.comment_last("twice"));
+    assert_eq!(g.moves[0].comments, ["a pawn move", "twice"]);
+    assert!(g.set_tag("White", "A") && g.set_tag("White", "B") && g.set_tag("Round", "3"));
+    assert!(!g.set_tag("Result", "1-0"), "derived from the game");
+    assert_eq!((g.tag("White"), g.tag("Round"), g.tag("Result")), (Some("B"), Some("3"), None));
+    let text = g.to_pgn().expect("legal moves");
+    assert!(text.contains("[White \"B\"]") && text.contains("[Round \"3\"]"), "{text}");
+    assert!(text.contains("{opening} {second} 1. e4 {a pawn move} {twice} *"), "{text}");
+
+    // A compiled variant's game, through the same methods.
+    let mut g = PgnGame::new(menagerie_variants::VariantId::Chess);
+    assert!(!g.comment_last("no move yet"));
+    g.comment_game("start");
+    let e4 = menagerie_notation::san::parse(&g.start, "e4").expect("legal");
+    g.push(e4).expect("legal");
+    assert!(g.comment_last("best by test"));
+    assert!(g.to_pgn().expect("legal").contains("{start} 1. e4 {best by test} *"));
+}

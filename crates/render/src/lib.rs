@@ -5,11 +5,11 @@
 //! A picture shows the board with file and rank coordinates, either side at
 //! the bottom, the last move's squares, the king in check, any number of
 //! coloured arrows and highlighted squares, and — in the gating variants
-//! (`alpaca*`, `alseid*`) — the reserve pieces beside the board: each side's
-//! reserve in a strip on its own side, a piece still in hand at the strip's
-//! left, a piece placed on a gate file above (or below) that file with a
-//! small triangle pointing at the board, and `?` while the prelude choice is
-//! pending.
+//! (`alpaca*`, `alseid*`, and S-chess defined as data) — the reserve pieces
+//! beside the board: each side's reserve in a strip on its own side, a piece
+//! still in hand at the strip's left, a piece placed on a gate file above (or
+//! below) that file with a small triangle pointing at the board, and `?`
+//! while the prelude choice is pending.
 //!
 //! ```
 //! use menagerie_render::{BoardRequest, render_request};
@@ -361,6 +361,55 @@ impl Default for BoardRequest<'_> {
     }
 }
 
+/// A drawing option of a [`BoardRequest`] that does not fit the board, with
+/// the field at fault named as the request names it (`arrows[0]`,
+/// `highlights[2]`, `size`).
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+#[error("{error}")]
+pub struct OptionError {
+    /// The field at fault, with its 0-based index in a list.
+    pub field: String,
+    /// What is wrong with it.
+    pub error: RenderError,
+}
+
+/// The drawing options of a [`BoardRequest`] for a position of either rule
+/// core on a `files` x `ranks` board: its arrows, highlights, orientation,
+/// size and coordinates, and `last_move` shaded. Its variant, FEN and moves
+/// are not read.
+pub fn request_options(
+    req: &BoardRequest<'_>,
+    files: u8,
+    ranks: u8,
+    last_move: Option<(Square, Square)>,
+) -> Result<RenderOptions, OptionError> {
+    let at = |list: &'static str, i: usize| move |error| OptionError { field: format!("{list}[{i}]"), error };
+    let arrows = req
+        .arrows
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Arrow::parse_on(files, ranks, a).map_err(at("arrows", i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let highlights = req
+        .highlights
+        .iter()
+        .enumerate()
+        .map(|(i, h)| Highlight::parse_on(files, ranks, h).map_err(at("highlights", i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !SIZE_RANGE.contains(&req.size) {
+        return Err(OptionError { field: "size".into(), error: RenderError::Size(req.size) });
+    }
+    Ok(RenderOptions {
+        size: req.size,
+        orientation: if req.flip { Color::Black } else { Color::White },
+        coordinates: req.coordinates,
+        last_move,
+        check: true,
+        arrows,
+        highlights,
+    })
+}
+
 /// Reads a [`BoardRequest`]: the variant, the position after the moves, and
 /// the options (last move from the last move played).
 pub fn parse_request(req: &BoardRequest<'_>) -> Result<(AnyPosition, RenderOptions), RenderError> {
@@ -377,17 +426,8 @@ pub fn parse_request(req: &BoardRequest<'_>) -> Result<(AnyPosition, RenderOptio
         })?;
         last_move = last_move_squares(m);
     }
-    let arrows = req.arrows.iter().map(|a| Arrow::parse(variant, a)).collect::<Result<Vec<_>, _>>()?;
-    let highlights = req.highlights.iter().map(|h| Highlight::parse(variant, h)).collect::<Result<Vec<_>, _>>()?;
-    let options = RenderOptions {
-        size: req.size,
-        orientation: if req.flip { Color::Black } else { Color::White },
-        coordinates: req.coordinates,
-        last_move,
-        check: true,
-        arrows,
-        highlights,
-    };
+    let (files, ranks) = variant.size();
+    let options = request_options(req, files, ranks, last_move).map_err(|e| e.error)?;
     Ok((pos, options))
 }
 
@@ -465,9 +505,23 @@ struct Board {
     pieces: Vec<(Square, Glyph)>,
     /// The square of the king in check, if the side to move is in check.
     check: Option<Square>,
-    /// The reserve strips of a gating variant: the entries and whether the
-    /// prelude choice is pending.
-    reserve: Option<(Vec<ReserveEntry>, bool)>,
+    /// The reserve strips of a gating variant.
+    reserve: Option<Reserve>,
+}
+
+/// The pieces beside the board of a gating variant.
+struct Reserve {
+    /// Each piece, and the gate file it waits on (`None` while in hand).
+    entries: Vec<(Glyph, Option<File>)>,
+    /// Whether the prelude choice is pending.
+    pending: bool,
+}
+
+impl Reserve {
+    /// The reserve of a compiled gating variant.
+    fn compiled(entries: &[ReserveEntry], pending: bool) -> Reserve {
+        Reserve { entries: entries.iter().map(|e| (Glyph::Figure(e.piece), e.file)).collect(), pending }
+    }
 }
 
 /// How a piece is drawn.
@@ -484,6 +538,37 @@ enum Glyph {
     },
 }
 
+impl Glyph {
+    /// The glyph of a piece type defined as data: the orthodox pieces'
+    /// figures, the others' letters.
+    fn of_data(info: &PieceInfo, color: Color) -> Glyph {
+        match figure_of(&info.name) {
+            Some(kind) => Glyph::Figure(Piece::new(color, kind)),
+            None if info.letter.is_ascii_alphanumeric() => {
+                Glyph::Letter { color, letter: info.letter.to_ascii_uppercase() }
+            }
+            None => Glyph::Letter { color, letter: '?' },
+        }
+    }
+
+    /// The colour of the piece drawn.
+    fn color(self) -> Color {
+        match self {
+            Glyph::Figure(piece) => piece.color,
+            Glyph::Letter { color, .. } => color,
+        }
+    }
+
+    /// Draws the glyph with its 100x100 box's top-left corner at `(x, y)`,
+    /// scaled by `scale`.
+    fn draw(self, out: &mut String, x: f64, y: f64, scale: f64) {
+        match self {
+            Glyph::Figure(piece) => pieces::draw(out, piece, x, y, scale),
+            Glyph::Letter { color, letter } => pieces::draw_letter(out, color, letter, x, y, scale),
+        }
+    }
+}
+
 /// Draws `pos` as an SVG document.
 ///
 /// Fails only for options that do not fit: a size outside [`SIZE_RANGE`],
@@ -498,8 +583,12 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
         let count = u16::from(files) * u16::from(ranks);
         (0..count).map(|i| Square(i as u8)).find(|&sq| pos.piece_at(sq) == Some(king))
     });
-    let reserve = strips
-        .then(|| setup.reserve.as_ref().map(|r| (r.entries.clone(), r.pending)).unwrap_or_else(|| (Vec::new(), false)));
+    let reserve = strips.then(|| {
+        setup
+            .reserve
+            .as_ref()
+            .map_or_else(|| Reserve::compiled(&[], false), |r| Reserve::compiled(&r.entries, r.pending))
+    });
     let board = Board {
         title: format!("{} {}", variant.name(), fen::format(pos)),
         files,
@@ -513,7 +602,8 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
 
 /// Draws `pos`, a position of a variant defined as data, as an SVG
 /// document of its board (up to 12x10): the orthodox pieces as figures,
-/// the others as their letter in a circle. Fails as [`render`] does.
+/// the others as their letter in a circle, and the pieces in hand of a
+/// gating variant (S-chess) in the reserve strips. Fails as [`render`] does.
 pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> Result<String, RenderError> {
     let def = pos.variant();
     let kinds: Vec<(PieceInfo, bool)> = def.pieces().map(|p| (p, false)).collect();
@@ -528,22 +618,28 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
         if info.royal && p.white == pos.white_to_move() && pos.in_check() {
             check = Some(Square(index));
         }
-        let glyph = match figure_of(&info.name) {
-            Some(kind) => Glyph::Figure(Piece::new(color, kind)),
-            None if info.letter.is_ascii_alphanumeric() => {
-                Glyph::Letter { color, letter: info.letter.to_ascii_uppercase() }
-            }
-            None => Glyph::Letter { color, letter: '?' },
-        };
-        pieces.push((Square(index), glyph));
+        pieces.push((Square(index), Glyph::of_data(info, color)));
     }
+    // Pieces in hand (S-chess), in the order the FEN lists them.
+    let reserve = def.uses_hand().then(|| {
+        let mut entries = Vec::new();
+        for (white, color) in [(true, Color::White), (false, Color::Black)] {
+            for (kind, (info, _)) in kinds.iter().enumerate().rev() {
+                let Ok(kind) = u8::try_from(kind) else { continue };
+                for _ in 0..pos.in_hand(white, kind) {
+                    entries.push((Glyph::of_data(info, color), None));
+                }
+            }
+        }
+        Reserve { entries, pending: false }
+    });
     let board = Board {
         title: format!("{} {}", def.name, pos.fen()),
         files: def.files,
         ranks: def.ranks,
         pieces,
         check,
-        reserve: None,
+        reserve,
     };
     draw_board(&board, options)
 }
@@ -642,18 +738,13 @@ fn draw_board(board: &Board, options: &RenderOptions) -> Result<String, RenderEr
     for &(sq, glyph) in &board.pieces {
         if l.on_board(sq) {
             let (x, y) = l.corner(sq);
-            match glyph {
-                Glyph::Figure(piece) => pieces::draw(&mut out, piece, f64::from(x), f64::from(y), 1.0),
-                Glyph::Letter { color, letter } => {
-                    pieces::draw_letter(&mut out, color, letter, f64::from(x), f64::from(y))
-                }
-            }
+            glyph.draw(&mut out, f64::from(x), f64::from(y), 1.0);
         }
     }
     out.push_str("</g>");
 
-    if let Some((entries, pending)) = &board.reserve {
-        reserve(&mut out, &l, entries, *pending);
+    if let Some(r) = &board.reserve {
+        reserve(&mut out, &l, r);
     }
 
     if !options.arrows.is_empty() {
@@ -702,7 +793,7 @@ fn coordinates(out: &mut String, l: &Layout) {
 /// Draws each side's reserve in the strip on its side of the board: each
 /// piece on a light tile, a placed one under (or over) its gate file with a
 /// triangle pointing at the board, the ones in hand from the left.
-fn reserve(out: &mut String, l: &Layout, entries: &[ReserveEntry], pending: bool) {
+fn reserve(out: &mut String, l: &Layout, r: &Reserve) {
     out.push_str(r#"<g class="reserve">"#);
     let board_bottom = l.y0 + i32::from(l.ranks) * SQUARE;
     let tile = f64::from(SQUARE) * RESERVE_SCALE;
@@ -717,8 +808,8 @@ fn reserve(out: &mut String, l: &Layout, entries: &[ReserveEntry], pending: bool
             (f64::from(top + STRIP) - 16.0 - tile, top + STRIP - 2, top + STRIP - 12)
         };
         let mut in_hand = 0;
-        for entry in entries.iter().filter(|e| e.piece.color == color) {
-            let x = match entry.file {
+        for &(glyph, file) in r.entries.iter().filter(|(g, _)| g.color() == color) {
+            let x = match file {
                 Some(file) if file.0 < l.files => {
                     let (col, _) = l.cell(file.0, 0);
                     let cx = l.x0 + col * SQUARE + SQUARE / 2;
@@ -744,9 +835,9 @@ fn reserve(out: &mut String, l: &Layout, entries: &[ReserveEntry], pending: bool
                 num(tile),
                 num(tile)
             );
-            pieces::draw(out, entry.piece, x, tile_y, RESERVE_SCALE);
+            glyph.draw(out, x, tile_y, RESERVE_SCALE);
         }
-        if pending {
+        if r.pending {
             let x = f64::from(l.x0) + f64::from(in_hand) * step + 10.0;
             let _ = write!(
                 out,

@@ -142,11 +142,7 @@ pub(crate) fn draw(out: &mut String, piece: Piece, x: f64, y: f64, scale: f64) {
         Color::Black => (BLACK_FILL, BLACK_LINE),
     };
     let (bodies, details) = figure(piece.kind);
-    let transform = if scale == 1.0 {
-        format!("translate({} {})", crate::num(x), crate::num(y))
-    } else {
-        format!("translate({} {}) scale({})", crate::num(x), crate::num(y), crate::num(scale))
-    };
+    let transform = transform(x, y, scale);
     let _ = write!(
         out,
         r#"<g class="piece {color}-{name}" transform="{transform}" fill="{fill}" stroke="{line}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">"#,
@@ -176,18 +172,26 @@ pub(crate) fn draw(out: &mut String, piece: Piece, x: f64, y: f64, scale: f64) {
 
 /// Appends a piece without a figure: its letter in a circle, in the
 /// colours of `color`'s pieces, with its 100x100 box's top-left corner at
-/// `(x, y)`.
-pub(crate) fn draw_letter(out: &mut String, color: Color, letter: char, x: f64, y: f64) {
+/// `(x, y)`, scaled by `scale`.
+pub(crate) fn draw_letter(out: &mut String, color: Color, letter: char, x: f64, y: f64, scale: f64) {
     let (fill, line) = match color {
         Color::White => (WHITE_FILL, WHITE_LINE),
         Color::Black => (BLACK_FILL, BLACK_LINE),
     };
     let side = color.name().to_ascii_lowercase();
+    let transform = transform(x, y, scale);
     let _ = write!(
         out,
-        r#"<g class="piece {side}-letter-{lower}" transform="translate({} {})" fill="{fill}" stroke="{line}" stroke-width="3"><circle cx="50" cy="50" r="38"/><text x="50" y="66" font-family="sans-serif" font-size="46" font-weight="bold" text-anchor="middle" fill="{line}" stroke="none">{letter}</text></g>"#,
-        crate::num(x),
-        crate::num(y),
+        r#"<g class="piece {side}-letter-{lower}" transform="{transform}" fill="{fill}" stroke="{line}" stroke-width="3"><circle cx="50" cy="50" r="38"/><text x="50" y="66" font-family="sans-serif" font-size="46" font-weight="bold" text-anchor="middle" fill="{line}" stroke="none">{letter}</text></g>"#,
         lower = letter.to_ascii_lowercase(),
     );
+}
+
+/// The SVG transform placing a 100x100 piece box at `(x, y)`, scaled by `scale`.
+fn transform(x: f64, y: f64, scale: f64) -> String {
+    if scale == 1.0 {
+        format!("translate({} {})", crate::num(x), crate::num(y))
+    } else {
+        format!("translate({} {}) scale({})", crate::num(x), crate::num(y), crate::num(scale))
+    }
 }

@@ -343,3 +343,72 @@ fn data_variants_get_check_arrows_and_their_own_pieces() {
     assert_eq!(svg.matches("class=\"piece ").count(), 32);
     assert!(svg.contains("white-letter-s") && svg.contains("black-letter-m"), "{svg}");
 }
+
+#[test]
+fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
+    let def = data_def("seirawan");
+    let start = menagerie_rules::Position::start(&def);
+    let svg = render_data(&start, &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    // Two reserve strips around the 8x8 board, as for Alpaca.
+    assert!(svg.contains("viewBox=\"0 0 872 1052\""), "{svg:.200}");
+    // Hawk and elephant of each side, in hand, small, on tiles.
+    for piece in ["white-letter-h", "white-letter-e", "black-letter-h", "black-letter-e"] {
+        assert_eq!(svg.matches(&format!("class=\"piece {piece}\"")).count(), 1, "{piece}");
+    }
+    assert_eq!(svg.matches("class=\"tile\"").count(), 4);
+    assert_eq!(svg.matches("scale(0.7)").count(), 4);
+    assert!(!svg.contains("class=\"pending\"") && !svg.contains("class=\"gate\""));
+    // White's hand in the strip below the board, Black's above it.
+    let below = MARGIN + STRIP + 8 * SQUARE + MARGIN;
+    let white_hawk = attr(&svg, "class=\"piece white-letter-h\"", "transform");
+    let black_hawk = attr(&svg, "class=\"piece black-letter-h\"", "transform");
+    let y = |t: &str| -> f64 { t.split([' ', ')']).nth(1).and_then(|v| v.parse().ok()).expect("a y") };
+    assert!(y(&white_hawk) > f64::from(below), "{white_hawk}");
+    assert!(y(&black_hawk) < f64::from(STRIP), "{black_hawk}");
+
+    // Each side gates both pieces: the hands are empty, the strips stay,
+    // and the gated pieces stand on the board.
+    let mut pos = start;
+    for text in ["g1f3h", "g8f6h", "b1c3e", "b8c6e"] {
+        pos = pos.play(pos.parse_move(text).expect("legal"));
+    }
+    assert!(pos.fen().starts_with("rebqkbhr/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/REBQKBHR[]"), "{}", pos.fen());
+    let svg = render_data(&pos, &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    assert!(svg.contains("viewBox=\"0 0 872 1052\""));
+    assert!(!svg.contains("class=\"tile\"") && !svg.contains("scale(0.7)"));
+    assert_eq!(svg.matches("class=\"piece ").count(), 36);
+    // Variants without pieces in hand have no strips.
+    let svg = render_data(&menagerie_rules::Position::start(&data_def("makruk")), &RenderOptions::default())
+        .expect("renders");
+    assert!(svg.contains("viewBox=\"0 0 872 872\""));
+}
+
+#[test]
+fn request_options_read_the_drawing_fields_for_any_board() {
+    let arrows = ["j1a8:red", "a1b2"];
+    let highlights = ["j8:yellow"];
+    let drawing =
+        BoardRequest { arrows: &arrows, highlights: &highlights, flip: true, size: 300, coordinates: false, ..req("") };
+    let last = Some((Square(1), Square(71)));
+    let o = request_options(&drawing, 10, 8, last).expect("fits 10x8");
+    assert_eq!(o.size, 300);
+    assert_eq!(o.orientation, Color::Black);
+    assert!(!o.coordinates && o.check);
+    assert_eq!(o.last_move, last);
+    assert_eq!(o.arrows, vec![Arrow::parse_on(10, 8, "j1a8:red").unwrap(), Arrow::parse_on(10, 8, "a1b2").unwrap()]);
+    assert_eq!(o.highlights, vec![Highlight::parse_on(10, 8, "j8:yellow").unwrap()]);
+    // The same request on an 8x8 board: the field at fault is named.
+    let e = request_options(&drawing, 8, 8, None).unwrap_err();
+    assert_eq!(e.field, "arrows[0]");
+    assert!(matches!(e.error, RenderError::Arrow { .. }), "{e}");
+    let e = request_options(&BoardRequest { highlights: &["e4", "e4:mauve"], ..req("") }, 8, 8, None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.error), ("highlights[1]", RenderError::Color("mauve".into())));
+    let e = request_options(&BoardRequest { size: 9, ..req("") }, 8, 8, None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.error.clone()), ("size", RenderError::Size(9)));
+    assert_eq!(e.to_string(), RenderError::Size(9).to_string());
+    // The compiled request reads its options the same way.
+    let (_, compiled) = parse_request(&BoardRequest { variant: "camel-rhino", ..drawing }).expect("fits 10x10");
+    assert_eq!(compiled, RenderOptions { last_move: None, ..o });
+}

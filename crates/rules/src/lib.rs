@@ -52,4 +52,4 @@ mod variant;
 pub use ini::{BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, MAX_FILES, MAX_RANKS};
 pub use position::access::Piece;
 pub use position::{EndReason, FenError, Game, GameResult, Move, MoveError, Outcome, Position};
-pub use variant::{PieceInfo, VariantDef};
+pub use variant::{CastlingSquares, PieceInfo, VariantDef};

@@ -38,6 +38,10 @@ pub enum FenError {
     /// A move counter is not a number.
     #[error("bad move counter '{0}' in FEN")]
     Counter(String),
+    /// Pieces in hand (`[...]` after the board) in a variant that has no
+    /// pieces in hand.
+    #[error("pieces in hand '{0}' in FEN, but this variant has no pieces in hand")]
+    Hand(String),
 }
 
 /// Why a move text was rejected.
@@ -1195,6 +1199,11 @@ impl State {
         if let Some(hand) = hand {
             let inner = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
             let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
+            // An empty pocket (`[]`, `[-]`) says nothing; pieces in it
+            // could not be played, so they are refused.
+            if !d.uses_hand() && inner.chars().any(|c| c != '-') {
+                return Err(FenError::Hand(hand.to_string()));
+            }
             for ch in inner.chars().filter(|&c| c != '-') {
                 let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
                 let n = &mut s.hand[usize::from(ch.is_ascii_lowercase())][t as usize];
@@ -1372,7 +1381,7 @@ impl State {
                 s.push('/');
             }
         }
-        if d.seirawan_gating {
+        if d.uses_hand() {
             s.push('[');
             let mut order: Vec<usize> = (0..d.types.len()).collect();
             order.sort_by_key(|&t| std::cmp::Reverse(d.types[t].fsf));
@@ -1539,7 +1548,8 @@ impl Position {
     }
 
     /// Parses a FEN (with `[pockets]` after the board for gating variants, and
-    /// castling as `KQkq`, rook files or Shredder letters).
+    /// castling as `KQkq`, rook files or Shredder letters). Pieces in a
+    /// pocket of a variant without pieces in hand are [`FenError::Hand`].
     pub fn from_fen(def: &Arc<VariantDef>, fen: &str) -> Result<Position, FenError> {
         Ok(Position { def: Arc::clone(def), state: State::parse(def, fen)? })
     }

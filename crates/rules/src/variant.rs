@@ -118,6 +118,18 @@ pub struct PieceInfo {
     pub royal: bool,
 }
 
+/// Where a variant castles, as [`VariantDef::castling_squares`] gives it
+/// (files and ranks from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingSquares {
+    /// White's castling rank; Black's is the same rank seen from its side.
+    pub rank: u8,
+    /// The files the king goes to: kingside, then queenside.
+    pub king_to: [u8; 2],
+    /// The files the castling rooks start from: kingside, then queenside.
+    pub rook_from: [u8; 2],
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -188,6 +200,22 @@ impl VariantDef {
             betza: t.betza.clone(),
             royal: t.royal,
         })
+    }
+
+    /// Where the variant castles (not for Chess960, whose rooks start
+    /// anywhere); None if it has no castling.
+    pub fn castling_squares(&self) -> Option<CastlingSquares> {
+        (self.castling && !self.chess960).then(|| CastlingSquares {
+            rank: self.castling_rank[0],
+            king_to: [self.castling_kingside_file, self.castling_queenside_file],
+            rook_from: [self.castling_rook_kingside_file.min(self.files - 1), self.castling_rook_queenside_file],
+        })
+    }
+
+    /// Whether pieces in hand take part in the game (S-chess gating): only
+    /// such a variant's FEN may hold a `[pocket]`.
+    pub fn uses_hand(&self) -> bool {
+        self.gating
     }
 
     /// The upper-case letters of the piece types a pawn of that side may

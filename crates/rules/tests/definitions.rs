@@ -254,3 +254,17 @@ fn inconsistent_castling_settings() {
     )
     .unwrap();
 }
+
+#[test]
+fn castling_squares_say_where_a_variant_castles() {
+    use menagerie_rules::CastlingSquares;
+    let defs = Definitions::builtin();
+    let squares = |name: &str| defs.get(name).expect("built in").castling_squares();
+    assert_eq!(squares("chess"), Some(CastlingSquares { rank: 0, king_to: [6, 2], rook_from: [7, 0] }));
+    assert_eq!(squares("capablanca"), Some(CastlingSquares { rank: 0, king_to: [8, 2], rook_from: [9, 0] }));
+    // Shako castles on the second rank with the rooks of the b- and i-files.
+    assert_eq!(squares("shako"), Some(CastlingSquares { rank: 1, king_to: [7, 3], rook_from: [8, 1] }));
+    for none in ["makruk", "courier", "shatranj", "seirawan960"] {
+        assert_eq!(squares(none), None, "{none}");
+    }
+}

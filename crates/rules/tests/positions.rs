@@ -202,8 +202,47 @@ fn garbage_fens_are_errors_not_panics() {
     }
     let chess = defs.get("chess").unwrap();
     let many = format!("4k3/8/8/8/8/8/8/4K3[{}] w - - 0 1", "Q".repeat(300));
-    assert!(matches!(Position::from_fen(chess, &many), Err(FenError::Board(_))));
+    assert!(matches!(Position::from_fen(chess, &many), Err(FenError::Hand(_))));
+    let seirawan = defs.get("seirawan").unwrap();
+    assert!(matches!(Position::from_fen(seirawan, &many), Err(FenError::Board(_))));
     let end = Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295").unwrap();
     let m = end.legal_moves()[0];
     assert!(end.play(m).fen().ends_with("4294967295 4294967295"));
+}
+
+#[test]
+fn pockets_only_in_variants_with_pieces_in_hand() {
+    let defs = Definitions::builtin();
+    // Makruk and chess have no pieces in hand: a pocket with pieces is
+    // refused (they could never be played), an empty one says nothing.
+    for (name, fen) in [
+        ("makruk", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR[Mm] w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/4K3[-q] w - - 0 1"),
+    ] {
+        let def = defs.get(name).unwrap();
+        let e = Position::from_fen(def, fen).unwrap_err();
+        assert!(matches!(&e, FenError::Hand(h) if fen.contains(h.as_str())), "{name} {fen}: {e}");
+        assert!(e.to_string().contains("no pieces in hand"), "{e}");
+    }
+    let makruk = defs.get("makruk").unwrap();
+    for empty in ["[]", "[-]"] {
+        let fen = format!("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR{empty} w - - 0 1");
+        assert_eq!(Position::from_fen(makruk, &fen).unwrap(), Position::start(makruk), "{fen}");
+    }
+    // S-chess writes back what it reads (in Fairy-Stockfish's order).
+    let seirawan = defs.get("seirawan").unwrap();
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFGkqbcdfg - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Eh] w KQBCDFGkqbcdfg - 0 1",
+        "4k3/8/8/8/8/8/8/4K3[] w - - 0 1",
+    ] {
+        assert_eq!(Position::from_fen(seirawan, fen).unwrap().fen(), fen);
+    }
+    // A variant gating from hand without S-chess's rules writes its pocket too.
+    let mut defs = Definitions::builtin();
+    defs.load("[gated:chess]\ngating = true\n", "gated.ini").unwrap();
+    let gated = defs.get("gated").unwrap();
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1";
+    assert_eq!(Position::from_fen(gated, fen).unwrap().fen(), fen);
 }

@@ -78,3 +78,18 @@ fn san_reads_back_leniently() {
         assert_eq!(p.parse_san(&p.san(m)), Ok(m), "{}", p.san(m));
     }
 }
+
+#[test]
+fn gating_castling_without_its_square_is_ambiguous_when_both_squares_can_gate() {
+    let p = pos("seirawan", "r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQABCDEFGHkq - 0 1");
+    for text in ["O-O/H", "O-O-O/E", "0-0/H+"] {
+        assert_eq!(p.parse_san(text), Err(MoveError::Ambiguous(text.to_string())), "{text}");
+        assert_eq!(p.parse_any(text), Err(MoveError::Ambiguous(text.to_string())), "{text}");
+    }
+    // With the square named the move is known.
+    assert_eq!(p.move_text(p.parse_san("O-O/Hh1").expect("legal")), "h1e1h");
+    assert_eq!(p.move_text(p.parse_san("O-O-O/Ee1").expect("legal")), "e1c1e");
+    // Without pieces in hand there is nothing to gate.
+    let p = pos("seirawan", "r3k2r/8/8/8/8/8/8/R3K2R[he] w KQkq - 0 1");
+    assert!(matches!(p.parse_san("O-O/H"), Err(MoveError::Illegal(_))));
+}

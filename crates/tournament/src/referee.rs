@@ -179,17 +179,11 @@ impl Referee for CompiledGame {
     }
 
     fn comment_last(&mut self, text: String) -> bool {
-        match self.pgn.moves.last_mut() {
-            Some(m) => {
-                m.comments.push(text);
-                true
-            }
-            None => false,
-        }
+        self.pgn.comment_last(text)
     }
 
     fn comment_game(&mut self, text: String) {
-        self.pgn.comments.push(text);
+        self.pgn.comment_game(text);
     }
 
     fn set_tag(&mut self, name: &str, value: &str) {
@@ -277,17 +271,11 @@ impl Referee for DataGame {
     }
 
     fn comment_last(&mut self, text: String) -> bool {
-        match self.pgn.moves.last_mut() {
-            Some(m) => {
-                m.comments.push(text);
-                true
-            }
-            None => false,
-        }
+        self.pgn.comment_last(text)
     }
 
     fn comment_game(&mut self, text: String) {
-        self.pgn.comments.push(text);
+        self.pgn.comment_game(text);
     }
 
     fn set_tag(&mut self, name: &str, value: &str) {

@@ -122,7 +122,7 @@ pub fn validate_fen(def: &std::sync::Arc<VariantDef>, fen: &str) -> pb::Validate
 /// (ValidateFenResponse's names).
 pub fn fen_field(e: &FenError, fen: &str) -> &'static str {
     match e {
-        FenError::Board(_) | FenError::Piece(_) => "board",
+        FenError::Board(_) | FenError::Piece(_) | FenError::Hand(_) => "board",
         FenError::Side(_) => "side_to_move",
         FenError::Castling(_) => "castling",
         FenError::EnPassant(_) => "en_passant",

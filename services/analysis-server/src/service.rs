@@ -1524,7 +1524,6 @@ impl AnalysisApi {
     /// RenderBoard's answer: the position is checked as every request's is
     /// (same errors and caps), then drawn by `menagerie_render`.
     fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {
-        use menagerie_render::{Arrow, Highlight, RenderOptions};
         /// The game drawn: a compiled variant's or a data variant's.
         enum Drawn {
             Compiled(Box<ParsedPosition>),
@@ -1535,50 +1534,39 @@ impl AnalysisApi {
         } else {
             Drawn::Compiled(Box::new(self.parse_position(r.position.as_ref(), "board pictures")?))
         };
-        let (files, ranks) = match &game {
-            Drawn::Compiled(p) => p.current.variant().size(),
-            Drawn::Data(g) => (g.current().variant().files, g.current().variant().ranks),
-        };
         for (name, list) in [("arrows", &r.arrows), ("highlights", &r.highlights)] {
             if list.len() > 256 {
                 return Err(ServiceError::OutOfRange { field: name.into(), value: list.len() as u64, max: 256 });
             }
         }
-        let bad = |field: String| {
-            move |e: menagerie_render::RenderError| ServiceError::BadField { field, message: e.to_string() }
-        };
-        let arrows = r
-            .arrows
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Arrow::parse_on(files, ranks, a).map_err(bad(format!("arrows[{i}]"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        let highlights = r
-            .highlights
-            .iter()
-            .enumerate()
-            .map(|(i, h)| Highlight::parse_on(files, ranks, h).map_err(bad(format!("highlights[{i}]"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        let options = RenderOptions {
+        let arrows: Vec<&str> = r.arrows.iter().map(String::as_str).collect();
+        let highlights: Vec<&str> = r.highlights.iter().map(String::as_str).collect();
+        let req = menagerie_render::BoardRequest {
+            arrows: &arrows,
+            highlights: &highlights,
+            flip: r.flip,
             size: if r.size == 0 { menagerie_render::DEFAULT_SIZE } else { r.size },
-            orientation: if r.flip { menagerie_pieces::Color::Black } else { menagerie_pieces::Color::White },
             coordinates: !r.no_coordinates,
-            last_move: None,
-            check: true,
-            arrows,
-            highlights,
+            ..menagerie_render::BoardRequest::default()
         };
+        let bad =
+            |e: menagerie_render::OptionError| ServiceError::BadField { field: e.field, message: e.error.to_string() };
+        let bad_size =
+            |e: menagerie_render::RenderError| ServiceError::BadField { field: "size".into(), message: e.to_string() };
         let svg = match &game {
             Drawn::Compiled(p) => {
+                let (files, ranks) = p.current.variant().size();
                 let last_move = p.moves.last().and_then(|&m| menagerie_render::last_move_squares(m));
-                menagerie_render::render(&p.current, &RenderOptions { last_move, ..options })
+                let options = menagerie_render::request_options(&req, files, ranks, last_move).map_err(bad)?;
+                menagerie_render::render(&p.current, &options).map_err(bad_size)?
             }
             Drawn::Data(g) => {
+                let def = g.current().variant();
                 let last_move = g.moves().last().map(|&m| menagerie_render::data_last_move_squares(m));
-                menagerie_render::render_data(g.current(), &RenderOptions { last_move, ..options })
+                let options = menagerie_render::request_options(&req, def.files, def.ranks, last_move).map_err(bad)?;
+                menagerie_render::render_data(g.current(), &options).map_err(bad_size)?
             }
-        }
-        .map_err(bad("size".into()))?;
+        };
         Ok(pb::RenderBoardResponse { svg })
     }
 

@@ -149,9 +149,13 @@ fn game_outcome(s: &Session) -> Option<Outcome> {
 /// position: they are announced under that name and need no `setup`.
 /// Moves are Fairy-Stockfish's coordinate notation, which is XBoard's for
 /// these boards (S-Chess gating as `g1f3h`, castling with gating on the
-/// rook's square as `h1e1h`). Courier is left out: XBoard's Courier is
-/// another setup with other letters (it refuses the moves of
-/// Fairy-Stockfish's fers on g6).
+/// rook's square as `h1e1h`). Courier is left out: XBoard's Courier
+/// starts from its own array (the fers on g1, no pawn advanced: XBoard
+/// does not play the initial forced moves), and XBoard ignores an engine's
+/// `setup` for a variant whose start position it knows while it tests
+/// legality, so it would refuse the moves of Fairy-Stockfish's fers on g6.
+/// Nor can Courier be described under its own name with the `fairy`
+/// parent: `variant courier` is XBoard's.
 const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "makruk", "knightmate", "seirawan"];
 
 /// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
@@ -213,9 +217,13 @@ fn data_slot(key: &str) -> Option<usize> {
 /// The `setup` and `piece` commands that describe a data variant XBoard
 /// does not know: the board size, XBoard's `fairy` parent, a piece-to-char
 /// table (built-in pieces on their XBoard pictures, others on free slots),
-/// the start FEN, and the Betza movement of every non-orthodox piece. None
-/// for what XBoard cannot follow: gating (pockets), Chess960 castling, a
-/// royal piece that is not a king, castling with rooks off the corners.
+/// the start FEN, and the Betza movement of every non-orthodox piece (and
+/// of the king when it castles elsewhere than with the corner rooks of the
+/// back rank: [`castling_betza`]). None for what XBoard cannot follow:
+/// gating (pockets: S-Chess 960 too, whose shuffled castling XBoard only
+/// plays with its `-fischerCastling` option, which an engine cannot set),
+/// Chess960 castling, a royal piece that is not a king, castling XBoard's
+/// Betza `O` cannot describe.
 fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
     let orthodox = [("pawn", "fmWfcF"), ("knight", "N"), ("bishop", "B"), ("rook", "R"), ("queen", "Q"), ("king", "K")];
     let fen = &def.start_fen;
@@ -223,12 +231,14 @@ fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
     if def.chess960 || board.contains('[') {
         return None;
     }
-    // XBoard castles with the corner rooks of the back rank.
+    // XBoard castles with the corner rooks of the back rank; other
+    // castling is given to the king as a Betza move.
     let castling = fen.split(' ').nth(2).is_some_and(|c| c != "-");
     let back = board.rsplit('/').next()?;
-    if castling && !(back.starts_with('R') && back.ends_with('R')) {
-        return None;
-    }
+    let king_castling = match castling && !(back.starts_with('R') && back.ends_with('R')) {
+        true => Some(castling_betza(def)?),
+        false => None,
+    };
     let mut white = vec!['.'; XBOARD_PIECES];
     let mut pieces = Vec::new();
     for p in def.pieces() {
@@ -240,7 +250,9 @@ fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
             _ => (12..64).find(|&s| white[s] == '.' && !matches!(s, 23 | 24 | 31))?,
         };
         white[slot] = p.letter;
-        if !orthodox.contains(&(p.name.as_str(), p.betza.as_str())) {
+        if let (true, Some(castle)) = (p.royal, &king_castling) {
+            pieces.push(format!("piece {}& {}{castle}", p.letter, p.betza));
+        } else if !orthodox.contains(&(p.name.as_str(), p.betza.as_str())) {
             pieces.push(format!("piece {}& {}", p.letter, p.betza));
         }
     }
@@ -249,6 +261,56 @@ fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
     let mut out = vec![format!("setup ({white}{black}) {}x{}+0_fairy {fen}", def.files, def.ranks)];
     out.extend(pieces);
     Some(out)
+}
+
+/// XBoard's Betza for the castling of a data variant that castles away
+/// from the corners of the back rank (Shako: on the second rank, with the
+/// rooks of the b- and i-files): `ijO2` is a castling of a king still on
+/// its start square that moves two squares towards the first piece from
+/// the edge after one skipped file (`j`), which must stand where it
+/// started; XBoard then puts that piece next to the king, on the other
+/// side, as Fairy-Stockfish does. None when the castling does not fit
+/// that form: king steps of fewer than two squares or of different
+/// lengths on the two sides, rooks not as far from either edge, or kings
+/// and rooks not where the start position has them.
+fn castling_betza(def: &VariantDef) -> Option<String> {
+    let c = def.castling_squares()?;
+    let board = def.start_fen.split(' ').next()?;
+    let rows: Vec<&str> = board.split('/').collect();
+    let row = |rank: u8| -> Option<Vec<char>> {
+        let text = rows.get(usize::from(def.ranks.checked_sub(rank + 1)?))?;
+        let mut cells = Vec::new();
+        let mut run = 0usize;
+        for ch in text.chars() {
+            match ch.to_digit(10) {
+                Some(d) => run = run * 10 + d as usize,
+                None => {
+                    cells.extend(std::iter::repeat_n(' ', run));
+                    run = 0;
+                    cells.push(ch);
+                }
+            }
+        }
+        cells.extend(std::iter::repeat_n(' ', run));
+        (cells.len() == usize::from(def.files)).then_some(cells)
+    };
+    let king = def.pieces().find(|p| p.royal)?.letter;
+    let rook = def.pieces().find(|p| p.name == "rook")?.letter;
+    let white = row(c.rank)?;
+    let black = row(def.ranks - 1 - c.rank)?;
+    let king_file = u8::try_from(white.iter().position(|&p| p == king)?).ok()?;
+    let step = c.king_to[0].checked_sub(king_file)?;
+    let skip = c.rook_from[1];
+    let fits = step >= 2
+        && king_file.checked_sub(c.king_to[1]) == Some(step)
+        && c.rook_from[0] == def.files - 1 - skip
+        && [(&white, king, rook), (&black, king.to_ascii_lowercase(), rook.to_ascii_lowercase())].iter().all(
+            |(cells, k, r)| {
+                let at = |f: u8| cells.get(usize::from(f)).copied();
+                at(king_file) == Some(*k) && at(c.rook_from[0]) == Some(*r) && at(c.rook_from[1]) == Some(*r)
+            },
+        );
+    fits.then(|| format!("i{}O{step}", "j".repeat(usize::from(skip))))
 }
 
 /// A move of a data variant in XBoard's form: ranks from 0 on ten-rank boards.
@@ -839,5 +901,66 @@ fn sync_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
         if let Some(x) = second {
             let _ = s.push_move(x);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The data variants announced: XBoard's own, then those described by
+    /// `setup`; not Courier (XBoard's has another start) nor S-Chess 960.
+    #[test]
+    fn announced_data_variants() {
+        let variants = Variants::builtin();
+        let announced = xboard_data_variants(&variants);
+        assert_eq!(
+            announced,
+            [
+                "capablanca",
+                "janus",
+                "shatranj",
+                "makruk",
+                "knightmate",
+                "seirawan",
+                "amazon",
+                "chancellor",
+                "embassy",
+                "grasshopper",
+                "nightrider",
+                "shako"
+            ]
+        );
+        for left_out in ["courier", "seirawan960"] {
+            assert!(variants.data(left_out).is_ok(), "{left_out} is built in");
+            assert!(!announced.iter().any(|n| n == left_out), "{left_out}");
+        }
+    }
+
+    /// Shako: its 10x10 board with cannons and elephants on the `fairy`
+    /// parent, and the castling of its second rank given to the king.
+    #[test]
+    fn shako_is_described_with_its_castling() {
+        let variants = Variants::builtin();
+        let def = variants.data("shako").expect("built in");
+        let lines = describe_data_variant(&def).expect("XBoard can follow Shako");
+        let setup = &lines[0];
+        assert!(
+            setup.ends_with(
+                ") 10x10+0_fairy c8c/ernbqkbnre/pppppppppp/10/10/10/10/PPPPPPPPPP/ERNBQKBNRE/C8C w KQkq - 0 1"
+            ),
+            "{setup}"
+        );
+        assert!(setup.starts_with("setup (PNBRQ"), "{setup}");
+        let mut pieces = lines[1..].to_vec();
+        pieces.sort();
+        assert_eq!(pieces, ["piece C& mRcpR", "piece E& FA", "piece K& KijO2"]);
+        // Castling with the corner rooks of the back rank needs no Betza.
+        let embassy = variants.data("embassy").expect("built in");
+        let lines = describe_data_variant(&embassy).expect("XBoard can follow it");
+        assert!(lines.iter().all(|l| !l.starts_with("piece K&")), "{lines:?}");
+        // The form reads any castling of that shape (Capablanca's king goes three squares).
+        assert_eq!(castling_betza(&variants.data("capablanca").expect("built in")), Some("iO3".to_string()));
+        assert_eq!(castling_betza(&variants.data("makruk").expect("built in")), None);
     }
 }

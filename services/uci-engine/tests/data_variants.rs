@@ -526,6 +526,9 @@ fn xboard_describes_the_data_variants_it_does_not_know() {
         ("embassy", "10x8", &["piece A& BN", "piece C& RN"][..]),
         ("grasshopper", "8x8", &["piece G& gQ"][..]),
         ("nightrider", "8x8", &["piece N& NN"][..]),
+        // Castling on the second rank, given to the king as XBoard's Betza
+        // castling: two squares towards the rook one file in from the edge.
+        ("shako", "10x10", &["piece E& FA", "piece C& mRcpR", "piece K& KijO2"][..]),
     ]
     .into_iter()
     .enumerate()
@@ -544,14 +547,26 @@ fn xboard_describes_the_data_variants_it_does_not_know() {
         assert_eq!(&table[65..66], "K");
         assert_eq!(&lines[1..], pieces, "{lines:?}");
     }
-    // Not described: gating, Chess960 castling, rooks off the corners, and
-    // XBoard's own Courier (another setup).
-    for name in ["seirawan960", "shako", "courier"] {
+    // Not described: gating with Chess960 castling, and XBoard's own
+    // Courier (another start position).
+    for name in ["seirawan960", "courier"] {
         e.send("new");
         e.send(&format!("variant {name}"));
         let lines = ping(&mut e, 20);
         assert_eq!(lines, [format!("Error (unknown variant): {name}")]);
     }
+    // Shako's castling as XBoard sends it (ranks from 0): the king's two
+    // steps on the second rank bring the rook from i2 to g2, which can then
+    // go down to g1.
+    e.send("new");
+    e.send("variant shako");
+    e.send("force");
+    e.send("setboard c8c/ernbqk2re/pppppppppp/10/10/10/10/PPPPPPPPPP/ERNBQK2RE/C8C w KQkq - 0 1");
+    for m in ["f1h1", "f8h8", "g1g0"] {
+        e.send(&format!("usermove {m}"));
+    }
+    let lines = ping(&mut e, 21);
+    assert!(lines.iter().all(|l| l.starts_with("setup") || l.starts_with("piece")), "{lines:?}");
     // A game of grasshopper: the engine's moves are legal.
     e.send("new");
     e.send("variant grasshopper");

@@ -40,7 +40,9 @@ impl Position {
     /// The legal move written `text` in standard algebraic notation. Check
     /// and annotation marks (`+ # ! ?`), `x` and `=` are optional, `0-0`
     /// stands for `O-O`, and a fully qualified form such as `Ng1f3` is
-    /// accepted too. A text that fits several legal moves is an error.
+    /// accepted too. A text that fits several legal moves (such as `O-O/H`
+    /// when both the king's and the rook's square can take the piece) is
+    /// [`MoveError::Ambiguous`].
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
         let want = normalise(text);
         if want.is_empty() {
@@ -48,7 +50,7 @@ impl Position {
         }
         let legal = self.legal_moves();
         let mut found: Option<Move> = None;
-        let mut bare_fits = 0;
+        let mut bare_fits = Vec::new();
         for &m in &legal {
             let san = normalise(&self.san_body(m, &legal, true));
             if san == want {
@@ -62,18 +64,22 @@ impl Position {
                 found = Some(m);
             }
             if normalise(&self.san_body(m, &legal, false)) == want {
-                bare_fits += 1;
+                bare_fits.push(m);
             }
         }
-        match found {
-            Some(m) => Ok(m),
-            None if bare_fits > 1 => Err(MoveError::Ambiguous(text.to_string())),
-            None => Err(MoveError::Illegal(text.to_string())),
+        match (found, bare_fits.as_slice()) {
+            (Some(m), _) => Ok(m),
+            // Only a gating castling without its gate square can fit
+            // one move without being that move's canonical form.
+            (None, &[m]) => Ok(m),
+            (None, [_, _, ..]) => Err(MoveError::Ambiguous(text.to_string())),
+            (None, []) => Err(MoveError::Illegal(text.to_string())),
         }
     }
 
     /// The SAN of `m` without the check mark, given the legal moves;
-    /// without disambiguation unless `disambiguate`.
+    /// without disambiguation (of the piece's origin, and of a castling's
+    /// gate square) unless `disambiguate`.
     fn san_body(&self, m: Move, legal: &[Move], disambiguate: bool) -> String {
         let d = &*self.def;
         let st = &self.state;
@@ -129,7 +135,8 @@ impl Position {
             s.push('/');
             s.push(d.types[m.gate as usize].letter.to_ascii_uppercase());
             // Castling names the gate square (the king's or the rook's).
-            if m.gate_sq != m.from || m.kind == Kind::Castling {
+            let name_square = if m.kind == Kind::Castling { disambiguate } else { m.gate_sq != m.from };
+            if name_square {
                 s.push_str(&square_name(d, m.gate_sq));
             }
         }

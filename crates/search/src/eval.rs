@@ -209,6 +209,7 @@ fn embedded(id: VariantId) -> Option<&'static str> {
     match id {
         // Chess960 is chess from other starts: the same weights.
         VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
+        VariantId::Alpaca => Some(include_str!("../weights/alpaca.txt")),
         _ => None,
     }
 }

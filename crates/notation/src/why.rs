@@ -905,7 +905,7 @@ impl<'a> Cx<'a> {
 
     fn promotion(&self, p: Piece, from: Square, to: Square, promo: Option<char>) -> Result<Option<PieceKind>, String> {
         let last = self.last_rank();
-        let wazirs = self.variant == VariantId::CamelRhino;
+        let wazirs = self.rules.wazir_promotes;
         let promotes = self.fr(to).1 == last
             && self.fr(from).1 != last
             && (p.kind == PieceKind::Pawn || (wazirs && p.kind == PieceKind::Wazir));

@@ -15,10 +15,10 @@ use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
 /// (the `_parent` of its `setup` command): `seirawan` for gating (a gated
 /// piece is a move suffix), `grand` for a 10x10 board without castling
 /// (XBoard swaps two friendly pieces only where its parent has no castling),
-/// `fairy` otherwise; `normal` for chess.
+/// `fairy` otherwise; `normal` for the variants XBoard plays natively.
 pub fn parent(v: VariantId) -> &'static str {
     let rules = v.rules();
-    if matches!(v, VariantId::Chess | VariantId::Chess960) {
+    if v.xboard_builtin().is_some() {
         "normal"
     } else if rules.gating.is_some() {
         "seirawan"

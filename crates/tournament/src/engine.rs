@@ -74,10 +74,9 @@ impl EngineConfig {
         if let Some(n) = self.mapped_variant(ours) {
             return n.to_string();
         }
-        if self.protocol == Protocol::Xboard && ours == VariantId::Chess.name() {
-            "normal".into()
-        } else {
-            ours.to_string()
+        match VariantId::from_name(ours).and_then(VariantId::xboard_builtin) {
+            Some(native) if self.protocol == Protocol::Xboard => native.to_string(),
+            _ => ours.to_string(),
         }
     }
 
@@ -762,6 +761,15 @@ fn features(text: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xboard_engines_get_xboard_names_for_the_games_it_knows() {
+        let xb = EngineConfig { protocol: Protocol::Xboard, ..EngineConfig::uci("x") };
+        assert_eq!(xb.variant_name("chess"), "normal");
+        assert_eq!(xb.variant_name("chess960"), "fischerandom");
+        assert_eq!(xb.variant_name("alpaca"), "alpaca");
+        assert_eq!(EngineConfig::uci("u").variant_name("chess960"), "chess960");
+    }
 
     #[test]
     fn feature_lines() {

@@ -253,8 +253,17 @@ impl Variant for CamelRhinoPlain {
     }
 }
 
+macro_rules! xboard {
+    () => {
+        None
+    };
+    ($x:literal) => {
+        Some($x)
+    };
+}
+
 macro_rules! variant_ids {
-    ($( $id:ident => $name:literal, $files:literal, $fen:literal, $summary:literal; )*) => {
+    ($( $id:ident => $name:literal, $files:literal, $fen:literal, $summary:literal $(, xboard $xboard:literal)?; )*) => {
         /// The run-time name of a variant.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         pub enum VariantId {
@@ -284,13 +293,19 @@ macro_rules! variant_ids {
             pub const fn summary(self) -> &'static str {
                 match self { $(VariantId::$id => $summary),* }
             }
+            /// XBoard's own name for the variant when XBoard plays it
+            /// natively (`normal`, `fischerandom`); `None` when an engine
+            /// must describe it to XBoard (`setup` and `piece` commands).
+            pub const fn xboard_builtin(self) -> Option<&'static str> {
+                match self { $(VariantId::$id => xboard!($($xboard)?)),* }
+            }
         }
     };
 }
 
 variant_ids! {
     Chess => "chess", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "Orthodox chess (FIDE rules).";
+        "Orthodox chess (FIDE rules).", xboard "normal";
     Alpaca => "alpaca", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1",
         "Alpaca Chess: orthodox chess plus one Alpaca (WmD) per side, entered by Pioneer gating after an accept/decline and placement prelude.";
     Alpaca2 => "alpaca2", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa?] w KQkq - 0 1",
@@ -304,7 +319,7 @@ variant_ids! {
     CamelRhino => "camel-rhino", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
         "Camel and Rhino Chess on 10x10: Camel (FC), Rhino (WZ), Zebra, Wazir; takeover captures that convert, swaps of adjacent friends; a side with no Camel and no Rhino loses.";
     Chess960 => "chess960", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "Chess960 (Fischer Random Chess): orthodox rules from one of 960 shuffled back ranks, castling with any king and rook files.";
+        "Chess960 (Fischer Random Chess): orthodox rules from one of 960 shuffled back ranks, castling with any king and rook files.", xboard "fischerandom";
     CamelRhinoPlain => "camel-rhino-plain", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
         "Test-only: Camel and Rhino Chess movement without takeovers, swaps, wazir promotion or the Camel/Rhino loss (matches the Fairy-Stockfish oracle).";
 }
@@ -421,6 +436,15 @@ mod tests {
         assert!(Gating::allows_files(f(&[3, 4])));
         assert!(!Gating::allows_files(f(&[0, 4])));
         assert!(!Gating::allows_files(f(&[4, 7])));
+    }
+
+    #[test]
+    fn only_the_games_xboard_knows_have_an_xboard_name() {
+        assert_eq!(VariantId::Chess.xboard_builtin(), Some("normal"));
+        assert_eq!(VariantId::Chess960.xboard_builtin(), Some("fischerandom"));
+        for v in VariantId::EVERY.iter().filter(|v| !matches!(v, VariantId::Chess | VariantId::Chess960)) {
+            assert_eq!(v.xboard_builtin(), None, "{v}");
+        }
     }
 
     #[test]

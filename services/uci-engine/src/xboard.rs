@@ -47,19 +47,14 @@ struct Clock {
 }
 
 fn xboard_name(v: VariantId) -> &'static str {
-    match v {
-        VariantId::Chess => "normal",
-        VariantId::Chess960 => "fischerandom",
-        v => v.name(),
-    }
+    v.xboard_builtin().unwrap_or(v.name())
 }
 
 fn variant_from_xboard(variants: &Variants, name: &str) -> Option<VariantId> {
     let name = name.rsplit('_').next().unwrap_or(name);
-    match name {
-        "normal" => Some(VariantId::Chess),
-        "fischerandom" => Some(VariantId::Chess960),
-        _ => variants.lookup(name).ok(),
+    match VariantId::ALL.iter().find(|v| v.xboard_builtin() == Some(name)) {
+        Some(&v) => Some(v),
+        None => variants.lookup(name).ok(),
     }
 }
 
@@ -95,7 +90,7 @@ fn xboard_slot(k: PieceKind) -> usize {
 /// `grand`, where a move onto a friendly piece swaps the two. The start FEN
 /// is the board without the bracket (XBoard's FEN has no prelude state).
 fn describe_variant(v: VariantId) -> Vec<String> {
-    if matches!(v, VariantId::Chess | VariantId::Chess960) {
+    if v.xboard_builtin().is_some() {
         return Vec::new();
     }
     let kinds = v.rules().all_kinds();

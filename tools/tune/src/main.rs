@@ -320,7 +320,7 @@ fn read_samples(args: &Args, variant: VariantId, tables: &EvalTables) -> Result<
     }
     eprintln!("{games} games ({bad} unreadable), {seen} positions after the opening, {} quiet kept", samples.len());
     let (before, mut labelled) = (samples.len(), 0usize);
-    for path in &args.labels {
+    'labels: for path in &args.labels {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -344,7 +344,7 @@ fn read_samples(args: &Args, variant: VariantId, tables: &EvalTables) -> Result<
             let result = sigmoid(1.0, score);
             samples.push(Sample { pos, result, trace: pos.visit(TraceOf(tables)), game: games });
             if args.max_positions.is_some_and(|m| samples.len() >= m) {
-                break;
+                break 'labels;
             }
         }
     }

@@ -606,14 +606,14 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
 /// gating variant (S-chess) in the reserve strips. Fails as [`render`] does.
 pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> Result<String, RenderError> {
     let def = pos.variant();
-    let kinds: Vec<(PieceInfo, bool)> = def.pieces().map(|p| (p, false)).collect();
+    let kinds: Vec<PieceInfo> = def.pieces().collect();
     let count = u16::from(def.files) * u16::from(def.ranks);
     let mut pieces = Vec::new();
     let mut check = None;
     for i in 0..count.min(u16::from(u8::MAX) + 1) {
         let Ok(index) = u8::try_from(i) else { break };
         let Some(p) = pos.piece_on(index) else { continue };
-        let Some((info, _)) = kinds.get(usize::from(p.kind)) else { continue };
+        let Some(info) = kinds.get(usize::from(p.kind)) else { continue };
         let color = if p.white { Color::White } else { Color::Black };
         if info.royal && p.white == pos.white_to_move() && pos.in_check() {
             check = Some(Square(index));
@@ -624,7 +624,7 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
     let reserve = def.uses_hand().then(|| {
         let mut entries = Vec::new();
         for (white, color) in [(true, Color::White), (false, Color::Black)] {
-            for (kind, (info, _)) in kinds.iter().enumerate().rev() {
+            for (kind, info) in kinds.iter().enumerate().rev() {
                 let Ok(kind) = u8::try_from(kind) else { continue };
                 for _ in 0..pos.in_hand(white, kind) {
                     entries.push((Glyph::of_data(info, color), None));

@@ -16,17 +16,24 @@ def binary(name: str) -> pathlib.Path:
     return path
 
 
-def menagerie(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Runs the `menagerie` CLI and returns the completed process."""
-    proc = subprocess.run([str(binary("menagerie")), *args], capture_output=True, text=True, timeout=120)
+def menagerie(*args: str, check: bool = True, test_variants: bool = False) -> subprocess.CompletedProcess:
+    """Runs the `menagerie` CLI and returns the completed process; with
+    `test_variants`, the test-only rule sets (`camel-rhino-plain`) are served
+    too (`MENAGERIE_TEST_VARIANTS`)."""
+    env = dict(os.environ)
+    env.pop("MENAGERIE_TEST_VARIANTS", None)
+    if test_variants:
+        env["MENAGERIE_TEST_VARIANTS"] = "1"
+    proc = subprocess.run([str(binary("menagerie")), *args], capture_output=True, text=True, timeout=120, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"menagerie {' '.join(args)} failed ({proc.returncode}): {proc.stderr}")
     return proc
 
 
 def legal_moves(variant: str, fen: str) -> set[str]:
-    """Menagerie's legal moves of `fen` (coordinate form) through the CLI."""
-    return set(menagerie("moves", "--variant", variant, "--fen", fen).stdout.split())
+    """Menagerie's legal moves of `fen` (coordinate form) through the CLI
+    (test-only rule sets included)."""
+    return set(menagerie("moves", "--variant", variant, "--fen", fen, test_variants=True).stdout.split())
 
 
 ORACLE_INI = ROOT / "tests" / "python" / "fsf-variants.ini"

@@ -115,7 +115,7 @@ impl Variants {
     pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, LoadError> {
         let mut defs = self.definitions.clone();
         let added = defs.load(text, file)?;
-        if let Some(name) = added.iter().find(|n| VariantId::from_name(n).is_some()) {
+        if let Some(name) = added.iter().find(|n| VariantId::from_name_including_tests(n).is_some()) {
             return Err(LoadError::Reserved { file: file.to_string(), name: name.clone() });
         }
         self.definitions = defs;
@@ -159,7 +159,7 @@ impl Variants {
     /// The names of the variants defined as data (not those compiled too), in
     /// name order.
     pub fn data_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.definitions.names().filter(|n| VariantId::from_name(n).is_none())
+        self.definitions.names().filter(|n| VariantId::from_name_including_tests(n).is_none())
     }
 
     /// The names of every variant, compiled then data, comma-separated.

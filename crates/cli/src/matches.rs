@@ -30,8 +30,8 @@ pub(crate) struct MatchArgs {
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// Variant played: a compiled one (chess, alpaca, alpaca2,
-    /// alpaca-samefile, alseid, alseid-weak, camel-rhino, camel-rhino-plain,
-    /// chess960) or one defined as data — built in (makruk, shatranj, amazon,
+    /// alpaca-samefile, alseid, alseid-weak, camel-rhino, chess960; the
+    /// test-only camel-rhino-plain with MENAGERIE_TEST_VARIANTS=1) or one defined as data — built in (makruk, shatranj, amazon,
     /// nightrider, grasshopper, knightmate, capablanca, embassy, janus,
     /// chancellor, courier, shako, seirawan, seirawan960) or loaded with
     /// --variants FILE. Data variants are played by UCI engines (not

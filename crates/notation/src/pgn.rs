@@ -32,7 +32,8 @@
 //! Chess960 (`Chess960`, lichess's spelling) is also `Chess 960`,
 //! `Fischerandom`, `Fischer Random` or `FRC`;
 //! `camel-rhino-plain` (its movement without takeovers and swaps, played
-//! against Fairy-Stockfish by `menagerie match`) is read and written too.
+//! against Fairy-Stockfish by `menagerie match`) is read and written too
+//! when test-only rule sets are served (`MENAGERIE_TEST_VARIANTS`).
 //! Any other name is an error. `FEN` is in the variant's dialect
 //! ([`crate::fen`], e.g. alpaca's reserve bracket); it is written, with
 //! `SetUp "1"`, only when the game does not start from the variant's start

@@ -467,8 +467,6 @@ fn variant_tag_names_and_aliases() {
         ("Alseid_Weak", VariantId::AlseidWeak),
         ("camel-rhino", VariantId::CamelRhino),
         ("Camel and Rhino Chess", VariantId::CamelRhino),
-        // The movement-only comparison variant (matches against Fairy-Stockfish).
-        ("camel-rhino-plain", VariantId::CamelRhinoPlain),
         ("Chess960", VariantId::Chess960),
         ("chess-960", VariantId::Chess960),
         ("Fischerandom", VariantId::Chess960),
@@ -481,6 +479,10 @@ fn variant_tag_names_and_aliases() {
     for tag in ["xiangqi", "chess961", "camel-rhino-plainer", "chess-9600"] {
         assert_eq!(pgn::variant_from_tag(tag), None, "{tag}");
     }
+    // The movement-only comparison rule set is read only when test-only
+    // rule sets are asked for (`MENAGERIE_TEST_VARIANTS`).
+    let served = std::env::var("MENAGERIE_TEST_VARIANTS").is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0");
+    assert_eq!(pgn::variant_from_tag("camel-rhino-plain"), served.then_some(VariantId::CamelRhinoPlain));
     let e = read_err("[White \"W\"]\n[Variant \"Crazyhouse\"]\n\n*");
     assert!(matches!(&*e.kind, PgnErrorKind::UnknownVariant { name, .. } if name == "Crazyhouse"), "{e}");
     assert_eq!(e.line, 2);

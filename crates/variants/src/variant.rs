@@ -337,14 +337,36 @@ impl VariantId {
         VariantId::Chess960,
     ];
 
-    /// Looks a variant up by name (case-insensitive), hidden ones included.
+    /// Looks a served variant up by name (case-insensitive): one of
+    /// [`VariantId::ALL`], or also a test-only rule set (`camel-rhino-plain`)
+    /// when the environment variable `MENAGERIE_TEST_VARIANTS` is set (to
+    /// anything but `0` or nothing) — for differential tests and matches
+    /// against engines that know only that rule set.
     pub fn from_name(name: &str) -> Option<VariantId> {
+        let list = if test_variants_served() { Self::EVERY } else { Self::ALL };
+        list.iter().copied().find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+    /// Looks any variant up by name (case-insensitive), test-only ones
+    /// included whatever the environment says.
+    pub fn from_name_including_tests(name: &str) -> Option<VariantId> {
         Self::EVERY.iter().copied().find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+    /// True for a rule set kept for tests only (not in [`VariantId::ALL`]).
+    pub fn is_test_only(self) -> bool {
+        !Self::ALL.contains(&self)
     }
     /// The names of all variants, comma-separated.
     pub fn names() -> String {
         Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
     }
+}
+
+/// Whether `MENAGERIE_TEST_VARIANTS` asks for the test-only rule sets
+/// (read once per process).
+fn test_variants_served() -> bool {
+    static SERVED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SERVED
+        .get_or_init(|| std::env::var("MENAGERIE_TEST_VARIANTS").is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0"))
 }
 
 impl fmt::Display for VariantId {
@@ -436,6 +458,18 @@ mod tests {
         assert!(Gating::allows_files(f(&[3, 4])));
         assert!(!Gating::allows_files(f(&[0, 4])));
         assert!(!Gating::allows_files(f(&[4, 7])));
+    }
+
+    #[test]
+    fn test_only_rule_sets_are_found_only_when_asked_for() {
+        let served = std::env::var("MENAGERIE_TEST_VARIANTS").is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0");
+        assert_eq!(VariantId::from_name("Camel-Rhino-Plain").is_some(), served);
+        assert_eq!(VariantId::from_name_including_tests("camel-rhino-plain"), Some(VariantId::CamelRhinoPlain));
+        assert!(VariantId::CamelRhinoPlain.is_test_only());
+        for &v in VariantId::ALL {
+            assert!(!v.is_test_only());
+            assert_eq!(VariantId::from_name(&v.name().to_uppercase()), Some(v));
+        }
     }
 
     #[test]

@@ -359,7 +359,8 @@ fn main() -> Result<()> {
     if args.pgn.is_empty() && args.labels.is_empty() {
         bail!("give games (--pgn) or labelled positions (--labels)");
     }
-    let variant = VariantId::from_name(&args.variant).with_context(|| format!("unknown variant {}", args.variant))?;
+    let variant = VariantId::from_name_including_tests(&args.variant)
+        .with_context(|| format!("unknown variant {}", args.variant))?;
     let start_pos = AnyPosition::start(variant);
     let defaults = start_pos.visit(Defaults);
     let initial = match &args.start {

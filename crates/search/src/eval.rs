@@ -210,8 +210,9 @@ fn embedded(id: VariantId) -> Option<&'static str> {
         // Chess960 is chess from other starts: the same weights.
         VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
         VariantId::Alpaca => Some(include_str!("../weights/alpaca.txt")),
-        // The movement-only Camel/Rhino rule set played against Fairy-Stockfish.
-        VariantId::CamelRhinoPlain => Some(include_str!("../weights/camel-rhino-plain.txt")),
+        // Fitted on the movement-only rule set (the one Fairy-Stockfish
+        // plays); with takeovers and swaps they win too.
+        VariantId::CamelRhino | VariantId::CamelRhinoPlain => Some(include_str!("../weights/camel-rhino.txt")),
         _ => None,
     }
 }

@@ -10,7 +10,17 @@
 //!   corrections (zero unless tuned) is added on top.
 //! - Mobility: squares attacked or reachable, per piece, with occupancy.
 //! - King safety: enemy pieces bearing on the king's neighbourhood (a
-//!   quadratic in the pressure: separate weights for p² and p); pawn shield.
+//!   quadratic in the pressure: separate weights for p² and p); pawn shield;
+//!   king danger after Stockfish's classical model (attackers by class,
+//!   attacked and weak squares of the king's neighbourhood, safe checks by
+//!   knight, bishop, rook and queen, no queen), with two attackers or one
+//!   and a queen: the weighted units times Stockfish's units, so the term is
+//!   quadratic in the attack and linear in the weights.
+//! - Threats: enemy pieces attacked by pawns, undefended ones attacked at
+//!   all, rooks and queens attacked by minor pieces, queens by rooks.
+//! - Outposts: knights and bishops on squares of the enemy half a pawn of
+//!   ours guards and no enemy pawn can attack; knights that can reach one.
+//! - Space: safe squares in the centre files of our side (Stockfish's term).
 //! - Bishop pair; rooks on open and half-open files.
 //! - Pawn structure: passed pawns by rank, doubled and isolated pawns.
 //! - Variant terms: reserve pieces in hand or behind live gates count as
@@ -88,7 +98,29 @@ const HANGING_EG: usize = SCALARS + 27;
 const CONNECTED_MG: usize = SCALARS + 28;
 const CONNECTED_EG: usize = SCALARS + 29;
 const PASSED_KING_EG: usize = SCALARS + 30;
-const PASSED_MG: usize = SCALARS + 31;
+const KD_ATT_MINOR: usize = SCALARS + 31;
+const KD_ATT_ROOK: usize = SCALARS + 32;
+const KD_ATT_QUEEN: usize = SCALARS + 33;
+const KD_ZONE: usize = SCALARS + 34;
+const KD_WEAK: usize = SCALARS + 35;
+const KD_CHECK_KNIGHT: usize = SCALARS + 36;
+const KD_CHECK_BISHOP: usize = SCALARS + 37;
+const KD_CHECK_ROOK: usize = SCALARS + 38;
+const KD_CHECK_QUEEN: usize = SCALARS + 39;
+const KD_NO_QUEEN: usize = SCALARS + 40;
+const KD_OFFSET: usize = SCALARS + 41;
+const OUTPOST_KNIGHT_MG: usize = SCALARS + 42;
+const OUTPOST_KNIGHT_EG: usize = SCALARS + 43;
+const OUTPOST_BISHOP_MG: usize = SCALARS + 44;
+const OUTPOST_BISHOP_EG: usize = SCALARS + 45;
+const OUTPOST_REACH_MG: usize = SCALARS + 46;
+const OUTPOST_REACH_EG: usize = SCALARS + 47;
+const THREAT_MINOR_MG: usize = SCALARS + 48;
+const THREAT_MINOR_EG: usize = SCALARS + 49;
+const THREAT_ROOK_MG: usize = SCALARS + 50;
+const THREAT_ROOK_EG: usize = SCALARS + 51;
+const SPACE_MG: usize = SCALARS + 52;
+const PASSED_MG: usize = SCALARS + 53;
 const PASSED_EG: usize = PASSED_MG + RANKS;
 const PSQ_MG: usize = PASSED_EG + RANKS;
 const PSQ_EG: usize = PSQ_MG + K * SQ;
@@ -96,7 +128,7 @@ const PSQ_EG: usize = PSQ_MG + K * SQ;
 pub const WEIGHT_COUNT: usize = PSQ_EG + K * SQ;
 
 /// Names of the scalar weights, from `SCALARS` on.
-const SCALAR_NAMES: [&str; 31] = [
+const SCALAR_NAMES: [&str; 53] = [
     "pawn_rank_mg",
     "pawn_central_mg",
     "pawn_rank2_eg",
@@ -128,6 +160,28 @@ const SCALAR_NAMES: [&str; 31] = [
     "connected_mg",
     "connected_eg",
     "passed_king_eg",
+    "kd_attacker_minor",
+    "kd_attacker_rook",
+    "kd_attacker_queen",
+    "kd_zone_attacks",
+    "kd_weak_squares",
+    "kd_check_knight",
+    "kd_check_bishop",
+    "kd_check_rook",
+    "kd_check_queen",
+    "kd_no_queen",
+    "kd_offset",
+    "outpost_knight_mg",
+    "outpost_knight_eg",
+    "outpost_bishop_mg",
+    "outpost_bishop_eg",
+    "outpost_reach_mg",
+    "outpost_reach_eg",
+    "threat_minor_mg",
+    "threat_minor_eg",
+    "threat_rook_mg",
+    "threat_rook_eg",
+    "space_mg",
 ];
 
 /// Per-kind array groups: (offset, name).
@@ -144,6 +198,49 @@ const KIND_GROUPS: [(usize, &str); 8] = [
 
 /// The king-pressure square term is divided by this (weights in 1/100 cp per p²).
 const PRESSURE_SQ_DIV: i32 = 100;
+
+/// The space term is divided by this (weight 64: Stockfish's bonus × weight² / 16).
+const SPACE_DIV: i32 = 1024;
+
+/// The king-danger bonus is (weighted units) × (fixed units) divided by this.
+const KING_DANGER_DIV: i32 = 4096;
+
+/// Stockfish's classical king-danger units for [`KingDanger::counts`]: the
+/// fixed factor the tuned units are multiplied by (so that the bonus stays
+/// linear in the weights). The weights themselves default to 0 (no king
+/// danger); with weights equal to these units the bonus is Stockfish's
+/// units² / 4096.
+const KD_UNITS: [i32; 11] = [70, 44, 10, 69, 185, 792, 645, 1084, 772, -873, -100];
+
+/// The king-danger weights, in the order of [`KingDanger::counts`].
+const KD_WEIGHTS: [usize; 11] = [
+    KD_ATT_MINOR,
+    KD_ATT_ROOK,
+    KD_ATT_QUEEN,
+    KD_ZONE,
+    KD_WEAK,
+    KD_CHECK_KNIGHT,
+    KD_CHECK_BISHOP,
+    KD_CHECK_ROOK,
+    KD_CHECK_QUEEN,
+    KD_NO_QUEEN,
+    KD_OFFSET,
+];
+
+/// What one side's attack on the enemy king is made of (Stockfish's
+/// classical king danger): the attacker gains, in the middlegame, the
+/// weighted sum of these counts times their sum under [`KD_UNITS`] (when
+/// that is positive), divided by [`KING_DANGER_DIV`].
+#[derive(Clone, Copy, Default)]
+struct KingDanger {
+    /// Attackers of the king zone by class (value below 450, below 800, the
+    /// rest), zone squares attacked (with multiplicity), weak zone squares,
+    /// safe checks by knight, bishop, rook, queen (each at most 2), no queen,
+    /// and the constant 1.
+    counts: [i32; 11],
+    /// Pieces attacking the king zone.
+    attackers: i32,
+}
 
 const MOBILITY_MG: [i32; K] = [0, 4, 4, 2, 1, 0, 3, 2, 4, 4, 4, 3];
 const MOBILITY_EG: [i32; K] = [0, 4, 5, 4, 2, 0, 3, 2, 4, 4, 4, 3];
@@ -391,7 +488,8 @@ impl Weights {
                 }
             }
             PAWN_RANK2_EG | KING_CENTRE_EG | BISHOP_PAIR_EG | ROOK_OPEN_EG | ROOK_HALF_EG | DOUBLED_EG
-            | ISOLATED_EG | RESERVE_EG | LAST_CR_EG | THREAT_PAWN_EG | HANGING_EG | CONNECTED_EG | PASSED_KING_EG => {
+            | ISOLATED_EG | RESERVE_EG | LAST_CR_EG | THREAT_PAWN_EG | HANGING_EG | CONNECTED_EG | PASSED_KING_EG
+            | OUTPOST_KNIGHT_EG | OUTPOST_BISHOP_EG | OUTPOST_REACH_EG | THREAT_MINOR_EG | THREAT_ROOK_EG => {
                 WeightPhase::Endgame
             }
             _ if i < PASSED_MG => WeightPhase::Middlegame,
@@ -688,6 +786,32 @@ impl EvalTables {
             zones[0] & !BitsOf::<V>::bit(kings[0]) | pawn_att[0],
             zones[1] & !BitsOf::<V>::bit(kings[1]) | pawn_att[1],
         ];
+        // Squares attacked by pawns and pieces (not the king); by knights,
+        // bishops, rooks and queens; the attack on the enemy king.
+        let mut by_pieces = pawn_att;
+        let mut by_class = [[BitsOf::<V>::ZERO; 4]; 2];
+        let mut danger = [KingDanger::default(); 2];
+        // Enemy pieces worth a rook or more, and a queen or more (threats by
+        // lesser pieces), and the outpost squares of each side.
+        let royal = pos.kind(PieceKind::King);
+        let mut heavy = [BitsOf::<V>::ZERO; 2];
+        let mut queens = [BitsOf::<V>::ZERO; 2];
+        for kind in PieceKind::ALL {
+            if V::has(kind) && kind != PieceKind::King && kind.value() >= 450 {
+                for c in Color::ALL {
+                    let b = pos.pieces(Piece::new(c, kind));
+                    heavy[c.idx()] |= b;
+                    if kind.value() >= 800 {
+                        queens[c.idx()] |= b;
+                    }
+                }
+            }
+        }
+        let outposts = if V::has(PieceKind::Pawn) {
+            [outpost_squares(pos, Color::White, pawn_att[0]), outpost_squares(pos, Color::Black, pawn_att[1])]
+        } else {
+            [BitsOf::<V>::ZERO; 2]
+        };
         for c in Color::ALL {
             let own = pos.color(c);
             let them = c.flip().idx();
@@ -722,6 +846,14 @@ impl EvalTables {
                         att & !own
                     };
                     attacked[c.idx()] |= att;
+                    by_pieces[c.idx()] |= att;
+                    match kind {
+                        PieceKind::Knight => by_class[c.idx()][0] |= att,
+                        PieceKind::Bishop => by_class[c.idx()][1] |= att,
+                        PieceKind::Rook => by_class[c.idx()][2] |= att,
+                        PieceKind::Queen => by_class[c.idx()][3] |= att,
+                        _ => {}
+                    }
                     let m = reach.popcnt() as i32;
                     mg[c.idx()] += m * w[MOB_MG + ki];
                     eg[c.idx()] += m * w[MOB_EG + ki];
@@ -729,10 +861,96 @@ impl EvalTables {
                         t.feature(c, MOB_MG + ki, m as f32);
                         t.feature(c, MOB_EG + ki, m as f32);
                     }
+                    // Threats on more valuable pieces, outposts.
+                    let threats = match kind.value() {
+                        ..450 => Some((THREAT_MINOR_MG, THREAT_MINOR_EG, (att & heavy[them]).popcnt() as i32)),
+                        450..800 => Some((THREAT_ROOK_MG, THREAT_ROOK_EG, (att & queens[them]).popcnt() as i32)),
+                        _ => None,
+                    };
+                    if let Some((im, ie, n)) = threats
+                        && n > 0
+                    {
+                        mg[c.idx()] += n * w[im];
+                        eg[c.idx()] += n * w[ie];
+                        if T::ON {
+                            t.feature(c, im, n as f32);
+                            t.feature(c, ie, n as f32);
+                        }
+                    }
+                    if matches!(kind, PieceKind::Knight | PieceKind::Bishop) {
+                        let (im, ie) = if outposts[c.idx()].has(sq) {
+                            if kind == PieceKind::Knight {
+                                (OUTPOST_KNIGHT_MG, OUTPOST_KNIGHT_EG)
+                            } else {
+                                (OUTPOST_BISHOP_MG, OUTPOST_BISHOP_EG)
+                            }
+                        } else if kind == PieceKind::Knight && !(att & outposts[c.idx()] & !own).is_empty() {
+                            (OUTPOST_REACH_MG, OUTPOST_REACH_EG)
+                        } else {
+                            (0, 0)
+                        };
+                        if im != 0 {
+                            mg[c.idx()] += w[im];
+                            eg[c.idx()] += w[ie];
+                            if T::ON {
+                                t.feature(c, im, 1.0);
+                                t.feature(c, ie, 1.0);
+                            }
+                        }
+                    }
                     let hits = (att & zones[them]).popcnt() as i32;
                     if hits > 0 {
                         king_pressure[them] += hits * (kind.value() / 100 + 1);
+                        let d = &mut danger[c.idx()];
+                        d.counts[match kind.value() {
+                            ..450 => 0,
+                            450..800 => 1,
+                            _ => 2,
+                        }] += 1;
+                        d.counts[3] += hits;
+                        d.attackers += 1;
                     }
+                }
+            }
+        }
+        // King danger (Stockfish's classical model): units from the
+        // attackers, the attacked and weak zone squares and the safe checks,
+        // squared; only with two attackers, or one and a queen.
+        for c in Color::ALL {
+            let them = c.flip().idx();
+            let d = &mut danger[c.idx()];
+            let has_queen = V::has(PieceKind::Queen) && !pos.pieces(Piece::new(c, PieceKind::Queen)).is_empty();
+            if d.attackers + i32::from(has_queen) < 2 {
+                continue;
+            }
+            let ksq = kings[them];
+            let safe = !attacked[them] & !pos.color(c);
+            d.counts[4] = (zones[them] & attacked[c.idx()] & !by_pieces[them]).popcnt() as i32;
+            let checks = [
+                if V::has(PieceKind::Knight) {
+                    S::<V>::pieces().leap_attacks(Piece::new(c.flip(), PieceKind::Knight), ksq)
+                } else {
+                    BitsOf::<V>::ZERO
+                },
+                S::<V>::bishop_attacks(ksq, occ),
+                S::<V>::rook_attacks(ksq, occ),
+                S::<V>::queen_attacks(ksq, occ),
+            ];
+            for (j, from) in checks.into_iter().enumerate() {
+                d.counts[5 + j] = ((from & by_class[c.idx()][j] & safe).popcnt() as i32).min(2);
+            }
+            d.counts[9] = i32::from(V::has(PieceKind::Queen) && !has_queen);
+            d.counts[10] = 1;
+            let fixed: i32 = KD_UNITS.iter().zip(d.counts).map(|(u, n)| u * n).sum();
+            if fixed <= 0 {
+                continue;
+            }
+            let units: i32 = KD_WEIGHTS.iter().zip(d.counts).map(|(&i, n)| w[i] * n).sum();
+            mg[c.idx()] += (i64::from(units) * i64::from(fixed) / i64::from(KING_DANGER_DIV)) as i32;
+            if T::ON {
+                let scale = fixed as f32 / KING_DANGER_DIV as f32;
+                for (&i, n) in KD_WEIGHTS.iter().zip(d.counts) {
+                    t.feature(c, i, n as f32 * scale);
                 }
             }
         }
@@ -749,7 +967,6 @@ impl EvalTables {
             }
         }
         // Threats: enemy pieces attacked by pawns, and undefended ones attacked at all.
-        let royal = pos.kind(PieceKind::King);
         for c in Color::ALL {
             let them = c.flip().idx();
             let targets = pos.color(c.flip()) & !royal & !pos.kind(PieceKind::Pawn);
@@ -762,6 +979,16 @@ impl EvalTables {
                 t.feature(c, THREAT_PAWN_EG, by_pawn as f32);
                 t.feature(c, HANGING_MG, hanging as f32);
                 t.feature(c, HANGING_EG, hanging as f32);
+            }
+        }
+        // Space: safe squares in the centre files of our side, more with pieces on the board.
+        if V::has(PieceKind::Pawn) && (w[SPACE_MG] != 0 || T::ON) {
+            for c in Color::ALL {
+                let v = space(pos, c, pawn_att[c.flip().idx()], attacked[c.flip().idx()]);
+                mg[c.idx()] += v * w[SPACE_MG] / SPACE_DIV;
+                if T::ON {
+                    t.feature(c, SPACE_MG, v as f32 / SPACE_DIV as f32);
+                }
             }
         }
         // Bishop pair; rooks on open and half-open files.
@@ -960,6 +1187,78 @@ impl EvalTables {
         }
         (mg, eg)
     }
+}
+
+/// The squares of ranks 4-6 (counted from `c`'s side; the ranks from just
+/// below the middle to three before the last on other boards) that a pawn
+/// of `c` guards (`pawn_att`) and no enemy pawn can ever attack.
+fn outpost_squares<V: Variant>(pos: &Position<V>, c: Color, pawn_att: BitsOf<V>) -> BitsOf<V> {
+    type S<V> = <V as Variant>::Shape;
+    let files = S::<V>::FILES;
+    let ranks = S::<V>::RANKS;
+    let mut band = BitsOf::<V>::ZERO;
+    for rel in (ranks / 2).saturating_sub(1)..ranks.saturating_sub(2) {
+        let r = if c == Color::White { rel } else { ranks - 1 - rel };
+        band |= S::<V>::rank_mask(menagerie_geometry::Rank(r));
+    }
+    let candidates = band & pawn_att;
+    if candidates.is_empty() {
+        return candidates;
+    }
+    // Every square an enemy pawn attacks now or after advancing.
+    let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
+    let mut span = BitsOf::<V>::ZERO;
+    for sq in pos.pieces(Piece::new(c.flip(), PieceKind::Pawn)).iter() {
+        let f = S::<V>::file_of(sq).0;
+        let r = S::<V>::rank_of(sq).0 as u32;
+        let mut adj = BitsOf::<V>::ZERO;
+        if f > 0 {
+            adj |= S::<V>::file_mask(File(f - 1));
+        }
+        if f + 1 < files {
+            adj |= S::<V>::file_mask(File(f + 1));
+        }
+        // The enemy's pawns advance towards `c`'s side.
+        span |= adj
+            & match c {
+                Color::White => !above(r * files as u32) & S::<V>::ALL,
+                Color::Black => above((r + 1) * files as u32),
+            };
+    }
+    candidates & !span
+}
+
+/// Stockfish's space term for `c`: the squares of the four centre files on
+/// ranks 2-4 (from `c`'s side) that hold no pawn of `c` and no enemy pawn
+/// attacks (`enemy_pawn_att`), those up to three squares behind a pawn of
+/// `c` and not attacked by the enemy at all (`enemy_att`) counted twice,
+/// times (pieces of `c` − 3)²; 0 with three pieces or fewer.
+fn space<V: Variant>(pos: &Position<V>, c: Color, enemy_pawn_att: BitsOf<V>, enemy_att: BitsOf<V>) -> i32 {
+    type S<V> = <V as Variant>::Shape;
+    let files = S::<V>::FILES;
+    let ranks = S::<V>::RANKS;
+    let weight = pos.color(c).popcnt() as i32 - 3;
+    if weight <= 0 || files < 4 || ranks < 5 {
+        return 0;
+    }
+    let mut area = BitsOf::<V>::ZERO;
+    for f in files / 2 - 2..files / 2 + 2 {
+        area |= S::<V>::file_mask(File(f));
+    }
+    let mut rows = BitsOf::<V>::ZERO;
+    for rel in 1..4 {
+        let r = if c == Color::White { rel } else { ranks - 1 - rel };
+        rows |= S::<V>::rank_mask(menagerie_geometry::Rank(r));
+    }
+    let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
+    let safe = area & rows & !pawns & !enemy_pawn_att;
+    let w = files as u32;
+    let behind = match c {
+        Color::White => (pawns >> w) | (pawns >> (2 * w)) | (pawns >> (3 * w)),
+        Color::Black => ((pawns << w) | (pawns << (2 * w)) | (pawns << (3 * w))) & S::<V>::ALL,
+    };
+    let bonus = safe.popcnt() as i32 + (behind & safe & !enemy_att).popcnt() as i32;
+    bonus * weight * weight
 }
 
 #[cfg(test)]
@@ -1271,7 +1570,10 @@ mod tests {
     /// (threats), which the legacy code has no counterpart for.
     fn legacy_weights<V: Variant>() -> Weights {
         let mut w = Weights::defaults::<V>();
-        for i in [THREAT_PAWN_MG, THREAT_PAWN_EG, HANGING_MG, HANGING_EG, CONNECTED_MG, CONNECTED_EG, PASSED_KING_EG] {
+        for i in [THREAT_PAWN_MG, THREAT_PAWN_EG, HANGING_MG, HANGING_EG, CONNECTED_MG, CONNECTED_EG, PASSED_KING_EG]
+            .into_iter()
+            .chain(KD_WEIGHTS)
+        {
             w.values[i] = 0;
         }
         w
@@ -1347,6 +1649,118 @@ mod tests {
             }
         }
         assert!(changed > 0, "the threat terms never changed an evaluation");
+    }
+
+    /// The defaults with every term added after the threats switched on:
+    /// king danger at Stockfish's units, outposts, threats by minor pieces
+    /// and rooks, space.
+    fn all_terms<V: Variant>() -> Weights {
+        let mut w = Weights::defaults::<V>();
+        for (&i, u) in KD_WEIGHTS.iter().zip(KD_UNITS) {
+            w.values[i] = u;
+        }
+        for (i, v) in [
+            (OUTPOST_KNIGHT_MG, 40),
+            (OUTPOST_KNIGHT_EG, 20),
+            (OUTPOST_BISHOP_MG, 20),
+            (OUTPOST_BISHOP_EG, 10),
+            (OUTPOST_REACH_MG, 20),
+            (OUTPOST_REACH_EG, 10),
+            (THREAT_MINOR_MG, 60),
+            (THREAT_MINOR_EG, 30),
+            (THREAT_ROOK_MG, 80),
+            (THREAT_ROOK_EG, 40),
+            (SPACE_MG, 64),
+        ] {
+            w.values[i] = v;
+        }
+        w
+    }
+
+    #[test]
+    fn the_trace_is_linear_with_king_danger_outposts_threats_and_space_on() {
+        struct AllOn;
+        impl PositionVisitor for AllOn {
+            type Output = (i32, f64, i32);
+            fn visit<V: Variant>(self, pos: &Position<V>) -> (i32, f64, i32) {
+                let t = EvalTables::with_weights::<V>(all_terms::<V>());
+                let white = if pos.side_to_move() == Color::White { 1.0 } else { -1.0 };
+                let without = EvalTables::with_weights::<V>(Weights::defaults::<V>()).evaluate(pos);
+                (t.evaluate(pos), t.weights().linear_eval(&t.trace(pos)) * white, without)
+            }
+        }
+        for &id in VariantId::EVERY {
+            let mut changed = 0;
+            for pos in playout_positions(id, 4, 0x2545_F491_4F6C_DD1D ^ id as u64) {
+                let (a, lin, without) = pos.visit(AllOn);
+                assert!((lin - a as f64).abs() <= 4.0, "{id:?}: trace {lin} vs {a}: {:?}", pos.to_setup());
+                changed += usize::from(a != without);
+            }
+            assert!(changed > 0, "{id:?}: the new terms never changed an evaluation");
+        }
+    }
+
+    /// The chess evaluation of `fen` (side to move's view) with the defaults
+    /// and the given weights set over them.
+    fn chess_eval(fen: &str, set: &[(usize, i32)]) -> i32 {
+        struct Eval(Weights);
+        impl PositionVisitor for Eval {
+            type Output = i32;
+            fn visit<V: Variant>(self, pos: &Position<V>) -> i32 {
+                EvalTables::with_weights::<V>(self.0).evaluate(pos)
+            }
+        }
+        let mut w = Weights::defaults::<menagerie_variants::Chess>();
+        for &(i, v) in set {
+            w.values[i] = v;
+        }
+        let pos = menagerie_notation::fen::parse(VariantId::Chess, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        pos.visit(Eval(w))
+    }
+
+    #[test]
+    fn a_knight_on_a_guarded_square_no_enemy_pawn_can_attack_is_an_outpost() {
+        let on = [(OUTPOST_KNIGHT_MG, 100), (OUTPOST_KNIGHT_EG, 100)];
+        // Up to a centipawn of rounding in the phase blend.
+        let gain = |fen: &str| ((chess_eval(fen, &on) - chess_eval(fen, &[])) as f64 / 10.0).round() as i32 * 10;
+        assert_eq!(gain("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1"), 100);
+        // A pawn that has passed the knight cannot come back.
+        assert_eq!(gain("4k3/8/8/3N4/2p1P3/8/8/4K3 w - - 0 1"), 100);
+        // c7 can advance to c6 and attack it; e6 attacks it now.
+        assert_eq!(gain("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(gain("4k3/8/4p3/3N4/4P3/8/8/4K3 w - - 0 1"), 0);
+        // Not guarded by a pawn; not in the enemy half.
+        assert_eq!(gain("4k3/8/8/3N4/8/8/8/4K3 w - - 0 1"), 0);
+        assert_eq!(gain("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1"), 0);
+        // The same for Black, from its side.
+        assert_eq!(gain("4k3/8/8/4p3/3n4/8/8/4K3 b - - 0 1"), 100);
+    }
+
+    #[test]
+    fn a_minor_piece_attacking_a_rook_is_a_threat() {
+        let on = [(THREAT_MINOR_MG, 100), (THREAT_MINOR_EG, 100), (THREAT_ROOK_MG, 1000), (THREAT_ROOK_EG, 1000)];
+        // Up to a centipawn of rounding in the phase blend.
+        let gain = |fen: &str| ((chess_eval(fen, &on) - chess_eval(fen, &[])) as f64 / 10.0).round() as i32 * 10;
+        assert_eq!(gain("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1"), 100);
+        // A knight attacking a knight is no threat of this kind.
+        assert_eq!(gain("4k3/8/8/3n4/8/4N3/8/4K3 w - - 0 1"), 0);
+        // A rook attacking a queen.
+        assert_eq!(gain("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"), 1000);
+    }
+
+    #[test]
+    fn two_attackers_near_the_king_are_king_danger_and_space_counts_the_centre() {
+        let kd: Vec<(usize, i32)> = KD_WEIGHTS.iter().copied().zip(KD_UNITS).collect();
+        let attack = "r5k1/5ppp/8/5NQ1/8/8/5PPP/6K1 w - - 0 1";
+        assert!(chess_eval(attack, &kd) > chess_eval(attack, &[]) + 50);
+        // One attacker and no queen: none.
+        let lone = "r5k1/5ppp/8/5N2/8/8/5PPP/6K1 w - - 0 1";
+        assert_eq!(chess_eval(lone, &kd), chess_eval(lone, &[]));
+        // The start is symmetric; two centre pawns forward are space for White.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(chess_eval(start, &[(SPACE_MG, 64)]), chess_eval(start, &[]));
+        let centre = "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 1";
+        assert!(chess_eval(centre, &[(SPACE_MG, 64)]) > chess_eval(centre, &[]));
     }
 
     #[test]

@@ -52,6 +52,9 @@ fn every_printed_token_is_generic_uci_and_is_accepted_back() {
     let mut printed = std::collections::BTreeSet::new();
     for &v in VariantId::ALL.iter() {
         e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        // Chess960 castling is printed king-takes-rook (the wire form) only
+        // with UCI_Chess960 on.
+        e.send(&format!("setoption name UCI_Chess960 value {}", v == VariantId::Chess960));
         let prefixes: Vec<Vec<String>> = if v.rules().gating.is_some() {
             vec![vec![], vec!["0000".into()], vec!["K@e1".into()], vec!["0000".into(), "K@e8".into()]]
         } else {

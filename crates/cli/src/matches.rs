@@ -419,10 +419,15 @@ fn engine(spec: &str) -> Result<EngineConfig> {
                 if let Some(name) = k.strip_prefix("option.") {
                     c.options.push((name.to_string(), v.to_string()));
                 } else if let Some(ours) = k.strip_prefix("variant.") {
+                    // Test-only rule sets may be named too: the mapping is
+                    // used only when one is played (MENAGERIE_TEST_VARIANTS).
                     let name = match crate::local::catalogue().find(ours) {
                         Ok(VariantRef::Compiled(id)) => id.name().to_string(),
                         Ok(VariantRef::Data(def)) => def.name.clone(),
-                        Err(_) => bail!("engine spec: unknown variant '{ours}' in '{k}'"),
+                        Err(_) => match menagerie_variants::VariantId::from_name_including_tests(ours) {
+                            Some(id) => id.name().to_string(),
+                            None => bail!("engine spec: unknown variant '{ours}' in '{k}'"),
+                        },
                     };
                     c.variant_names.push((name, v.to_string()));
                 } else {

@@ -232,7 +232,7 @@ pub const EPD_TOKENS: &[&str] = &[
 
 /// The variant a selector names: by name, else chosen by its hash.
 pub fn variant_of(selector: &str) -> VariantId {
-    VariantId::from_name(selector.trim()).unwrap_or_else(|| {
+    VariantId::from_name_including_tests(selector.trim()).unwrap_or_else(|| {
         let all = VariantId::EVERY;
         all[(fnv1a(selector.as_bytes()) % all.len() as u64) as usize]
     })

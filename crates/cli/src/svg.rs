@@ -82,7 +82,7 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
 fn data_svg(req: &BoardRequest<'_>, pos: &crate::PositionArgs) -> Result<String> {
     let game = crate::data::game(pos)?;
     let def = game.current().variant();
-    let last_move = game.moves().last().map(|&m| menagerie_render::data_last_move_squares(m));
+    let last_move = game.moves().last().and_then(|&m| menagerie_render::data_last_move_squares(m));
     let options = request_options(req, def.files, def.ranks, last_move)?;
     Ok(menagerie_render::render_data(game.current(), &options)?)
 }

@@ -218,3 +218,36 @@ fn svg_draws_a_data_variant_with_its_last_move_and_arrows() {
     let o = run(&["svg", "--variant", "makruk", "--arrow", "j1j8"]);
     assert!(!o.status.success() && stderr(&o).contains("j1"), "{}", stderr(&o));
 }
+
+#[test]
+fn pioneer_gating_variants_load_from_a_file() {
+    const PIONEER: &str = "tests/variants/pioneer.ini";
+    // The compiled alpaca's counts (tests/perft/alpaca.epd).
+    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alpaca", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "35782");
+    let fen = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R[A@ea@h] w KQkq - 0 10";
+    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alpaca", "--fen", fen, "3"]);
+    assert_eq!(last_line(&o), "63057", "{}", stderr(&o));
+    // The prelude's actions are moves; SAN names the entry.
+    let o = run(&["--variants", PIONEER, "moves", "--variant", "pioneer-hawks", "--moves", "accept"]);
+    let moves = stdout(&o);
+    assert!(moves.lines().any(|m| m == "H@bg") && !moves.lines().any(|m| m == "H@eh"), "{moves}");
+    let o = run(&[
+        "--variants",
+        PIONEER,
+        "--json",
+        "validate",
+        "--variant",
+        "pioneer-hawks",
+        "--moves",
+        "accept H@bg H@bg",
+        "Nf3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBHR[H@bh@bh@g] b KQkq - 1 1"), "{out}");
+    // Black may not take another file than White's.
+    let o = run(&["--variants", PIONEER, "validate", "--variant", "pioneer-hawks", "--moves", "accept H@bg", "H@cg"]);
+    assert!(stdout(&o).contains("illegal"), "{} {}", stdout(&o), stderr(&o));
+}

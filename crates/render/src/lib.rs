@@ -319,9 +319,9 @@ pub fn last_move_squares(m: Move) -> Option<(Square, Square)> {
 }
 
 /// The squares a move of a variant defined as data shades as the last move
-/// (a castling move goes to its rook's square).
-pub fn data_last_move_squares(m: menagerie_rules::Move) -> (Square, Square) {
-    (Square(m.from_square()), Square(m.to_square()))
+/// (a castling move goes to its rook's square; none for Pioneer prelude actions).
+pub fn data_last_move_squares(m: menagerie_rules::Move) -> Option<(Square, Square)> {
+    (!m.is_prelude()).then_some((Square(m.from_square()), Square(m.to_square())))
 }
 
 /// A picture described in text, as the CLI and the gRPC API receive it.
@@ -620,10 +620,19 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
         }
         pieces.push((Square(index), Glyph::of_data(info, color)));
     }
-    // Pieces in hand (S-chess), in the order the FEN lists them.
-    let reserve = def.uses_hand().then(|| {
+    // Pieces in hand (S-chess), in the order the FEN lists them; Pioneer
+    // gating's reserve pieces with their gate files, as the FEN lists them.
+    let reserve = (def.uses_hand() || def.pioneer_gating()).then(|| {
         let mut entries = Vec::new();
         for (white, color) in [(true, Color::White), (false, Color::Black)] {
+            if let Some(info) = def.pioneer_piece().and_then(|t| kinds.get(usize::from(t))) {
+                let mut gates = pos.pioneer_gates(white);
+                while gates != 0 {
+                    let file = (gates.trailing_zeros() % u32::from(def.files)) as u8;
+                    gates &= gates - 1;
+                    entries.push((Glyph::of_data(info, color), Some(File(file))));
+                }
+            }
             for (kind, info) in kinds.iter().enumerate().rev() {
                 let Ok(kind) = u8::try_from(kind) else { continue };
                 for _ in 0..pos.in_hand(white, kind) {
@@ -631,7 +640,7 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
                 }
             }
         }
-        Reserve { entries, pending: false }
+        Reserve { entries, pending: pos.reserve_pending() }
     });
     let board = Board {
         title: format!("{} {}", def.name, pos.fen()),

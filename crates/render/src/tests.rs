@@ -412,3 +412,33 @@ fn request_options_read_the_drawing_fields_for_any_board() {
     let (_, compiled) = parse_request(&BoardRequest { variant: "camel-rhino", ..drawing }).expect("fits 10x10");
     assert_eq!(compiled, RenderOptions { last_move: None, ..o });
 }
+
+#[test]
+fn pioneer_gating_defined_as_data_is_drawn_like_the_compiled_alpaca() {
+    let mut defs = menagerie_rules::Definitions::builtin();
+    defs.load(menagerie_rules::MENAGERIE_INI, "menagerie.ini").expect("loads");
+    let def = defs.get("alpaca").cloned().expect("defined");
+    let start = menagerie_rules::Position::start(&def);
+    let svg = render_data(&start, &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    assert!(svg.contains("viewBox=\"0 0 872 1052\""));
+    assert_eq!(svg.matches("class=\"pending\"").count(), 2);
+    assert!(!svg.contains("class=\"gate\""));
+    let mut pos = start;
+    for text in ["accept", "A@g", "A@b"] {
+        pos = pos.play(pos.parse_move(text).expect("legal"));
+    }
+    let placed = render_data(&pos, &RenderOptions::default()).expect("renders");
+    assert!(!placed.contains("class=\"pending\""));
+    assert_eq!(placed.matches("class=\"gate\"").count(), 2);
+    let g_center = MARGIN + 6 * SQUARE + SQUARE / 2;
+    let b_center = MARGIN + SQUARE + SQUARE / 2;
+    assert!(placed.contains(&format!("L{g_center} {}", MARGIN + STRIP + 8 * SQUARE + MARGIN + 2)));
+    assert!(placed.contains(&format!("L{b_center} {}", STRIP - 2)));
+    // The compiled game marks the same gates (its Alpaca has a figure, the
+    // data piece a letter).
+    let compiled = render_request(&BoardRequest { moves: &["accept", "A@g", "A@b"], ..req("alpaca") }).unwrap();
+    let gates =
+        |s: &str| -> Vec<String> { s.split("<path class=\"gate\"").skip(1).map(|g| g[..30].to_string()).collect() };
+    assert_eq!(gates(&placed), gates(&compiled));
+}

@@ -246,6 +246,9 @@ pub(crate) struct Config {
     pub castling_rook_pieces: [u64; 2],
     pub gating: bool,
     pub seirawan_gating: bool,
+    /// Menagerie's Pioneer gating (`pioneerGating`), Black on White's file (`pioneerSameFile`).
+    pub pioneer_gating: bool,
+    pub pioneer_same_file: bool,
     pub chess960: bool,
     pub game_end: GameEnd,
     /// Extinction piece types as a set over piece indices (bit 0 = all pieces).
@@ -289,6 +292,8 @@ impl Config {
             castling_rook_pieces: [set_of(&[4]); 2],
             gating: false,
             seirawan_gating: false,
+            pioneer_gating: false,
+            pioneer_same_file: false,
             chess960: false,
             game_end: GameEnd {
                 checkmate_value: GameValue::Loss,
@@ -344,7 +349,10 @@ struct Entry {
 /// `castlingQueensideFile`, `castlingRank`, `castlingKingFile`,
 /// `castlingKingPiece(White/Black)`, `castlingRookKingsideFile`,
 /// `castlingRookQueensideFile`, `castlingRookPiece(s)(White/Black)`;
-/// `gating`, `seirawanGating`; game end: `checkmateValue`,
+/// `gating`, `seirawanGating`; Menagerie's own `pioneerGating` and
+/// `pioneerSameFile` (reserve pieces entering by Pioneer gating, after a
+/// prelude, as in Alpaca Chess; the reserve is the start FEN's bracket,
+/// e.g. `[Aa?]`); game end: `checkmateValue`,
 /// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
@@ -365,6 +373,12 @@ pub struct Definitions {
 
 /// The embedded definitions of the built-in variants.
 pub const BUILTIN_INI: &str = include_str!("../variants.ini");
+
+/// Menagerie's own games written as data with Menagerie's rule keys
+/// (`pioneerGating`, ...), sections named as the compiled games they play
+/// exactly like (`alpaca`, `alpaca2`, `alpaca-samefile`); load them on top
+/// of [`Definitions::builtin`], whose `chess` they derive from.
+pub const MENAGERIE_INI: &str = include_str!("../menagerie.ini");
 
 impl Definitions {
     /// An empty set (not even `chess`).
@@ -806,6 +820,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.bool("gating", &mut c.gating)?;
     ctx.bool("seirawanGating", &mut c.seirawan_gating)?;
+    ctx.bool("pioneerGating", &mut c.pioneer_gating)?;
+    ctx.bool("pioneerSameFile", &mut c.pioneer_same_file)?;
 
     // Game end.
     let g = &mut c.game_end;
@@ -897,6 +913,8 @@ const KNOWN_KEYS: &[&str] = &[
     "castlingRookPiecesBlack",
     "gating",
     "seirawanGating",
+    "pioneerGating",
+    "pioneerSameFile",
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",

@@ -49,7 +49,9 @@ mod ini;
 mod position;
 mod variant;
 
-pub use ini::{BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, MAX_FILES, MAX_RANKS};
+pub use ini::{
+    BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, MAX_FILES, MAX_RANKS, MENAGERIE_INI,
+};
 pub use position::access::Piece;
 pub use position::{EndReason, FenError, Game, GameResult, Move, MoveError, Outcome, Position};
 pub use variant::{CastlingSquares, PieceInfo, VariantDef};

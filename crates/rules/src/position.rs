@@ -42,6 +42,10 @@ pub enum FenError {
     /// pieces in hand.
     #[error("pieces in hand '{0}' in FEN, but this variant has no pieces in hand")]
     Hand(String),
+    /// The reserve bracket of a Pioneer-gating variant (`[Aa?]`, `[A@ga@f]`)
+    /// is malformed or does not fit the board and the prelude's order.
+    #[error("bad reserve in FEN: {0}")]
+    Reserve(String),
 }
 
 /// Why a move text was rejected.
@@ -64,6 +68,12 @@ pub(crate) enum Kind {
     Promotion,
     EnPassant,
     Castling,
+    /// Pioneer prelude: accept the reserve pieces.
+    Accept,
+    /// Pioneer prelude: decline them.
+    Decline,
+    /// Pioneer prelude: choose the gate files ([`Move::place_mask`]).
+    Place,
 }
 
 /// Why a game has ended, as [`Position::outcome`] reports it.
@@ -141,6 +151,31 @@ impl Move {
     fn new(from: u8, to: u8, kind: Kind) -> Move {
         Move { from, to, kind, promo: NONE, gate: NONE, gate_sq: NONE }
     }
+
+    /// A Pioneer placement of reserve pieces of type `piece` on the files of
+    /// `mask` (bit 0 = the a-file), kept in `from` (low 7 bits) and `to`.
+    fn place(piece: u8, mask: u16) -> Move {
+        Move {
+            from: (mask & 0x7F) as u8,
+            to: (mask >> 7) as u8,
+            kind: Kind::Place,
+            promo: NONE,
+            gate: piece,
+            gate_sq: NONE,
+        }
+    }
+
+    /// The files of a placement.
+    fn place_mask(self) -> u16 {
+        u16::from(self.from) | u16::from(self.to) << 7
+    }
+
+    /// Whether the move is a Pioneer prelude action (`accept`, `decline`,
+    /// a placement such as `A@g`): it moves no piece, and its squares
+    /// ([`Move::from_square`], [`Move::to_square`]) mean nothing.
+    pub fn is_prelude(self) -> bool {
+        matches!(self.kind, Kind::Accept | Kind::Decline | Kind::Place)
+    }
 }
 
 /// The plain state of a position, without its variant. It has no
@@ -165,6 +200,13 @@ pub(crate) struct State {
     /// Counting rules: the limit in plies (0 = not counting) and the plies counted.
     counting_limit: u32,
     counting_ply: u32,
+    /// Pioneer gating: the prelude's decision is pending (`?`). The
+    /// reserve pieces not yet placed are in `hand`, the live gates' home
+    /// squares in `gates`.
+    pending: bool,
+    /// The FEN had a reserve bracket (a Pioneer-gating FEN without one is
+    /// written back without one).
+    bracket: bool,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -231,6 +273,8 @@ impl State {
             fullmove: 1,
             counting_limit: 0,
             counting_ply: 0,
+            pending: false,
+            bracket: false,
         }
     }
 
@@ -276,7 +320,87 @@ impl State {
     /// gating, nor in S-chess once `c` has nothing left in hand (a FEN
     /// leaves them out then, and play clears them).
     fn usable_gates(&self, d: &VariantDef, c: u8) -> u128 {
+        if d.pioneer.is_some() {
+            return self.gates[c as usize];
+        }
         if !d.gating || (d.seirawan_gating && self.hand_count(c) == 0) { 0 } else { self.gates[c as usize] }
+    }
+
+    /// Whether the Pioneer prelude (the decision, or a side's placement)
+    /// is under way: only prelude actions are moves then.
+    #[inline(always)]
+    fn in_prelude(&self, d: &VariantDef) -> bool {
+        match d.pioneer {
+            Some(p) => self.pending || self.hand[0][p.piece as usize] | self.hand[1][p.piece as usize] != 0,
+            None => false,
+        }
+    }
+
+    /// The squares of the side to move's live Pioneer gates among `squares`.
+    #[inline(always)]
+    fn live_gates(&self, d: &VariantDef, squares: u128) -> u128 {
+        if d.pioneer.is_some() { self.gates[self.side as usize] & squares } else { 0 }
+    }
+
+    /// The Pioneer prelude's actions: accept or decline while the decision
+    /// is pending, else the placements of the side to move. None in check
+    /// (they move nothing, so the king would stay attacked).
+    fn prelude_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        let Some(p) = d.pioneer else { return };
+        if self.in_check(d) {
+            return;
+        }
+        if self.pending {
+            out.push(Move::new(0, 0, Kind::Accept));
+            out.push(Move::new(0, 0, Kind::Decline));
+            return;
+        }
+        let us = self.side as usize;
+        if self.hand[us][p.piece as usize] == 0 {
+            return;
+        }
+        let home = rank_mask(d, home_rank(d, self.side));
+        let usable = files_of(d, self.by_color[us] & home);
+        let white = files_of(d, self.gates[0]);
+        for mask in 1u16..(1 << d.files) {
+            if mask.count_ones() != u32::from(p.count) || mask & !usable != 0 || !p.allows_files(mask) {
+                continue;
+            }
+            if p.same_file && us == 1 && mask != white {
+                continue;
+            }
+            out.push(Move::place(p.piece, mask));
+        }
+    }
+
+    /// Plays a Pioneer prelude action into `n` (a copy of `self`): the
+    /// clocks stay, after an acceptance White places first, and after
+    /// Black's decline (White having declined) the reserve is gone.
+    fn play_prelude(&self, d: &VariantDef, m: Move, n: &mut State) {
+        let Some(p) = d.pioneer else { return };
+        let us = self.side;
+        n.side = us ^ 1;
+        match m.kind {
+            Kind::Accept => {
+                n.pending = false;
+                n.side = 0;
+            }
+            Kind::Decline if us == 1 => {
+                n.pending = false;
+                for c in 0..2 {
+                    n.hand[c][p.piece as usize] = 0;
+                    n.gates[c] = 0;
+                }
+            }
+            Kind::Decline => {}
+            _ => {
+                n.hand[us as usize][p.piece as usize] = 0;
+                let rank = home_rank(d, us);
+                let mask = m.place_mask();
+                n.gates[us as usize] =
+                    (0..d.files).filter(|f| mask >> f & 1 != 0).fold(0, |b, f| b | bb(d.sq(f, rank)));
+            }
+        }
     }
 
     /// Whether `self` and `other` are the same position of `d` for the
@@ -293,6 +417,7 @@ impl State {
             && (0..2).all(|c| self.castling_king(c) == other.castling_king(c))
             && self.ep == other.ep
             && self.hand == other.hand
+            && self.pending == other.pending
             && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
     }
 
@@ -690,6 +815,11 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
+        if self.in_prelude(d) {
+            buf.clear();
+            self.prelude_moves(d, buf);
+            return buf.len() as u64;
+        }
         let us = self.side;
         let occ = self.occ();
         let Some(k) = self.king_sq(d, us) else {
@@ -776,7 +906,8 @@ impl State {
                     }
                     s = if kto < kfrom { s + 1 } else { s - 1 };
                 }
-                !self.attacked(d, kto, occ ^ bb(rfrom), them, 0)
+                // A reserve piece entering on the rook's square stands there.
+                !self.attacked(d, kto, occ ^ bb(rfrom) ^ self.live_gates(d, bb(rfrom)), them, 0)
             }
             Kind::EnPassant => {
                 let Some(k) = self.king_sq(d, us) else { return true };
@@ -784,8 +915,10 @@ impl State {
                 let occ2 = (occ ^ bb(m.from) ^ bb(cap)) | bb(m.to);
                 !self.attacked(d, k, occ2, them, bb(cap))
             }
+            Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
             _ => {
-                let occ2 = (occ ^ bb(m.from)) | bb(m.to);
+                // A reserve piece entering on a live gate takes the mover's place.
+                let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
                 let t = self.board[m.from as usize] >> 1;
                 if d.types[t as usize].royal {
                     return !self.attacked(d, m.to, occ2, them, 0);
@@ -878,6 +1011,10 @@ impl State {
         if self.game_over(d) {
             return;
         }
+        if self.in_prelude(d) {
+            self.prelude_moves(d, out);
+            return;
+        }
         let king = self.king_sq(d, self.side);
         let sens = match king {
             Some(k) => self.sensitive(d, k),
@@ -906,6 +1043,10 @@ impl State {
     #[inline(always)]
     fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
         *n = *self;
+        if m.is_prelude() {
+            self.play_prelude(d, m, n);
+            return;
+        }
         let us = self.side;
         let them = us ^ 1;
         let piece = self.board[m.from as usize];
@@ -916,9 +1057,9 @@ impl State {
             n.counting_ply = n.counting_ply.saturating_add(1);
         }
         let captured = match m.kind {
-            Kind::Castling => EMPTY,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => EMPTY,
             Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
-            _ => self.board[m.to as usize],
+            Kind::Normal | Kind::Promotion => self.board[m.to as usize],
         };
         match m.kind {
             Kind::Castling => {
@@ -944,6 +1085,23 @@ impl State {
                 n.remove(m.from);
                 n.put(m.to, if m.kind == Kind::Promotion { m.promo } else { t }, us);
             }
+            Kind::Accept | Kind::Decline | Kind::Place => {}
+        }
+        if let Some(p) = d.pioneer {
+            // A live gate's piece that left its home square lets the reserve
+            // piece in; one captured there forfeits it.
+            let left = match m.kind {
+                Kind::Castling => {
+                    let (kfrom, rfrom, _, _) = self.castle_squares(d, 2 * us as usize + usize::from(m.to < m.from));
+                    bb(kfrom) | bb(rfrom)
+                }
+                _ => bb(m.from),
+            };
+            for sq in bits(self.gates[us as usize] & left & !n.occ()) {
+                n.put(sq, p.piece, us);
+            }
+            n.gates[us as usize] &= !left;
+            n.gates[them as usize] &= !bb(m.to);
         }
         if n.rights != 0 {
             for cr in 0..4 {
@@ -1131,7 +1289,11 @@ impl State {
                 for &m in moves.iter() {
                     self.play_into(d, m, &mut c);
                     let captured =
-                        if m.kind == Kind::Castling || self.board[m.to as usize] == EMPTY { NONE } else { m.to };
+                        if matches!(m.kind, Kind::Normal | Kind::Promotion) && self.board[m.to as usize] != EMPTY {
+                            m.to
+                        } else {
+                            NONE
+                        };
                     n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ(), captured)));
                 }
                 return n;
@@ -1196,7 +1358,8 @@ impl State {
                 return Err(FenError::Board(format!("rank {} has {} files, expected {}", rank + 1, file, d.files)));
             }
         }
-        if let Some(hand) = hand {
+        let reserve = if d.pioneer.is_some() { hand } else { None };
+        if let Some(hand) = hand.filter(|_| d.pioneer.is_none()) {
             let inner = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
             let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
             // An empty pocket (`[]`, `[-]`) says nothing; pieces in it
@@ -1233,7 +1396,100 @@ impl State {
             s.counting_ply = s.rule50;
             s.rule50 = 0;
         }
+        if let Some(reserve) = reserve {
+            s.parse_reserve(d, reserve)?;
+        }
         Ok(s)
+    }
+
+    /// Reads a Pioneer-gating reserve bracket (`[Aa?]`, `[Aa]`,
+    /// `[A@ga@f]`, `[A@bA@gaa]`, `[]`) after the board and side are set:
+    /// White's entries first, then Black's, each the reserve piece's letter
+    /// with its gate file once placed, `?` while the decision is pending.
+    fn parse_reserve(&mut self, d: &VariantDef, text: &str) -> Result<(), FenError> {
+        let Some(p) = d.pioneer else { return Ok(()) };
+        let err = |why: &str| FenError::Reserve(format!("{text}: {why}"));
+        let inner = text.strip_prefix('[').and_then(|h| h.strip_suffix(']')).ok_or_else(|| err("unclosed bracket"))?;
+        let (inner, pending) = match inner.strip_suffix('?') {
+            Some(rest) => (rest, true),
+            None => (inner, false),
+        };
+        let letter = d.types[p.piece as usize].letter;
+        let chars: Vec<char> = inner.chars().collect();
+        let mut count = [0usize; 2];
+        let mut i = 0;
+        while i < chars.len() {
+            let ch = chars[i];
+            if ch.to_ascii_uppercase() != letter {
+                return Err(err(&format!("the reserve piece is '{letter}'")));
+            }
+            let c = usize::from(ch.is_ascii_lowercase());
+            if c == 0 && (count[1] > 0) {
+                return Err(err("White's entries come first"));
+            }
+            count[c] += 1;
+            if count[c] > p.count as usize {
+                return Err(err(&format!("at most {} reserve pieces a side", p.count)));
+            }
+            i += 1;
+            if chars.get(i) == Some(&'@') {
+                let f = chars.get(i + 1).copied().filter(|f| f.is_ascii_lowercase()).map(|f| f as u8 - b'a');
+                let f = f.filter(|&f| f < d.files).ok_or_else(|| err("a gate file off the board"))?;
+                let sq = d.sq(f, home_rank(d, c as u8));
+                if self.gates[c] >> sq & 1 != 0 {
+                    return Err(err("two reserve pieces of one side on one file"));
+                }
+                let home = self.board[sq as usize];
+                if home == EMPTY || usize::from(home & 1) != c {
+                    return Err(err(&format!(
+                        "the gate's home square {} holds no piece of its side",
+                        square_name(d, sq)
+                    )));
+                }
+                self.gates[c] |= bb(sq);
+                i += 2;
+            } else {
+                self.hand[c][p.piece as usize] += 1;
+            }
+        }
+        self.bracket = true;
+        let unplaced = |c: usize| usize::from(self.hand[c][p.piece as usize]);
+        for c in 0..2 {
+            if unplaced(c) > 0 && self.gates[c] != 0 {
+                return Err(err("a side cannot have pieces both in hand and on gates"));
+            }
+            if !p.allows_files(files_of(d, self.gates[c])) {
+                return Err(err("the king's file together with a rook's file"));
+            }
+        }
+        let full = p.count as usize;
+        if pending {
+            if unplaced(0) != full || unplaced(1) != full {
+                return Err(err("a pending decision needs every reserve piece in hand"));
+            }
+            self.pending = true;
+        } else if unplaced(0) > 0 || unplaced(1) > 0 {
+            let ok = if self.side == 0 {
+                unplaced(0) == full && unplaced(1) == full
+            } else {
+                unplaced(0) == 0 && unplaced(1) == full
+            };
+            if !ok {
+                return Err(err(
+                    "reserve pieces in hand: White places first (both in hand, White to move), then Black (Black to move)",
+                ));
+            }
+        }
+        if p.same_file
+            && unplaced(0) == 0
+            && unplaced(1) == 0
+            && self.gates[0] != 0
+            && self.gates[1] != 0
+            && files_of(d, self.gates[0]) != files_of(d, self.gates[1])
+        {
+            return Err(err("Black's gate file must equal White's"));
+        }
+        Ok(())
     }
 
     fn is_castling_rook(&self, d: &VariantDef, c: u8, sq: u8) -> bool {
@@ -1381,6 +1637,27 @@ impl State {
                 s.push('/');
             }
         }
+        if let Some(p) =
+            d.pioneer.filter(|_| self.bracket || self.gates != [0; 2] || self.pending || self.in_prelude(d))
+        {
+            s.push('[');
+            let letter = d.types[p.piece as usize].letter;
+            for c in 0..2u8 {
+                let l = if c == 0 { letter } else { letter.to_ascii_lowercase() };
+                for sq in bits(self.gates[c as usize]) {
+                    s.push(l);
+                    s.push('@');
+                    s.push(file_char(sq % d.files));
+                }
+                for _ in 0..self.hand[c as usize][p.piece as usize] {
+                    s.push(l);
+                }
+            }
+            if self.pending {
+                s.push('?');
+            }
+            s.push(']');
+        }
         if d.uses_hand() {
             s.push('[');
             let mut order: Vec<usize> = (0..d.types.len()).collect();
@@ -1455,6 +1732,20 @@ impl State {
 
 fn rank_mask(d: &VariantDef, rank: u8) -> u128 {
     ((1u128 << d.files) - 1) << (rank as u32 * d.files as u32)
+}
+
+fn file_char(f: u8) -> char {
+    (b'a' + f) as char
+}
+
+/// The home rank of colour `c` (where its Pioneer gates are).
+fn home_rank(d: &VariantDef, c: u8) -> u8 {
+    if c == 0 { 0 } else { d.ranks - 1 }
+}
+
+/// The files (bit per file) of the squares of `b`.
+fn files_of(d: &VariantDef, b: u128) -> u16 {
+    bits(b).fold(0u16, |m, sq| m | 1 << (sq % d.files))
 }
 
 /// The square offset of one step forward for `us`.
@@ -1602,7 +1893,7 @@ impl Position {
     /// position's legal moves.
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            Kind::Castling => false,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => false,
             Kind::EnPassant => true,
             Kind::Normal | Kind::Promotion => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
@@ -1633,9 +1924,24 @@ impl Position {
 
     /// A move in Fairy-Stockfish's UCI notation: `e2e4`, `e7e8q`, castling as
     /// the king's move (`e1g1`, king-takes-rook in Chess960 variants), gating
-    /// with the gated piece's letter (`g1f3h`, `h1e1h` when gating on the rook's square).
+    /// with the gated piece's letter (`g1f3h`, `h1e1h` when gating on the rook's square);
+    /// Pioneer prelude actions as `accept`, `decline` and `A@g` / `A@bg`
+    /// (the reserve piece's letter and the gate files).
     pub fn move_text(&self, m: Move) -> String {
         let d = &*self.def;
+        match m.kind {
+            Kind::Accept => return "accept".into(),
+            Kind::Decline => return "decline".into(),
+            Kind::Place => {
+                let mask = m.place_mask();
+                let mut s = String::new();
+                s.push(d.types.get(m.gate as usize).map_or('?', |t| t.letter));
+                s.push('@');
+                s.extend((0..d.files).filter(|f| mask >> f & 1 != 0).map(file_char));
+                return s;
+            }
+            _ => {}
+        }
         let (mut from, mut to) = (m.from, m.to);
         if m.gate != NONE && m.gate_sq == m.to {
             std::mem::swap(&mut from, &mut to);

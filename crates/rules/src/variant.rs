@@ -130,6 +130,34 @@ pub struct CastlingSquares {
     pub rook_from: [u8; 2],
 }
 
+/// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
+/// pieces enter on the home square of a file chosen in a prelude, as part of
+/// the move that first takes the piece standing there away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pioneer {
+    /// The reserve piece type.
+    pub piece: u8,
+    /// Reserve pieces per side (gate files each side chooses).
+    pub count: u8,
+    /// Black must choose White's files.
+    pub same_file: bool,
+    /// Files that may not be gates together: the castling king's file with
+    /// a castling rook's file (one castling would open two gates).
+    pub king_file: Option<u8>,
+    /// The castling rooks' files (bit per file).
+    pub rook_files: u16,
+}
+
+impl Pioneer {
+    /// Whether the files of `mask` may be gates together.
+    pub(crate) fn allows_files(&self, mask: u16) -> bool {
+        match self.king_file {
+            Some(k) if mask >> k & 1 != 0 => mask & self.rook_files == 0,
+            _ => true,
+        }
+    }
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -171,6 +199,7 @@ pub struct VariantDef {
     pub(crate) castling_rook_pieces: [u32; 2],
     pub(crate) gating: bool,
     pub(crate) seirawan_gating: bool,
+    pub(crate) pioneer: Option<Pioneer>,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
@@ -216,6 +245,19 @@ impl VariantDef {
     /// such a variant's FEN may hold a `[pocket]`.
     pub fn uses_hand(&self) -> bool {
         self.gating
+    }
+
+    /// Whether reserve pieces enter by Pioneer gating (`pioneerGating`,
+    /// with its prelude: FEN bracket `[Aa?]`, moves `accept`, `decline`,
+    /// `A@g`).
+    pub fn pioneer_gating(&self) -> bool {
+        self.pioneer.is_some()
+    }
+
+    /// The reserve piece type of Pioneer gating (an index into
+    /// [`VariantDef::pieces`]), if the variant has it.
+    pub fn pioneer_piece(&self) -> Option<u8> {
+        self.pioneer.map(|p| p.piece)
     }
 
     /// The upper-case letters of the piece types a pawn of that side may
@@ -546,6 +588,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         ],
         gating: c.gating,
         seirawan_gating: c.seirawan_gating,
+        pioneer: None,
         extinction: None,
         dir_rays: Vec::new(),
         dir_mask: Vec::new(),
@@ -657,8 +700,61 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             }
         }
     }
+    if c.pioneer_gating {
+        def.pioneer = Some(pioneer(&def, c)?);
+    } else if c.pioneer_same_file {
+        return Err("pioneerSameFile needs pioneerGating".into());
+    }
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// The Pioneer gating rule of a definition: the reserve piece type and
+/// count from the start FEN's bracket (`[Aa?]`, `[AAaa?]`).
+fn pioneer(def: &VariantDef, c: &Config) -> Result<Pioneer, String> {
+    if c.gating || c.seirawan_gating {
+        return Err("pioneerGating cannot be combined with gating or seirawanGating".into());
+    }
+    if c.chess960 {
+        return Err("pioneerGating is defined for fixed castling files only (not chess960)".into());
+    }
+    let board = c.start_fen.split_whitespace().next().unwrap_or("");
+    let bracket = board.find('[').map(|i| &board[i..]).unwrap_or("");
+    let letters: Vec<char> = bracket.chars().filter(|ch| ch.is_ascii_alphabetic()).collect();
+    let Some(&first) = letters.first() else {
+        return Err("pioneerGating needs the reserve pieces in the startFen's bracket, e.g. [Aa?]".into());
+    };
+    if bracket.contains('@') || !bracket.contains('?') {
+        return Err("the startFen's reserve must be undecided, e.g. [Aa?]".into());
+    }
+    let letter = first.to_ascii_uppercase();
+    if letters.iter().any(|ch| ch.to_ascii_uppercase() != letter) {
+        return Err("pioneerGating takes one reserve piece type".into());
+    }
+    let Some(piece) = def.types.iter().position(|t| t.letter == letter) else {
+        return Err(format!("no piece with letter '{letter}' for the reserve"));
+    };
+    let ty = &def.types[piece];
+    if ty.royal || ty.pawn {
+        return Err("the reserve piece may be neither the king nor the pawn".into());
+    }
+    let white = letters.iter().filter(|ch| ch.is_ascii_uppercase()).count();
+    let black = letters.len() - white;
+    if white != black || white > def.files as usize {
+        return Err("the startFen's reserve must give both sides as many pieces, at most one a file".into());
+    }
+    let rook_files = if c.castling {
+        1u16 << c.castling_rook_kingside_file.min(def.files - 1) | 1 << c.castling_rook_queenside_file
+    } else {
+        0
+    };
+    Ok(Pioneer {
+        piece: piece as u8,
+        count: white as u8,
+        same_file: c.pioneer_same_file,
+        king_file: c.castling.then_some(c.castling_king_file),
+        rook_files,
+    })
 }
 
 // Fairy-Stockfish's rider kinds.

@@ -27,7 +27,8 @@
 //!   the more the best promotion is worth.
 //! - Mobility: [`MOBILITY_CP`] per square a piece reaches beyond its type's
 //!   average (fewer: a penalty).
-//! - Pieces in hand (S-chess) count [`HAND_PERCENT`] per cent of their value.
+//! - Pieces in hand (S-chess) and reserve pieces (Pioneer gating, in hand
+//!   or behind a live gate) count [`HAND_PERCENT`] per cent of their value.
 //! - Tempo: [`TEMPO_CP`] for the side to move.
 
 use menagerie_rules::{Position, VariantDef};
@@ -240,6 +241,11 @@ impl DataEval {
                     score[c] += n * self.values[t] * HAND_PERCENT / 100;
                 }
             }
+            // Pioneer gating: a reserve piece behind a live gate.
+            if let Some(t) = pos.variant().pioneer_piece() {
+                let n = pos.pioneer_gates(white).count_ones() as i32;
+                score[c] += n * self.values.get(t as usize).copied().unwrap_or(0) * HAND_PERCENT / 100;
+            }
         }
         let white = score[0] - score[1];
         TEMPO_CP + if pos.white_to_move() { white } else { -white }
@@ -252,7 +258,7 @@ impl DataEval {
 /// castling and gating moves are valued by what they win at once.
 pub(crate) fn see(pos: &Position, m: menagerie_rules::Move, eval: &DataEval) -> i32 {
     let captured = pos.captured_kind(m).map_or(0, |k| eval.value(k));
-    if m.promotion().is_some() || m.is_castling() || m.gated().is_some() || m.is_en_passant() {
+    if m.promotion().is_some() || m.is_castling() || m.gated().is_some() || m.is_en_passant() || m.is_prelude() {
         return captured + m.promotion().map_or(0, |k| eval.value(k) - eval.pawn_value);
     }
     let (from, to) = (m.from_square(), m.to_square());

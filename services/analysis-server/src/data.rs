@@ -123,6 +123,7 @@ pub fn validate_fen(def: &std::sync::Arc<VariantDef>, fen: &str) -> pb::Validate
 pub fn fen_field(e: &FenError, fen: &str) -> &'static str {
     match e {
         FenError::Board(_) | FenError::Piece(_) | FenError::Hand(_) => "board",
+        FenError::Reserve(_) => "reserve",
         FenError::Side(_) => "side_to_move",
         FenError::Castling(_) => "castling",
         FenError::EnPassant(_) => "en_passant",

@@ -1562,7 +1562,7 @@ impl AnalysisApi {
             }
             Drawn::Data(g) => {
                 let def = g.current().variant();
-                let last_move = g.moves().last().map(|&m| menagerie_render::data_last_move_squares(m));
+                let last_move = g.moves().last().and_then(|&m| menagerie_render::data_last_move_squares(m));
                 let options = menagerie_render::request_options(&req, def.files, def.ranks, last_move).map_err(bad)?;
                 menagerie_render::render_data(g.current(), &options).map_err(bad_size)?
             }

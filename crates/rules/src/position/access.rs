@@ -44,19 +44,22 @@ impl Move {
 
     /// The piece type gated in (S-chess), if any.
     pub fn gated(self) -> Option<u8> {
-        (self.gate != NONE).then_some(self.gate)
+        (self.gate != NONE && !self.is_prelude()).then_some(self.gate)
     }
 
     /// The move in 28 bits, for hash tables; [`Move::unpack`] restores it.
     pub fn pack(self) -> u32 {
         let kind = match self.kind {
-            Kind::Normal => 0,
-            Kind::Promotion => 1,
-            Kind::EnPassant => 2,
+            Kind::Normal | Kind::Accept => 0,
+            Kind::Promotion | Kind::Decline => 1,
+            Kind::EnPassant | Kind::Place => 2,
             Kind::Castling => 3,
         };
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
-        let gate_sq = if self.gate_sq == NONE {
+        // Prelude actions are told apart by a gate-square code of 3.
+        let gate_sq = if self.is_prelude() {
+            3
+        } else if self.gate_sq == NONE {
             0
         } else if self.gate_sq == self.from {
             1
@@ -98,7 +101,15 @@ impl Move {
             0 => NONE,
             1 => from,
             2 => to,
-            _ => return None,
+            _ => {
+                let kind = match kind {
+                    Kind::Normal => Kind::Accept,
+                    Kind::Promotion => Kind::Decline,
+                    Kind::EnPassant => Kind::Place,
+                    _ => return None,
+                };
+                return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
+            }
         };
         Some(Move { from, to, kind, promo, gate, gate_sq })
     }
@@ -149,7 +160,7 @@ impl State {
     }
 
     /// The Zobrist key of the fields that make a position.
-    fn key(&self) -> u64 {
+    fn key(&self, pioneer: bool) -> u64 {
         let mut k = 0;
         let mut occ = self.by_color[0] | self.by_color[1];
         while occ != 0 {
@@ -157,17 +168,17 @@ impl State {
             occ &= occ - 1;
             k ^= self.square_key(s);
         }
-        k ^ self.rest_key()
+        k ^ self.rest_key(pioneer)
     }
 
     /// The key of `self` from the key `other_key` of another state: only
     /// the squares whose pieces differ are looked at.
-    fn key_from(&self, other: &State, other_key: u64) -> u64 {
+    fn key_from(&self, other: &State, other_key: u64, pioneer: bool) -> u64 {
         let mut changed = (self.by_color[0] ^ other.by_color[0]) | (self.by_color[1] ^ other.by_color[1]);
         for (a, b) in self.by_type.iter().zip(&other.by_type) {
             changed |= a ^ b;
         }
-        let mut k = other_key ^ other.rest_key() ^ self.rest_key();
+        let mut k = other_key ^ other.rest_key(pioneer) ^ self.rest_key(pioneer);
         while changed != 0 {
             let s = changed.trailing_zeros() as usize;
             changed &= changed - 1;
@@ -176,8 +187,9 @@ impl State {
         k
     }
 
-    /// The part of the key that is not the pieces on the board.
-    fn rest_key(&self) -> u64 {
+    /// The part of the key that is not the pieces on the board (`pioneer`:
+    /// the variant has Pioneer gating, whose gates live without pieces in hand).
+    fn rest_key(&self, pioneer: bool) -> u64 {
         let mut k = if self.side == 1 { SIDE_KEY } else { 0 };
         k ^= bitboard_key(2, self.ep);
         if self.rights != 0 {
@@ -193,9 +205,12 @@ impl State {
             }
             // Gating squares matter only while there is a piece to gate
             // (a FEN leaves them out otherwise).
-            if any {
+            if any || pioneer {
                 k ^= bitboard_key(5 + 2 * c as u64, self.gates[c]);
             }
+        }
+        if self.pending {
+            k ^= field_key(9, 1);
         }
         k
     }
@@ -214,7 +229,7 @@ impl Position {
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {
         match m.kind {
-            Kind::Castling => None,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => None,
             Kind::EnPassant => self.def.pawn,
             Kind::Normal | Kind::Promotion => {
                 self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)
@@ -245,14 +260,14 @@ impl Position {
     /// side to move, castling rights, en passant square, pieces in hand and
     /// gating squares), different otherwise but for rare collisions.
     pub fn key(&self) -> u64 {
-        self.state.key()
+        self.state.key(self.def.pioneer.is_some())
     }
 
     /// The key of this position given the key `other_key` of `other` (a
     /// position of the same variant, typically the one before a move):
     /// equal to [`Position::key`], faster when few pieces differ.
     pub fn key_from(&self, other: &Position, other_key: u64) -> u64 {
-        self.state.key_from(&other.state, other_key)
+        self.state.key_from(&other.state, other_key, self.def.pioneer.is_some())
     }
 
     /// The squares occupied by White's (`white`) or Black's pieces.
@@ -265,9 +280,22 @@ impl Position {
         self.state.by_type.get(kind as usize).copied().unwrap_or(0)
     }
 
-    /// How many pieces of type `kind` a side holds in hand (S-chess).
+    /// How many pieces of type `kind` a side holds in hand (S-chess; with
+    /// Pioneer gating, the reserve pieces not placed yet).
     pub fn in_hand(&self, white: bool, kind: u8) -> u8 {
         self.state.hand[usize::from(!white)].get(kind as usize).copied().unwrap_or(0)
+    }
+
+    /// With Pioneer gating, the home squares of a side's live gates: each
+    /// holds back one reserve piece ([`VariantDef::pioneer_piece`]) that
+    /// enters when the piece there first leaves. Empty otherwise.
+    pub fn pioneer_gates(&self, white: bool) -> u128 {
+        if self.def.pioneer.is_some() { self.state.gates[usize::from(!white)] } else { 0 }
+    }
+
+    /// Whether the Pioneer prelude's decision (accept or decline) is pending.
+    pub fn reserve_pending(&self) -> bool {
+        self.state.pending
     }
 
     /// Whether the game has ended by extinction (e.g. a bare king in

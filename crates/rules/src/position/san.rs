@@ -83,6 +83,9 @@ impl Position {
     fn san_body(&self, m: Move, legal: &[Move], disambiguate: bool) -> String {
         let d = &*self.def;
         let st = &self.state;
+        if m.is_prelude() {
+            return self.move_text(m);
+        }
         let mut s = String::new();
         if m.kind == Kind::Castling {
             // The move is stored as the king taking its own rook.
@@ -131,6 +134,17 @@ impl Position {
                 s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
             }
         }
+        // Pioneer gating: the reserve pieces the move lets in.
+        if let Some(p) = d.pioneer {
+            let after = st.play(d, m);
+            let letter = d.types[p.piece as usize].letter;
+            let us = st.side as usize;
+            for sq in
+                super::bits(st.gates[us] & !after.gates[us] & after.by_color[us] & after.by_type[p.piece as usize])
+            {
+                s.push_str(&format!("({letter}@{})", square_name(d, sq)));
+            }
+        }
         if m.gate != NONE {
             s.push('/');
             s.push(d.types[m.gate as usize].letter.to_ascii_uppercase());
@@ -146,6 +160,9 @@ impl Position {
     /// The move as piece letter, origin and destination (`Ng1f3`, `e7e8Q`),
     /// normalised like [`normalise`].
     fn long_form(&self, m: Move) -> String {
+        if m.is_prelude() {
+            return self.move_text(m);
+        }
         let d = &*self.def;
         let t = self.state.board[m.from as usize] >> 1;
         let mut s = String::new();
@@ -172,12 +189,22 @@ fn file_char(file: u8) -> char {
     (b'a' + file) as char
 }
 
-/// The text without check and annotation marks, `x`, `=` and (except in
-/// castling) `-`; `0-0` as `O-O`.
+/// The text without check and annotation marks, `x`, `=`, Pioneer entries
+/// (`(A@g1)`, which follow from the move) and (except in castling) `-`;
+/// `0-0` as `O-O`.
 fn normalise(text: &str) -> String {
     let text = text.trim();
     let castling = text.starts_with("O-O") || text.starts_with("0-0");
+    let mut depth = 0u32;
     text.chars()
+        .filter(|&c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => return depth == 0,
+            }
+            false
+        })
         .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | 'x' | '=' | ':') && (castling || *c != '-'))
         .map(|c| if castling && c == '0' { 'O' } else { c })
         .collect()

@@ -1,0 +1,180 @@
+//! Menagerie's own games defined as data (`crates/rules/menagerie.ini`,
+//! Menagerie's rule keys) play exactly like the compiled games: the
+//! compiled games' perft suites (`tests/perft/*.epd`) give the same counts
+//! on the data definitions, and every position reached by play reads back
+//! from its FEN as the same position.
+
+use menagerie_rules::{Definitions, FenError, MENAGERIE_INI, Position};
+use std::sync::OnceLock;
+
+fn defs() -> &'static Definitions {
+    static DEFS: OnceLock<Definitions> = OnceLock::new();
+    DEFS.get_or_init(|| {
+        let mut d = Definitions::builtin();
+        d.load(MENAGERIE_INI, "menagerie.ini").expect("menagerie.ini loads");
+        d
+    })
+}
+
+/// Most nodes a suite case may take here (the data core in a test build).
+const NODE_LIMIT: u64 = 3_000_000;
+
+/// Runs the cases of `epd` whose variant has a data definition, up to
+/// [`NODE_LIMIT`] nodes a case; returns how many ran.
+fn run_suite(epd: &str) -> usize {
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for (i, line) in epd.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';').map(str::trim);
+        let fen = parts.next().expect("a FEN");
+        let mut variant = "";
+        let mut depths = Vec::new();
+        for op in parts {
+            let (name, value) = op.split_once(' ').expect("opcode and value");
+            if name == "variant" {
+                variant = value.trim();
+            } else if let Some(d) = name.strip_prefix('D') {
+                depths.push((d.parse::<u32>().expect("depth"), value.trim().parse::<u64>().expect("count")));
+            }
+        }
+        let Some(def) = defs().get(variant) else { continue };
+        let pos = Position::from_fen(def, fen).unwrap_or_else(|e| panic!("line {}: {fen}: {e}", i + 1));
+        assert_eq!(pos.fen(), fen, "line {}: the FEN reads back", i + 1);
+        for (depth, count) in depths.into_iter().filter(|&(_, n)| n <= NODE_LIMIT) {
+            ran += 1;
+            let got = pos.perft(depth);
+            if got != count {
+                failures.push(format!("line {} {variant} {fen} D{depth}: got {got}, expected {count}", i + 1));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    ran
+}
+
+#[test]
+fn pioneer_gating_definitions_match_the_compiled_alpaca_suites() {
+    let ran = run_suite(include_str!("../../../tests/perft/alpaca.epd"));
+    assert!(ran >= 40, "only {ran} cases ran");
+}
+
+#[test]
+fn start_positions_are_the_compiled_games() {
+    for (name, fen, d2) in [
+        ("alpaca", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1", 10),
+        ("alpaca2", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa?] w KQkq - 0 1", 28),
+        ("alpaca-samefile", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1", 10),
+    ] {
+        let def = defs().get(name).expect("defined");
+        let pos = Position::start(def);
+        assert_eq!(pos.fen(), fen);
+        assert_eq!(pos.perft(2), d2, "{name}");
+    }
+}
+
+/// Plays `moves` from the start of `variant`, checking each is legal.
+fn play(variant: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::start(defs().get(variant).expect("defined"));
+    for m in moves {
+        let mv = pos.parse_any(m).unwrap_or_else(|e| panic!("{m} in {}: {e}", pos.fen()));
+        pos = pos.play(mv);
+    }
+    pos
+}
+
+#[test]
+fn the_prelude_and_entries_as_the_rules_say() {
+    // White declines, Black overrules: White places first all the same.
+    let pos = play("alpaca", &["decline"]);
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] b KQkq - 0 1");
+    let pos = play("alpaca", &["decline", "accept"]);
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa] w KQkq - 0 1");
+    // Both decline: orthodox chess, the bracket empty.
+    let pos = play("alpaca", &["decline", "decline"]);
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1");
+    assert_eq!(pos.perft(3), 8902);
+    // Placement, then the knight's move lets the Alpaca in (SAN names the entry).
+    let pos = play("alpaca", &["accept", "A@g", "A@b"]);
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@b] w KQkq - 0 1");
+    let nf3 = pos.parse_any("g1f3").expect("legal");
+    assert_eq!(pos.san(nf3), "Nf3(A@g1)");
+    let pos = pos.play(nf3);
+    assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBAR[a@b] b KQkq - 1 1");
+    // SAN without the entry reads too.
+    assert!(play("alpaca", &["accept", "A@g", "A@b", "Nf3", "Nc6(A@b8)"]).fen().starts_with("rabqkbnr/pppppppp/2n5"));
+    // Two Alpacas: files in order, never the king's with a rook's.
+    let pos = play("alpaca2", &["accept"]);
+    let texts: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+    assert!(texts.contains(&"A@bg".to_string()));
+    assert!(!texts.contains(&"A@ae".to_string()) && !texts.contains(&"A@eh".to_string()));
+    assert_eq!(texts.len(), 28 - 2);
+    // Same file: Black's only placement is White's file.
+    let pos = play("alpaca-samefile", &["accept", "A@c"]);
+    let texts: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+    assert_eq!(texts, ["A@c"]);
+}
+
+#[test]
+fn a_capture_on_a_live_home_square_forfeits_the_reserve_piece() {
+    let def = defs().get("alpaca").expect("defined");
+    let pos = Position::from_fen(def, "3qk3/8/8/8/8/8/8/3QK3[A@da@d] w - - 0 1").expect("valid");
+    let qxd8 = pos.parse_any("d1d8").expect("legal");
+    let after = pos.play(qxd8);
+    // White's Alpaca enters on d1, Black's is lost with its queen.
+    assert_eq!(after.fen(), "3Qk3/8/8/8/8/8/8/3AK3[] b - - 0 1");
+}
+
+#[test]
+fn bad_reserve_brackets_are_clear_errors() {
+    let def = defs().get("alpaca").expect("defined");
+    for (fen, why) in [
+        ("4k3/8/8/8/8/8/8/4K3[Sa?] w - - 0 1", "the reserve piece is 'A'"),
+        ("4k3/8/8/8/8/8/8/4K3[AAa?] w - - 0 1", "at most 1 reserve pieces"),
+        ("4k3/8/8/8/8/8/8/4K3[aA?] w - - 0 1", "White's entries come first"),
+        ("4k3/8/8/8/8/8/8/4K3[A@da] b - - 0 1", "holds no piece"),
+        ("4k3/8/8/8/8/8/8/4K3[Aa] b - - 0 1", "White places first"),
+        ("4k3/8/8/8/8/8/8/4K3[A?] w - - 0 1", "pending decision"),
+        ("4k3/8/8/8/8/8/8/4K3[A@z] w - - 0 1", "off the board"),
+        ("4k3/8/8/8/8/8/8/4K3[Aa w - - 0 1", "unclosed"),
+    ] {
+        match Position::from_fen(def, fen) {
+            Err(e @ FenError::Reserve(_)) => assert!(e.to_string().contains(why), "{fen}: {e}"),
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+    // Without a bracket: nothing left in reserve, written back the same.
+    let pos = Position::from_fen(def, "4k3/8/8/8/8/8/8/4K3 w - - 0 1").expect("valid");
+    assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+}
+
+#[test]
+fn positions_reached_by_play_read_back_from_their_fen() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for name in ["alpaca", "alpaca2", "alpaca-samefile"] {
+        for _ in 0..20 {
+            let mut pos = Position::start(defs().get(name).expect("defined"));
+            for _ in 0..80 {
+                let fen = pos.fen();
+                let back = Position::from_fen(pos.variant(), &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+                assert_eq!(back.fen(), fen);
+                assert!(pos == back, "{name}: reached by play != read from its FEN {fen}");
+                assert_eq!(pos.key(), back.key(), "{name}: {fen}");
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = legal[(seed % legal.len() as u64) as usize];
+                assert_eq!(pos.parse_any(&pos.san(m)), Ok(m), "{name}: SAN {} in {fen}", pos.san(m));
+                assert_eq!(pos.parse_move(&pos.move_text(m)), Ok(m));
+                pos = pos.play(m);
+            }
+        }
+    }
+}

@@ -221,7 +221,7 @@ fn svg_draws_a_data_variant_with_its_last_move_and_arrows() {
 
 #[test]
 fn pioneer_gating_variants_load_from_a_file() {
-    const PIONEER: &str = "tests/variants/pioneer.ini";
+    const PIONEER: &str = "tests/variants/menagerie-keys.ini";
     // The compiled alpaca's counts (tests/perft/alpaca.epd).
     let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alpaca", "5"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -247,6 +247,10 @@ fn pioneer_gating_variants_load_from_a_file() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBHR[H@bh@bh@g] b KQkq - 1 1"), "{out}");
+    // Kidnapping: the compiled alseid's counts (tests/perft/alseid.epd).
+    let fen = "4k3/3r4/3p4/2NS4/3P4/3s4/3B4/4K3[] w - - 0 1";
+    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alseid", "--fen", fen, "3"]);
+    assert_eq!(last_line(&o), "39249", "{}", stderr(&o));
     // Black may not take another file than White's.
     let o = run(&["--variants", PIONEER, "validate", "--variant", "pioneer-hawks", "--moves", "accept H@bg", "H@cg"]);
     assert!(stdout(&o).contains("illegal"), "{} {}", stdout(&o), stderr(&o));

@@ -249,6 +249,10 @@ pub(crate) struct Config {
     /// Menagerie's Pioneer gating (`pioneerGating`), Black on White's file (`pioneerSameFile`).
     pub pioneer_gating: bool,
     pub pioneer_same_file: bool,
+    /// Menagerie's kidnapping (`kidnapper`, `kidnapOneStep`): the kidnapping
+    /// piece type (Fairy-Stockfish index).
+    pub kidnapper: Option<u8>,
+    pub kidnap_one_step: bool,
     pub chess960: bool,
     pub game_end: GameEnd,
     /// Extinction piece types as a set over piece indices (bit 0 = all pieces).
@@ -294,6 +298,8 @@ impl Config {
             seirawan_gating: false,
             pioneer_gating: false,
             pioneer_same_file: false,
+            kidnapper: None,
+            kidnap_one_step: false,
             chess960: false,
             game_end: GameEnd {
                 checkmate_value: GameValue::Loss,
@@ -352,7 +358,9 @@ struct Entry {
 /// `gating`, `seirawanGating`; Menagerie's own `pioneerGating` and
 /// `pioneerSameFile` (reserve pieces entering by Pioneer gating, after a
 /// prelude, as in Alpaca Chess; the reserve is the start FEN's bracket,
-/// e.g. `[Aa?]`); game end: `checkmateValue`,
+/// e.g. `[Aa?]`), `kidnapper` and `kidnapOneStep` (Alseid Chess's
+/// kidnapping: the piece, moving along lines to empty squares, takes the
+/// second piece behind it along with it); game end: `checkmateValue`,
 /// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
@@ -822,6 +830,12 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("seirawanGating", &mut c.seirawan_gating)?;
     ctx.bool("pioneerGating", &mut c.pioneer_gating)?;
     ctx.bool("pioneerSameFile", &mut c.pioneer_same_file)?;
+    if ctx.get("kidnapper") == Some("-") {
+        c.kidnapper = None;
+    } else if let Some(p) = ctx.piece("kidnapper", &c)? {
+        c.kidnapper = Some(p);
+    }
+    ctx.bool("kidnapOneStep", &mut c.kidnap_one_step)?;
 
     // Game end.
     let g = &mut c.game_end;
@@ -915,6 +929,8 @@ const KNOWN_KEYS: &[&str] = &[
     "seirawanGating",
     "pioneerGating",
     "pioneerSameFile",
+    "kidnapper",
+    "kidnapOneStep",
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",

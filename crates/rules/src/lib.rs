@@ -44,6 +44,17 @@
 //!   ([`GameEnd`]); Makruk's counting is kept in the FEN as Fairy-Stockfish
 //!   writes it.
 
+//!
+//! # Menagerie's own rules
+//!
+//! Beyond Fairy-Stockfish's keys, two of Menagerie's mechanisms are rule
+//! options: Pioneer gating with its prelude (`pioneerGating`,
+//! `pioneerSameFile`: reserve pieces from the start FEN's bracket `[Aa?]`,
+//! moves `accept`, `decline`, `A@g`, SAN `Nf3(A@g1)`) and kidnapping
+//! (`kidnapper`, `kidnapOneStep`: SAN `Se4-e6(Ke1-e4)`). [`MENAGERIE_INI`]
+//! defines Alpaca and Alseid Chess with them, checked against the compiled
+//! games' perft suites.
+
 pub mod betza;
 mod ini;
 mod position;

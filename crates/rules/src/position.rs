@@ -74,6 +74,8 @@ pub(crate) enum Kind {
     Decline,
     /// Pioneer prelude: choose the gate files ([`Move::place_mask`]).
     Place,
+    /// A kidnapper's move that takes its victim along ([`State::victim`]).
+    Kidnap,
 }
 
 /// Why a game has ended, as [`Position::outcome`] reports it.
@@ -360,7 +362,8 @@ impl State {
             return;
         }
         let home = rank_mask(d, home_rank(d, self.side));
-        let usable = files_of(d, self.by_color[us] & home);
+        let kidnappers = d.kidnap.map_or(0, |k| self.by_type[k.piece as usize]);
+        let usable = files_of(d, self.by_color[us] & home & !kidnappers);
         let white = files_of(d, self.gates[0]);
         for mask in 1u16..(1 << d.files) {
             if mask.count_ones() != u32::from(p.count) || mask & !usable != 0 || !p.allows_files(mask) {
@@ -712,13 +715,40 @@ impl State {
         }
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
+            let kidnapper = d.kidnap.is_some_and(|k| k.piece == t);
             for to in bits(self.targets(d, t, from, occ)) {
-                self.push(d, out, Move::new(from, to, Kind::Normal));
+                let kind = if kidnapper && self.victim(d, from, to).is_some() { Kind::Kidnap } else { Kind::Normal };
+                self.push(d, out, Move::new(from, to, kind));
             }
         }
         if !in_check {
             self.castling_moves(d, out);
         }
+    }
+
+    /// The victim of a kidnapper moving `from` → `to`: looking back from
+    /// `from`, the piece behind the first one met (the screen). None for a
+    /// longer move under `kidnapOneStep`.
+    fn victim(&self, d: &VariantDef, from: u8, to: u8) -> Option<u8> {
+        let k = d.kidnap?;
+        let dir = d.dir_bit(from, to);
+        if dir == 0 {
+            return None;
+        }
+        if k.one_step {
+            let (df, dr) = ((to % d.files).abs_diff(from % d.files), (to / d.files).abs_diff(from / d.files));
+            if df > 1 || dr > 1 {
+                return None;
+            }
+        }
+        let back = opposite(dir.trailing_zeros() as usize);
+        let mut on_ray = d.dir_rays[from as usize][back] & self.occ();
+        let nearest = |b: u128| if back < 4 { b.trailing_zeros() as u8 } else { 127 - b.leading_zeros() as u8 };
+        if on_ray == 0 {
+            return None;
+        }
+        on_ray &= !bb(nearest(on_ray));
+        (on_ray != 0).then(|| nearest(on_ray))
     }
 
     /// Target squares of a non-pawn piece of the side to move.
@@ -815,9 +845,9 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if self.in_prelude(d) {
-            buf.clear();
-            self.prelude_moves(d, buf);
+        if self.in_prelude(d) || d.kidnap.is_some() {
+            // Kidnaps move a third piece: every move gets the full test.
+            self.legal_moves(d, buf);
             return buf.len() as u64;
         }
         let us = self.side;
@@ -916,6 +946,13 @@ impl State {
                 !self.attacked(d, k, occ2, them, bb(cap))
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
+            Kind::Kidnap => {
+                // Judged after the whole move: the victim may be a king, a
+                // checker or a piece shielding the king.
+                let mut n = *self;
+                self.play_into(d, m, &mut n);
+                n.king_sq(d, us).is_none_or(|k| !n.attacked(d, k, n.occ(), them, 0))
+            }
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
@@ -1056,8 +1093,9 @@ impl State {
         if n.counting_limit != 0 {
             n.counting_ply = n.counting_ply.saturating_add(1);
         }
+        let kidnapped = if m.kind == Kind::Kidnap { self.victim(d, m.from, m.to) } else { None };
         let captured = match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => EMPTY,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => EMPTY,
             Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
             Kind::Normal | Kind::Promotion => self.board[m.to as usize],
         };
@@ -1085,6 +1123,18 @@ impl State {
                 n.remove(m.from);
                 n.put(m.to, if m.kind == Kind::Promotion { m.promo } else { t }, us);
             }
+            Kind::Kidnap => {
+                n.remove(m.from);
+                n.put(m.to, t, us);
+                if let Some(v) = kidnapped {
+                    let vp = self.board[v as usize];
+                    n.remove(v);
+                    n.put(m.from, vp >> 1, vp & 1);
+                    if d.types[(vp >> 1) as usize].pawn {
+                        n.rule50 = 0;
+                    }
+                }
+            }
             Kind::Accept | Kind::Decline | Kind::Place => {}
         }
         if let Some(p) = d.pioneer {
@@ -1102,13 +1152,26 @@ impl State {
             }
             n.gates[us as usize] &= !left;
             n.gates[them as usize] &= !bb(m.to);
+            // A kidnapped home piece fires its owner's gate.
+            if let Some(v) = kidnapped {
+                let owner = (self.board[v as usize] & 1) as usize;
+                if n.gates[owner] & bb(v) != 0 {
+                    n.gates[owner] &= !bb(v);
+                    n.put(v, p.piece, owner as u8);
+                }
+            }
         }
         if n.rights != 0 {
             for cr in 0..4 {
                 if n.rights >> cr & 1 != 0 {
                     let k = self.castle_king[cr / 2];
                     let r = self.castle_rook[cr];
-                    if m.from == k || m.from == r || m.to == k || m.to == r {
+                    if m.from == k
+                        || m.from == r
+                        || m.to == k
+                        || m.to == r
+                        || kidnapped.is_some_and(|v| v == k || v == r)
+                    {
                         n.rights &= !(1 << cr);
                     }
                 }
@@ -1445,6 +1508,9 @@ impl State {
                         "the gate's home square {} holds no piece of its side",
                         square_name(d, sq)
                     )));
+                }
+                if d.kidnap.is_some_and(|k| k.piece == home >> 1) {
+                    return Err(err(&format!("a kidnapper stands on the gate's home square {}", square_name(d, sq))));
                 }
                 self.gates[c] |= bb(sq);
                 i += 2;
@@ -1893,7 +1959,7 @@ impl Position {
     /// position's legal moves.
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => false,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => false,
             Kind::EnPassant => true,
             Kind::Normal | Kind::Promotion => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)

@@ -158,6 +158,17 @@ impl Pioneer {
     }
 }
 
+/// Menagerie's kidnapping (`kidnapper`): a piece of this type leaving its
+/// square O in a direction takes the second piece behind it (looking back
+/// from O; either colour, kings included) onto O.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kidnap {
+    /// The kidnapping piece type.
+    pub piece: u8,
+    /// Only one-square moves kidnap (`kidnapOneStep`).
+    pub one_step: bool,
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -200,6 +211,7 @@ pub struct VariantDef {
     pub(crate) gating: bool,
     pub(crate) seirawan_gating: bool,
     pub(crate) pioneer: Option<Pioneer>,
+    pub(crate) kidnap: Option<Kidnap>,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
@@ -589,6 +601,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         gating: c.gating,
         seirawan_gating: c.seirawan_gating,
         pioneer: None,
+        kidnap: None,
         extinction: None,
         dir_rays: Vec::new(),
         dir_mask: Vec::new(),
@@ -699,6 +712,24 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
                 }
             }
         }
+    }
+    if let Some(fsf) = c.kidnapper {
+        let Some(&(_, piece)) = index_of.iter().find(|p| p.0 == fsf) else {
+            return Err("the kidnapper is not a piece of the variant".into());
+        };
+        let lines = atoms[piece as usize].iter().all(|a| {
+            a.quiet
+                && !a.capture
+                && a.dx.abs() <= 1
+                && a.dy.abs() <= 1
+                && matches!(a.reach, Reach::Leap | Reach::Ride { .. })
+        });
+        if !lines || def.types[piece as usize].royal || def.types[piece as usize].pawn {
+            return Err("the kidnapper must move only along lines to empty squares (Betza m with W, F, R, B, Q, K), and be neither king nor pawn".into());
+        }
+        def.kidnap = Some(Kidnap { piece, one_step: c.kidnap_one_step });
+    } else if c.kidnap_one_step {
+        return Err("kidnapOneStep needs a kidnapper".into());
     }
     if c.pioneer_gating {
         def.pioneer = Some(pioneer(&def, c)?);

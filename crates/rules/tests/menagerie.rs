@@ -63,11 +63,19 @@ fn pioneer_gating_definitions_match_the_compiled_alpaca_suites() {
 }
 
 #[test]
+fn kidnapping_definitions_match_the_compiled_alseid_suites() {
+    let ran = run_suite(include_str!("../../../tests/perft/alseid.epd"));
+    assert!(ran >= 30, "only {ran} cases ran");
+}
+
+#[test]
 fn start_positions_are_the_compiled_games() {
     for (name, fen, d2) in [
         ("alpaca", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1", 10),
         ("alpaca2", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa?] w KQkq - 0 1", 28),
         ("alpaca-samefile", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1", 10),
+        ("alseid", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1", 10),
+        ("alseid-weak", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1", 10),
     ] {
         let def = defs().get(name).expect("defined");
         let pos = Position::start(def);
@@ -129,6 +137,37 @@ fn a_capture_on_a_live_home_square_forfeits_the_reserve_piece() {
 }
 
 #[test]
+fn kidnapping_as_the_rules_say() {
+    let def = defs().get("alseid").expect("defined");
+    // The Alseid on e4 leaving upwards: screen e2... looking back from e4:
+    // e3 is empty, e2 the screen (a pawn), e1 the victim (the king, who loses castling).
+    let pos = Position::from_fen(def, "r3k2r/8/8/8/4S3/8/4P3/R3K2R[] w KQkq - 0 1").expect("valid");
+    let m = pos.parse_any("e4e6").expect("legal");
+    assert_eq!(pos.san(m), "Se4-e6(Ke1-e4)");
+    assert_eq!(pos.play(m).fen(), "r3k2r/8/4S3/8/4K3/8/4P3/R6R[] b kq - 1 1");
+    // SAN in the long form reads too, with or without the victim.
+    assert_eq!(pos.parse_any("Se4-e6(Ke1-e4)"), Ok(m));
+    assert_eq!(pos.parse_any("Se4e6"), Ok(m));
+    // Weak: only one-square moves kidnap; the two-square move is plain.
+    let weak = defs().get("alseid-weak").expect("defined");
+    let pos = Position::from_fen(weak, "r3k2r/8/8/8/4S3/8/4P3/R3K2R[] w KQkq - 0 1").expect("valid");
+    let long = pos.parse_any("e4e6").expect("legal");
+    assert_eq!(pos.play(long).fen(), "r3k2r/8/4S3/8/8/8/4P3/R3K2R[] b KQkq - 1 1");
+    let short = pos.parse_any("e4e5").expect("legal");
+    assert_eq!(pos.san(short), "Se4-e5(Ke1-e4)");
+    // Kidnapping a live gate's home piece fires its owner's gate.
+    let pos = Position::from_fen(def, "4k3/8/8/8/8/8/1S6/1N2K3[s@b] w - - 0 1");
+    assert!(matches!(pos, Err(FenError::Reserve(_))), "Black's gate needs a black piece on b8");
+    let pos = Position::from_fen(def, "1n2k3/8/8/8/8/1S6/1P6/1N2K3[S@bs@b] w - - 0 1").expect("valid");
+    let up = pos.parse_any("b3b5").expect("legal");
+    assert_eq!(pos.san(up), "Sb3-b5(Nb1-b3)(S@b1)");
+    assert_eq!(pos.play(up).fen(), "1n2k3/8/8/1S6/8/1N6/1P6/1S2K3[s@b] b - - 1 1");
+    // An Alseid may not stand on a live gate's home square.
+    let bad = Position::from_fen(def, "4k3/8/8/8/8/8/8/1S2K3[S@ba] w - - 0 1");
+    assert!(matches!(bad, Err(FenError::Reserve(e)) if e.contains("kidnapper")));
+}
+
+#[test]
 fn bad_reserve_brackets_are_clear_errors() {
     let def = defs().get("alpaca").expect("defined");
     for (fen, why) in [
@@ -154,7 +193,7 @@ fn bad_reserve_brackets_are_clear_errors() {
 #[test]
 fn positions_reached_by_play_read_back_from_their_fen() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    for name in ["alpaca", "alpaca2", "alpaca-samefile"] {
+    for name in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak"] {
         for _ in 0..20 {
             let mut pos = Position::start(defs().get(name).expect("defined"));
             for _ in 0..80 {

@@ -53,11 +53,11 @@ impl Move {
             Kind::Normal | Kind::Accept => 0,
             Kind::Promotion | Kind::Decline => 1,
             Kind::EnPassant | Kind::Place => 2,
-            Kind::Castling => 3,
+            Kind::Castling | Kind::Kidnap => 3,
         };
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
-        // Prelude actions are told apart by a gate-square code of 3.
-        let gate_sq = if self.is_prelude() {
+        // Prelude actions and kidnaps are told apart by a gate-square code of 3.
+        let gate_sq = if self.is_prelude() || self.kind == Kind::Kidnap {
             3
         } else if self.gate_sq == NONE {
             0
@@ -106,7 +106,7 @@ impl Move {
                     Kind::Normal => Kind::Accept,
                     Kind::Promotion => Kind::Decline,
                     Kind::EnPassant => Kind::Place,
-                    _ => return None,
+                    _ => Kind::Kidnap,
                 };
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
             }
@@ -229,7 +229,7 @@ impl Position {
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place => None,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => None,
             Kind::EnPassant => self.def.pawn,
             Kind::Normal | Kind::Promotion => {
                 self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)

@@ -90,6 +90,11 @@ impl Position {
         if m.kind == Kind::Castling {
             // The move is stored as the king taking its own rook.
             s.push_str(if m.to > m.from { "O-O" } else { "O-O-O" });
+        } else if let (Kind::Kidnap, Some(v)) = (m.kind, st.victim(d, m.from, m.to)) {
+            // Both journeys: the kidnapper's, then its victim's onto its origin.
+            let letter = |sq: u8| d.types[(st.board[sq as usize] >> 1) as usize].letter.to_ascii_uppercase();
+            let (from, to, victim) = (square_name(d, m.from), square_name(d, m.to), square_name(d, v));
+            s.push_str(&format!("{}{from}-{to}({}{victim}-{from})", letter(m.from), letter(v)));
         } else {
             let t = st.board[m.from as usize] >> 1;
             let capture = self.is_capture(m);
@@ -134,15 +139,16 @@ impl Position {
                 s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
             }
         }
-        // Pioneer gating: the reserve pieces the move lets in.
+        // Pioneer gating: the reserve pieces the move lets in (a kidnap may
+        // fire the victim's owner's gate).
         if let Some(p) = d.pioneer {
             let after = st.play(d, m);
             let letter = d.types[p.piece as usize].letter;
-            let us = st.side as usize;
-            for sq in
-                super::bits(st.gates[us] & !after.gates[us] & after.by_color[us] & after.by_type[p.piece as usize])
-            {
-                s.push_str(&format!("({letter}@{})", square_name(d, sq)));
+            for c in 0..2 {
+                let entered = st.gates[c] & !after.gates[c] & after.by_color[c] & after.by_type[p.piece as usize];
+                for sq in super::bits(entered) {
+                    s.push_str(&format!("({letter}@{})", square_name(d, sq)));
+                }
             }
         }
         if m.gate != NONE {

@@ -347,6 +347,8 @@ impl State {
     /// The Pioneer prelude's actions: accept or decline while the decision
     /// is pending, else the placements of the side to move. None in check
     /// (they move nothing, so the king would stay attacked).
+    #[cold]
+    #[inline(never)]
     fn prelude_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let Some(p) = d.pioneer else { return };
         if self.in_check(d) {
@@ -379,6 +381,8 @@ impl State {
     /// Plays a Pioneer prelude action into `n` (a copy of `self`): the
     /// clocks stay, after an acceptance White places first, and after
     /// Black's decline (White having declined) the reserve is gone.
+    #[cold]
+    #[inline(never)]
     fn play_prelude(&self, d: &VariantDef, m: Move, n: &mut State) {
         let Some(p) = d.pioneer else { return };
         let us = self.side;
@@ -713,17 +717,29 @@ impl State {
         if pawns != 0 {
             self.pawn_moves(d, out, pawns);
         }
+        let kidnapper = d.kidnap.map_or(NONE, |k| k.piece);
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
-            let kidnapper = d.kidnap.is_some_and(|k| k.piece == t);
             for to in bits(self.targets(d, t, from, occ)) {
-                let kind = if kidnapper && self.victim(d, from, to).is_some() { Kind::Kidnap } else { Kind::Normal };
+                let kind =
+                    if t == kidnapper && self.victim(d, from, to).is_some() { Kind::Kidnap } else { Kind::Normal };
                 self.push(d, out, Move::new(from, to, kind));
             }
         }
         if !in_check {
             self.castling_moves(d, out);
         }
+    }
+
+    /// Whether kidnap `m` leaves the mover's king unattacked, judged after
+    /// the whole move: the victim may be a king, a checker or a piece
+    /// shielding the king.
+    #[cold]
+    #[inline(never)]
+    fn kidnap_legal(&self, d: &VariantDef, m: Move) -> bool {
+        let mut n = *self;
+        self.play_into(d, m, &mut n);
+        n.king_sq(d, self.side).is_none_or(|k| !n.attacked(d, k, n.occ(), self.side ^ 1, 0))
     }
 
     /// The victim of a kidnapper moving `from` → `to`: looking back from
@@ -845,7 +861,7 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if self.in_prelude(d) || d.kidnap.is_some() {
+        if d.extended && (self.in_prelude(d) || d.kidnap.is_some()) {
             // Kidnaps move a third piece: every move gets the full test.
             self.legal_moves(d, buf);
             return buf.len() as u64;
@@ -946,13 +962,7 @@ impl State {
                 !self.attacked(d, k, occ2, them, bb(cap))
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
-            Kind::Kidnap => {
-                // Judged after the whole move: the victim may be a king, a
-                // checker or a piece shielding the king.
-                let mut n = *self;
-                self.play_into(d, m, &mut n);
-                n.king_sq(d, us).is_none_or(|k| !n.attacked(d, k, n.occ(), them, 0))
-            }
+            Kind::Kidnap => self.kidnap_legal(d, m),
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
@@ -1048,7 +1058,7 @@ impl State {
         if self.game_over(d) {
             return;
         }
-        if self.in_prelude(d) {
+        if d.extended && self.in_prelude(d) {
             self.prelude_moves(d, out);
             return;
         }
@@ -1137,41 +1147,16 @@ impl State {
             }
             Kind::Accept | Kind::Decline | Kind::Place => {}
         }
-        if let Some(p) = d.pioneer {
-            // A live gate's piece that left its home square lets the reserve
-            // piece in; one captured there forfeits it.
-            let left = match m.kind {
-                Kind::Castling => {
-                    let (kfrom, rfrom, _, _) = self.castle_squares(d, 2 * us as usize + usize::from(m.to < m.from));
-                    bb(kfrom) | bb(rfrom)
-                }
-                _ => bb(m.from),
-            };
-            for sq in bits(self.gates[us as usize] & left & !n.occ()) {
-                n.put(sq, p.piece, us);
-            }
-            n.gates[us as usize] &= !left;
-            n.gates[them as usize] &= !bb(m.to);
-            // A kidnapped home piece fires its owner's gate.
-            if let Some(v) = kidnapped {
-                let owner = (self.board[v as usize] & 1) as usize;
-                if n.gates[owner] & bb(v) != 0 {
-                    n.gates[owner] &= !bb(v);
-                    n.put(v, p.piece, owner as u8);
-                }
-            }
+        if d.pioneer.is_some() {
+            self.pioneer_entries(d, m, n, kidnapped);
         }
         if n.rights != 0 {
+            let kid = kidnapped.unwrap_or(NONE);
             for cr in 0..4 {
                 if n.rights >> cr & 1 != 0 {
                     let k = self.castle_king[cr / 2];
                     let r = self.castle_rook[cr];
-                    if m.from == k
-                        || m.from == r
-                        || m.to == k
-                        || m.to == r
-                        || kidnapped.is_some_and(|v| v == k || v == r)
-                    {
+                    if m.from == k || m.from == r || m.to == k || m.to == r || kid == k || kid == r {
                         n.rights &= !(1 << cr);
                     }
                 }
@@ -1212,6 +1197,36 @@ impl State {
         }
         if d.game_end.counting_rule != CountingRule::None {
             n.update_counting(d, captured, m.kind == Kind::Promotion);
+        }
+    }
+
+    /// Pioneer gating's part of playing `m` into `n`: a live gate's piece
+    /// that left its home square (or was kidnapped from it) lets the
+    /// reserve piece in; one captured there forfeits it.
+    #[inline(never)]
+    fn pioneer_entries(&self, d: &VariantDef, m: Move, n: &mut State, kidnapped: Option<u8>) {
+        let Some(p) = d.pioneer else { return };
+        let us = self.side;
+        let them = us ^ 1;
+        let left = match m.kind {
+            Kind::Castling => {
+                let (kfrom, rfrom, _, _) = self.castle_squares(d, 2 * us as usize + usize::from(m.to < m.from));
+                bb(kfrom) | bb(rfrom)
+            }
+            _ => bb(m.from),
+        };
+        for sq in bits(self.gates[us as usize] & left & !n.occ()) {
+            n.put(sq, p.piece, us);
+        }
+        n.gates[us as usize] &= !left;
+        n.gates[them as usize] &= !bb(m.to);
+        // A kidnapped home piece fires its owner's gate.
+        if let Some(v) = kidnapped {
+            let owner = (self.board[v as usize] & 1) as usize;
+            if n.gates[owner] & bb(v) != 0 {
+                n.gates[owner] &= !bb(v);
+                n.put(v, p.piece, owner as u8);
+            }
         }
     }
 

@@ -212,6 +212,9 @@ pub struct VariantDef {
     pub(crate) seirawan_gating: bool,
     pub(crate) pioneer: Option<Pioneer>,
     pub(crate) kidnap: Option<Kidnap>,
+    /// Has one of Menagerie's own rules (Pioneer gating, kidnapping): the
+    /// generator's general paths test this one flag.
+    pub(crate) extended: bool,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
@@ -602,6 +605,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         seirawan_gating: c.seirawan_gating,
         pioneer: None,
         kidnap: None,
+        extended: false,
         extinction: None,
         dir_rays: Vec::new(),
         dir_mask: Vec::new(),
@@ -736,6 +740,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     } else if c.pioneer_same_file {
         return Err("pioneerSameFile needs pioneerGating".into());
     }
+    def.extended = def.pioneer.is_some() || def.kidnap.is_some();
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }

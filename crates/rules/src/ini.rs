@@ -253,6 +253,21 @@ pub(crate) struct Config {
     /// piece type (Fairy-Stockfish index).
     pub kidnapper: Option<u8>,
     pub kidnap_one_step: bool,
+    /// Menagerie's takeovers (Camel and Rhino Chess): leap takeovers, free
+    /// and next to an enabler (Fairy-Stockfish index, path goes diagonally
+    /// first), jump takeovers next to an enabler, the enablers.
+    pub leap_takeovers: Vec<(u8, bool)>,
+    pub enabled_leap_takeovers: Vec<(u8, bool)>,
+    pub enabled_jump_takeovers: u64,
+    pub takeover_enablers: u64,
+    /// Menagerie's swaps of adjacent friendly pieces, but the pairs listed.
+    pub swaps: bool,
+    pub swap_except: Vec<(u8, u8)>,
+    /// Menagerie's promoting pieces: non-pawn types that promote on arrival
+    /// in the promotion region.
+    pub promoting_pieces: u64,
+    /// Menagerie's extinction of the extinction piece types together.
+    pub extinction_together: bool,
     pub chess960: bool,
     pub game_end: GameEnd,
     /// Extinction piece types as a set over piece indices (bit 0 = all pieces).
@@ -300,6 +315,14 @@ impl Config {
             pioneer_same_file: false,
             kidnapper: None,
             kidnap_one_step: false,
+            leap_takeovers: Vec::new(),
+            enabled_leap_takeovers: Vec::new(),
+            enabled_jump_takeovers: 0,
+            takeover_enablers: 0,
+            swaps: false,
+            swap_except: Vec::new(),
+            promoting_pieces: 0,
+            extinction_together: false,
             chess960: false,
             game_end: GameEnd {
                 checkmate_value: GameValue::Loss,
@@ -360,7 +383,11 @@ struct Entry {
 /// prelude, as in Alpaca Chess; the reserve is the start FEN's bracket,
 /// e.g. `[Aa?]`), `kidnapper` and `kidnapOneStep` (Alseid Chess's
 /// kidnapping: the piece, moving along lines to empty squares, takes the
-/// second piece behind it along with it); game end: `checkmateValue`,
+/// second piece behind it along with it), `leapTakeovers`,
+/// `enabledLeapTakeovers`, `enabledJumpTakeovers`, `takeoverEnablers`,
+/// `swaps`, `swapExcept`, `promotingPieces` and `extinctionTogether`
+/// (Camel and Rhino Chess's takeovers, swaps, promoting wazirs and loss
+/// rule; docs/variants-ini.md); game end: `checkmateValue`,
 /// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
@@ -664,6 +691,49 @@ impl Ctx<'_> {
         Ok(Some(set))
     }
 
+    /// A list of `letter:orthogonal` / `letter:diagonal` (the leaper's
+    /// takeover path goes orthogonally or diagonally first); `-` is none.
+    fn leaps(&self, key: &str, config: &Config) -> Result<Option<Vec<(u8, bool)>>, DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let mut out = Vec::new();
+        for item in v.split_whitespace().take_while(|&w| w != "-") {
+            let (letter, path) = item.split_once(':').unwrap_or((item, ""));
+            let mut cs = letter.chars();
+            let (Some(c), None) = (cs.next(), cs.next()) else {
+                return Err(
+                    self.invalid(key, format!("'{item}': expected a piece letter, ':' and orthogonal or diagonal"))
+                );
+            };
+            let i = config.letter_index(c).ok_or_else(|| self.invalid(key, format!("no piece with letter '{c}'")))?;
+            let diagonal = match path {
+                "orthogonal" => false,
+                "diagonal" => true,
+                _ => {
+                    return Err(self.invalid(key, format!("'{item}': the path is orthogonal or diagonal (first)")));
+                }
+            };
+            out.push((i, diagonal));
+        }
+        Ok(Some(out))
+    }
+
+    /// A list of two-letter piece pairs (`ww pp`); `-` is none.
+    fn pairs(&self, key: &str, config: &Config) -> Result<Option<Vec<(u8, u8)>>, DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(None) };
+        let mut out = Vec::new();
+        for item in v.split_whitespace().take_while(|&w| w != "-") {
+            let letters: Vec<char> = item.chars().collect();
+            let [a, b] = letters[..] else {
+                return Err(self.invalid(key, format!("'{item}': expected two piece letters, e.g. ww")));
+            };
+            let index = |c: char| {
+                config.letter_index(c).ok_or_else(|| self.invalid(key, format!("no piece with letter '{c}'")))
+            };
+            out.push((index(a)?, index(b)?));
+        }
+        Ok(Some(out))
+    }
+
     fn piece(&self, key: &str, config: &Config) -> Result<Option<u8>, DefinitionError> {
         let Some(v) = self.get(key) else { return Ok(None) };
         let mut cs = v.chars();
@@ -836,6 +906,26 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         c.kidnapper = Some(p);
     }
     ctx.bool("kidnapOneStep", &mut c.kidnap_one_step)?;
+    if let Some(v) = ctx.leaps("leapTakeovers", &c)? {
+        c.leap_takeovers = v;
+    }
+    if let Some(v) = ctx.leaps("enabledLeapTakeovers", &c)? {
+        c.enabled_leap_takeovers = v;
+    }
+    if let Some(s) = ctx.piece_set("enabledJumpTakeovers", &c)? {
+        c.enabled_jump_takeovers = s;
+    }
+    if let Some(s) = ctx.piece_set("takeoverEnablers", &c)? {
+        c.takeover_enablers = s;
+    }
+    ctx.bool("swaps", &mut c.swaps)?;
+    if let Some(v) = ctx.pairs("swapExcept", &c)? {
+        c.swap_except = v;
+    }
+    if let Some(s) = ctx.piece_set("promotingPieces", &c)? {
+        c.promoting_pieces = s;
+    }
+    ctx.bool("extinctionTogether", &mut c.extinction_together)?;
 
     // Game end.
     let g = &mut c.game_end;
@@ -931,6 +1021,14 @@ const KNOWN_KEYS: &[&str] = &[
     "pioneerSameFile",
     "kidnapper",
     "kidnapOneStep",
+    "leapTakeovers",
+    "enabledLeapTakeovers",
+    "enabledJumpTakeovers",
+    "takeoverEnablers",
+    "swaps",
+    "swapExcept",
+    "promotingPieces",
+    "extinctionTogether",
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",

@@ -76,6 +76,12 @@ pub(crate) enum Kind {
     Place,
     /// A kidnapper's move that takes its victim along ([`State::victim`]).
     Kidnap,
+    /// A leap converting the enemy pieces on its path (`takeover`).
+    Takeover,
+    /// A jump over an enemy piece, converting it (`takeover`).
+    Jump,
+    /// Two adjacent friendly pieces exchanging squares (`takeover`).
+    Swap,
 }
 
 /// Why a game has ended, as [`Position::outcome`] reports it.
@@ -544,21 +550,32 @@ impl State {
     fn extinct(&self, d: &VariantDef) -> Option<u8> {
         let (set, count, opp, claim) = d.extinction?;
         let us = self.side;
-        let count_of = |c: u8, t: Option<usize>| -> u32 {
-            match t {
+        // The pieces of colour `c` of the types `types` (bit per type; all with `None`).
+        let count_of = |c: u8, types: Option<u32>| -> u32 {
+            match types {
                 None => self.by_color[c as usize].count_ones() + self.hand_count(c),
-                Some(t) => (self.by_type[t] & self.by_color[c as usize]).count_ones() + self.hand[c as usize][t] as u32,
+                Some(m) => bits(u128::from(m))
+                    .map(|t| {
+                        (self.by_type[t as usize] & self.by_color[c as usize]).count_ones()
+                            + u32::from(self.hand[c as usize][t as usize])
+                    })
+                    .sum(),
             }
         };
-        let types: Vec<Option<usize>> = match set {
-            None => vec![None],
-            Some(m) => (0..d.types.len()).filter(|t| m >> t & 1 != 0).map(Some).collect(),
+        let extinct = |c: u8, types: Option<u32>| {
+            count_of(c, types) <= count && count_of(c ^ 1, types) >= opp + u32::from(claim && c == us)
         };
+        if d.extinction_together {
+            // Camel and Rhino Chess: the side to move first.
+            return [us, us ^ 1].into_iter().find(|&c| extinct(c, set));
+        }
         for c in [us ^ 1, us] {
-            for &t in &types {
-                if count_of(c, t) <= count && count_of(c ^ 1, t) >= opp + u32::from(claim && c == us) {
-                    return Some(c);
-                }
+            let gone = match set {
+                None => extinct(c, None),
+                Some(m) => bits(u128::from(m)).any(|t| extinct(c, Some(1 << t))),
+            };
+            if gone {
+                return Some(c);
             }
         }
         None
@@ -717,26 +734,31 @@ impl State {
         if pawns != 0 {
             self.pawn_moves(d, out, pawns);
         }
-        let kidnapper = d.kidnap.map_or(NONE, |k| k.piece);
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
-            for to in bits(self.targets(d, t, from, occ)) {
-                let kind =
-                    if t == kidnapper && self.victim(d, from, to).is_some() { Kind::Kidnap } else { Kind::Normal };
-                self.push(d, out, Move::new(from, to, kind));
+            let targets = self.targets(d, t, from, occ);
+            if d.special_types >> t & 1 != 0 {
+                self.special_piece_moves(d, t, from, targets, out);
+                continue;
+            }
+            for to in bits(targets) {
+                self.push(d, out, Move::new(from, to, Kind::Normal));
             }
         }
         if !in_check {
             self.castling_moves(d, out);
         }
+        if d.extended {
+            self.takeovers_and_swaps(d, out);
+        }
     }
 
-    /// Whether kidnap `m` leaves the mover's king unattacked, judged after
-    /// the whole move: the victim may be a king, a checker or a piece
-    /// shielding the king.
+    /// Whether `m` leaves the mover's king unattacked, judged after the
+    /// whole move: for kidnaps (the victim may be a king, a checker or a
+    /// piece shielding the king), takeovers and swaps.
     #[cold]
     #[inline(never)]
-    fn kidnap_legal(&self, d: &VariantDef, m: Move) -> bool {
+    fn legal_after(&self, d: &VariantDef, m: Move) -> bool {
         let mut n = *self;
         self.play_into(d, m, &mut n);
         n.king_sq(d, self.side).is_none_or(|k| !n.attacked(d, k, n.occ(), self.side ^ 1, 0))
@@ -861,8 +883,9 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if d.extended && (self.in_prelude(d) || d.kidnap.is_some()) {
-            // Kidnaps move a third piece: every move gets the full test.
+        if d.extended && (self.in_prelude(d) || d.full_listing) {
+            // Kidnaps move a third piece, takeovers convert, promoting
+            // pieces multiply moves: every move is listed and tested.
             self.legal_moves(d, buf);
             return buf.len() as u64;
         }
@@ -962,7 +985,7 @@ impl State {
                 !self.attacked(d, k, occ2, them, bb(cap))
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
-            Kind::Kidnap => self.kidnap_legal(d, m),
+            Kind::Kidnap | Kind::Takeover | Kind::Jump | Kind::Swap => self.legal_after(d, m),
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
@@ -1104,10 +1127,13 @@ impl State {
             n.counting_ply = n.counting_ply.saturating_add(1);
         }
         let kidnapped = if m.kind == Kind::Kidnap { self.victim(d, m.from, m.to) } else { None };
+        let converted = if matches!(m.kind, Kind::Takeover | Kind::Jump) { self.converted(d, m) } else { 0 };
         let captured = match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => EMPTY,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
+                EMPTY
+            }
             Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
-            Kind::Normal | Kind::Promotion => self.board[m.to as usize],
+            Kind::Normal | Kind::Promotion | Kind::Takeover => self.board[m.to as usize],
         };
         match m.kind {
             Kind::Castling => {
@@ -1145,6 +1171,8 @@ impl State {
                     }
                 }
             }
+            Kind::Takeover | Kind::Jump => self.play_takeover(m, n, converted),
+            Kind::Swap => self.play_swap(d, m, n),
             Kind::Accept | Kind::Decline | Kind::Place => {}
         }
         if d.pioneer.is_some() {
@@ -1156,7 +1184,8 @@ impl State {
                 if n.rights >> cr & 1 != 0 {
                     let k = self.castle_king[cr / 2];
                     let r = self.castle_rook[cr];
-                    if m.from == k || m.from == r || m.to == k || m.to == r || kid == k || kid == r {
+                    let gone = m.from == k || m.from == r || m.to == k || m.to == r || kid == k || kid == r;
+                    if gone || converted & (bb(k) | bb(r)) != 0 {
                         n.rights &= !(1 << cr);
                     }
                 }
@@ -1974,9 +2003,11 @@ impl Position {
     /// position's legal moves.
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => false,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
+                false
+            }
             Kind::EnPassant => true,
-            Kind::Normal | Kind::Promotion => {
+            Kind::Normal | Kind::Promotion | Kind::Takeover => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
             }
         }
@@ -1995,11 +2026,15 @@ impl Position {
         Position { def: Arc::clone(&self.def), state: self.state.play(&self.def, m) }
     }
 
-    /// The legal move written `text` (as [`Position::move_text`] writes it).
+    /// The legal move written `text` (as [`Position::move_text`] writes it;
+    /// a swap from either square).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.legal_moves()
             .into_iter()
-            .find(|&m| self.move_text(m) == text)
+            .find(|&m| {
+                self.move_text(m) == text
+                    || (m.kind == Kind::Swap && self.move_text(Move { from: m.to, to: m.from, ..m }) == text)
+            })
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 
@@ -2007,7 +2042,9 @@ impl Position {
     /// the king's move (`e1g1`, king-takes-rook in Chess960 variants), gating
     /// with the gated piece's letter (`g1f3h`, `h1e1h` when gating on the rook's square);
     /// Pioneer prelude actions as `accept`, `decline` and `A@g` / `A@bg`
-    /// (the reserve piece's letter and the gate files).
+    /// (the reserve piece's letter and the gate files); a takeover leap with
+    /// `t` after the squares (`h2g4t`), a swap from its lower square
+    /// (`e1f2`).
     pub fn move_text(&self, m: Move) -> String {
         let d = &*self.def;
         match m.kind {
@@ -2039,7 +2076,10 @@ impl Position {
             }
         }
         let mut s = square_name(d, from) + &square_name(d, to);
-        if m.kind == Kind::Promotion {
+        if m.kind == Kind::Takeover {
+            s.push('t');
+        }
+        if m.promo != NONE {
             s.push(d.types[m.promo as usize].letter.to_ascii_lowercase());
         } else if m.gate != NONE {
             s.push(d.types[m.gate as usize].letter.to_ascii_lowercase());
@@ -2067,4 +2107,5 @@ impl Position {
 pub(crate) mod access;
 mod game;
 mod san;
+mod takeover;
 pub use game::Game;

@@ -169,6 +169,25 @@ pub(crate) struct Kidnap {
     pub one_step: bool,
 }
 
+/// Menagerie's takeovers (`leapTakeovers`, ...; Camel and Rhino Chess): a
+/// piece jumping over enemy pieces converts them (they change owner and stay
+/// where they are; never a royal piece). Sets of piece types, a bit per type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Takeovers {
+    /// Types that may take over on any leap with a path (the squares passed
+    /// before the destination).
+    pub leap: u16,
+    /// Types that may do so only next to a friendly enabler.
+    pub enabled_leap: u16,
+    /// Types whose leap path goes diagonally first (else orthogonally).
+    pub diagonal_first: u16,
+    /// Types that jump the first piece on a line they move along, next to a
+    /// friendly enabler.
+    pub enabled_jump: u16,
+    /// The enablers.
+    pub enablers: u16,
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -212,8 +231,26 @@ pub struct VariantDef {
     pub(crate) seirawan_gating: bool,
     pub(crate) pioneer: Option<Pioneer>,
     pub(crate) kidnap: Option<Kidnap>,
-    /// Has one of Menagerie's own rules (Pioneer gating, kidnapping): the
-    /// generator's general paths test this one flag.
+    pub(crate) takeovers: Option<Takeovers>,
+    /// Swaps of adjacent friendly pieces (`swaps`): per type, the types it
+    /// may not swap with.
+    pub(crate) swaps: Option<[u16; MAX_TYPES]>,
+    /// Non-pawn types that promote when they arrive in the promotion region
+    /// from outside it (`promotingPieces`).
+    pub(crate) promoting: u16,
+    /// Extinction counts the extinction types together (`extinctionTogether`).
+    pub(crate) extinction_together: bool,
+    /// Per square, its (up to eight) neighbours.
+    pub(crate) neighbours: Vec<u128>,
+    /// Types whose ordinary moves need [`crate::Position`]'s special
+    /// handling: the kidnapper and the promoting pieces.
+    pub(crate) special_types: u16,
+    /// Every move gets the full legality test and is listed in perft
+    /// (kidnaps, takeovers, swaps, promoting pieces).
+    pub(crate) full_listing: bool,
+    /// Has one of Menagerie's own rules (Pioneer gating, kidnapping,
+    /// takeovers, swaps, promoting pieces): the generator's general paths
+    /// test this one flag.
     pub(crate) extended: bool,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
@@ -605,6 +642,13 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         seirawan_gating: c.seirawan_gating,
         pioneer: None,
         kidnap: None,
+        takeovers: None,
+        swaps: None,
+        promoting: 0,
+        extinction_together: false,
+        neighbours: Vec::new(),
+        special_types: 0,
+        full_listing: false,
         extended: false,
         extinction: None,
         dir_rays: Vec::new(),
@@ -740,9 +784,99 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     } else if c.pioneer_same_file {
         return Err("pioneerSameFile needs pioneerGating".into());
     }
-    def.extended = def.pioneer.is_some() || def.kidnap.is_some();
+    def.neighbours = (0..nsq)
+        .map(|sq| def.dir_rays[sq].iter().enumerate().fold(0, |b, (dir, &ray)| b | first(ray, dir < 4)))
+        .collect();
+    camel_rhino_rules(&mut def, c, &index_of)?;
+    def.special_types = def.promoting | def.kidnap.map_or(0, |k| 1 << k.piece);
+    def.full_listing = def.kidnap.is_some() || def.takeovers.is_some() || def.swaps.is_some() || def.promoting != 0;
+    def.extended = def.pioneer.is_some() || def.full_listing;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// Takeovers, swaps, promoting pieces and extinction of a set of types
+/// together (Camel and Rhino Chess's rules as options), checked.
+fn camel_rhino_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
+    let ty = |fsf: u8| index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
+    let set = |s: u64| types_of(s, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+    let mut t = Takeovers::default();
+    for (list, enabled) in [(&c.leap_takeovers, false), (&c.enabled_leap_takeovers, true)] {
+        for &(fsf, diagonal) in list {
+            let Some(p) = ty(fsf) else { return Err("a takeover leaper is not a piece of the variant".into()) };
+            if def.types[p as usize].pawn || c.promoting_pieces >> fsf & 1 != 0 {
+                return Err(format!(
+                    "{}: leap takeovers never promote, so the leaper may be neither the pawn nor a promoting piece",
+                    def.types[p as usize].letter
+                ));
+            }
+            if enabled {
+                t.enabled_leap |= 1 << p
+            } else {
+                t.leap |= 1 << p
+            }
+            if diagonal {
+                t.diagonal_first |= 1 << p;
+            }
+        }
+    }
+    t.enabled_jump = set(c.enabled_jump_takeovers);
+    t.enablers = set(c.takeover_enablers);
+    let nsq = def.nsq() as u8;
+    for p in 0..def.types.len() as u8 {
+        let simple = (0..2).all(|color| (0..nsq).all(|sq| def.table(p, color, sq).capture.simple));
+        if t.enabled_jump >> p & 1 != 0 && !simple {
+            return Err(format!(
+                "{}: jump takeovers need a piece whose captures are steps and slides (W, F, K, R, B, Q, fF, ...)",
+                def.types[p as usize].letter
+            ));
+        }
+    }
+    if (t.enabled_leap | t.enabled_jump) != 0 && t.enablers == 0 {
+        return Err("enabledLeapTakeovers and enabledJumpTakeovers need takeoverEnablers".into());
+    }
+    let takeovers = t.leap | t.enabled_leap | t.enabled_jump != 0;
+    if takeovers {
+        def.takeovers = Some(t);
+    }
+    if c.swaps {
+        let mut except = [0u16; MAX_TYPES];
+        for &(a, b) in &c.swap_except {
+            let (Some(a), Some(b)) = (ty(a), ty(b)) else {
+                return Err("swapExcept names a piece not in the variant".into());
+            };
+            except[a as usize] |= 1 << b;
+            except[b as usize] |= 1 << a;
+        }
+        def.swaps = Some(except);
+    } else if !c.swap_except.is_empty() {
+        return Err("swapExcept needs swaps".into());
+    }
+    def.promoting = set(c.promoting_pieces);
+    if def.types.iter().enumerate().any(|(i, p)| def.promoting >> i & 1 != 0 && (p.pawn || p.royal)) {
+        return Err("promotingPieces may name neither the pawn nor the king".into());
+    }
+    if def.promoting != 0 && (def.promotion_types[0].is_empty() || def.promotion_types[1].is_empty()) {
+        return Err("promotingPieces needs promotionPieceTypes".into());
+    }
+    if takeovers || c.swaps || def.promoting != 0 {
+        if c.gating || c.seirawan_gating || c.pioneer_gating || c.kidnapper.is_some() {
+            return Err(
+                "takeovers, swaps and promotingPieces cannot be combined with gating, pioneerGating or a kidnapper"
+                    .into(),
+            );
+        }
+        if c.game_end.counting_rule != crate::ini::CountingRule::None {
+            return Err("takeovers, swaps and promotingPieces cannot be combined with a countingRule".into());
+        }
+    }
+    if c.extinction_together {
+        if !matches!(def.extinction, Some((Some(_), ..))) {
+            return Err("extinctionTogether needs extinctionValue and extinctionPieceTypes (not *)".into());
+        }
+        def.extinction_together = true;
+    }
+    Ok(())
 }
 
 /// The Pioneer gating rule of a definition: the reserve piece type and

@@ -268,3 +268,33 @@ fn castling_squares_say_where_a_variant_castles() {
         assert_eq!(squares(none), None, "{none}");
     }
 }
+
+#[test]
+fn takeover_and_swap_keys_are_checked() {
+    for (text, why) in [
+        ("[x:chess]\nleapTakeovers = n\n", "orthogonal or diagonal"),
+        ("[x:chess]\nleapTakeovers = n:sideways\n", "orthogonal or diagonal"),
+        ("[x:chess]\nleapTakeovers = y:diagonal\n", "no piece with letter 'y'"),
+        ("[x:chess]\nswapExcept = wwp\n", "two piece letters"),
+    ] {
+        let err = load_err(text);
+        assert!(matches!(&err, DefinitionError::InvalidValue { line: 2, .. }), "{text:?}: {err:?}");
+        assert!(err.to_string().contains(why), "{text:?}: {err}");
+    }
+    for (text, why) in [
+        ("[x:chess]\nenabledLeapTakeovers = n:orthogonal\n", "need takeoverEnablers"),
+        ("[x:chess]\nenabledJumpTakeovers = n\ntakeoverEnablers = b\ncustomPiece1 = n:nN\n", "steps and slides"),
+        ("[x:chess]\nleapTakeovers = p:orthogonal\n", "never promote"),
+        ("[x:chess]\nswapExcept = pp\n", "swapExcept needs swaps"),
+        ("[x:chess]\npromotingPieces = k\n", "neither the pawn nor the king"),
+        (
+            "[x:chess]\nswaps = true\ncustomPiece1 = a:W\npioneerGating = true\nstartFen = 4k3/8/8/8/8/8/8/4K3[Aa?] w - - 0 1\n",
+            "cannot be combined",
+        ),
+        ("[x:chess]\nextinctionTogether = true\n", "extinctionTogether needs"),
+    ] {
+        let err = load_err(text);
+        assert!(matches!(&err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
+        assert!(err.to_string().contains(why), "{text:?}: {err}");
+    }
+}

@@ -4,7 +4,7 @@
 //! on the data definitions, and every position reached by play reads back
 //! from its FEN as the same position.
 
-use menagerie_rules::{Definitions, FenError, MENAGERIE_INI, Position};
+use menagerie_rules::{Definitions, EndReason, FenError, GameResult, MENAGERIE_INI, Move, Position};
 use std::sync::OnceLock;
 
 fn defs() -> &'static Definitions {
@@ -66,6 +66,12 @@ fn pioneer_gating_definitions_match_the_compiled_alpaca_suites() {
 fn kidnapping_definitions_match_the_compiled_alseid_suites() {
     let ran = run_suite(include_str!("../../../tests/perft/alseid.epd"));
     assert!(ran >= 30, "only {ran} cases ran");
+}
+
+#[test]
+fn takeover_and_swap_definitions_match_the_compiled_camel_rhino_suite() {
+    let ran = run_suite(include_str!("../../../tests/perft/camel-rhino.epd"));
+    assert!(ran >= 15, "only {ran} cases ran");
 }
 
 #[test]
@@ -193,7 +199,7 @@ fn bad_reserve_brackets_are_clear_errors() {
 #[test]
 fn positions_reached_by_play_read_back_from_their_fen() {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    for name in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak"] {
+    for name in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
         for _ in 0..20 {
             let mut pos = Position::start(defs().get(name).expect("defined"));
             for _ in 0..80 {
@@ -212,8 +218,118 @@ fn positions_reached_by_play_read_back_from_their_fen() {
                 let m = legal[(seed % legal.len() as u64) as usize];
                 assert_eq!(pos.parse_any(&pos.san(m)), Ok(m), "{name}: SAN {} in {fen}", pos.san(m));
                 assert_eq!(pos.parse_move(&pos.move_text(m)), Ok(m));
+                assert_eq!(Move::unpack(m.pack()), Some(m), "{name}: {} in {fen}", pos.move_text(m));
                 pos = pos.play(m);
             }
         }
     }
+}
+
+/// The move texts of the legal moves of `pos`.
+fn texts(pos: &Position) -> Vec<String> {
+    pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect()
+}
+
+#[test]
+fn takeovers_as_the_rules_say() {
+    let def = defs().get("camel-rhino").expect("defined");
+    // A Camel's (1,3) leap d4-e7 passes d5 and d6: it converts both, or none.
+    let pos = Position::from_fen(def, "c8k/10/10/10/3n6/3p6/3C6/10/10/K9 w - - 5 9").expect("valid");
+    let take = pos.parse_any("d4e7t").expect("legal");
+    assert!(take.is_takeover());
+    assert_eq!(pos.san(take), "Cxe7(=d5)(=d6)");
+    assert_eq!(pos.play(take).fen(), "c8k/10/10/4C5/3N6/3P6/10/10/10/K9 b - - 0 9");
+    assert_eq!(pos.parse_any("Ce7(=d6)(=d5)"), Ok(take), "the marks in any order");
+    let plain = pos.parse_any("d4e7").expect("legal");
+    assert!(!plain.is_takeover());
+    assert_eq!(pos.san(plain), "Ce7");
+    assert_eq!(pos.play(plain).fen(), "c8k/10/10/4C5/3n6/3p6/10/10/10/K9 b - - 6 9");
+    // Its ferz step jumps nothing.
+    assert!(!texts(&pos).iter().any(|t| t.starts_with("d4") && t.ends_with('t') && t.len() == 5 && &t[2..4] == "e5"));
+
+    // A Rhino's (2,3) leap passes the two diagonal squares.
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/3b6/2r7/1H8/10/K9 w - - 0 1").expect("valid");
+    assert_eq!(pos.play(pos.parse_any("b3d6t").expect("legal")).fen(), "c8k/10/10/10/3H6/3B6/2R7/10/10/K9 b - - 0 1");
+
+    // A Knight takes over only next to a friendly Camel or Rhino, over its orthogonal neighbour.
+    let fen = "c8k/10/10/10/10/10/4p5/4N5/10/K8C w - - 0 1";
+    let alone = Position::from_fen(def, fen).expect("valid");
+    assert!(!texts(&alone).iter().any(|t| t.ends_with('t')));
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/10/4p5/4NC4/10/K9 w - - 0 1").expect("valid");
+    let t = texts(&pos);
+    assert!(t.contains(&"e3d5t".to_string()) && t.contains(&"e3f5t".to_string()), "{t:?}");
+    assert!(!t.contains(&"e3g4t".to_string()), "the Knight's path to g4 passes f3, its own Camel");
+
+    // A Queen next to its Camel jumps the first piece on a line to the empty
+    // square behind it, if the opponent does not attack that square.
+    let pos = Position::from_fen(def, "c8k/10/10/10/3n6/10/10/10/2CQ6/K9 w - - 0 1").expect("valid");
+    let jump = pos.parse_any("d2d7").expect("legal");
+    assert!(jump.is_takeover());
+    assert_eq!(pos.san(jump), "Qxd7(=d6)");
+    assert_eq!(pos.play(jump).fen(), "c8k/10/10/3Q6/3N6/10/10/10/2C7/K9 b - - 0 1");
+    let guarded = Position::from_fen(def, "c8k/10/4p5/10/3n6/10/10/10/2CQ6/K9 w - - 0 1").expect("valid");
+    assert!(guarded.parse_any("d2d7").is_err(), "d7 is attacked by the pawn on e8");
+    // The King needs the jumped piece undefended too, and never takes over a king.
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/10/10/2n7/1CK7/10 w - - 0 1").expect("valid");
+    assert!(texts(&pos).contains(&"c2c4".to_string()));
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/10/4n5/2n7/1CK7/10 w - - 0 1").expect("valid");
+    assert!(!texts(&pos).contains(&"c2c4".to_string()), "c3 is defended by the knight on e4");
+    // A pawn jumps along its capture diagonals and promotes on the last rank.
+    let pos = Position::from_fen(def, "c8k/4r5/3P6/2C7/10/10/10/10/10/K9 w - - 0 1").expect("valid");
+    let t = texts(&pos);
+    assert!(
+        t.contains(&"d8f10q".to_string()) && t.contains(&"d8f10w".to_string()) && !t.contains(&"d8f10".to_string()),
+        "{t:?}"
+    );
+    let promo = pos.parse_any("d8f10h").expect("legal");
+    assert_eq!(pos.san(promo), "Pxf10=H(=e9)");
+    assert_eq!(pos.play(promo).fen(), "c4H3k/4R5/10/2C7/10/10/10/10/10/K9 b - - 0 1");
+}
+
+#[test]
+fn swaps_promoting_wazirs_and_the_loss_rule() {
+    let def = defs().get("camel-rhino").expect("defined");
+    // Adjacent friendly pieces swap, once per pair, written from either square.
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/10/10/10/2PP6/KR7C w - - 0 1").expect("valid");
+    let t = texts(&pos);
+    assert!(t.contains(&"a1b1".to_string()) && !t.contains(&"b1a1".to_string()), "{t:?}");
+    assert!(!t.contains(&"c2d2".to_string()), "pawn with pawn does not swap");
+    assert!(t.contains(&"b1c2".to_string()), "rook with pawn does");
+    let swap = pos.parse_any("a1b1").expect("legal");
+    assert!(swap.is_swap());
+    assert_eq!(pos.parse_any("b1a1"), Ok(swap));
+    assert_eq!(pos.san(swap), "Ka1<>Rb1");
+    assert_eq!(pos.parse_any("Rb1<>Ka1"), Ok(swap));
+    assert_eq!(pos.play(swap).fen(), "c8k/10/10/10/10/10/10/10/2PP6/RK7C b - - 1 1");
+    // A pawn moved by a swap resets the clock.
+    let pos = Position::from_fen(def, "c8k/10/10/10/10/10/10/10/2PP6/KR7C w - - 7 9").expect("valid");
+    assert_eq!(pos.play(pos.parse_any("b1c2").expect("legal")).fen(), "c8k/10/10/10/10/10/10/10/2RP6/KP7C b - - 0 9");
+
+    // A Wazir arriving on the last rank promotes (staying a Wazir is a choice);
+    // one already there moves along it without promoting.
+    let pos = Position::from_fen(def, "c8k/4W5/10/10/10/10/10/10/10/K8C w - - 0 1").expect("valid");
+    let t = texts(&pos);
+    assert!(
+        t.contains(&"e9e10w".to_string()) && t.contains(&"e9e10c".to_string()) && !t.contains(&"e9e10".to_string())
+    );
+    let pos = Position::from_fen(def, "c3W4k/10/10/10/10/10/10/10/10/K8C w - - 0 1").expect("valid");
+    assert!(texts(&pos).contains(&"e10f10".to_string()));
+    // Swapped onto the last rank, a pawn promotes.
+    let pos = Position::from_fen(def, "c3R4k/4P5/10/10/10/10/10/10/10/K8C w - - 0 1").expect("valid");
+    let t = texts(&pos);
+    assert!(t.contains(&"e9e10q".to_string()) && !t.contains(&"e9e10".to_string()), "{t:?}");
+    let m = pos.parse_any("e9e10n").expect("legal");
+    assert_eq!(pos.san(m), "Pe9<>Re10=N");
+    assert_eq!(pos.play(m).fen(), "c3N4k/4R5/10/10/10/10/10/10/10/K8C b - - 0 1");
+
+    // A side with no Camel and no Rhino has lost: no moves.
+    let pos = Position::from_fen(def, "9k/10/10/10/10/10/10/10/10/KC8 b - - 0 1").expect("valid");
+    assert!(pos.legal_moves().is_empty());
+    let o = pos.outcome().expect("over");
+    assert_eq!((o.reason, o.result, o.white_ended), (EndReason::Extinction, GameResult::WhiteWins, false));
+    // A Rhino alone is enough; with neither on either side, the side to move has lost.
+    let pos = Position::from_fen(def, "8hk/10/10/10/10/10/10/10/10/KC8 b - - 0 1").expect("valid");
+    assert!(pos.outcome().is_none() && !pos.legal_moves().is_empty());
+    let pos = Position::from_fen(def, "9k/10/10/10/10/10/10/10/10/K9 w - - 0 1").expect("valid");
+    assert_eq!(pos.outcome().map(|o| o.result), Some(GameResult::BlackWins));
 }

@@ -27,9 +27,20 @@ impl Move {
         self.to
     }
 
-    /// The piece type a promotion promotes to.
+    /// The piece type a promotion promotes to (also a jump takeover's or a
+    /// swap's promotion).
     pub fn promotion(self) -> Option<u8> {
-        (self.kind == Kind::Promotion && self.promo != NONE).then_some(self.promo)
+        (matches!(self.kind, Kind::Promotion | Kind::Jump | Kind::Swap) && self.promo != NONE).then_some(self.promo)
+    }
+
+    /// Whether the move is a takeover (a leap or jump converting enemy pieces).
+    pub fn is_takeover(self) -> bool {
+        matches!(self.kind, Kind::Takeover | Kind::Jump)
+    }
+
+    /// Whether the move is a swap of two adjacent friendly pieces.
+    pub fn is_swap(self) -> bool {
+        self.kind == Kind::Swap
     }
 
     /// Whether the move is castling.
@@ -47,14 +58,16 @@ impl Move {
         (self.gate != NONE && !self.is_prelude()).then_some(self.gate)
     }
 
-    /// The move in 28 bits, for hash tables; [`Move::unpack`] restores it.
+    /// The move in 29 bits, for hash tables; [`Move::unpack`] restores it.
     pub fn pack(self) -> u32 {
         let kind = match self.kind {
-            Kind::Normal | Kind::Accept => 0,
-            Kind::Promotion | Kind::Decline => 1,
-            Kind::EnPassant | Kind::Place => 2,
+            Kind::Normal | Kind::Accept | Kind::Takeover => 0,
+            Kind::Promotion | Kind::Decline | Kind::Jump => 1,
+            Kind::EnPassant | Kind::Place | Kind::Swap => 2,
             Kind::Castling | Kind::Kidnap => 3,
         };
+        // Takeovers and swaps are told apart by bit 28.
+        let special = u32::from(matches!(self.kind, Kind::Takeover | Kind::Jump | Kind::Swap));
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
         // Prelude actions and kidnaps are told apart by a gate-square code of 3.
         let gate_sq = if self.is_prelude() || self.kind == Kind::Kidnap {
@@ -72,6 +85,7 @@ impl Move {
             | small(self.promo) << 16
             | small(self.gate) << 21
             | gate_sq << 26
+            | special << 28
     }
 
     /// The move packed by [`Move::pack`] (`None` for values no move packs
@@ -79,14 +93,18 @@ impl Move {
     pub fn unpack(v: u32) -> Option<Move> {
         let from = (v & 127) as u8;
         let to = (v >> 7 & 127) as u8;
-        if from as usize >= 120 || to as usize >= 120 || v >> 28 != 0 {
+        if from as usize >= 120 || to as usize >= 120 || v >> 29 != 0 {
             return None;
         }
-        let kind = match v >> 14 & 3 {
-            0 => Kind::Normal,
-            1 => Kind::Promotion,
-            2 => Kind::EnPassant,
-            _ => Kind::Castling,
+        let kind = match (v >> 14 & 3, v >> 28 & 1) {
+            (0, 0) => Kind::Normal,
+            (1, 0) => Kind::Promotion,
+            (2, 0) => Kind::EnPassant,
+            (_, 0) => Kind::Castling,
+            (0, _) => Kind::Takeover,
+            (1, _) => Kind::Jump,
+            (2, _) => Kind::Swap,
+            _ => return None,
         };
         let small = |x: u32| -> Option<u8> {
             match x & 31 {
@@ -106,7 +124,8 @@ impl Move {
                     Kind::Normal => Kind::Accept,
                     Kind::Promotion => Kind::Decline,
                     Kind::EnPassant => Kind::Place,
-                    _ => Kind::Kidnap,
+                    Kind::Castling => Kind::Kidnap,
+                    _ => return None,
                 };
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
             }
@@ -229,9 +248,11 @@ impl Position {
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap => None,
+            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
+                None
+            }
             Kind::EnPassant => self.def.pawn,
-            Kind::Normal | Kind::Promotion => {
+            Kind::Normal | Kind::Promotion | Kind::Takeover => {
                 self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)
             }
         }

@@ -57,6 +57,9 @@ impl Position {
                 // The canonical form names exactly one move.
                 return Ok(m);
             }
+            if m.kind == Kind::Swap && normalise(&self.swap_text(m, m.to, m.from)) == want {
+                return Ok(m);
+            }
             if self.long_form(m) == want {
                 if found.is_some_and(|f| f != m) {
                     return Err(MoveError::Ambiguous(text.to_string()));
@@ -90,6 +93,8 @@ impl Position {
         if m.kind == Kind::Castling {
             // The move is stored as the king taking its own rook.
             s.push_str(if m.to > m.from { "O-O" } else { "O-O-O" });
+        } else if m.kind == Kind::Swap {
+            s.push_str(&self.swap_text(m, m.from, m.to));
         } else if let (Kind::Kidnap, Some(v)) = (m.kind, st.victim(d, m.from, m.to)) {
             // Both journeys: the kidnapper's, then its victim's onto its origin.
             let letter = |sq: u8| d.types[(st.board[sq as usize] >> 1) as usize].letter.to_ascii_uppercase();
@@ -97,8 +102,9 @@ impl Position {
             s.push_str(&format!("{}{from}-{to}({}{victim}-{from})", letter(m.from), letter(v)));
         } else {
             let t = st.board[m.from as usize] >> 1;
-            let capture = self.is_capture(m);
-            if Some(t) == d.pawn {
+            // A takeover is written as a capture, with the squares it converts.
+            let capture = self.is_capture(m) || m.is_takeover();
+            if Some(t) == d.pawn && m.kind != Kind::Jump {
                 if capture {
                     s.push(file_char(m.from % d.files));
                 }
@@ -113,6 +119,8 @@ impl Position {
                             && o.to == m.to
                             && o.from != m.from
                             && o.kind != Kind::Castling
+                            && o.kind != Kind::Swap
+                            && (o.kind == m.kind || !(o.is_takeover() || m.is_takeover()))
                             && o.gate == m.gate
                             && st.board[o.from as usize] >> 1 == t
                     })
@@ -134,9 +142,13 @@ impl Position {
                 s.push('x');
             }
             s.push_str(&square_name(d, m.to));
-            if m.kind == Kind::Promotion {
+            if let Some(p) = m.promotion() {
                 s.push('=');
-                s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
+                s.push(d.types[p as usize].letter.to_ascii_uppercase());
+            }
+            // The pieces a takeover converts.
+            for sq in super::bits(st.converted(d, m)) {
+                s.push_str(&format!("(={})", square_name(d, sq)));
             }
         }
         // Pioneer gating: the reserve pieces the move lets in (a kidnap may
@@ -163,6 +175,18 @@ impl Position {
         s
     }
 
+    /// Swap `m` written from square `a` (`Ra1<>Nb1`, `Pe9<>Wf10=Q`).
+    fn swap_text(&self, m: Move, a: u8, b: u8) -> String {
+        let d = &*self.def;
+        let letter = |sq: u8| d.types[(self.state.board[sq as usize] >> 1) as usize].letter.to_ascii_uppercase();
+        let mut s = format!("{}{}<>{}{}", letter(a), square_name(d, a), letter(b), square_name(d, b));
+        if let Some(p) = m.promotion() {
+            s.push('=');
+            s.push(d.types[p as usize].letter.to_ascii_uppercase());
+        }
+        s
+    }
+
     /// The move as piece letter, origin and destination (`Ng1f3`, `e7e8Q`),
     /// normalised like [`normalise`].
     fn long_form(&self, m: Move) -> String {
@@ -177,8 +201,11 @@ impl Position {
         }
         s.push_str(&square_name(d, m.from));
         s.push_str(&square_name(d, m.to));
-        if m.kind == Kind::Promotion {
-            s.push(d.types[m.promo as usize].letter.to_ascii_uppercase());
+        if let Some(p) = m.promotion() {
+            s.push(d.types[p as usize].letter.to_ascii_uppercase());
+        }
+        for sq in super::bits(self.state.converted(d, m)) {
+            s.push_str(&format!("(={})", square_name(d, sq)));
         }
         if m.gate != NONE {
             s.push('/');
@@ -187,7 +214,7 @@ impl Position {
                 s.push_str(&square_name(d, m.gate_sq));
             }
         }
-        s
+        normalise(&s)
     }
 }
 
@@ -202,18 +229,42 @@ fn normalise(text: &str) -> String {
     let text = text.trim();
     let castling = text.starts_with("O-O") || text.starts_with("0-0");
     let mut depth = 0u32;
-    text.chars()
-        .filter(|&c| {
-            match c {
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
-                _ => return depth == 0,
+    // Takeover marks `(=g3)`: part of the move, in any order.
+    let mut marks: Vec<String> = Vec::new();
+    let mut mark: Option<String> = None;
+    let mut body = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' if depth == 0 && chars.peek() == Some(&'=') => {
+                chars.next();
+                mark = Some(String::new());
+                depth = 1;
             }
-            false
-        })
-        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | 'x' | '=' | ':') && (castling || *c != '-'))
-        .map(|c| if castling && c == '0' { 'O' } else { c })
-        .collect()
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    marks.extend(mark.take());
+                }
+            }
+            _ if depth > 0 => {
+                if let Some(m) = mark.as_mut() {
+                    m.push(c);
+                }
+            }
+            '+' | '#' | '!' | '?' | 'x' | '=' | ':' => {}
+            '-' if !castling => {}
+            '0' if castling => body.push('O'),
+            _ => body.push(c),
+        }
+    }
+    marks.sort();
+    for m in marks {
+        body.push('~');
+        body.push_str(&m);
+    }
+    body
 }
 
 /// The rest of `s` after a square name (files `a`..`l`, ranks `1`..`10`).
@@ -245,6 +296,16 @@ pub(crate) fn coordinate_shaped(text: &str) -> bool {
 /// with a square (marks `x + # ! ?` and `-` ignored).
 pub(crate) fn san_shaped(text: &str) -> bool {
     let n = normalise(text);
+    let n = n.split('~').next().unwrap_or("").to_string();
+    // A swap: two pieces and their squares, `Ra1<>Nb1`, maybe a promotion.
+    if let Some((a, b)) = n.split_once("<>") {
+        let b = b.split_once('=').map_or(b, |(b, _)| b);
+        let piece_square = |x: &str| {
+            let x = x.as_bytes();
+            x.first().is_some_and(u8::is_ascii_uppercase) && square(&x[1..]) == Some(&[])
+        };
+        return piece_square(a) && piece_square(b);
+    }
     if n == "O-O" || n == "O-O-O" || n.starts_with("O-O/") || n.starts_with("O-O-O/") {
         return true;
     }

@@ -255,3 +255,27 @@ fn pioneer_gating_variants_load_from_a_file() {
     let o = run(&["--variants", PIONEER, "validate", "--variant", "pioneer-hawks", "--moves", "accept H@bg", "H@cg"]);
     assert!(stdout(&o).contains("illegal"), "{} {}", stdout(&o), stderr(&o));
 }
+
+#[test]
+fn takeover_and_swap_variants_load_from_a_file() {
+    const KEYS: &str = "tests/variants/menagerie-keys.ini";
+    // The compiled camel-rhino's counts (tests/perft/camel-rhino.epd).
+    let o = run(&["--variants", KEYS, "perft", "--variant", "my-camel-rhino", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "1119157");
+    let fen = "h1z1q4r/1rb2bkn2/pppwpcpp1p/10/5w2p1/2P7/4HWP3/PP1PWKPPQP/2ZB3RC1/5BN2R w - - 2 11";
+    let o = run(&["--variants", KEYS, "perft", "--variant", "my-camel-rhino", "--fen", fen, "2"]);
+    assert_eq!(last_line(&o), "6787", "{}", stderr(&o));
+    // A takeover in SAN, its converted squares marked.
+    let fen = "c8k/10/10/10/3n6/3p6/3C6/10/10/K9 w - - 0 1";
+    let o =
+        run(&["--variants", KEYS, "--json", "validate", "--variant", "my-camel-rhino", "--fen", fen, "Cxe7(=d5)(=d6)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("c8k/10/10/4C5/3N6/3P6/10/10/10/K9 b - - 0 1"), "{}", stdout(&o));
+    // A user's own takeover variant: the Knight beside its Queen converts the pawn on d3.
+    let fen = "4k3/8/8/8/8/3p4/3NQ3/4K3 w - - 0 1";
+    let o = run(&["--variants", KEYS, "moves", "--variant", "queen-escort", "--fen", fen]);
+    let moves = stdout(&o);
+    assert!(moves.lines().any(|m| m == "d2c4t") && moves.lines().any(|m| m == "d2e4t"), "{moves}");
+    assert!(!moves.lines().any(|m| m == "d2b3t"), "the path to b3 passes c2, which is empty: {moves}");
+}

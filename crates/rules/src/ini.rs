@@ -410,9 +410,10 @@ pub struct Definitions {
 pub const BUILTIN_INI: &str = include_str!("../variants.ini");
 
 /// Menagerie's own games written as data with Menagerie's rule keys
-/// (`pioneerGating`, ...), sections named as the compiled games they play
-/// exactly like (`alpaca`, `alpaca2`, `alpaca-samefile`); load them on top
-/// of [`Definitions::builtin`], whose `chess` they derive from.
+/// (`pioneerGating`, `kidnapper`, `leapTakeovers`, ...), sections named as
+/// the compiled games they play exactly like (`alpaca`, `alpaca2`,
+/// `alpaca-samefile`, `alseid`, `alseid-weak`, `camel-rhino`); load them on
+/// top of [`Definitions::builtin`], whose `chess` they derive from.
 pub const MENAGERIE_INI: &str = include_str!("../menagerie.ini");
 
 impl Definitions {

@@ -47,13 +47,17 @@
 //!
 //! # Menagerie's own rules
 //!
-//! Beyond Fairy-Stockfish's keys, two of Menagerie's mechanisms are rule
+//! Beyond Fairy-Stockfish's keys, Menagerie's own mechanisms are rule
 //! options: Pioneer gating with its prelude (`pioneerGating`,
 //! `pioneerSameFile`: reserve pieces from the start FEN's bracket `[Aa?]`,
-//! moves `accept`, `decline`, `A@g`, SAN `Nf3(A@g1)`) and kidnapping
-//! (`kidnapper`, `kidnapOneStep`: SAN `Se4-e6(Ke1-e4)`). [`MENAGERIE_INI`]
-//! defines Alpaca and Alseid Chess with them, checked against the compiled
-//! games' perft suites.
+//! moves `accept`, `decline`, `A@g`, SAN `Nf3(A@g1)`), kidnapping
+//! (`kidnapper`, `kidnapOneStep`: SAN `Se4-e6(Ke1-e4)`), takeovers
+//! (`leapTakeovers`, `enabledLeapTakeovers`, `enabledJumpTakeovers`,
+//! `takeoverEnablers`: `d4e7t`, SAN `Cxe7(=d5)(=d6)`), swaps (`swaps`,
+//! `swapExcept`: SAN `Ka1<>Rb1`), promoting pieces (`promotingPieces`) and
+//! extinction of a set of types together (`extinctionTogether`).
+//! [`MENAGERIE_INI`] defines Alpaca, Alseid and Camel and Rhino Chess with
+//! them, checked against the compiled games' perft suites.
 
 pub mod betza;
 mod ini;

@@ -3,7 +3,9 @@
 //! disambiguation by file, then rank, then both, `x` for captures, `=L` for
 //! promotions, `O-O`/`O-O-O` for castling, `/L` for an S-chess gating (with
 //! the gate square after castling), and
-//! `+`/`#` for check and checkmate.
+//! `+`/`#` for check and checkmate; Menagerie's own moves as the compiled
+//! games write them: `Nf3(A@g1)` (a Pioneer entry), `Se4-e6(Ke1-e4)` (a
+//! kidnap), `Cxe7(=d5)(=d6)` (a takeover), `Ka1<>Rb1` (a swap).
 
 use super::{Kind, Move, MoveError, NONE, Position, square_name};
 

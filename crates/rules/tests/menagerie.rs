@@ -154,6 +154,7 @@ fn kidnapping_as_the_rules_say() {
     // SAN in the long form reads too, with or without the victim.
     assert_eq!(pos.parse_any("Se4-e6(Ke1-e4)"), Ok(m));
     assert_eq!(pos.parse_any("Se4e6"), Ok(m));
+    assert_eq!(pos.parse_any("Se6"), Ok(m), "the short form reads too");
     // Weak: only one-square moves kidnap; the two-square move is plain.
     let weak = defs().get("alseid-weak").expect("defined");
     let pos = Position::from_fen(weak, "r3k2r/8/8/8/4S3/8/4P3/R3K2R[] w KQkq - 0 1").expect("valid");

@@ -42,7 +42,8 @@ impl Position {
     /// The legal move written `text` in standard algebraic notation. Check
     /// and annotation marks (`+ # ! ?`), `x` and `=` are optional, `0-0`
     /// stands for `O-O`, and a fully qualified form such as `Ng1f3` is
-    /// accepted too. A text that fits several legal moves (such as `O-O/H`
+    /// accepted too, as is a kidnap written as the kidnapper's plain move
+    /// (`Se6` for `Se4-e6(Ke1-e4)`). A text that fits several legal moves (such as `O-O/H`
     /// when both the king's and the rook's square can take the piece) is
     /// [`MoveError::Ambiguous`].
     pub fn parse_san(&self, text: &str) -> Result<Move, MoveError> {
@@ -60,6 +61,12 @@ impl Position {
                 return Ok(m);
             }
             if m.kind == Kind::Swap && normalise(&self.swap_text(m, m.to, m.from)) == want {
+                return Ok(m);
+            }
+            // A kidnap written as the kidnapper's plain move (`Se6`).
+            if m.kind == Kind::Kidnap
+                && normalise(&self.san_body(Move { kind: Kind::Normal, ..m }, &legal, true)) == want
+            {
                 return Ok(m);
             }
             if self.long_form(m) == want {

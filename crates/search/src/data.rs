@@ -79,7 +79,7 @@ impl SearchPosition for DataPosition {
     }
     fn tactical_moves_into(&self, out: &mut Vec<Move>) {
         self.pos.legal_moves_into(out);
-        out.retain(|&m| self.pos.is_capture(m) || m.promotion().is_some());
+        out.retain(|&m| self.pos.is_capture(m) || m.promotion().is_some() || m.is_takeover());
     }
     fn play(&self, m: Move) -> Self {
         self.child(self.pos.play(m))
@@ -112,7 +112,7 @@ impl SearchPosition for DataPosition {
     }
     #[inline]
     fn is_tactical(&self, m: Move) -> bool {
-        m.promotion().is_some() || self.pos.is_capture(m)
+        m.promotion().is_some() || self.pos.is_capture(m) || m.is_takeover()
     }
     fn gain(&self, m: Move, eval: &DataEval) -> i32 {
         let captured = self.pos.captured_kind(m).map_or(0, |k| eval.value(k));
@@ -120,7 +120,7 @@ impl SearchPosition for DataPosition {
             (Some(k), Some(p)) => eval.value(k) - eval.value(p.kind),
             _ => 0,
         };
-        captured + promotion
+        captured + promotion + crate::data_eval::conversion_gain(&self.pos, m, eval)
     }
     fn mover_value(&self, m: Move, eval: &DataEval) -> i32 {
         self.pos.piece_on(m.from_square()).map_or(0, |p| eval.value(p.kind))

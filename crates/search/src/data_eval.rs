@@ -256,9 +256,28 @@ impl DataEval {
 /// the side to move): each side recaptures on the destination with its
 /// least valuable attacker, x-rays included, pins ignored. Promotions,
 /// castling and gating moves are valued by what they win at once.
+/// The value a takeover `m` wins by converting: each converted piece
+/// counts twice (the opponent loses it and the mover gains it).
+pub(crate) fn conversion_gain(pos: &Position, m: menagerie_rules::Move, eval: &DataEval) -> i32 {
+    let mut converted = pos.converted(m);
+    let mut v = 0;
+    while converted != 0 {
+        let sq = converted.trailing_zeros() as u8;
+        converted &= converted - 1;
+        v += pos.piece_on(sq).map_or(0, |p| 2 * eval.value(p.kind));
+    }
+    v
+}
+
 pub(crate) fn see(pos: &Position, m: menagerie_rules::Move, eval: &DataEval) -> i32 {
-    let captured = pos.captured_kind(m).map_or(0, |k| eval.value(k));
-    if m.promotion().is_some() || m.is_castling() || m.gated().is_some() || m.is_en_passant() || m.is_prelude() {
+    let captured = pos.captured_kind(m).map_or(0, |k| eval.value(k)) + conversion_gain(pos, m, eval);
+    if m.promotion().is_some()
+        || m.is_castling()
+        || m.gated().is_some()
+        || m.is_en_passant()
+        || m.is_prelude()
+        || m.is_swap()
+    {
         return captured + m.promotion().map_or(0, |k| eval.value(k) - eval.pawn_value);
     }
     let (from, to) = (m.from_square(), m.to_square());

@@ -14,11 +14,13 @@ use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
 const EXAMPLE_INI: &str = include_str!("../../../tests/variants/example.ini");
+const MENAGERIE_KEYS_INI: &str = include_str!("../../../tests/variants/menagerie-keys.ini");
 
-/// The built-in definitions plus the example user file.
+/// The built-in definitions plus the example user files.
 fn defs() -> Definitions {
     let mut d = Definitions::builtin();
     d.load(EXAMPLE_INI, "example.ini").unwrap();
+    d.load(MENAGERIE_KEYS_INI, "menagerie-keys.ini").unwrap();
     d
 }
 
@@ -131,6 +133,20 @@ fn takes_a_hanging_piece() {
 }
 
 #[test]
+fn takeovers_count_as_material() {
+    // The Camel's leap d4-e7 converts the queen on d5 and the rook on d6.
+    let p = pos("my-camel-rhino", "c8k/10/10/10/3r6/3q6/3C6/10/10/K8C w - - 0 1");
+    let r = search(&p, &[], Limits::depth(3));
+    assert_eq!(p.move_text(r.best.unwrap()), "d4e7t");
+    assert!(matches!(r.score, Score::Cp(c) if c > 1500), "{:?}", r.score);
+    // Taking Black's last Camel wins at once (the loss rule).
+    let p = pos("my-camel-rhino", "c8k/10/10/10/10/10/10/10/10/Q3K4C w - - 0 1");
+    let r = search(&p, &[], Limits::depth(3));
+    assert_eq!(p.move_text(r.best.unwrap()), "a1a10");
+    assert!(matches!(r.score, Score::Mate(1)), "{:?}", r.score);
+}
+
+#[test]
 fn shatranj_bare_king_loses() {
     // Taking Black's last piece leaves a bare king; Black's reply cannot
     // take White's rook, so Black is extinct after it: the game ends two
@@ -231,8 +247,19 @@ fn random_position(def: &std::sync::Arc<menagerie_rules::VariantDef>, seed: u64,
     (start, moves)
 }
 
-const VARIANTS: [&str; 9] =
-    ["capablanca", "shatranj", "makruk", "grasshopper", "seirawan", "shako", "knightmate", "centaurs", "cannons"];
+const VARIANTS: [&str; 11] = [
+    "capablanca",
+    "shatranj",
+    "makruk",
+    "grasshopper",
+    "seirawan",
+    "shako",
+    "knightmate",
+    "centaurs",
+    "cannons",
+    "my-camel-rhino",
+    "my-alseid",
+];
 
 #[test]
 fn best_move_is_always_legal() {

@@ -319,6 +319,12 @@ impl Position {
         self.state.pending
     }
 
+    /// The squares of the enemy pieces takeover `m` converts (empty for
+    /// other moves). `m` should be one of this position's legal moves.
+    pub fn converted(&self, m: Move) -> u128 {
+        if m.is_takeover() { self.state.converted(&self.def, m) } else { 0 }
+    }
+
     /// Whether the game has ended by extinction (e.g. a bare king in
     /// shatranj): such a position has no legal moves.
     pub fn is_extinct(&self) -> bool {

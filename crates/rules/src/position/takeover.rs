@@ -202,7 +202,7 @@ impl State {
     }
 
     /// The enemy pieces takeover `m` converts.
-    pub(super) fn converted(&self, d: &VariantDef, m: Move) -> u128 {
+    pub(crate) fn converted(&self, d: &VariantDef, m: Move) -> u128 {
         let convertible = self.convertible(d);
         match m.kind {
             Kind::Takeover => {

@@ -37,14 +37,15 @@
 //!   own neither, the side to move ([`Position::variant_loser`]).
 //!
 //! Every special move here is kept only if the mover's king is not attacked
-//! after the whole move; where that provably holds without playing it, the
-//! full test is skipped.
+//! after the whole move; where that provably holds without playing it (a
+//! takeover out of check by a piece other than the King that is not pinned:
+//! converted pieces only add blockers), the full test is skipped.
 
 use crate::movegen::Sink;
 use crate::moves::{Move, MoveKind};
 use crate::position::{BitsOf, Position};
 use crate::variant::Variant;
-use menagerie_geometry::{Bits, DIRECTIONS, Dir, Rank, Shape, Square};
+use menagerie_geometry::{Bits, DIRECTIONS, Dir, File, Rank, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
 type S<V> = <V as Variant>::Shape;
@@ -203,7 +204,9 @@ impl<V: Variant> Position<V> {
                         && S::<V>::rank_of(landing).0 == last
                         && S::<V>::rank_of(from).0 != last;
                     let m = Move::new(from, landing, MoveKind::Jump);
-                    let legal = self.legal_after(m);
+                    // Converting only adds blockers: without check, a piece
+                    // other than the King that is not pinned may jump.
+                    let legal = (!in_check && !pinned.has(from) && kind != PieceKind::King) || self.legal_after(m);
                     Self::emit_promoting(sink, m, promotes, &mut |_| legal);
                 }
             }
@@ -211,39 +214,62 @@ impl<V: Variant> Position<V> {
     }
 
     /// Swaps of adjacent friendly pieces, one move per pair (from the lower
-    /// square).
+    /// square). Pairs without the King and without a pawn or Wazir next to
+    /// its last rank go to the sink a direction at a time.
     pub(crate) fn gen_swaps<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>) {
         let us = self.side;
-        let them = us.flip();
         let own = self.by_color[us.idx()];
         let in_check = checkers.any();
-        let last = Self::last_rank(us);
+        let pawns = own & self.kind(PieceKind::Pawn);
+        let wazirs = own & self.kind(PieceKind::Wazir);
+        let king = own & self.kind(PieceKind::King);
+        let last = S::<V>::rank_mask(Rank(Self::last_rank(us)));
+        let may_promote = pawns | wazirs;
+        let files = S::<V>::FILES as i32;
+        let not_last_file = !S::<V>::file_mask(File(S::<V>::FILES - 1));
+        let not_first_file = !S::<V>::file_mask(File(0));
+        // The higher neighbour of each square: east, north, north-east, north-west.
+        let directions =
+            [(1, not_last_file), (files, S::<V>::ALL), (files + 1, not_last_file), (files - 1, not_first_file)];
+        for (offset, from_mask) in directions {
+            let up = |b: BitsOf<V>| ((b & from_mask) << offset as u32) & S::<V>::ALL;
+            // The higher squares of the pairs.
+            let highs = up(own) & own;
+            if highs.is_empty() {
+                continue;
+            }
+            let same = (up(pawns) & pawns) | (up(wazirs) & wazirs);
+            let special = up(king) | king | ((up(last) | last) & (up(may_promote) | may_promote));
+            if !in_check {
+                sink.shifted(highs & !same & !special, offset, MoveKind::Swap);
+            }
+            for b in (highs & !same & special).iter() {
+                self.gen_swap(sink, Square((b.0 as i32 - offset) as u8), b, in_check);
+            }
+        }
+    }
+
+    /// The swap of the pieces on `a` and `b` (`a` the lower square), with
+    /// its promotions, if legal.
+    fn gen_swap<K: Sink<BitsOf<V>>>(&self, sink: &mut K, a: Square, b: Square, in_check: bool) {
+        let them = self.side.flip();
+        let last = Self::last_rank(self.side);
         let arrives_last = |pc: Piece, from: Square, to: Square| {
             matches!(pc.kind, PieceKind::Pawn | PieceKind::Wazir)
                 && S::<V>::rank_of(to).0 == last
                 && S::<V>::rank_of(from).0 != last
         };
-        for a in own.iter() {
-            let Some(pa) = self.piece_at(a) else { continue };
-            let higher = Self::neighbours(a) & own & (S::<V>::ALL << a.0 as u32) & !BitsOf::<V>::bit(a);
-            for b in higher.iter() {
-                let Some(pb) = self.piece_at(b) else { continue };
-                if pa.kind == pb.kind && matches!(pa.kind, PieceKind::Wazir | PieceKind::Pawn) {
-                    continue;
-                }
-                let legal = if pa.kind == PieceKind::King {
-                    !self.is_attacked(b, them)
-                } else if pb.kind == PieceKind::King {
-                    !self.is_attacked(a, them)
-                } else {
-                    !in_check
-                };
-                if !legal {
-                    continue;
-                }
-                let promotes = arrives_last(pa, a, b) || arrives_last(pb, b, a);
-                Self::emit_promoting(sink, Move::new(a, b, MoveKind::Swap), promotes, &mut |_| true);
-            }
+        let (Some(pa), Some(pb)) = (self.piece_at(a), self.piece_at(b)) else { return };
+        let legal = if pa.kind == PieceKind::King {
+            !self.is_attacked(b, them)
+        } else if pb.kind == PieceKind::King {
+            !self.is_attacked(a, them)
+        } else {
+            !in_check
+        };
+        if legal {
+            let promotes = arrives_last(pa, a, b) || arrives_last(pb, b, a);
+            Self::emit_promoting(sink, Move::new(a, b, MoveKind::Swap), promotes, &mut |_| true);
         }
     }
 

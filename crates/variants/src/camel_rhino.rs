@@ -133,9 +133,18 @@ impl<V: Variant> Position<V> {
         let in_check = checkers.any();
 
         // Leap takeovers: Camel and Rhino always, Knight and Zebra beside a friendly Camel or Rhino.
+        // Leap paths lie within two squares (Camel, Rhino) or one (Knight,
+        // Zebra) of the leaper: others have nothing to convert.
+        let grow = |b: BitsOf<V>| {
+            let h = b | S::<V>::east(b) | S::<V>::west(b);
+            h | S::<V>::north(h) | S::<V>::south(h)
+        };
+        let near1 = grow(convertible);
+        let near2 = grow(near1);
         for kind in [PieceKind::Camel, PieceKind::Rhino, PieceKind::Knight, PieceKind::Zebra] {
             let pc = Piece::new(us, kind);
-            for from in self.pieces(pc).iter() {
+            let near = if matches!(kind, PieceKind::Knight | PieceKind::Zebra) { near1 } else { near2 };
+            for from in (self.pieces(pc) & near).iter() {
                 if matches!(kind, PieceKind::Knight | PieceKind::Zebra) && !near_ch(from) {
                     continue;
                 }

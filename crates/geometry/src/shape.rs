@@ -34,6 +34,19 @@ pub trait Shape: Copy + Default + core::fmt::Debug + Eq + core::hash::Hash + Sen
     /// Bishop attacks from `sq` given the occupied squares.
     fn bishop_attacks(sq: Square, occ: Self::Bits) -> Self::Bits;
 
+    /// The pieces of `orth` that attack `sq` along a rank or file and those of
+    /// `diag` that attack it along a diagonal, given the occupied squares.
+    #[inline(always)]
+    fn slider_attackers(sq: Square, occ: Self::Bits, orth: Self::Bits, diag: Self::Bits) -> Self::Bits {
+        let mut a = Self::Bits::ZERO;
+        if orth.any() {
+            a |= Self::rook_attacks(sq, occ) & orth;
+        }
+        if diag.any() {
+            a |= Self::bishop_attacks(sq, occ) & diag;
+        }
+        a
+    }
     /// Queen attacks from `sq` given the occupied squares.
     #[inline(always)]
     fn queen_attacks(sq: Square, occ: Self::Bits) -> Self::Bits {
@@ -192,6 +205,23 @@ impl<B: Bits> Geometry<B> {
         self.rays[d.0 as usize][sq.idx()]
     }
 
+    /// [`Shape::slider_attackers`] a ray at a time, looking only along the
+    /// rays that hold a candidate (no lookup tables for the whole line).
+    #[inline(always)]
+    pub fn slider_attackers(&self, sq: Square, occ: B, orth: B, diag: B) -> B {
+        let mut a = B::ZERO;
+        for d in 0..8 {
+            let ray = self.rays[d][sq.idx()];
+            let candidates = ray & if d % 2 == 0 { orth } else { diag };
+            if candidates.any() {
+                let blockers = ray & (occ | candidates);
+                let first = if Dir(d as u8).is_positive() { blockers.lsb() } else { blockers.msb() };
+                a |= B::bit(Square(first as u8)) & candidates;
+            }
+        }
+        a
+    }
+
     /// Attacks along one ray, stopping at (and including) the first blocker.
     #[inline(always)]
     pub fn ray_attacks(&self, sq: Square, d: Dir, occ: B) -> B {
@@ -278,5 +308,9 @@ impl Shape for Board10x10 {
             | g.ray_attacks(sq, Dir::SE, occ)
             | g.ray_attacks(sq, Dir::SW, occ)
             | g.ray_attacks(sq, Dir::NW, occ)
+    }
+    #[inline(always)]
+    fn slider_attackers(sq: Square, occ: u128, orth: u128, diag: u128) -> u128 {
+        GEOMETRY_10.slider_attackers(sq, occ, orth, diag)
     }
 }

@@ -41,11 +41,11 @@
 //! takeover out of check by a piece other than the King that is not pinned:
 //! converted pieces only add blockers), the full test is skipped.
 
-use crate::movegen::Sink;
+use crate::movegen::{Danger, Sink};
 use crate::moves::{Move, MoveKind};
 use crate::position::{BitsOf, Position};
 use crate::variant::Variant;
-use menagerie_geometry::{Bits, DIRECTIONS, Dir, File, Rank, Shape, Square};
+use menagerie_geometry::{Bits, Rank, Shape, Square};
 use menagerie_pieces::{Color, Piece, PieceKind, PieceShape};
 
 type S<V> = <V as Variant>::Shape;
@@ -120,7 +120,13 @@ impl<V: Variant> Position<V> {
     }
 
     /// Leap takeovers and jump takeovers.
-    pub(crate) fn gen_takeovers<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+    pub(crate) fn gen_takeovers<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        checkers: BitsOf<V>,
+        pinned: BitsOf<V>,
+        danger: Danger<BitsOf<V>>,
+    ) {
         let t = S::<V>::pieces();
         let us = self.side;
         let them = us.flip();
@@ -129,7 +135,6 @@ impl<V: Variant> Position<V> {
         let occ = own | enemy;
         let convertible = enemy & !self.kind(PieceKind::King);
         let camels_rhinos = own & (self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino));
-        let near_ch = |sq: Square| (Self::neighbours(sq) & camels_rhinos).any();
         let in_check = checkers.any();
 
         // Leap takeovers: Camel and Rhino always, Knight and Zebra beside a friendly Camel or Rhino.
@@ -141,11 +146,12 @@ impl<V: Variant> Position<V> {
         };
         let near1 = grow(convertible);
         let near2 = grow(near1);
+        let beside_ch = grow(camels_rhinos);
         for kind in [PieceKind::Camel, PieceKind::Rhino, PieceKind::Knight, PieceKind::Zebra] {
             let pc = Piece::new(us, kind);
             let near = if matches!(kind, PieceKind::Knight | PieceKind::Zebra) { near1 } else { near2 };
             for from in (self.pieces(pc) & near).iter() {
-                if matches!(kind, PieceKind::Knight | PieceKind::Zebra) && !near_ch(from) {
+                if matches!(kind, PieceKind::Knight | PieceKind::Zebra) && !beside_ch.has(from) {
                     continue;
                 }
                 for leap in t.leaps(pc, from) {
@@ -163,50 +169,30 @@ impl<V: Variant> Position<V> {
             }
         }
 
-        // Jump takeovers of Queen, Rook, Bishop, Wazir, Pawn and King beside a friendly Camel or Rhino.
-        const ALL_DIRS: [u8; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        const ORTH: [u8; 4] = [0, 2, 4, 6];
-        const DIAG: [u8; 4] = [1, 3, 5, 7];
-        let forward_diagonals: [u8; 2] = match us {
-            Color::White => [Dir::NE.0, Dir::NW.0],
-            Color::Black => [Dir::SE.0, Dir::SW.0],
-        };
+        // Jump takeovers of Queen, Rook, Bishop, Wazir, Pawn and King beside
+        // a friendly Camel or Rhino: the first piece met along a line the
+        // piece captures along (its attacks) must be a convertible enemy,
+        // and the landing square is the next one on that line.
         let last = Self::last_rank(us);
         for kind in
             [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Wazir, PieceKind::Pawn, PieceKind::King]
         {
-            let (dirs, slides): (&[u8], bool) = match kind {
-                PieceKind::Queen => (&ALL_DIRS, true),
-                PieceKind::Rook => (&ORTH, true),
-                PieceKind::Bishop => (&DIAG, true),
-                PieceKind::Wazir => (&ORTH, false),
-                PieceKind::Pawn => (&forward_diagonals, false),
-                _ => (&ALL_DIRS, false),
-            };
             let pc = Piece::new(us, kind);
-            for from in self.pieces(pc).iter() {
-                if !near_ch(from) {
-                    continue;
-                }
-                for &d in dirs {
-                    let dir = Dir(d);
-                    let ray = S::<V>::ray(from, dir);
-                    let blockers = ray & occ;
-                    if blockers.is_empty() {
+            for from in (self.pieces(pc) & beside_ch).iter() {
+                for first in (S::<V>::attacks(pc, from, occ) & convertible).iter() {
+                    // The neighbours of the jumped piece on the line, minus
+                    // the one towards the mover: the landing square, if any.
+                    let beyond = Self::neighbours(first)
+                        & S::<V>::line(from, first)
+                        & !(S::<V>::between(from, first) | BitsOf::<V>::bit(from));
+                    if beyond.is_empty() {
                         continue;
                     }
-                    let first = Square(if dir.is_positive() { blockers.lsb() } else { blockers.msb() } as u8);
-                    if !slides && Some(first) != S::<V>::offset(from, DIRECTIONS[d as usize]) {
+                    let landing = Square(beyond.lsb() as u8);
+                    if occ.has(landing) || self.in_danger(danger, landing) {
                         continue;
                     }
-                    if !convertible.has(first) {
-                        continue;
-                    }
-                    let Some(landing) = S::<V>::offset(first, DIRECTIONS[d as usize]) else { continue };
-                    if occ.has(landing) || self.is_attacked(landing, them) {
-                        continue;
-                    }
-                    if kind == PieceKind::King && self.is_attacked(first, them) {
+                    if kind == PieceKind::King && self.in_danger(danger, first) {
                         continue;
                     }
                     let promotes = matches!(kind, PieceKind::Pawn | PieceKind::Wazir)
@@ -223,45 +209,73 @@ impl<V: Variant> Position<V> {
     }
 
     /// Swaps of adjacent friendly pieces, one move per pair (from the lower
-    /// square). Pairs without the King and without a pawn or Wazir next to
-    /// its last rank go to the sink a direction at a time.
-    pub(crate) fn gen_swaps<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>) {
+    /// square), a direction at a time: the pairs with the King are read off
+    /// the attack map where it is exact; pairs with a pawn or Wazir next to
+    /// its last rank (and the King's when the map is not exact) one by one.
+    pub(crate) fn gen_swaps<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, danger: Danger<BitsOf<V>>) {
+        let files = S::<V>::FILES as i32;
+        // The higher neighbour of each square: east, north, north-east, north-west.
+        self.gen_swaps_towards(sink, checkers, danger, 1, S::<V>::east);
+        self.gen_swaps_towards(sink, checkers, danger, files, S::<V>::north);
+        self.gen_swaps_towards(sink, checkers, danger, files + 1, |b| S::<V>::north(S::<V>::east(b)));
+        self.gen_swaps_towards(sink, checkers, danger, files - 1, |b| S::<V>::north(S::<V>::west(b)));
+    }
+
+    /// The swaps of the pairs whose higher square is `offset` squares above
+    /// the lower one (`up` moves a set of squares by that much).
+    #[inline(always)]
+    fn gen_swaps_towards<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        checkers: BitsOf<V>,
+        danger: Danger<BitsOf<V>>,
+        offset: i32,
+        up: impl Fn(BitsOf<V>) -> BitsOf<V>,
+    ) {
         let us = self.side;
         let own = self.by_color[us.idx()];
+        // The higher squares of the pairs.
+        let highs = up(own) & own;
+        if highs.is_empty() {
+            return;
+        }
         let in_check = checkers.any();
         let pawns = own & self.kind(PieceKind::Pawn);
         let wazirs = own & self.kind(PieceKind::Wazir);
         let king = own & self.kind(PieceKind::King);
         let last = S::<V>::rank_mask(Rank(Self::last_rank(us)));
         let may_promote = pawns | wazirs;
-        let files = S::<V>::FILES as i32;
-        let not_last_file = !S::<V>::file_mask(File(S::<V>::FILES - 1));
-        let not_first_file = !S::<V>::file_mask(File(0));
-        // The higher neighbour of each square: east, north, north-east, north-west.
-        let directions =
-            [(1, not_last_file), (files, S::<V>::ALL), (files + 1, not_last_file), (files - 1, not_first_file)];
-        for (offset, from_mask) in directions {
-            let up = |b: BitsOf<V>| ((b & from_mask) << offset as u32) & S::<V>::ALL;
-            // The higher squares of the pairs.
-            let highs = up(own) & own;
-            if highs.is_empty() {
-                continue;
-            }
-            let same = (up(pawns) & pawns) | (up(wazirs) & wazirs);
-            let special = up(king) | king | ((up(last) | last) & (up(may_promote) | may_promote));
-            if !in_check {
-                sink.shifted(highs & !same & !special, offset, MoveKind::Swap);
-            }
-            for b in (highs & !same & special).iter() {
-                self.gen_swap(sink, Square((b.0 as i32 - offset) as u8), b, in_check);
-            }
+        let pairs = highs & !((up(pawns) & pawns) | (up(wazirs) & wazirs));
+        let promoting = (up(last) | last) & (up(may_promote) | may_promote);
+        let with_king = up(king) | king;
+        if !in_check {
+            sink.shifted(pairs & !promoting & !with_king, offset, MoveKind::Swap);
+        }
+        let mut one_by_one = pairs & promoting;
+        if danger.exact {
+            // A swap with the King needs the partner's square safe: the
+            // King on the higher square, or on the lower one.
+            let safe = !danger.map & S::<V>::ALL;
+            let king_safe = (king & up(safe)) | (up(king) & safe);
+            sink.shifted(pairs & with_king & !promoting & king_safe, offset, MoveKind::Swap);
+        } else {
+            one_by_one |= pairs & with_king;
+        }
+        for b in one_by_one.iter() {
+            self.gen_swap(sink, Square((b.0 as i32 - offset) as u8), b, in_check, danger);
         }
     }
 
     /// The swap of the pieces on `a` and `b` (`a` the lower square), with
     /// its promotions, if legal.
-    fn gen_swap<K: Sink<BitsOf<V>>>(&self, sink: &mut K, a: Square, b: Square, in_check: bool) {
-        let them = self.side.flip();
+    fn gen_swap<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        a: Square,
+        b: Square,
+        in_check: bool,
+        danger: Danger<BitsOf<V>>,
+    ) {
         let last = Self::last_rank(self.side);
         let arrives_last = |pc: Piece, from: Square, to: Square| {
             matches!(pc.kind, PieceKind::Pawn | PieceKind::Wazir)
@@ -270,9 +284,9 @@ impl<V: Variant> Position<V> {
         };
         let (Some(pa), Some(pb)) = (self.piece_at(a), self.piece_at(b)) else { return };
         let legal = if pa.kind == PieceKind::King {
-            !self.is_attacked(b, them)
+            !self.in_danger(danger, b)
         } else if pb.kind == PieceKind::King {
-            !self.is_attacked(a, them)
+            !self.in_danger(danger, a)
         } else {
             !in_check
         };

@@ -132,6 +132,17 @@ impl<B: Bits> Sink<B> for Count {
     }
 }
 
+/// The squares the opponent attacks, computed once per node for the king's
+/// moves and for the special moves that must land on a safe square.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Danger<B> {
+    /// The attacked squares with the side to move's king off the board.
+    pub map: B,
+    /// True if `map` is also exactly the attacked squares with the king on
+    /// the board (no slider gives check, or the king stays on its square).
+    pub exact: bool,
+}
+
 impl<V: Variant> Position<V> {
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
@@ -197,6 +208,13 @@ impl<V: Variant> Position<V> {
         }
     }
 
+    /// True if the opponent attacks `sq` (in the current position), read off
+    /// `danger` where it is exact.
+    #[inline(always)]
+    pub(crate) fn in_danger(&self, danger: Danger<BitsOf<V>>, sq: Square) -> bool {
+        danger.map.has(sq) && (danger.exact || self.is_attacked(sq, self.side.flip()))
+    }
+
     /// True if the side to move's king is safe after `m` (played in full).
     #[inline]
     pub(crate) fn legal_after(&self, m: Move) -> bool {
@@ -230,23 +248,28 @@ impl<V: Variant> Position<V> {
 
         // King moves. If the king's home gate fires, its square stays occupied
         // (gating.rs).
-        {
-            let occ_wo_king = if live.has(ksq) { occ } else { occ ^ BitsOf::<V>::bit(ksq) };
-            let king = Piece::new(us, PieceKind::King);
-            let mut targets = t.leap_attacks(king, ksq) & !own;
-            let mut safe = BitsOf::<V>::ZERO;
-            while targets.any() {
-                let to = Square(targets.lsb() as u8);
-                targets = targets.clear_lsb();
-                if self.attackers_to(to, occ_wo_king, them).is_empty() {
-                    safe |= BitsOf::<V>::bit(to);
+        let danger = {
+            let king_stays = live.has(ksq);
+            let occ_wo_king = if king_stays { occ } else { occ ^ BitsOf::<V>::bit(ksq) };
+            let targets = t.leap_attacks(Piece::new(us, PieceKind::King), ksq) & !own;
+            // The whole map pays for two king moves or more, and for the
+            // special moves that test their squares against it.
+            if targets.many() || V::TAKEOVERS || V::SWAPS {
+                // Without a check no slider sees the king, so taking it off
+                // the board changes no attack: the map is then exact.
+                let map = self.attacked_squares(them, occ_wo_king);
+                sink.targets(ksq, targets & !map);
+                Danger { map, exact: king_stays || checkers.is_empty() }
+            } else {
+                if targets.any() && self.attackers_to(Square(targets.lsb() as u8), occ_wo_king, them).is_empty() {
+                    sink.targets(ksq, targets);
                 }
+                Danger { map: S::<V>::ALL, exact: false }
             }
-            sink.targets(ksq, safe);
-        }
+        };
 
         if checkers.many() {
-            self.generate_special(sink, checkers, BitsOf::<V>::ZERO);
+            self.generate_special(sink, checkers, BitsOf::<V>::ZERO, danger);
             return;
         }
         let mask =
@@ -327,7 +350,7 @@ impl<V: Variant> Position<V> {
             self.generate_castling(sink, occ);
         }
 
-        self.generate_special(sink, checkers, pinned);
+        self.generate_special(sink, checkers, pinned, danger);
     }
 
     // ----- special powers (generated in their mechanism modules) -----------
@@ -341,7 +364,13 @@ impl<V: Variant> Position<V> {
     /// Moves of special powers; `checkers` and `pinned` come from the
     /// ordinary generator (`pinned` is empty when in double check).
     #[inline(always)]
-    pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(&self, sink: &mut K, checkers: BitsOf<V>, pinned: BitsOf<V>) {
+    pub(crate) fn generate_special<K: Sink<BitsOf<V>>>(
+        &self,
+        sink: &mut K,
+        checkers: BitsOf<V>,
+        pinned: BitsOf<V>,
+        danger: Danger<BitsOf<V>>,
+    ) {
         if V::KIDNAP != Kidnap::None {
             self.gen_alseids(sink, checkers, pinned);
         }
@@ -349,10 +378,10 @@ impl<V: Variant> Position<V> {
             self.gen_wazirs(sink, checkers, pinned);
         }
         if V::TAKEOVERS {
-            self.gen_takeovers(sink, checkers, pinned);
+            self.gen_takeovers(sink, checkers, pinned, danger);
         }
         if V::SWAPS {
-            self.gen_swaps(sink, checkers);
+            self.gen_swaps(sink, checkers, danger);
         }
     }
 
@@ -445,5 +474,50 @@ impl<V: Variant> Position<V> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{Alpaca, Alseid, CamelRhino, Chess, Chess960};
+    use menagerie_geometry::Shape;
+
+    /// Along seeded random games, the attack map equals the per-square
+    /// attacker test on every square, for both sides, with the board as it
+    /// is and with the side to move's king taken off.
+    fn attack_map_matches_attackers<V: Variant>() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20 {
+            let mut pos = Position::<V>::start();
+            for _ in 0..80 {
+                let occ = pos.occupied();
+                let ksq = pos.king(pos.side);
+                for occ in [occ, occ ^ BitsOf::<V>::bit(ksq)] {
+                    for by in [Color::White, Color::Black] {
+                        let map = pos.attacked_squares(by, occ);
+                        for s in 0..V::Shape::SQUARES {
+                            let sq = Square(s);
+                            assert_eq!(map.has(sq), pos.attackers_to(sq, occ, by).any(), "{sq:?} by {by:?} in {pos:?}");
+                        }
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos = pos.play_unchecked(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn attack_maps_match_the_attacker_test() {
+        attack_map_matches_attackers::<Chess>();
+        attack_map_matches_attackers::<Chess960>();
+        attack_map_matches_attackers::<Alpaca>();
+        attack_map_matches_attackers::<Alseid>();
+        attack_map_matches_attackers::<CamelRhino>();
     }
 }

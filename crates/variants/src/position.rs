@@ -211,14 +211,10 @@ impl<V: Variant> Position<V> {
         }
         a |= t.leap_attacks(w(PieceKind::Knight), sq) & knights;
         a |= t.leap_attacks(w(PieceKind::King), sq) & k(PieceKind::King);
-        let rq = k(PieceKind::Rook) | k(PieceKind::Queen);
-        if rq.any() {
-            a |= V::Shape::rook_attacks(sq, occ) & rq;
-        }
-        let bq = k(PieceKind::Bishop) | k(PieceKind::Queen);
-        if bq.any() {
-            a |= V::Shape::bishop_attacks(sq, occ) & bq;
-        }
+        let theirs = by_color[by.idx()];
+        let rq = (k(PieceKind::Rook) | k(PieceKind::Queen)) & theirs;
+        let bq = (k(PieceKind::Bishop) | k(PieceKind::Queen)) & theirs;
+        a |= V::Shape::slider_attackers(sq, occ, rq, bq);
         if V::has(PieceKind::Alpaca) || V::has(PieceKind::Wazir) {
             a |= t.leap_attacks(w(PieceKind::Wazir), sq) & (k(PieceKind::Alpaca) | k(PieceKind::Wazir));
         }
@@ -229,6 +225,51 @@ impl<V: Variant> Position<V> {
             a |= t.leap_attacks(w(PieceKind::Rhino), sq) & k(PieceKind::Rhino);
         }
         a & by_color[by.idx()]
+    }
+
+    /// Every square `by` attacks with occupancy `occ`: the squares where
+    /// [`Position::attackers_to`] would find one of `by`'s pieces.
+    #[inline]
+    pub fn attacked_squares(&self, by: Color, occ: BitsOf<V>) -> BitsOf<V> {
+        type S<V> = <V as Variant>::Shape;
+        let t = S::<V>::pieces();
+        let theirs = self.by_color[by.idx()];
+        let k = |kind: PieceKind| self.by_kind[kind.idx()] & theirs;
+        let w = |kind: PieceKind| Piece::new(Color::White, kind);
+        let pawns = k(PieceKind::Pawn);
+        let ahead = match by {
+            Color::White => S::<V>::north(pawns),
+            Color::Black => S::<V>::south(pawns),
+        };
+        let mut a = S::<V>::east(ahead) | S::<V>::west(ahead);
+        let mut leap = |kind: PieceKind, pcs: BitsOf<V>| {
+            for s in pcs.iter() {
+                a |= t.leap_attacks(w(kind), s);
+            }
+        };
+        let mut knights = k(PieceKind::Knight);
+        if V::has(PieceKind::Zebra) {
+            knights |= k(PieceKind::Zebra);
+        }
+        leap(PieceKind::Knight, knights);
+        leap(PieceKind::King, k(PieceKind::King));
+        if V::has(PieceKind::Alpaca) || V::has(PieceKind::Wazir) {
+            leap(PieceKind::Wazir, k(PieceKind::Alpaca) | k(PieceKind::Wazir));
+        }
+        if V::has(PieceKind::Camel) {
+            leap(PieceKind::Camel, k(PieceKind::Camel));
+        }
+        if V::has(PieceKind::Rhino) {
+            leap(PieceKind::Rhino, k(PieceKind::Rhino));
+        }
+        let queens = k(PieceKind::Queen);
+        for s in (k(PieceKind::Rook) | queens).iter() {
+            a |= S::<V>::rook_attacks(s, occ);
+        }
+        for s in (k(PieceKind::Bishop) | queens).iter() {
+            a |= S::<V>::bishop_attacks(s, occ);
+        }
+        a
     }
 
     /// True if `by` attacks `sq` in the current position.

@@ -1,6 +1,6 @@
 //! Perft: bulk-counting, divide, hashed and multi-threaded.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::variant::Variant;
 use rayon::prelude::*;
@@ -60,10 +60,18 @@ fn perft_node<V: Variant>(pos: &Position<V>, depth: u32, child: impl Fn(&Positio
         0 => 1,
         1 => pos.count_legal(),
         _ => {
-            let moves = pos.legal_moves();
+            // Filled in place: a returned list (4 KB) would be copied at
+            // every node, which costs more than the rest of a node in
+            // positions with few moves.
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
             let mut n = 0;
             for &m in moves.as_slice() {
-                n += child(&pos.play_unchecked(m), depth - 1);
+                // One copy of the position per child (`play_unchecked`
+                // returns its copy, which may be copied again).
+                let mut next = *pos;
+                next.make(m);
+                n += child(&next, depth - 1);
             }
             n
         }
@@ -163,8 +171,17 @@ fn perft_tt_node<V: Variant>(
     if let Some(n) = tt.probe(pos.hash(), depth) {
         return n;
     }
-    let moves = pos.legal_moves();
-    let n = moves.as_slice().iter().map(|&m| child(&pos.play_unchecked(m), depth - 1, tt)).sum();
+    let mut moves = MoveList::new();
+    pos.legal_moves_into(&mut moves);
+    let n = moves
+        .as_slice()
+        .iter()
+        .map(|&m| {
+            let mut next = *pos;
+            next.make(m);
+            child(&next, depth - 1, tt)
+        })
+        .sum();
     tt.store(pos.hash(), depth, n);
     n
 }

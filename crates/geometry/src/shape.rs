@@ -26,6 +26,17 @@ pub trait Shape: Copy + Default + core::fmt::Debug + Eq + core::hash::Hash + Sen
     const RANK_1: Self::Bits;
     /// A short name, e.g. `8x8`.
     const NAME: &'static str;
+    /// One byte per square of the board (a position's piece codes).
+    type Mailbox: Copy
+        + Eq
+        + core::fmt::Debug
+        + Send
+        + Sync
+        + 'static
+        + core::ops::Index<usize, Output = u8>
+        + core::ops::IndexMut<usize>;
+    /// The mailbox with every byte 0.
+    const EMPTY_MAILBOX: Self::Mailbox;
 
     /// The shape's precomputed line tables.
     fn geometry() -> &'static Geometry<Self::Bits>;
@@ -255,6 +266,8 @@ impl Shape for Board8x8 {
     const FILE_A: u64 = 0x0101_0101_0101_0101;
     const RANK_1: u64 = 0xFF;
     const NAME: &'static str = "8x8";
+    type Mailbox = [u8; 64];
+    const EMPTY_MAILBOX: [u8; 64] = [0; 64];
 
     #[inline(always)]
     fn geometry() -> &'static Geometry<u64> {
@@ -288,6 +301,8 @@ impl Shape for Board10x10 {
     const FILE_A: u128 = file_a_10();
     const RANK_1: u128 = 0x3FF;
     const NAME: &'static str = "10x10";
+    type Mailbox = [u8; 100];
+    const EMPTY_MAILBOX: [u8; 100] = [0; 100];
 
     #[inline(always)]
     fn geometry() -> &'static Geometry<u128> {

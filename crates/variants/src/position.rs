@@ -17,7 +17,7 @@ pub type BitsOf<V> = <<V as Variant>::Shape as Shape>::Bits;
 /// [`Position::from_setup`] or [`Position::start`].
 #[derive(Clone, Copy)]
 pub struct Position<V: Variant> {
-    pub(crate) board: [u8; 100],
+    pub(crate) board: <V::Shape as Shape>::Mailbox,
     pub(crate) by_kind: [BitsOf<V>; KIND_COUNT],
     pub(crate) by_color: [BitsOf<V>; 2],
     pub(crate) side: Color,
@@ -84,7 +84,7 @@ impl<V: Variant> core::fmt::Debug for Position<V> {
 impl<V: Variant> Position<V> {
     fn empty() -> Self {
         Position {
-            board: [0; 100],
+            board: V::Shape::EMPTY_MAILBOX,
             by_kind: [BitsOf::<V>::ZERO; KIND_COUNT],
             by_color: [BitsOf::<V>::ZERO; 2],
             side: Color::White,

@@ -69,4 +69,4 @@ pub use ini::{
 };
 pub use position::access::Piece;
 pub use position::{EndReason, FenError, Game, GameResult, Move, MoveError, Outcome, Position};
-pub use variant::{CastlingSquares, PieceInfo, VariantDef};
+pub use variant::{CastlingSquares, PieceInfo, RuleFacts, TakeoverFacts, VariantDef};

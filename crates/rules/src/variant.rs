@@ -130,6 +130,65 @@ pub struct CastlingSquares {
     pub rook_from: [u8; 2],
 }
 
+/// A definition's rules as plain values ([`VariantDef::facts`]); with
+/// [`VariantDef::pieces`], [`VariantDef::promotion_letters`],
+/// [`VariantDef::castling_squares`] and [`VariantDef::game_end`] they say
+/// the whole game. Ranks count from the owner's side, from 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleFacts {
+    /// The one whole rank where pawns promote (the same for both sides), if
+    /// the promotion region is one rank.
+    pub promotion_rank: Option<u8>,
+    /// Both sides promote to the same piece types.
+    pub same_promotions: bool,
+    /// A pawn reaching the promotion region must promote.
+    pub mandatory_promotion: bool,
+    /// The one whole rank from which pawns double-step (the same for both
+    /// sides), if double steps start from one rank.
+    pub double_step_rank: Option<u8>,
+    /// En passant captures are allowed wherever a double step lands.
+    pub en_passant_anywhere: bool,
+    /// The variant castles.
+    pub castling: bool,
+    /// The castling king's file.
+    pub castling_king_file: u8,
+    /// White's castling rank.
+    pub castling_rank: u8,
+    /// Pieces in hand take part (S-chess gating).
+    pub pieces_in_hand: bool,
+    /// Pioneer gating: the reserve piece's letter, pieces a side, Black on
+    /// White's files.
+    pub pioneer: Option<(char, u8, bool)>,
+    /// Kidnapping: the kidnapper's letter, only one-square moves kidnap.
+    pub kidnap: Option<(char, bool)>,
+    /// Takeovers.
+    pub takeovers: Option<TakeoverFacts>,
+    /// Swaps, with the pairs of letters that may not swap.
+    pub swap_except: Option<Vec<(char, char)>>,
+    /// Letters of the non-pawn pieces that promote on arrival.
+    pub promoting: Vec<char>,
+    /// Letters of the extinction piece types (`None`: all pieces or no
+    /// extinction rule; see [`VariantDef::game_end`]).
+    pub extinction_letters: Option<Vec<char>>,
+    /// The extinction types are counted together.
+    pub extinction_together: bool,
+}
+
+/// Takeovers as letters of piece types ([`RuleFacts::takeovers`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakeoverFacts {
+    /// Types that take over on any leap with a path.
+    pub leap: Vec<char>,
+    /// Types that do so next to a friendly enabler.
+    pub enabled_leap: Vec<char>,
+    /// Leap-takeover types whose path goes diagonally first.
+    pub diagonal_first: Vec<char>,
+    /// Types that jump the first piece on a line next to an enabler.
+    pub enabled_jump: Vec<char>,
+    /// The enablers.
+    pub enablers: Vec<char>,
+}
+
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
 /// pieces enter on the home square of a file chosen in a prelude, as part of
 /// the move that first takes the piece standing there away.
@@ -317,6 +376,60 @@ impl VariantDef {
     /// variant has no promotion).
     pub fn promotion_letters(&self, white: bool) -> Vec<char> {
         self.promotion_types[usize::from(!white)].iter().map(|&t| self.types[t as usize].letter).collect()
+    }
+
+    /// The rules of the definition as plain values (letters, ranks, flags):
+    /// what another implementation of the same game checks itself against.
+    /// Menagerie's compiled games are built from their definitions through
+    /// this (`crates/variants/build.rs`).
+    pub fn facts(&self) -> RuleFacts {
+        let letter = |t: u8| self.types[t as usize].letter;
+        let letters = |set: u16| (0..self.types.len() as u8).filter(|&t| set >> t & 1 != 0).map(letter).collect();
+        let full_rank = |region: u128, white: bool| {
+            (0..self.ranks).find_map(|r| {
+                let rank = (0..self.files).fold(0u128, |b, f| b | 1u128 << self.sq(f, r));
+                let own = if white { r } else { self.ranks - 1 - r };
+                (region == rank).then_some(own)
+            })
+        };
+        let mirrored_rank = |region: [u128; 2]| match (full_rank(region[0], true), full_rank(region[1], false)) {
+            (Some(w), Some(b)) if w == b => Some(w),
+            _ => None,
+        };
+        RuleFacts {
+            promotion_rank: mirrored_rank(self.promotion_zone),
+            same_promotions: self.promotion_types[0] == self.promotion_types[1],
+            mandatory_promotion: self.mandatory_pawn_promotion,
+            double_step_rank: mirrored_rank(self.double_step_region),
+            en_passant_anywhere: self.en_passant_region.iter().all(|&r| r & self.board == self.board),
+            castling: self.castling,
+            castling_king_file: self.castling_king_file,
+            castling_rank: self.castling_rank[0],
+            pieces_in_hand: self.gating,
+            pioneer: self.pioneer.map(|p| (letter(p.piece), p.count, p.same_file)),
+            kidnap: self.kidnap.map(|k| (letter(k.piece), k.one_step)),
+            takeovers: self.takeovers.map(|t| TakeoverFacts {
+                leap: letters(t.leap),
+                enabled_leap: letters(t.enabled_leap),
+                diagonal_first: letters(t.diagonal_first),
+                enabled_jump: letters(t.enabled_jump),
+                enablers: letters(t.enablers),
+            }),
+            swap_except: self.swaps.map(|except| {
+                let mut pairs = Vec::new();
+                for (a, &set) in except.iter().enumerate().take(self.types.len()) {
+                    for b in a..self.types.len() {
+                        if set >> b & 1 != 0 {
+                            pairs.push((letter(a as u8), letter(b as u8)));
+                        }
+                    }
+                }
+                pairs
+            }),
+            promoting: letters(self.promoting),
+            extinction_letters: self.extinction.and_then(|(set, ..)| set).map(|set| letters(set as u16)),
+            extinction_together: self.extinction_together,
+        }
     }
 
     pub(crate) fn nsq(&self) -> usize {

@@ -2,7 +2,15 @@
 //!
 //! A [`Variant`] is a set of compile-time rule constants; [`Position<V>`] is
 //! generic over it so move generation and perft are monomorphised per
-//! variant. [`AnyPosition`] is the dynamic face (variant chosen at run time)
+//! variant. The games are not written here: each is a section of a
+//! `variants.ini` file (`crates/rules/menagerie.ini`, and `chess`/`chess960`
+//! of `crates/rules/variants.ini`), which `build.rs` reads through
+//! `menagerie-rules` and compiles into its `Variant` constants — name,
+//! board, start position, pieces, promotions, castling, double steps, Pioneer
+//! gating, kidnapping, takeovers, swaps, promoting pieces and the loss of the
+//! last Camel and Rhino. A definition the compiled mechanisms cannot play
+//! exactly stops the build with the reason; the same definitions run on the
+//! data core (`menagerie-rules`). [`AnyPosition`] is the dynamic face (variant chosen at run time)
 //! used by notation, the CLI and the services.
 //!
 //! ```
@@ -35,6 +43,8 @@
 mod any;
 mod camel_rhino;
 mod castling;
+#[cfg(test)]
+mod compile;
 mod gating;
 mod kidnap;
 mod make;

@@ -2,6 +2,7 @@
 //! move generator and perft are monomorphised over, and [`VariantId`], the
 //! run-time name of each variant.
 
+use crate::any::Rules;
 use crate::gating::Gating;
 use crate::kidnap::Kidnap;
 use core::fmt;
@@ -69,189 +70,111 @@ pub trait Variant: Copy + Default + fmt::Debug + PartialEq + Eq + Hash + Send + 
     }
 }
 
-/// White's pieces given as (kind, squares), mirrored for Black.
-pub(crate) fn mirrored<S: Shape>(white: &[(PieceKind, &str)]) -> Vec<(Square, Piece)> {
-    let mut out = Vec::new();
-    for &(kind, squares) in white {
-        for name in squares.split_whitespace() {
-            let Some(sq) = S::parse_square(name) else { continue };
-            out.push((sq, Piece::new(Color::White, kind)));
-            let mirror = Square(sq.0 % S::FILES + (S::RANKS - 1 - sq.0 / S::FILES) * S::FILES);
-            out.push((mirror, Piece::new(Color::Black, kind)));
-        }
-    }
-    out
+/// A compiled game as its definition gives it: `build.rs` writes one such
+/// constant per section of the games' `variants.ini` files into `games.rs`.
+pub(crate) struct CompiledGame {
+    /// The section's name.
+    name: &'static str,
+    /// Files (and ranks: the compiled boards are square).
+    files: u8,
+    /// The start position.
+    start_fen: &'static str,
+    /// The start position's pieces: (square index, white, kind).
+    start: &'static [(u8, bool, PieceKind)],
+    /// The rule constants.
+    rules: Rules,
 }
 
-pub(crate) const ORTHODOX_ARRAY: &[(PieceKind, &str)] = &[
-    (PieceKind::Rook, "a1 h1"),
-    (PieceKind::Knight, "b1 g1"),
-    (PieceKind::Bishop, "c1 f1"),
-    (PieceKind::Queen, "d1"),
-    (PieceKind::King, "e1"),
-    (PieceKind::Pawn, "a2 b2 c2 d2 e2 f2 g2 h2"),
-];
-
-/// Orthodox chess (`chess`).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
-pub struct Chess;
-
-impl Variant for Chess {
-    type Shape = Board8x8;
-    const ID: VariantId = VariantId::Chess;
-    const KINDS: u16 = kinds(ORTHODOX);
-    const PROMOTIONS: &'static [PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
-    const CASTLING: bool = true;
-    const DOUBLE_STEP_RANK: u8 = 1;
-    fn start_pieces() -> Vec<(Square, Piece)> {
-        mirrored::<Board8x8>(ORTHODOX_ARRAY)
-    }
+/// The compiled games (generated from their definitions by `build.rs`).
+mod games {
+    use super::{CompiledGame, kinds};
+    use crate::any::Rules;
+    use crate::gating::Gating;
+    use crate::kidnap::Kidnap;
+    use menagerie_pieces::PieceKind;
+    include!(concat!(env!("OUT_DIR"), "/games.rs"));
 }
 
-/// Chess960 (Fischer Random Chess, `chess960`): orthodox rules with the
-/// pieces of the back rank shuffled (bishops on opposite colours, the king
-/// between the rooks), Black mirroring White, and castling from any king
-/// and rook files ([`Variant::CHESS960`]). Without a FEN the start position
-/// is the orthodox array (Chess960 position #518); [`crate::chess960_start_fen`]
-/// gives any of the 960 start positions.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
-pub struct Chess960;
-
-impl Variant for Chess960 {
-    type Shape = Board8x8;
-    const ID: VariantId = VariantId::Chess960;
-    const KINDS: u16 = kinds(ORTHODOX);
-    const PROMOTIONS: &'static [PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
-    const CASTLING: bool = true;
-    const DOUBLE_STEP_RANK: u8 = 1;
-    const CHESS960: bool = true;
-    fn start_pieces() -> Vec<(Square, Piece)> {
-        mirrored::<Board8x8>(ORTHODOX_ARRAY)
-    }
+/// The pieces of a compiled game's start position.
+fn start_of(game: &CompiledGame) -> Vec<(Square, Piece)> {
+    let color = |white| if white { Color::White } else { Color::Black };
+    game.start.iter().map(|&(sq, white, kind)| (Square(sq), Piece::new(color(white), kind))).collect()
 }
 
-const ORTHODOX_PROMOTIONS: &[PieceKind] = &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
-
-macro_rules! gating_variant {
-    ($(#[$doc:meta])* $ty:ident, $id:ident, $piece:ident, $count:literal, $same:literal, $kidnap:ident, $promos:expr) => {
+macro_rules! compiled {
+    ($(#[$doc:meta])* $ty:ident, $shape:ty, $game:path) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
         pub struct $ty;
 
+        const _: () = assert!(<$shape as Shape>::FILES == $game.files && <$shape as Shape>::RANKS == $game.files);
+
         impl Variant for $ty {
-            type Shape = Board8x8;
-            const ID: VariantId = VariantId::$id;
-            const KINDS: u16 = kinds(ORTHODOX) | 1 << PieceKind::$piece as u16;
-            const PROMOTIONS: &'static [PieceKind] = $promos;
-            const CASTLING: bool = true;
-            const DOUBLE_STEP_RANK: u8 = 1;
-            const GATING: Option<Gating> = Some(Gating { piece: PieceKind::$piece, count: $count, same_file: $same });
-            const KIDNAP: Kidnap = Kidnap::$kidnap;
+            type Shape = $shape;
+            const ID: VariantId = VariantId::$ty;
+            const KINDS: u16 = $game.rules.kinds;
+            const PROMOTIONS: &'static [PieceKind] = $game.rules.promotions;
+            const CASTLING: bool = $game.rules.castling;
+            const DOUBLE_STEP_RANK: u8 = $game.rules.double_step_rank;
+            const PAWNS_ANYWHERE: bool = $game.rules.pawns_anywhere;
+            const GATING: Option<Gating> = $game.rules.gating;
+            const KIDNAP: Kidnap = $game.rules.kidnap;
+            const TAKEOVERS: bool = $game.rules.takeovers;
+            const SWAPS: bool = $game.rules.swaps;
+            const CAMEL_RHINO_LOSS: bool = $game.rules.camel_rhino_loss;
+            const WAZIR_PROMOTES: bool = $game.rules.wazir_promotes;
+            const CHESS960: bool = $game.rules.chess960;
             fn start_pieces() -> Vec<(Square, Piece)> {
-                mirrored::<Board8x8>(ORTHODOX_ARRAY)
+                start_of(&$game)
             }
         }
     };
 }
 
-gating_variant!(
+compiled!(
+    /// Orthodox chess (`chess`).
+    Chess, Board8x8, games::CHESS
+);
+compiled!(
+    /// Chess960 (Fischer Random Chess, `chess960`): orthodox rules with the
+    /// pieces of the back rank shuffled (bishops on opposite colours, the king
+    /// between the rooks), Black mirroring White, and castling from any king
+    /// and rook files ([`Variant::CHESS960`]). Without a FEN the start position
+    /// is the orthodox array (Chess960 position #518); [`crate::chess960_start_fen`]
+    /// gives any of the 960 start positions.
+    Chess960, Board8x8, games::CHESS960
+);
+compiled!(
     /// Alpaca Chess with one Alpaca per side (`alpaca`).
-    Alpaca, Alpaca, Alpaca, 1, false, None, ORTHODOX_PROMOTIONS
+    Alpaca, Board8x8, games::ALPACA
 );
-gating_variant!(
+compiled!(
     /// Alpaca Chess with two Alpacas per side (`alpaca2`).
-    Alpaca2, Alpaca2, Alpaca, 2, false, None, ORTHODOX_PROMOTIONS
+    Alpaca2, Board8x8, games::ALPACA2
 );
-gating_variant!(
+compiled!(
     /// Alpaca Chess where Black must gate on White's file (`alpaca-samefile`).
-    AlpacaSameFile, AlpacaSameFile, Alpaca, 1, true, None, ORTHODOX_PROMOTIONS
+    AlpacaSameFile, Board8x8, games::ALPACA_SAMEFILE
 );
-const ALSEID_PROMOTIONS: &[PieceKind] =
-    &[PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight, PieceKind::Alseid];
-gating_variant!(
+compiled!(
     /// Alseid Chess: one Alseid per side through Pioneer gating (`alseid`).
-    Alseid, Alseid, Alseid, 1, false, Always, ALSEID_PROMOTIONS
+    Alseid, Board8x8, games::ALSEID
 );
-gating_variant!(
+compiled!(
     /// Alseid Chess where only one-square Alseid moves kidnap (`alseid-weak`).
-    AlseidWeak, AlseidWeak, Alseid, 1, false, OneStep, ALSEID_PROMOTIONS
+    AlseidWeak, Board8x8, games::ALSEID_WEAK
 );
-
-const CAMEL_RHINO_KINDS: &[PieceKind] = &[
-    PieceKind::Pawn,
-    PieceKind::Knight,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::Queen,
-    PieceKind::King,
-    PieceKind::Camel,
-    PieceKind::Rhino,
-    PieceKind::Zebra,
-    PieceKind::Wazir,
-];
-const CAMEL_RHINO_PROMOTIONS: &[PieceKind] = &[
-    PieceKind::Queen,
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Knight,
-    PieceKind::Zebra,
-    PieceKind::Camel,
-    PieceKind::Rhino,
-    PieceKind::Wazir,
-];
-const CAMEL_RHINO_ARRAY: &[(PieceKind, &str)] = &[
-    (PieceKind::Rook, "a1 j1"),
-    (PieceKind::Rhino, "b2"),
-    (PieceKind::Zebra, "c2"),
-    (PieceKind::Bishop, "d2 g2"),
-    (PieceKind::Queen, "e2"),
-    (PieceKind::King, "f2"),
-    (PieceKind::Knight, "h2"),
-    (PieceKind::Camel, "i2"),
-    (PieceKind::Wazir, "e4 f4"),
-    (PieceKind::Pawn, "a3 b3 c3 d3 g3 h3 i3 j3"),
-];
-
-/// Camel and Rhino Chess on 10x10 (`camel-rhino`, RULES.md §4).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
-pub struct CamelRhino;
-
-impl Variant for CamelRhino {
-    type Shape = Board10x10;
-    const ID: VariantId = VariantId::CamelRhino;
-    const KINDS: u16 = kinds(CAMEL_RHINO_KINDS);
-    const PROMOTIONS: &'static [PieceKind] = CAMEL_RHINO_PROMOTIONS;
-    const CASTLING: bool = false;
-    const DOUBLE_STEP_RANK: u8 = 2;
-    const PAWNS_ANYWHERE: bool = true;
-    const TAKEOVERS: bool = true;
-    const SWAPS: bool = true;
-    const CAMEL_RHINO_LOSS: bool = true;
-    const WAZIR_PROMOTES: bool = true;
-    fn start_pieces() -> Vec<(Square, Piece)> {
-        mirrored::<Board10x10>(CAMEL_RHINO_ARRAY)
-    }
-}
-
-/// Camel and Rhino Chess movement only — no takeovers, swaps, wazir
-/// promotion or Camel/Rhino loss (`camel-rhino-plain`). A test-only rule
-/// set matching the Fairy-Stockfish definition used as an oracle; hidden
-/// from [`VariantId::ALL`].
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
-pub struct CamelRhinoPlain;
-
-impl Variant for CamelRhinoPlain {
-    type Shape = Board10x10;
-    const ID: VariantId = VariantId::CamelRhinoPlain;
-    const KINDS: u16 = kinds(CAMEL_RHINO_KINDS);
-    const PROMOTIONS: &'static [PieceKind] = CAMEL_RHINO_PROMOTIONS;
-    const CASTLING: bool = false;
-    const DOUBLE_STEP_RANK: u8 = 2;
-    const PAWNS_ANYWHERE: bool = true;
-    fn start_pieces() -> Vec<(Square, Piece)> {
-        mirrored::<Board10x10>(CAMEL_RHINO_ARRAY)
-    }
-}
+compiled!(
+    /// Camel and Rhino Chess on 10x10 (`camel-rhino`, RULES.md §4).
+    CamelRhino, Board10x10, games::CAMEL_RHINO
+);
+compiled!(
+    /// Camel and Rhino Chess movement only — no takeovers, swaps, wazir
+    /// promotion or Camel/Rhino loss (`camel-rhino-plain`). A test-only rule
+    /// set matching the Fairy-Stockfish definition used as an oracle; hidden
+    /// from [`VariantId::ALL`].
+    CamelRhinoPlain, Board10x10, games::CAMEL_RHINO_PLAIN
+);
 
 macro_rules! xboard {
     () => {
@@ -263,7 +186,7 @@ macro_rules! xboard {
 }
 
 macro_rules! variant_ids {
-    ($( $id:ident => $name:literal, $files:literal, $fen:literal, $summary:literal $(, xboard $xboard:literal)?; )*) => {
+    ($( $id:ident => $game:path, $summary:literal $(, xboard $xboard:literal)?; )*) => {
         /// The run-time name of a variant.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
         pub enum VariantId {
@@ -277,17 +200,17 @@ macro_rules! variant_ids {
             /// Every variant including hidden test-only ones, in a stable order.
             pub const EVERY: &'static [VariantId] = &[$(VariantId::$id),*];
 
-            /// The variant's name (RULES.md §0), e.g. `alpaca-samefile`.
+            /// The variant's name (its definition's section), e.g. `alpaca-samefile`.
             pub const fn name(self) -> &'static str {
-                match self { $(VariantId::$id => $name),* }
+                match self { $(VariantId::$id => $game.name),* }
             }
             /// Board width and height.
             pub const fn size(self) -> (u8, u8) {
-                match self { $(VariantId::$id => ($files, $files)),* }
+                match self { $(VariantId::$id => ($game.files, $game.files)),* }
             }
             /// The start position in FEN.
             pub const fn start_fen(self) -> &'static str {
-                match self { $(VariantId::$id => $fen),* }
+                match self { $(VariantId::$id => $game.start_fen),* }
             }
             /// One-line summary of the rules.
             pub const fn summary(self) -> &'static str {
@@ -304,23 +227,22 @@ macro_rules! variant_ids {
 }
 
 variant_ids! {
-    Chess => "chess", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "Orthodox chess (FIDE rules).", xboard "normal";
-    Alpaca => "alpaca", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1",
+    Chess => games::CHESS, "Orthodox chess (FIDE rules).", xboard "normal";
+    Alpaca => games::ALPACA,
         "Alpaca Chess: orthodox chess plus one Alpaca (WmD) per side, entered by Pioneer gating after an accept/decline and placement prelude.";
-    Alpaca2 => "alpaca2", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa?] w KQkq - 0 1",
+    Alpaca2 => games::ALPACA2,
         "Alpaca Chess with two Alpacas per side, on two distinct gate files (never the king file with a rook file).";
-    AlpacaSameFile => "alpaca-samefile", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa?] w KQkq - 0 1",
+    AlpacaSameFile => games::ALPACA_SAMEFILE,
         "Alpaca Chess where Black must choose the same gate file as White.";
-    Alseid => "alseid", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1",
+    Alseid => games::ALSEID,
         "Alseid Chess: the Alseid moves like a queen to empty squares, never captures, and kidnaps the piece behind a screen onto its origin; one Alseid per side by Pioneer gating.";
-    AlseidWeak => "alseid-weak", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss?] w KQkq - 0 1",
+    AlseidWeak => games::ALSEID_WEAK,
         "Alseid Chess where the Alseid kidnaps only on one-square moves.";
-    CamelRhino => "camel-rhino", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+    CamelRhino => games::CAMEL_RHINO,
         "Camel and Rhino Chess on 10x10: Camel (FC), Rhino (WZ), Zebra, Wazir; takeover captures that convert, swaps of adjacent friends; a side with no Camel and no Rhino loses.";
-    Chess960 => "chess960", 8, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    Chess960 => games::CHESS960,
         "Chess960 (Fischer Random Chess): orthodox rules from one of 960 shuffled back ranks, castling with any king and rook files.", xboard "fischerandom";
-    CamelRhinoPlain => "camel-rhino-plain", 10, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1",
+    CamelRhinoPlain => games::CAMEL_RHINO_PLAIN,
         "Test-only: Camel and Rhino Chess movement without takeovers, swaps, wazir promotion or the Camel/Rhino loss (matches the Fairy-Stockfish oracle).";
 }
 

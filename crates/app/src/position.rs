@@ -3,7 +3,9 @@
 
 use menagerie_notation::fen::{self, FenError};
 use menagerie_notation::{MoveError, parse_move};
-use menagerie_rules::{DefinitionError, Definitions, Game as DataGame, Position as DataPosition, VariantDef};
+use menagerie_rules::{
+    DefinitionError, Definitions, Game as DataGame, MENAGERIE_INI, Position as DataPosition, VariantDef,
+};
 use menagerie_variants::{AnyPosition, Game, Move, VariantId};
 use std::sync::Arc;
 use thiserror::Error;
@@ -103,10 +105,16 @@ pub enum LoadError {
 }
 
 impl Variants {
-    /// The built-in variants: the compiled games and those of the built-in
-    /// `variants.ini`.
+    /// The built-in variants: the compiled games, those of the built-in
+    /// `variants.ini`, and the data-only games of `menagerie.ini` (the
+    /// Chess960 forms of Alpaca and Alseid Chess).
     pub fn builtin() -> Variants {
-        Variants { definitions: Definitions::builtin() }
+        let mut definitions = Definitions::builtin();
+        // Embedded and checked by the tests: it always loads.
+        if let Err(e) = definitions.load(MENAGERIE_INI, "menagerie.ini") {
+            panic!("menagerie.ini: {e}");
+        }
+        Variants { definitions }
     }
 
     /// Adds the variants defined in `text` (Fairy-Stockfish's `variants.ini`

@@ -31,9 +31,10 @@ pub(crate) struct MatchArgs {
     engines: Vec<String>,
     /// Variant played: a compiled one (chess, alpaca, alpaca2,
     /// alpaca-samefile, alseid, alseid-weak, camel-rhino, chess960; the
-    /// test-only camel-rhino-plain with MENAGERIE_TEST_VARIANTS=1) or one defined as data — built in (makruk, shatranj, amazon,
-    /// nightrider, grasshopper, knightmate, capablanca, embassy, janus,
-    /// chancellor, courier, shako, seirawan, seirawan960) or loaded with
+    /// test-only camel-rhino-plain with MENAGERIE_TEST_VARIANTS=1) or one defined as data — built in (alpaca960,
+    /// alseid960, makruk, shatranj, amazon, nightrider, grasshopper,
+    /// knightmate, capablanca, embassy, janus, chancellor, courier, shako,
+    /// seirawan, seirawan960) or loaded with
     /// --variants FILE. Data variants are played by UCI engines (not
     /// XBoard) told `UCI_Variant`, and `UCI_Chess960` for a Chess960 one
     /// (e.g. Fairy-Stockfish; for a loaded file also give

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::ini::{CountingRule, GameValue};
-use crate::variant::{MAX_TYPES, VariantDef, opposite};
+use crate::variant::{MAX_TYPES, Pioneer, VariantDef, opposite};
 
 /// Fairy-Stockfish's indices of the pieces its counting rules look at.
 const PAWN_FSF: u8 = 1;
@@ -374,7 +374,10 @@ impl State {
         let usable = files_of(d, self.by_color[us] & home & !kidnappers);
         let white = files_of(d, self.gates[0]);
         for mask in 1u16..(1 << d.files) {
-            if mask.count_ones() != u32::from(p.count) || mask & !usable != 0 || !p.allows_files(mask) {
+            if mask.count_ones() != u32::from(p.count)
+                || mask & !usable != 0
+                || !self.gate_files_allowed(d, &p, us as u8, mask)
+            {
                 continue;
             }
             if p.same_file && us == 1 && mask != white {
@@ -382,6 +385,24 @@ impl State {
             }
             out.push(Move::place(p.piece, mask));
         }
+    }
+
+    /// Whether side `c` may hold gates on the files of `mask` together: not
+    /// the castling king's file with a castling rook's file (one castling
+    /// would open two gates). Chess960 forms take the files from the
+    /// position's castling rights, the others from the definition.
+    fn gate_files_allowed(&self, d: &VariantDef, p: &Pioneer, c: u8, mask: u16) -> bool {
+        if !d.chess960 {
+            return p.allows_files(mask);
+        }
+        let Some(king) = self.castling_king(c) else { return true };
+        if mask >> (king % d.files) & 1 == 0 {
+            return true;
+        }
+        (0..2).all(|i| {
+            let cr = 2 * c as usize + i;
+            self.rights >> cr & 1 == 0 || mask >> (self.castle_rook[cr] % d.files) & 1 == 0
+        })
     }
 
     /// Plays a Pioneer prelude action into `n` (a copy of `self`): the
@@ -1238,9 +1259,11 @@ impl State {
         let us = self.side;
         let them = us ^ 1;
         let left = match m.kind {
+            // A castling piece that ends on its own square has not left it
+            // (Chess960); one whose square the other takes lets no piece in.
             Kind::Castling => {
-                let (kfrom, rfrom, _, _) = self.castle_squares(d, 2 * us as usize + usize::from(m.to < m.from));
-                bb(kfrom) | bb(rfrom)
+                let (kfrom, rfrom, kto, rto) = self.castle_squares(d, 2 * us as usize + usize::from(m.to < m.from));
+                (if kfrom != kto { bb(kfrom) } else { 0 }) | (if rfrom != rto { bb(rfrom) } else { 0 })
             }
             _ => bb(m.from),
         };
@@ -1568,7 +1591,7 @@ impl State {
             if unplaced(c) > 0 && self.gates[c] != 0 {
                 return Err(err("a side cannot have pieces both in hand and on gates"));
             }
-            if !p.allows_files(files_of(d, self.gates[c])) {
+            if !self.gate_files_allowed(d, &p, c as u8, files_of(d, self.gates[c])) {
                 return Err(err("the king's file together with a rook's file"));
             }
         }

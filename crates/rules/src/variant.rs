@@ -201,7 +201,8 @@ pub(crate) struct Pioneer {
     /// Black must choose White's files.
     pub same_file: bool,
     /// Files that may not be gates together: the castling king's file with
-    /// a castling rook's file (one castling would open two gates).
+    /// a castling rook's file (one castling would open two gates). Chess960
+    /// forms take them from each position instead.
     pub king_file: Option<u8>,
     /// The castling rooks' files (bit per file).
     pub rook_files: u16,
@@ -997,9 +998,6 @@ fn camel_rhino_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) ->
 fn pioneer(def: &VariantDef, c: &Config) -> Result<Pioneer, String> {
     if c.gating || c.seirawan_gating {
         return Err("pioneerGating cannot be combined with gating or seirawanGating".into());
-    }
-    if c.chess960 {
-        return Err("pioneerGating is defined for fixed castling files only (not chess960)".into());
     }
     let board = c.start_fen.split_whitespace().next().unwrap_or("");
     let bracket = board.find('[').map(|i| &board[i..]).unwrap_or("");

@@ -86,6 +86,9 @@ pub(crate) fn compile(constant: &str, def: &VariantDef) -> Result<String, String
     if f.pieces_in_hand {
         return Err("pieces in hand".into());
     }
+    if def.chess960 && f.pioneer.is_some() {
+        return Err("Pioneer gating with Chess960 castling".into());
+    }
     let gating = match f.pioneer {
         None => "None".to_string(),
         Some((letter, count, same_file)) => {
@@ -263,6 +266,7 @@ mod tests {
             ("[x:camel-rhino]\nleapTakeovers = c:orthogonal", "takeovers other than"),
             ("[x:camel-rhino]\npromotingPieces = -", "come together"),
             ("[x:seirawan]", "moving as"),
+            ("[x:alpaca960]", "Pioneer gating with Chess960"),
         ];
         for (section, why) in cases {
             let refused = refusal(section).unwrap_or_else(|| panic!("{section} compiles"));

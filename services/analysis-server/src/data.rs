@@ -74,8 +74,8 @@ pub fn legal_move(pos: &DataPosition, m: Move) -> (pb::LegalMove, DataPosition) 
 }
 
 /// A variant defined as data in ListVariants: its pieces (value 0: such
-/// variants have no piece values) and White's promotion letters; no reserve
-/// piece.
+/// variants have no piece values), White's promotion letters and its
+/// Pioneer gating reserve piece, if any.
 pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
     pb::VariantInfo {
         name: def.name.clone(),
@@ -88,11 +88,14 @@ pub fn variant_info(def: &VariantDef) -> pb::VariantInfo {
         start_fen: def.start_fen.clone(),
         summary: format!(
             "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form or SAN; \
-             move validation, legal moves, replay, FEN validation, perft and analysis (no game review, PGN or pictures)",
+             every call serves it",
             def.name, def.files, def.ranks
         ),
         promotions: def.promotion_letters(true).iter().map(char::to_string).collect(),
-        reserve_piece: String::new(),
+        reserve_piece: def
+            .pioneer_piece()
+            .and_then(|t| def.pieces().nth(t.into()))
+            .map_or_else(String::new, |p| p.letter.to_string()),
         defined_as_data: true,
     }
 }

@@ -87,6 +87,8 @@ fn handshake_lists_options_and_variants() {
             "alseid-weak",
             "camel-rhino",
             "chess960",
+            "alpaca960",
+            "alseid960",
             "amazon",
             "capablanca",
             "chancellor",

@@ -121,11 +121,14 @@ impl Variants {
     /// format; `file` names it in errors). Returns the names added; on an
     /// error nothing is added.
     pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, LoadError> {
+        // A compiled game's name is refused as such, before the definitions
+        // (which hold that game's own section) call it a duplicate.
+        let sections = text.lines().filter_map(|l| l.trim().strip_prefix('[')?.split([':', ']']).next());
+        if let Some(name) = sections.map(str::trim).find(|n| VariantId::from_name_including_tests(n).is_some()) {
+            return Err(LoadError::Reserved { file: file.to_string(), name: name.to_string() });
+        }
         let mut defs = self.definitions.clone();
         let added = defs.load(text, file)?;
-        if let Some(name) = added.iter().find(|n| VariantId::from_name_including_tests(n).is_some()) {
-            return Err(LoadError::Reserved { file: file.to_string(), name: name.clone() });
-        }
         self.definitions = defs;
         Ok(added)
     }

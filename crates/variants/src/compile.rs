@@ -3,8 +3,9 @@
 //! show what it refuses.
 
 use menagerie_pieces::PieceKind;
-use menagerie_rules::{CountingRule, GameValue, RuleFacts, VariantDef};
+use menagerie_rules::{CountingRule, GameValue, PieceInfo, Position, RuleFacts, VariantDef};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// The order in which the compiled core lists promotions (the Queen first).
 const PROMOTION_ORDER: &[PieceKind] = &[
@@ -45,7 +46,7 @@ fn kind_list(kinds: &[PieceKind]) -> String {
 }
 
 /// `games.rs`'s constants for one definition.
-pub(crate) fn compile(constant: &str, def: &VariantDef) -> Result<String, String> {
+pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, String> {
     let f: RuleFacts = def.facts();
     if def.files != def.ranks || !matches!(def.files, 8 | 10) {
         return Err(format!("a {}x{} board (compiled: 8x8 and 10x10)", def.files, def.ranks));
@@ -187,38 +188,17 @@ fn sorted_pairs(pairs: &[(char, char)]) -> Vec<(char, char)> {
     v
 }
 
-/// The start position's pieces as `(square index, white, kind)`, from the
-/// board field of the definition's start FEN.
-fn start_pieces(def: &VariantDef) -> Result<String, String> {
-    let board = def.start_fen.split([' ', '[']).next().unwrap_or("");
+/// The start position's pieces as `(square index, white, kind)`, as the
+/// definition's own start position holds them.
+fn start_pieces(def: &Arc<VariantDef>) -> Result<String, String> {
+    let start = Position::start(def);
+    let pieces: Vec<PieceInfo> = def.pieces().collect();
     let mut items = Vec::new();
-    for (row, text) in board.split('/').enumerate() {
-        let rank = u32::from(def.ranks) - 1 - row as u32;
-        let mut file = 0u32;
-        let mut digits = String::new();
-        for ch in text.chars().chain(std::iter::once('/')) {
-            if ch.is_ascii_digit() {
-                digits.push(ch);
-                continue;
-            }
-            if !digits.is_empty() {
-                file += digits.parse::<u32>().map_err(|e| e.to_string())?;
-                digits.clear();
-            }
-            if ch == '/' {
-                break;
-            }
-            let p = def
-                .pieces()
-                .find(|p| p.letter == ch.to_ascii_uppercase())
-                .ok_or_else(|| format!("start FEN piece '{ch}'"))?;
-            let kind = kind_of(p.letter, &p.betza)?;
-            items.push(format!(
-                "({}, {}, PieceKind::{kind:?})",
-                rank * u32::from(def.files) + file,
-                ch.is_ascii_uppercase()
-            ));
-            file += 1;
+    for sq in 0..start.squares() as u8 {
+        if let Some(p) = start.piece_on(sq) {
+            let info = &pieces[usize::from(p.kind)];
+            let kind = kind_of(info.letter, &info.betza)?;
+            items.push(format!("({sq}, {}, PieceKind::{kind:?})", p.white));
         }
     }
     Ok(format!("&[{}]", items.join(", ")))

@@ -24,8 +24,8 @@ pub use menagerie_rules::{
     Game as DataGame, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, VariantDef,
 };
 pub use position::{
-    GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, UnknownVariant, VariantRef, Variants,
-    play_moves,
+    GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
+    Variants, compiled_twin, compiled_twin_for, data_divide, data_perft, play_moves,
 };
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).

@@ -60,13 +60,55 @@ pub enum GamePosition {
 }
 
 impl GamePosition {
-    /// Leaf count at `depth`, on this thread.
+    /// Leaf count at `depth`, on this thread (a position defined as data is
+    /// counted by the compiled core when one of its games plays it: see
+    /// [`data_perft`]).
     pub fn perft(&self, depth: u32) -> u64 {
         match self {
             GamePosition::Compiled(p) => p.perft(depth),
-            GamePosition::Data(p) => p.perft(depth),
+            GamePosition::Data(p) => data_perft(p, depth),
         }
     }
+}
+
+/// The depth from which [`data_perft`] looks for a compiled twin: below it,
+/// reading the position into the compiled core costs more than counting.
+pub const TWIN_DEPTH: u32 = 3;
+
+/// The compiled core's copy of `pos`, a position of a variant defined as
+/// data, when a compiled game plays that variant's rules exactly
+/// ([`VariantId::playing`]: same board, pieces and rule constants, whatever
+/// the name and start position) and reads the position's FEN. Its legal
+/// moves and perft counts are those of `pos`; its speed is the compiled
+/// core's.
+pub fn compiled_twin(pos: &DataPosition) -> Option<AnyPosition> {
+    let id = VariantId::playing(pos.variant())?;
+    fen::parse(id, &pos.fen()).ok()
+}
+
+/// Leaf count of a position of a variant defined as data at `depth`, on
+/// this thread: on the compiled core when the position has a
+/// [`compiled_twin`] (from [`TWIN_DEPTH`]), else on the data core.
+pub fn data_perft(pos: &DataPosition, depth: u32) -> u64 {
+    match compiled_twin_for(pos, depth) {
+        Some(twin) => twin.perft(depth),
+        None => pos.perft(depth),
+    }
+}
+
+/// Perft per root move of a position of a variant defined as data, in
+/// generation order, each move in the data core's coordinate notation (the
+/// subtrees counted as [`data_perft`] counts).
+pub fn data_divide(pos: &DataPosition, depth: u32) -> Vec<(String, u64)> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| (pos.move_text(m), data_perft(&pos.play(m), depth.saturating_sub(1))))
+        .collect()
+}
+
+/// [`compiled_twin`] when counting to `depth` is worth the conversion.
+pub fn compiled_twin_for(pos: &DataPosition, depth: u32) -> Option<AnyPosition> {
+    if depth < TWIN_DEPTH { None } else { compiled_twin(pos) }
 }
 
 impl VariantRef {

@@ -6,7 +6,7 @@ use crate::report;
 use crate::ui::Progress;
 use crate::{Command, PositionArgs};
 use anyhow::{Result, anyhow, bail};
-use menagerie_app::{DataGame, DataPosition, PositionRequest, nps};
+use menagerie_app::{DataGame, DataPosition, PositionRequest, data_perft, nps};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -46,7 +46,7 @@ fn divide_rows(
         moves
             .par_iter()
             .map(|&m| {
-                let n = p.play(m).perft(depth.saturating_sub(1));
+                let n = data_perft(&p.play(m), depth.saturating_sub(1));
                 progress.add_nodes(n);
                 root_done();
                 (p.move_text(m), n)

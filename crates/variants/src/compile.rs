@@ -40,13 +40,43 @@ fn kinds_of(letters: &[char], def: &VariantDef) -> Result<Vec<PieceKind>, String
         .collect()
 }
 
+#[cfg_attr(not(test), allow(dead_code))] // used by build.rs and the tests
 fn kind_list(kinds: &[PieceKind]) -> String {
     let names: Vec<String> = kinds.iter().map(|k| format!("PieceKind::{k:?}")).collect();
     format!("&[{}]", names.join(", "))
 }
 
-/// `games.rs`'s constants for one definition.
-pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, String> {
+/// A definition's rules in the compiled core's terms: the values of a
+/// [`crate::Variant`]'s constants.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct CompiledRules {
+    /// The pieces, as compiled kinds, in the definition's order.
+    pub kinds: Vec<PieceKind>,
+    /// Promotion choices, in the compiled core's order.
+    pub promotions: Vec<PieceKind>,
+    /// Castling.
+    pub castling: bool,
+    /// Chess960 castling.
+    pub chess960: bool,
+    /// Pioneer gating: the reserve piece, how many per side, same file.
+    pub gating: Option<(PieceKind, u8, bool)>,
+    /// Alseid kidnapping: whether only one-square moves kidnap.
+    pub kidnap: Option<bool>,
+    /// Camel and Rhino Chess's takeovers.
+    pub takeovers: bool,
+    /// Camel and Rhino Chess's swaps.
+    pub swaps: bool,
+    /// A side with neither Camel nor Rhino loses.
+    pub camel_rhino_loss: bool,
+    /// Wazirs promote.
+    pub wazir_promotes: bool,
+    /// The pawns' double-step rank.
+    pub double_step_rank: u8,
+}
+
+/// `def`'s rules as the compiled core's constants, or why the compiled
+/// mechanisms cannot play them exactly.
+pub(crate) fn rules(def: &Arc<VariantDef>) -> Result<CompiledRules, String> {
     let f: RuleFacts = def.facts();
     if def.files != def.ranks || !matches!(def.files, 8 | 10) {
         return Err(format!("a {}x{} board (compiled: 8x8 and 10x10)", def.files, def.ranks));
@@ -91,19 +121,16 @@ pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, S
         return Err("Pioneer gating with Chess960 castling".into());
     }
     let gating = match f.pioneer {
-        None => "None".to_string(),
-        Some((letter, count, same_file)) => {
-            let piece = kinds_of(&[letter], def)?[0];
-            format!("Some(Gating {{ piece: PieceKind::{piece:?}, count: {count}, same_file: {same_file} }})")
-        }
+        None => None,
+        Some((letter, count, same_file)) => Some((kinds_of(&[letter], def)?[0], count, same_file)),
     };
     let kidnap = match f.kidnap {
-        None => "Kidnap::None",
+        None => None,
         Some((letter, one_step)) => {
             if kinds_of(&[letter], def)?[0] != PieceKind::Alseid {
                 return Err("only the Alseid kidnaps".into());
             }
-            if one_step { "Kidnap::OneStep" } else { "Kidnap::Always" }
+            Some(one_step)
         }
     };
     // Camel and Rhino Chess's mechanisms are compiled as that game has them.
@@ -150,6 +177,36 @@ pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, S
     if takeovers != swaps || takeovers != camel_rhino_loss || takeovers != wazir_promotes {
         return Err("takeovers, swaps, the Camel/Rhino loss and Wazir promotion come together".into());
     }
+    Ok(CompiledRules {
+        kinds,
+        promotions,
+        castling: f.castling,
+        chess960: def.chess960,
+        gating,
+        kidnap,
+        takeovers,
+        swaps,
+        camel_rhino_loss,
+        wazir_promotes,
+        double_step_rank,
+    })
+}
+
+/// `games.rs`'s constants for one definition.
+#[cfg_attr(not(test), allow(dead_code))] // used by build.rs and the tests
+pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, String> {
+    let r = rules(def)?;
+    let gating = match r.gating {
+        None => "None".to_string(),
+        Some((piece, count, same_file)) => {
+            format!("Some(Gating {{ piece: PieceKind::{piece:?}, count: {count}, same_file: {same_file} }})")
+        }
+    };
+    let kidnap = match r.kidnap {
+        None => "Kidnap::None",
+        Some(true) => "Kidnap::OneStep",
+        Some(false) => "Kidnap::Always",
+    };
     let mut code = String::new();
     let _ = writeln!(code, "/// `[{}]`, compiled.", def.name);
     let _ = writeln!(code, "pub(crate) const {constant}: CompiledGame = CompiledGame {{");
@@ -158,19 +215,19 @@ pub(crate) fn compile(constant: &str, def: &Arc<VariantDef>) -> Result<String, S
     let _ = writeln!(code, "    start_fen: {:?},", def.start_fen);
     let _ = writeln!(code, "    start: {},", start_pieces(def)?);
     let _ = writeln!(code, "    rules: Rules {{");
-    let _ = writeln!(code, "        kinds: kinds({}),", kind_list(&kinds));
-    let _ = writeln!(code, "        promotions: {},", kind_list(&promotions));
-    let _ = writeln!(code, "        castling: {},", f.castling);
-    let _ = writeln!(code, "        chess960: {},", def.chess960);
+    let _ = writeln!(code, "        kinds: kinds({}),", kind_list(&r.kinds));
+    let _ = writeln!(code, "        promotions: {},", kind_list(&r.promotions));
+    let _ = writeln!(code, "        castling: {},", r.castling);
+    let _ = writeln!(code, "        chess960: {},", r.chess960);
     let _ = writeln!(code, "        gating: {gating},");
     let _ = writeln!(code, "        kidnap: {kidnap},");
-    let _ = writeln!(code, "        takeovers: {takeovers},");
-    let _ = writeln!(code, "        swaps: {swaps},");
-    let _ = writeln!(code, "        camel_rhino_loss: {camel_rhino_loss},");
-    let _ = writeln!(code, "        wazir_promotes: {wazir_promotes},");
-    let _ = writeln!(code, "        double_step_rank: {double_step_rank},");
+    let _ = writeln!(code, "        takeovers: {},", r.takeovers);
+    let _ = writeln!(code, "        swaps: {},", r.swaps);
+    let _ = writeln!(code, "        camel_rhino_loss: {},", r.camel_rhino_loss);
+    let _ = writeln!(code, "        wazir_promotes: {},", r.wazir_promotes);
+    let _ = writeln!(code, "        double_step_rank: {},", r.double_step_rank);
     // Swaps take pawns back to their first rank.
-    let _ = writeln!(code, "        pawns_anywhere: {swaps},");
+    let _ = writeln!(code, "        pawns_anywhere: {},", r.swaps);
     let _ = writeln!(code, "    }},");
     let _ = writeln!(code, "}};\n");
     Ok(code)
@@ -188,6 +245,7 @@ fn sorted_pairs(pairs: &[(char, char)]) -> Vec<(char, char)> {
     v
 }
 
+#[cfg_attr(not(test), allow(dead_code))] // used by build.rs and the tests
 /// The start position's pieces as `(square index, white, kind)`, as the
 /// definition's own start position holds them.
 fn start_pieces(def: &Arc<VariantDef>) -> Result<String, String> {

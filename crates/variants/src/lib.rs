@@ -43,7 +43,6 @@
 mod any;
 mod camel_rhino;
 mod castling;
-#[cfg(test)]
 mod compile;
 mod gating;
 mod kidnap;

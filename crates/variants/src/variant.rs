@@ -283,6 +283,39 @@ impl VariantId {
     }
 }
 
+impl VariantId {
+    /// The compiled game whose code plays the definition `def` exactly, if
+    /// one does: same board, every piece a compiled kind of that game with
+    /// the same letter and movement, and every rule constant equal (the
+    /// compiled game may know more piece kinds than `def` uses). The start
+    /// position and name may differ: positions of `def` can then be counted
+    /// by the compiled core (see `menagerie_app::compiled_twin`).
+    pub fn playing(def: &std::sync::Arc<menagerie_rules::VariantDef>) -> Option<VariantId> {
+        let r = crate::compile::rules(def).ok()?;
+        let own = kinds(&r.kinds);
+        Self::EVERY.iter().copied().find(|id| {
+            let c = id.rules();
+            id.size() == (def.files, def.ranks)
+                && own & !c.kinds == 0
+                && c.promotions == r.promotions.as_slice()
+                && c.castling == r.castling
+                && c.chess960 == r.chess960
+                && c.gating == r.gating.map(|(piece, count, same_file)| Gating { piece, count, same_file })
+                && c.kidnap
+                    == match r.kidnap {
+                        None => Kidnap::None,
+                        Some(true) => Kidnap::OneStep,
+                        Some(false) => Kidnap::Always,
+                    }
+                && c.takeovers == r.takeovers
+                && c.swaps == r.swaps
+                && c.camel_rhino_loss == r.camel_rhino_loss
+                && c.wazir_promotes == r.wazir_promotes
+                && c.double_step_rank == r.double_step_rank
+        })
+    }
+}
+
 /// Whether `MENAGERIE_TEST_VARIANTS` asks for the test-only rule sets
 /// (read once per process).
 fn test_variants_served() -> bool {

@@ -331,6 +331,10 @@ fn data_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<
     if ctl.stop.load(Ordering::Relaxed) {
         return None;
     }
+    // A compiled game that plays the variant counts it at its speed.
+    if let Some(twin) = menagerie_app::compiled_twin_for(pos, depth) {
+        return twin.perft_controlled(depth, ctl);
+    }
     if depth <= DATA_PERFT_CHUNK {
         let n = pos.perft(depth);
         ctl.progress.fetch_add(n, Ordering::Relaxed);

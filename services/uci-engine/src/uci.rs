@@ -439,27 +439,22 @@ fn ponderhit(s: &mut Session) {
 fn perft(s: &Session, depth: u32) {
     let t = std::time::Instant::now();
     let mut total = 0;
-    if let Some(p) = s.data_position() {
-        let Ok(divide) = std::panic::catch_unwind(|| p.divide(depth.max(1))) else {
-            send("info string error: perft failed (internal error)");
-            return;
-        };
-        for (m, n) in divide {
-            send(&format!("{m}: {n}"));
-            total += n;
-        }
-        send("");
-        send(&format!("Nodes searched: {total}"));
-        return;
-    }
-    let p = s.position();
     // A panic in the rules code must not take the engine down with it.
-    let Ok(divide) = std::panic::catch_unwind(|| p.divide(depth.max(1))) else {
+    let rows = match s.data_position() {
+        Some(p) => std::panic::catch_unwind(|| menagerie_app::data_divide(p, depth.max(1))),
+        None => {
+            let (p, variant) = (s.position(), s.variant);
+            std::panic::catch_unwind(|| {
+                p.divide(depth.max(1)).into_iter().map(|(m, n)| (uci::format(variant, m), n)).collect()
+            })
+        }
+    };
+    let Ok(rows) = rows else {
         send("info string error: perft failed (internal error)");
         return;
     };
-    for (m, n) in divide {
-        send(&format!("{}: {n}", uci::format(s.variant, m)));
+    for (m, n) in rows {
+        send(&format!("{m}: {n}"));
         total += n;
     }
     send("");

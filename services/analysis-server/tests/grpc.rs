@@ -2562,6 +2562,34 @@ async fn a_users_variants_file_is_served() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_users_variant_with_compiled_rules_is_counted_by_the_compiled_core() {
+    let _g = exclusive().await;
+    let dir = tempfile::tempdir().unwrap();
+    let ini = dir.path().join("displacement.ini");
+    let text = "[displacement:chess]\nstartFen = rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1\n";
+    std::fs::write(&ini, text).unwrap();
+    let mut c = config();
+    c.variants = vec![ini.to_str().unwrap().into()];
+    let server = start_service(AnalysisApi::try_new(c).unwrap()).await;
+    let mut client = server.client().await;
+    // Counted by the compiled chess code (the data core gives the same
+    // 202,002), divided in the data core's notation.
+    let run = perft(&mut client, perft_req(pos("displacement", "", &[]), 4)).await.unwrap();
+    assert_eq!(run.total(), 202_002);
+    assert_eq!(run.divides.len(), 20);
+    assert!(run.divides.iter().any(|d| d.r#move == "c1d3" && d.san == "Nd3"), "{:?}", run.divides);
+    // Deadlines and cancellation stop the compiled count too.
+    let before = server.stopped_early();
+    let mut req = Request::new(perft_req(pos("displacement", "", &[]), 8));
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.perft(req).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(&server).await;
+    assert!(server.stopped_early() > before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
     let _g = shared().await;
     let dir = tempfile::tempdir().unwrap();

@@ -755,7 +755,12 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 {
                     break;
                 }
-                if self.root_moves.len() == 1 && self.shared.budget.soft.is_some() {
+                // One move to search saves the clock; a fixed thinking time
+                // (`movetime`, an analysis of one move) is used in full.
+                if self.root_moves.len() == 1
+                    && self.shared.budget.soft.is_some()
+                    && self.shared.limits.movetime.is_none()
+                {
                     break;
                 }
                 if let Score::Mate(n) = info.score

@@ -96,6 +96,24 @@ fn multipv_reports_distinct_lines() {
 }
 
 #[test]
+fn one_move_is_searched_for_the_whole_movetime_but_not_on_a_clock() {
+    // WAC.163: analysing the sacrifice Qg2+ alone (`searchmoves`) with a
+    // fixed time searches it deeply; on a clock one legal move is played
+    // after the first iteration.
+    let f = "5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 1";
+    let pos = fen::parse(VariantId::Chess, f).unwrap();
+    let only = vec![uci::parse(&pos, "f3g2").unwrap()];
+    let analysis = Limits { movetime: Some(Duration::from_millis(300)), searchmoves: only, ..Limits::default() };
+    let r = search(VariantId::Chess, f, analysis);
+    assert_eq!(r.best, Some(uci::parse(&pos, "f3g2").unwrap()));
+    assert!(r.depth > 3, "depth {}", r.depth);
+    let forced = "k7/8/1K6/8/8/8/8/7R b - - 0 1";
+    let clock =
+        Limits { wtime: Some(Duration::from_secs(60)), btime: Some(Duration::from_secs(60)), ..Limits::default() };
+    assert_eq!(search(VariantId::Chess, forced, clock).depth, 1);
+}
+
+#[test]
 fn node_limit_is_honoured() {
     let r = search(
         VariantId::Chess,

@@ -82,8 +82,7 @@ pub const TWIN_DEPTH: u32 = 3;
 /// moves and perft counts are those of `pos`; its speed is the compiled
 /// core's.
 pub fn compiled_twin(pos: &DataPosition) -> Option<AnyPosition> {
-    let id = VariantId::playing(pos.variant())?;
-    fen::parse(id, &pos.fen()).ok()
+    menagerie_notation::twin::compiled(pos)
 }
 
 /// Leaf count of a position of a variant defined as data at `depth`, on

@@ -16,6 +16,7 @@ pub mod epd;
 pub mod fen;
 pub mod pgn;
 pub mod san;
+pub mod twin;
 pub mod uci;
 mod why;
 pub mod xboard;

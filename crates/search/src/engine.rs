@@ -11,6 +11,7 @@ use crate::search::{Shared, Worker};
 use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
 use crate::{Info, Score};
+use menagerie_notation::twin;
 use menagerie_variants::{AnyPosition, IllegalMove, Move, Position, PositionVisitor, Variant};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -109,6 +110,10 @@ struct DataState {
     position: DataPosition,
     history: Vec<u64>,
     eval: Arc<DataEval>,
+    /// The position's compiled twin and the compiled keys of the positions
+    /// before it, when a compiled game plays the variant and every position
+    /// of the game has a twin: the search then runs on the compiled core.
+    twin: Option<(AnyPosition, Vec<u64>)>,
 }
 
 /// A chess-variant engine: a position, a transposition table and options.
@@ -220,24 +225,41 @@ impl Engine {
     ) -> Result<(), IllegalDataMove> {
         let mut pos = start;
         let mut history = Vec::with_capacity(moves.len());
+        let mut twin_keys = Some(Vec::with_capacity(moves.len()));
         for (index, &m) in moves.iter().enumerate() {
             if !pos.legal_moves().contains(&m) {
                 return Err(IllegalDataMove { index, text: format!("{m:?}") });
             }
             history.push(pos.key());
+            if let Some(keys) = &mut twin_keys {
+                match twin::compiled(&pos) {
+                    Some(t) => keys.push(t.hash()),
+                    None => twin_keys = None,
+                }
+            }
             pos = pos.play(m);
         }
+        let twin = twin_keys
+            .and_then(|keys| twin::compiled(&pos).filter(|t| twin::moves_correspond(&pos, t)).map(|t| (t, keys)));
         let eval = match &self.data {
             Some(d) if Arc::ptr_eq(d.eval.variant(), pos.variant()) => d.eval.clone(),
             _ => Arc::new(DataEval::new(pos.variant())),
         };
-        self.data = Some(DataState { position: DataPosition::new(pos), history, eval });
+        self.data = Some(DataState { position: DataPosition::new(pos), history, eval, twin });
         Ok(())
     }
 
     /// The data-variant position set by [`Engine::set_data_position`].
     pub fn data_position(&self) -> Option<&menagerie_rules::Position> {
         self.data.as_ref().map(|d| d.position.position())
+    }
+
+    /// The compiled game that searches the data-variant position, if one
+    /// plays its variant exactly ([`menagerie_notation::twin`]): the search
+    /// then runs that game's compiled code and evaluation and answers in
+    /// data moves.
+    pub fn data_twin(&self) -> Option<menagerie_variants::VariantId> {
+        self.data.as_ref()?.twin.as_ref().map(|(t, _)| t.variant())
     }
 
     /// Starts a search of the data-variant position in the background (as
@@ -263,6 +285,9 @@ impl Engine {
         let Some(data) = &self.data else {
             return SearchHandle { stop, join: std::thread::spawn(SearchResult::empty) };
         };
+        if let Some((twin, keys)) = &data.twin {
+            return self.go_twin(data.position.position(), *twin, keys.clone(), limits, only, stop, on_info);
+        }
         let search = Search {
             tt: self.tt.clone(),
             stop: stop.clone(),
@@ -280,6 +305,66 @@ impl Engine {
             .name("menagerie-search".into())
             .stack_size(64 << 20)
             .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| search.run(&pos, eval))))
+            .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
+        SearchHandle { stop, join }
+    }
+
+    /// The search of a data-variant position `data` on the compiled core,
+    /// from its twin `twin` reached through positions with the compiled
+    /// keys `keys`; lines and moves are answered as data moves.
+    #[allow(clippy::too_many_arguments)]
+    fn go_twin(
+        &self,
+        data: &menagerie_rules::Position,
+        twin: AnyPosition,
+        keys: Vec<u64>,
+        mut limits: Limits,
+        only: Vec<menagerie_rules::Move>,
+        stop: Arc<AtomicBool>,
+        mut on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
+    ) -> SearchHandle<menagerie_rules::Move> {
+        limits.searchmoves = only.iter().filter_map(|&dm| twin::to_compiled(data, &twin, dm)).collect();
+        let root = data.clone();
+        let info_of = move |i: Info| Info {
+            depth: i.depth,
+            seldepth: i.seldepth,
+            multipv: i.multipv,
+            score: i.score,
+            nodes: i.nodes,
+            nps: i.nps,
+            time_ms: i.time_ms,
+            hashfull: i.hashfull,
+            pv: twin::line_to_data(&root, &twin, &i.pv),
+        };
+        let report = info_of.clone();
+        let run = Run {
+            tt: self.tt.clone(),
+            stop: stop.clone(),
+            limits,
+            options: self.options,
+            history: keys,
+            on_info: Box::new(move |i| on_info(report(i))),
+        };
+        let root = data.clone();
+        let answer = move |r: SearchResult| {
+            let line: Vec<Move> = r.best.into_iter().chain(r.ponder).collect();
+            let moves = twin::line_to_data(&root, &twin, &line);
+            SearchResult {
+                best: moves.first().copied(),
+                ponder: moves.get(1).copied(),
+                score: r.score,
+                depth: r.depth,
+                nodes: r.nodes,
+                time_ms: r.time_ms,
+                lines: r.lines.into_iter().map(&info_of).collect(),
+            }
+        };
+        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
+        let parent = tracing::Span::current();
+        let join = std::thread::Builder::new()
+            .name("menagerie-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| answer(twin.visit(run)))))
             .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
         SearchHandle { stop, join }
     }

@@ -379,3 +379,48 @@ proptest! {
         }
     }
 }
+
+/// A user's variant whose rules a compiled game plays is searched by that
+/// game's compiled code and answered in data moves; one without is searched
+/// by the data core.
+#[test]
+fn a_variant_with_compiled_rules_is_searched_by_the_compiled_core() {
+    let mut d = defs();
+    d.load("[my-chess:chess]\nstartFen = rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1\n", "t.ini").unwrap();
+    let def = d.get("my-chess").unwrap();
+    let mut e = engine();
+    e.set_data_position(Position::start(def), &[]).unwrap();
+    assert_eq!(e.data_twin(), Some(menagerie_variants::VariantId::Chess));
+    // The scholar's mate in one, as the brute force confirms.
+    let p = Position::from_fen(def, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4").unwrap();
+    assert!(forced_win(&p, 1));
+    let r = search(&p, &[], Limits::depth(4));
+    assert_eq!(r.score, Score::Mate(1));
+    assert_eq!(p.move_text(r.best.unwrap()), "h5f7");
+    // Lines are data moves, legal in order; a game's moves keep the twin.
+    let start = Position::start(def);
+    let mut at = start.clone();
+    let mut moves = Vec::new();
+    for text in ["e2e4", "e7e5", "c1d3"] {
+        let m = at.parse_any(text).unwrap();
+        at = at.play(m);
+        moves.push(m);
+    }
+    e.set_data_position(start, &moves).unwrap();
+    assert!(e.data_twin().is_some());
+    let r = e.search_data(Limits::depth(6), |_| {});
+    let mut q = e.data_position().unwrap().clone();
+    for &m in &r.lines[0].pv {
+        assert!(q.legal_moves().contains(&m), "{} in {}", q.move_text(m), q.fen());
+        q = q.play(m);
+    }
+    assert_eq!(r.best, r.lines[0].pv.first().copied());
+    // `searchmoves` in data moves.
+    let here = e.data_position().unwrap().clone();
+    let only = vec![here.parse_any("a7a6").unwrap()];
+    let r = e.go_data_only(Limits::depth(4), only.clone(), |_| {}).wait();
+    assert_eq!(r.best, Some(only[0]));
+    // Makruk has no compiled twin.
+    e.set_data_position(Position::start(d.get("makruk").unwrap()), &[]).unwrap();
+    assert_eq!(e.data_twin(), None);
+}

@@ -20,12 +20,15 @@
 pub mod epd;
 mod position;
 
+/// The compiled core's copy of a position of a variant defined as data (see
+/// [`menagerie_notation::twin`]).
+pub use menagerie_notation::twin::compiled as compiled_twin;
 pub use menagerie_rules::{
     Game as DataGame, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, VariantDef,
 };
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
-    Variants, compiled_twin, compiled_twin_for, data_divide, data_perft, play_moves,
+    Variants, compiled_twin_for, data_divide, data_perft, play_moves,
 };
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).

@@ -2,7 +2,7 @@
 //! from it.
 
 use menagerie_notation::fen::{self, FenError};
-use menagerie_notation::{MoveError, parse_move};
+use menagerie_notation::{MoveError, parse_move, twin};
 use menagerie_rules::{
     DefinitionError, Definitions, Game as DataGame, MENAGERIE_INI, Position as DataPosition, VariantDef,
 };
@@ -75,19 +75,9 @@ impl GamePosition {
 /// reading the position into the compiled core costs more than counting.
 pub const TWIN_DEPTH: u32 = 3;
 
-/// The compiled core's copy of `pos`, a position of a variant defined as
-/// data, when a compiled game plays that variant's rules exactly
-/// ([`VariantId::playing`]: same board, pieces and rule constants, whatever
-/// the name and start position) and reads the position's FEN. Its legal
-/// moves and perft counts are those of `pos`; its speed is the compiled
-/// core's.
-pub fn compiled_twin(pos: &DataPosition) -> Option<AnyPosition> {
-    menagerie_notation::twin::compiled(pos)
-}
-
 /// Leaf count of a position of a variant defined as data at `depth`, on
 /// this thread: on the compiled core when the position has a
-/// [`compiled_twin`] (from [`TWIN_DEPTH`]), else on the data core.
+/// [`twin::compiled`] (from [`TWIN_DEPTH`]), else on the data core.
 pub fn data_perft(pos: &DataPosition, depth: u32) -> u64 {
     match compiled_twin_for(pos, depth) {
         Some(twin) => twin.perft(depth),
@@ -105,9 +95,9 @@ pub fn data_divide(pos: &DataPosition, depth: u32) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// [`compiled_twin`] when counting to `depth` is worth the conversion.
+/// [`twin::compiled`] when counting to `depth` is worth the conversion.
 pub fn compiled_twin_for(pos: &DataPosition, depth: u32) -> Option<AnyPosition> {
-    if depth < TWIN_DEPTH { None } else { compiled_twin(pos) }
+    if depth < TWIN_DEPTH { None } else { twin::compiled(pos) }
 }
 
 impl VariantRef {

@@ -3,6 +3,7 @@
 //! twin counts what the data core counts.
 
 use menagerie_app::{DataPosition, Variants, compiled_twin, data_divide, data_perft};
+use menagerie_notation::epd;
 use menagerie_rules::{Definitions, MENAGERIE_INI, VariantDef};
 use menagerie_variants::VariantId;
 use std::sync::Arc;
@@ -92,16 +93,15 @@ fn twins_count_the_suites_like_the_data_core() {
         let text = std::fs::read_to_string(format!("{dir}{file}")).expect("the suite is in the repository");
         let suite = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
         for line in suite.step_by(step) {
-            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-            let op = |name: &str| fields.iter().find_map(|f| f.strip_prefix(name)).map(str::trim);
-            let variant = op("variant ").unwrap_or(default);
-            let p = DataPosition::from_fen(&def(&defs, variant), fields[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let epd = epd::parse_line_with(line, 1, |name| Ok::<_, String>(name.to_string())).unwrap().unwrap();
+            let variant = epd.variant.as_deref().unwrap_or(default);
+            let p = DataPosition::from_fen(&def(&defs, variant), &epd.fen).unwrap_or_else(|e| panic!("{line}: {e}"));
             let twin = compiled_twin(&p).unwrap_or_else(|| panic!("{line}: no compiled twin"));
             assert_eq!(twin.variant().name(), variant, "{line}");
             assert_eq!(twin.count_legal(), p.legal_moves().len() as u64, "{line}");
             assert_eq!(twin.perft(2), p.perft(2), "{line}");
-            if let Some(d3) = op("D3 ") {
-                assert_eq!(data_perft(&p, 3).to_string(), d3, "{line}");
+            if let Some(&(_, d3)) = epd.depths.iter().find(|&&(d, _)| d == 3) {
+                assert_eq!(data_perft(&p, 3), d3, "{line}");
             }
             lines += 1;
         }

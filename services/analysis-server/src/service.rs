@@ -328,12 +328,17 @@ const DATA_PERFT_CHUNK: u32 = 3;
 /// Perft of `pos` that stops (`None`) when `ctl.stop` is set, adding the
 /// leaves of each finished chunk to `ctl.progress` (no table).
 fn data_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
+    // A compiled game that plays the variant counts it at its speed.
+    match menagerie_app::compiled_twin_for(pos, depth) {
+        Some(twin) => twin.perft_controlled(depth, ctl),
+        None => data_core_perft(pos, depth, ctl),
+    }
+}
+
+/// [`data_perft`] on the data core.
+fn data_core_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
     if ctl.stop.load(Ordering::Relaxed) {
         return None;
-    }
-    // A compiled game that plays the variant counts it at its speed.
-    if let Some(twin) = menagerie_app::compiled_twin_for(pos, depth) {
-        return twin.perft_controlled(depth, ctl);
     }
     if depth <= DATA_PERFT_CHUNK {
         let n = pos.perft(depth);
@@ -342,7 +347,7 @@ fn data_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<
     }
     let mut total = 0;
     for m in pos.legal_moves() {
-        total += data_perft(&pos.play(m), depth - 1, ctl)?;
+        total += data_core_perft(&pos.play(m), depth - 1, ctl)?;
     }
     Some(total)
 }

@@ -203,6 +203,23 @@ fn cpu_seconds() -> f64 {
 /// After a job was stopped: no job is admitted any more, and the process
 /// stops burning CPU (a generous bound: a job left running would burn a
 /// whole core, or two, in the idle second).
+/// Starts `req` with a 300 ms deadline (too short for it to finish) and
+/// asserts that it ends with DEADLINE_EXCEEDED and its work stops.
+async fn assert_stopped_at_deadline(
+    server: &TestServer,
+    client: &mut AnalysisServiceClient<Channel>,
+    req: pb::PerftRequest,
+) {
+    let before = server.stopped_early();
+    let mut req = Request::new(req);
+    req.set_timeout(Duration::from_millis(300));
+    let mut stream = client.perft(req).await.unwrap().into_inner();
+    let s = stream_error(&mut stream).await;
+    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
+    assert_work_stops(server).await;
+    assert!(server.stopped_early() > before);
+}
+
 async fn assert_work_stops(server: &TestServer) {
     wait_until("running jobs to reach 0", || server.running() == 0).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -2138,14 +2155,7 @@ async fn data_variant_perft_stops_at_the_deadline_the_caps_and_cancellation() {
     // The deadline (capablanca perft 8 is about 10^11 nodes: never done in time).
     let server = start(config()).await;
     let mut client = server.client().await;
-    let before = server.stopped_early();
-    let mut req = Request::new(perft_req(pos("capablanca", "", &[]), 8));
-    req.set_timeout(Duration::from_millis(300));
-    let mut stream = client.perft(req).await.unwrap().into_inner();
-    let s = stream_error(&mut stream).await;
-    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
-    assert_work_stops(&server).await;
-    assert!(server.stopped_early() > before);
+    assert_stopped_at_deadline(&server, &mut client, perft_req(pos("capablanca", "", &[]), 8)).await;
     // A dropped stream stops its work and gives its slot back.
     let stream = client.perft(perft_req(pos("capablanca", "", &[]), 7)).await.unwrap().into_inner();
     wait_until("the perft to run", || server.running() == 1).await;
@@ -2579,14 +2589,7 @@ async fn a_users_variant_with_compiled_rules_is_counted_by_the_compiled_core() {
     assert_eq!(run.divides.len(), 20);
     assert!(run.divides.iter().any(|d| d.r#move == "c1d3" && d.san == "Nd3"), "{:?}", run.divides);
     // Deadlines and cancellation stop the compiled count too.
-    let before = server.stopped_early();
-    let mut req = Request::new(perft_req(pos("displacement", "", &[]), 8));
-    req.set_timeout(Duration::from_millis(300));
-    let mut stream = client.perft(req).await.unwrap().into_inner();
-    let s = stream_error(&mut stream).await;
-    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
-    assert_work_stops(&server).await;
-    assert!(server.stopped_early() > before);
+    assert_stopped_at_deadline(&server, &mut client, perft_req(pos("displacement", "", &[]), 8)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -110,6 +110,8 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     cont: [Vec<i16>; 2],
     /// The best reply found to each `[piece and square]` of the previous move.
     counter: Vec<Option<P::Move>>,
+    /// Capture history: how often a capture by `[piece and square]` caused a cutoff.
+    capture_hist: Vec<i16>,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
@@ -121,6 +123,7 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     /// Per-ply scratch lists (no allocation per node).
     buffers: Vec<Vec<(P::Move, i32)>>,
     quiets: Vec<Vec<P::Move>>,
+    captures: Vec<Vec<P::Move>>,
 }
 
 impl<'a, P: SearchPosition> Worker<'a, P> {
@@ -161,6 +164,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             history: vec![0; 2 * 128 * 128],
             cont: [vec![0; (Self::PS + 1) * Self::PS], vec![0; (Self::PS + 1) * Self::PS]],
             counter: vec![None; Self::PS + 1],
+            capture_hist: vec![0; Self::PS + 1],
             stack: vec![Frame { ps: Self::NO_PS, eval: -INF }; MAX_PLY + 4],
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -169,6 +173,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             reductions,
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            captures: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
         }
     }
 
@@ -261,6 +266,23 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
     }
 
+    /// Rewards the capture `good` (which caused a cutoff, if any) and
+    /// penalises the captures tried before the cutoff.
+    fn update_capture_stats(&mut self, pos: &P, good: Option<P::Move>, tried: &[P::Move], depth: i32) {
+        let bonus = (depth * depth + 2 * depth).min(1600);
+        let mut apply = |m: P::Move, b: i32| {
+            let c = &mut self.capture_hist[Self::ps(pos, m)];
+            let v = i32::from(*c);
+            *c = (v + b - v * b.abs() / 16384).clamp(-16384, 16384) as i16;
+        };
+        if let Some(g) = good {
+            apply(g, bonus);
+        }
+        for &m in tried {
+            apply(m, -bonus);
+        }
+    }
+
     fn is_repetition(&self, pos: &P) -> bool {
         let key = pos.key();
         let n = self.keys.len();
@@ -292,7 +314,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 1_000_000
             } else if pos.is_tactical(m) {
                 let attacker = pos.mover_value(m, &self.shared.eval);
-                let mvv = pos.gain(m, &self.shared.eval) * 16 - attacker / 10;
+                let mvv = pos.gain(m, &self.shared.eval) * 16 - attacker / 10
+                    + i32::from(self.capture_hist[Self::ps(pos, m)]) / 16;
                 // Captures that lose material go after the quiet moves.
                 if !P::is_promotion(m) && pos.see(m, &self.shared.eval) < 0 { -200_000 + mvv } else { 500_000 + mvv }
             } else if Some(m) == killers[0] {
@@ -323,7 +346,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     }
 
     /// Alpha-beta with principal variation search.
-    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, ply: usize, can_null: bool) -> i32 {
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, can_null: bool, cut_node: bool) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.stopped() {
@@ -344,6 +368,13 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let depth = depth.max(1);
 
         // Mate distance pruning.
+        if ply > 0 {
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let alpha0 = alpha;
         let key = pos.key();
         let tt = self.shared.tt.probe_with(key, P::unpack);
@@ -391,7 +422,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 let child = pos.play_null();
                 self.keys.push(child.key());
                 self.stack[ply].ps = Self::NO_PS;
-                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut_node);
                 self.keys.pop();
                 if self.stopped() {
                     return 0;
@@ -408,6 +439,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         self.order(pos, &moves, tt_move, ply, &mut ordered);
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
         quiets_tried.clear();
+        let mut captures_tried = std::mem::take(&mut self.captures[ply]);
+        captures_tried.clear();
         let prev = self.previous(ply);
         let mut best = -INF;
         let mut best_move = None;
@@ -418,11 +451,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && !prelude {
                 if !tactical {
                     // Late move pruning and futility pruning of quiet moves.
-                    let late = (4 + 3 * (depth * depth) as usize) / if improving { 1 } else { 2 };
-                    if depth <= 3 && i >= late.max(3) {
+                    let late = (3 + (depth * depth) as usize) * if improving { 2 } else { 1 } / 2;
+                    if depth <= 7 && i >= late.max(3) {
                         continue;
                     }
-                    if depth <= 2 && static_eval + 120 * depth <= alpha {
+                    if depth <= 6 && static_eval + 40 + 110 * depth <= alpha {
                         continue;
                     }
                     // Quiet moves with a bad history, or that lose material, at low depth.
@@ -441,7 +474,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             self.keys.push(child.key());
             self.stack[ply].ps = Self::ps(pos, m);
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, !pv_node && !cut_node)
             } else {
                 let mut r = 0;
                 if depth >= 3 && i >= 2 + usize::from(pv_node) && !in_check && !gives_check {
@@ -458,6 +491,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                         if !improving {
                             r += 1;
                         }
+                        if cut_node {
+                            r += 1;
+                        }
                         if order_score >= 398_000 {
                             // Killers and the counter-move.
                             r -= 1;
@@ -467,12 +503,12 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, true);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 s
             };
@@ -480,6 +516,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             if self.stopped() {
                 self.buffers[ply] = ordered;
                 self.quiets[ply] = quiets_tried;
+                self.captures[ply] = captures_tried;
                 return 0;
             }
             if score > best {
@@ -496,6 +533,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                                 k[0] = Some(m);
                             }
                             self.update_quiet_stats(pos, m, &quiets_tried, depth, ply);
+                            self.update_capture_stats(pos, None, &captures_tried, depth);
+                        } else {
+                            self.update_capture_stats(pos, Some(m), &captures_tried, depth);
                         }
                         break;
                     }
@@ -503,10 +543,13 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             }
             if !tactical && quiets_tried.len() < 64 {
                 quiets_tried.push(m);
+            } else if tactical && captures_tried.len() < 32 {
+                captures_tried.push(m);
             }
         }
         self.buffers[ply] = ordered;
         self.quiets[ply] = quiets_tried;
+        self.captures[ply] = captures_tried;
         let bound = bound_of(best, alpha0, beta);
         self.shared.tt.store_packed(key, best_move.map(P::pack), to_tt(best, ply), static_eval, depth, bound);
         best
@@ -615,11 +658,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             self.keys.push(child.key());
             self.seldepth = 0;
             let score = if i == pv_idx {
-                -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true)
+                -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true, false)
             } else {
-                let mut s = -self.negamax(&child, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
+                let mut s = -self.negamax(&child, depth - 1 + ext, -alpha - 1, -alpha, 1, true, true);
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true);
+                    s = -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true, false);
                 }
                 s
             };

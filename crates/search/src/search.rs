@@ -93,6 +93,8 @@ struct Frame {
     ps: usize,
     /// Static evaluation at this ply (`-INF` in check or unknown).
     eval: i32,
+    /// The move played at this ply is a null move.
+    null: bool,
 }
 
 /// One search thread.
@@ -165,7 +167,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             cont: [vec![0; (Self::PS + 1) * Self::PS], vec![0; (Self::PS + 1) * Self::PS]],
             counter: vec![None; Self::PS + 1],
             capture_hist: vec![0; Self::PS + 1],
-            stack: vec![Frame { ps: Self::NO_PS, eval: -INF }; MAX_PLY + 4],
+            stack: vec![Frame { ps: Self::NO_PS, eval: -INF, null: false }; MAX_PLY + 4],
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
@@ -345,9 +347,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         pos.has_pieces()
     }
 
-    /// Alpha-beta with principal variation search.
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, can_null: bool, cut_node: bool) -> i32 {
+    /// Alpha-beta with principal variation search. `cut_node`: a node
+    /// expected to fail high (searched with a null window from a parent
+    /// expecting to fail low there), where late moves are reduced more.
+    fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if self.stopped() {
@@ -417,12 +420,15 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 }
             }
             // Null-move pruning (not with only king and pawns: zugzwang).
-            if can_null && depth >= 3 && static_eval >= beta && Self::has_pieces(pos) {
+            // Never two null moves in a row.
+            let after_null = ply > 0 && self.stack[ply - 1].null;
+            if !after_null && depth >= 3 && static_eval >= beta && Self::has_pieces(pos) {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.keys.push(child.key());
                 self.stack[ply].ps = Self::NO_PS;
-                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false, !cut_node);
+                self.stack[ply].null = true;
+                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.keys.pop();
                 if self.stopped() {
                     return 0;
@@ -473,8 +479,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
             self.stack[ply].ps = Self::ps(pos, m);
+            self.stack[ply].null = false;
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, !pv_node && !cut_node)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut r = 0;
                 if depth >= 3 && i >= 2 + usize::from(pv_node) && !in_check && !gives_check {
@@ -503,12 +510,12 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true, true);
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true, !cut_node);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, false);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
                 }
                 s
             };
@@ -658,11 +665,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             self.keys.push(child.key());
             self.seldepth = 0;
             let score = if i == pv_idx {
-                -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true, false)
+                -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, false)
             } else {
-                let mut s = -self.negamax(&child, depth - 1 + ext, -alpha - 1, -alpha, 1, true, true);
+                let mut s = -self.negamax(&child, depth - 1 + ext, -alpha - 1, -alpha, 1, true);
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, true, false);
+                    s = -self.negamax(&child, depth - 1 + ext, -beta, -alpha, 1, false);
                 }
                 s
             };

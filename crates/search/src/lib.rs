@@ -3,9 +3,11 @@
 //! Iterative-deepening principal variation search with aspiration windows,
 //! a lock-free shared transposition table, quiescence over captures (en
 //! passant, replacement captures, takeovers and multi-captures, promotions),
-//! check extensions, killer and history move ordering, reverse futility,
-//! null-move pruning (off in the prelude and with only king and pawns) and
-//! late-move reductions; mate scores; multipv; limits by depth, nodes,
+//! check extensions, killer, counter-move, history, continuation-history
+//! and capture-history move ordering, reverse futility, futility and
+//! late-move pruning, razoring, null-move pruning (off in the prelude and
+//! with only king and pawns), late-move reductions (more at expected cut
+//! nodes) and mate distance pruning; mate scores; multipv; limits by depth, nodes,
 //! movetime or clock; Lazy SMP threads. The hot loop is monomorphic per
 //! variant ([`menagerie_variants::PositionVisitor`]).
 //!

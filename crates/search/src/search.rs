@@ -37,6 +37,12 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// A history entry `v` moved by `bonus`, less as it nears ±16384.
+#[inline(always)]
+fn gravity(v: i32, bonus: i32) -> i32 {
+    v + bonus - v * bonus.abs() / 16384
+}
+
 /// The table bound of a search result `best` in the window (`alpha0`, `beta`).
 fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
     if best >= beta {
@@ -249,13 +255,12 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let prev = self.previous(ply);
         let apply = |w: &mut Self, m: P::Move, b: i32| {
             let h = &mut w.history[Self::history_idx(pos, m)];
-            *h += b - *h * b.abs() / 16384;
+            *h = gravity(*h, b);
             let ps = Self::ps(pos, m);
             if ps != Self::NO_PS {
                 for (t, &p) in w.cont.iter_mut().zip(&prev) {
                     let c = &mut t[p * Self::PS + ps];
-                    let v = i32::from(*c);
-                    *c = (v + b - v * b.abs() / 16384).clamp(-16384, 16384) as i16;
+                    *c = gravity(i32::from(*c), b).clamp(-16384, 16384) as i16;
                 }
             }
         };
@@ -274,8 +279,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let bonus = (depth * depth + 2 * depth).min(1600);
         let mut apply = |m: P::Move, b: i32| {
             let c = &mut self.capture_hist[Self::ps(pos, m)];
-            let v = i32::from(*c);
-            *c = (v + b - v * b.abs() / 16384).clamp(-16384, 16384) as i16;
+            *c = gravity(i32::from(*c), b).clamp(-16384, 16384) as i16;
         };
         if let Some(g) = good {
             apply(g, bonus);

@@ -1,4 +1,4 @@
-"""Shared fixtures: where the release binaries are, and how to run them."""
+"""Shared fixtures: where the binaries are, and how to run them."""
 import os
 import pathlib
 import subprocess
@@ -12,7 +12,7 @@ BIN_DIR = pathlib.Path(os.environ.get("MENAGERIE_BIN_DIR", ROOT / "target" / "re
 def binary(name: str) -> pathlib.Path:
     path = BIN_DIR / name
     if not path.exists():
-        pytest.fail(f"{path} not found: build with `cargo build --release --bins` or set MENAGERIE_BIN_DIR")
+        pytest.fail(f"{path} not found: build with `cargo build --release --bins`, or set MENAGERIE_BIN_DIR (scripts/test.sh: target/debug)")
     return path
 
 

@@ -1,5 +1,5 @@
 """`menagerie annotate`: whole-game analysis from the command line, on this
-machine and spread over `menagerie-server` replicas (release binaries).
+machine and spread over `menagerie-server` replicas (the built binaries).
 
 - a real 70-move game: the annotated PGN on stdout opens in python-chess
   with its evals, NAGs and the engine's lines; --json gives the review;

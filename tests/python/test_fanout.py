@@ -1,5 +1,5 @@
 """Fault tolerance of `menagerie --remote` fan-out over several
-`menagerie-server` replicas (release binaries, loopback):
+`menagerie-server` replicas (the built binaries, loopback):
 
 - an EPD run survives a replica killed mid-run (SIGKILL) or shut down
   (SIGTERM), and a replica that is down from the start;

@@ -1,5 +1,5 @@
 """menagerie-server from a foreign client: Python grpcio stubs generated from
-proto/ with grpcio-tools, against the release `menagerie-server` binary.
+proto/ with grpcio-tools, against the built `menagerie-server` binary.
 
 Checks that the wire contract holds outside tonic: unary calls, server
 streams, an error with its google.rpc details, and a client deadline.

@@ -1,5 +1,5 @@
 """menagerie-server over TLS with bearer tokens, from foreign clients: Python
-grpcio stubs and the `menagerie` CLI against the release binaries, with
+grpcio stubs and the `menagerie` CLI against the built binaries, with
 certificates generated here (the `cryptography` package). Also scrapes the
 Prometheus endpoint with urllib and reads the access log.
 """

@@ -16,8 +16,9 @@ alpaca, a move on the 10x10 board of camel-rhino) and the engine's side of
 XBoard's debug file must show the move arriving and the engine answering.
 
 Needs `xboard`, `Xvfb` and `xdotool` (Debian: `apt-get install xboard xvfb
-xdotool`; nothing is installed here) and the release binaries:
-`cargo build --release -p menagerie-uci-engine -p menagerie-cli`.
+xdotool`; nothing is installed here) and the binaries `menagerie-uci` and
+`menagerie` in `$MENAGERIE_BIN_DIR` (default `target/release`:
+`cargo build --release -p menagerie-uci-engine -p menagerie-cli`).
 
 Usage: run.py [--variants a,b,...] [--keep DIR] [--no-human]
 Exit status 0 when every check passed, 1 otherwise, 2 when a tool is missing.
@@ -34,8 +35,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4]
-ENGINE = ROOT / "target" / "release" / "menagerie-uci"
-CLI = ROOT / "target" / "release" / "menagerie"
+BIN_DIR = Path(os.environ.get("MENAGERIE_BIN_DIR", ROOT / "target" / "release"))
+ENGINE = BIN_DIR / "menagerie-uci"
+CLI = BIN_DIR / "menagerie"
 # The compiled games, then variants defined as data (variants.ini): one XBoard
 # knows by name, one the engine describes (`setup`, `piece`).
 VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960",
@@ -278,7 +280,8 @@ def main():
         return 2
     for b in (ENGINE, CLI):
         if not b.exists():
-            print(f"missing {b}: cargo build --release -p menagerie-uci-engine -p menagerie-cli", file=sys.stderr)
+            print(f"missing {b}: cargo build --release -p menagerie-uci-engine -p menagerie-cli, "
+                  "or set MENAGERIE_BIN_DIR", file=sys.stderr)
             return 2
     base = Path(opts.keep) if opts.keep else Path(tempfile.mkdtemp(prefix="menagerie-xboard-"))
     base.mkdir(parents=True, exist_ok=True)

@@ -233,9 +233,11 @@ def test_epd_survives_a_replica_lost_mid_run(servers, processes, suite, tmp_path
     assert "retrying" in err, "the lost replica was never noticed"
     records = read_results(results)
     assert_complete(records, ids)
-    # The survivors did the rest of the work (the victim may have had one
-    # result on its way when it was lost).
-    assert len([r for r in records[at_kill:] if r["replica"] == victim.url]) <= 1
+    # The survivors did the rest of the work. The victim may have had one
+    # result on its way when it was signalled, and a graceful one (SIGTERM)
+    # also finishes the job it is running while it drains.
+    late = len([r for r in records[at_kill:] if r["replica"] == victim.url])
+    assert late <= (2 if sig == signal.SIGTERM else 1), f"{late} results from the lost replica"
 
 
 def test_epd_with_a_replica_down_from_the_start(servers, processes, suite, tmp_path):

@@ -423,6 +423,18 @@ fn main() -> Result<()> {
         }
     }
     let is_psq = |i: usize| Weights::name(i).starts_with("psq_");
+    // Every `--only` prefix must name some weight (a typo would tune
+    // nothing); say what each one frees, since a prefix also takes longer
+    // names (`kd_check` is every safe-check weight).
+    for p in &args.only {
+        let names: Vec<String> = (0..WEIGHT_COUNT).map(Weights::name).filter(|n| n.starts_with(p.as_str())).collect();
+        if names.is_empty() {
+            bail!("--only {p}: no weight name starts with '{p}'");
+        }
+        let shown: Vec<&str> = names.iter().take(4).map(String::as_str).collect();
+        let more = if names.len() > shown.len() { format!(", … ({} in all)", names.len()) } else { String::new() };
+        eprintln!("--only {p}: {}{more}", shown.join(", "));
+    }
     let chosen = |i: usize| args.only.is_empty() || args.only.iter().any(|p| Weights::name(i).starts_with(p.as_str()));
     let free: Vec<bool> = (0..WEIGHT_COUNT).map(|i| used[i] && !(args.no_psq && is_psq(i)) && chosen(i)).collect();
     eprintln!("{} weights tuned", free.iter().filter(|f| **f).count());

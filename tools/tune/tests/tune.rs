@@ -120,6 +120,24 @@ fn a_fit_writes_a_weights_file_that_explains_the_labels_better() {
 }
 
 #[test]
+fn an_only_prefix_that_names_no_weight_is_an_error_and_the_others_say_what_they_free() {
+    let d = dir("only");
+    let labels = d.join("labels.txt");
+    std::fs::write(&labels, labelled().join("\n")).expect("write labels");
+    let path = labels.to_str().expect("path");
+    let (ok, err) = tune(&["--labels", path, "--epochs", "1", "--only", "material,materail"]);
+    assert!(!ok);
+    assert!(err.contains("--only materail: no weight name starts with 'materail'"), "{err}");
+    let (ok, err) = tune(&["--labels", path, "--epochs", "1", "--holdout-every", "0", "--only", "kd_check"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("--only kd_check: kd_check_knight, kd_check_bishop, kd_check_rook, kd_check_queen\n"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(d).ok();
+}
+
+#[test]
 fn a_bad_label_names_file_and_line() {
     let d = dir("bad");
     let labels = d.join("bad.txt");

@@ -15,47 +15,31 @@ test.
     python3 benches/teacher_agreement.py labels.txt --count 2000 \\
         target/release/menagerie-uci /path/to/fairy-stockfish
 
-An ENGINE is a command line (split on spaces).
+An ENGINE is the path of a UCI engine (a wrapper script to set its
+environment, e.g. `MENAGERIE_EVAL_WEIGHTS`).
 """
 import argparse
+import pathlib
 import random
-import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from uci_process import UciProcess  # noqa: E402
 
 
-def search(cmd, fens, depth):
-    p = subprocess.Popen(cmd.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-
-    def until(token):
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit(f"{cmd}: the engine stopped")
-            if " score " in line:
-                last = line
-            if line.startswith(token):
-                return last
-
-    send("uci")
-    until("uciok")
-    send("setoption name Hash value 16")
-    send("isready")
-    until("readyok")
+def search(path, fens, depth):
+    engine = UciProcess(path, hash_mb=16)
     out = []
     for fen in fens:
-        send("position fen " + fen)
-        send(f"go depth {depth}")
-        words = until("bestmove").split()
+        engine.position(fen)
+        engine.send(f"go depth {depth}")
+        words = next(line for line in reversed(engine.until("bestmove")) if " score " in line).split()
         i = words.index("score")
         v = int(words[i + 2])
         if words[i + 1] == "mate":
             v = 3000 if v > 0 else -3000
         out.append(-v if fen.split()[1] == "b" else v)
-    send("quit")
-    p.wait()
+    engine.quit()
     return out
 
 
@@ -76,15 +60,15 @@ def main():
     rows = [(fen, int(score)) for fen, score in rows[: args.count]]
     fens = [fen for fen, _ in rows]
     target = [expected(score) for _, score in rows]
-    for cmd in args.engines:
+    for path in args.engines:
         for depth in (int(d) for d in args.depths.split(",")):
-            scores = search(cmd, fens, depth)
+            scores = search(path, fens, depth)
             mse, scale = min(
                 (sum((expected(s * k / 100) - t) ** 2 for s, t in zip(scores, target)) / len(rows), k / 100)
                 for k in range(40, 161, 5)
             )
             mae = sum(min(abs(s - t), 1000) for s, (_, t) in zip(scores, rows)) / len(rows)
-            print(f"{cmd} depth {depth}: MSE {mse:.5f} (scale {scale:.2f}), mean |difference| {mae:.0f} cp", flush=True)
+            print(f"{path} depth {depth}: MSE {mse:.5f} (scale {scale:.2f}), mean |difference| {mae:.0f} cp", flush=True)
 
 
 if __name__ == "__main__":

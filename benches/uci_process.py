@@ -1,5 +1,5 @@
 """A UCI engine in a child process, driven line by line (for the bench
-scripts: search_nps.py, stop_latency.py)."""
+scripts: search_nps.py, stop_latency.py, wac.py, teacher_agreement.py)."""
 import subprocess
 
 

@@ -24,7 +24,10 @@ pub(crate) struct MatchArgs {
     /// `arg=ARG` (repeatable), `dir=DIR`, `option.NAME=VALUE` (UCI
     /// setoption / XBoard option, repeatable; a UCI option the engine does
     /// not list is an error), `variant.OURS=THEIRS` (the engine's name for a variant,
-    /// e.g. `variant.camel-rhino-plain=camelrhinoplain`). Double quotes
+    /// e.g. `variant.camel-rhino-plain=camelrhinoplain`), and the engine's
+    /// own limit for matches at odds, instead of the match's: `tc=`,
+    /// `movetime=`, `nodes=` or `depth=` (as the options of the same names,
+    /// e.g. `nodes=10000` against a `--nodes 50000` opponent). Double quotes
     /// group a pair with spaces: `"option.Skill Level=3"`. Give it once per
     /// engine, at least twice; every pair of engines meets.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
@@ -248,7 +251,7 @@ fn table(names: &[String], s: &Standings, config: &MatchConfig) -> String {
         s.finished,
         s.scheduled,
         config.variant.name(),
-        config.time,
+        time_text(config),
         if config.concurrency > 1 { format!("{} at a time", config.concurrency) } else { "one at a time".into() },
         if ends.is_empty() { "-".into() } else { ends.join(", ") }
     ));
@@ -293,7 +296,7 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
     let ends: serde_json::Map<String, serde_json::Value> =
         s.terminations.iter().map(|(t, n)| (t.clone(), serde_json::json!(n))).collect();
     serde_json::json!({
-        "type": "match", "variant": config.variant.name(), "time_control": config.time.to_string(),
+        "type": "match", "variant": config.variant.name(), "time_control": time_text(config),
         "finished": s.finished, "scheduled": s.scheduled, "engines": engines,
         "terminations": ends, "sprt": sprt,
     })
@@ -328,14 +331,15 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
             }
         }
     }
-    let time = match (&args.tc, args.movetime, args.nodes, args.depth) {
-        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
-        (_, Some(t), ..) if t.is_finite() && t > 0.0 && t < 1e6 => TimeControl::MoveTime(Duration::from_secs_f64(t)),
-        (_, Some(t), ..) => bail!("--movetime must be a positive number of seconds, got {t}"),
-        (_, _, Some(n), _) if n > 0 => TimeControl::Nodes(n),
-        (_, _, _, Some(d)) if (1..=200).contains(&d) => TimeControl::Depth(d),
-        (_, _, Some(_), _) | (_, _, _, Some(_)) => bail!("--nodes and --depth must be positive (depth at most 200)"),
-        _ => bail!("give a time control: --tc, --movetime, --nodes or --depth"),
+    let time = match time_control(args.tc.as_deref(), args.movetime, args.nodes, args.depth)? {
+        Some(t) => t,
+        // Every engine has its own: the match's is never used.
+        None => match engines.iter().map(|e| e.time).collect::<Option<Vec<_>>>().and_then(|t| t.first().copied()) {
+            Some(t) => t,
+            None => bail!(
+                "give a time control: --tc, --movetime, --nodes or --depth (or tc=, movetime=, nodes= or depth= in every --engine)"
+            ),
+        },
     };
     let openings = match &args.openings {
         Some(p) => openings::read(p, &variant, args.plies)?,
@@ -390,6 +394,36 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
     })
 }
 
+/// The time control of `--tc`, `--movetime`, `--nodes` or `--depth` (at
+/// most one is given), checked; None when none is.
+fn time_control(
+    tc: Option<&str>,
+    movetime: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+) -> Result<Option<TimeControl>> {
+    Ok(Some(match (tc, movetime, nodes, depth) {
+        (Some(tc), ..) => TimeControl::parse_clock(tc)?,
+        (_, Some(t), ..) if t.is_finite() && t > 0.0 && t < 1e6 => TimeControl::MoveTime(Duration::from_secs_f64(t)),
+        (_, Some(t), ..) => bail!("movetime must be a positive number of seconds, got {t}"),
+        (_, _, Some(n), _) if n > 0 => TimeControl::Nodes(n),
+        (_, _, _, Some(d)) if (1..=200).contains(&d) => TimeControl::Depth(d),
+        (_, _, Some(_), _) | (_, _, _, Some(_)) => bail!("nodes and depth must be positive (depth at most 200)"),
+        _ => return Ok(None),
+    }))
+}
+
+/// The match's time control as shown in its summary: each engine's where
+/// some play at odds.
+fn time_text(config: &MatchConfig) -> String {
+    if config.engines.iter().all(|e| e.time.is_none_or(|t| t == config.time)) {
+        return config.time.to_string();
+    }
+    let each: Vec<String> =
+        config.engines.iter().map(|e| format!("{} {}", e.name, e.time.unwrap_or(config.time))).collect();
+    each.join(" against ")
+}
+
 /// Reads an engine spec (see [`MatchArgs::engines`]).
 fn engine(spec: &str) -> Result<EngineConfig> {
     let mut config: Option<EngineConfig> = None;
@@ -416,6 +450,33 @@ fn engine(spec: &str) -> Result<EngineConfig> {
             }
             "arg" => c.args.push(v.to_string()),
             "dir" => c.dir = Some(PathBuf::from(v)),
+            "tc" | "movetime" | "nodes" | "depth" => {
+                if c.time.is_some() {
+                    bail!("engine spec: give at most one of tc, movetime, nodes and depth");
+                }
+                let number = || -> Result<f64> {
+                    v.parse::<f64>()
+                        .ok()
+                        .filter(|n| n.is_finite())
+                        .with_context(|| format!("engine spec: {k}={v} is not a number"))
+                };
+                c.time = match k {
+                    "tc" => time_control(Some(v), None, None, None)?,
+                    "movetime" => time_control(None, Some(number()?), None, None)?,
+                    "nodes" => time_control(
+                        None,
+                        None,
+                        Some(v.parse().with_context(|| format!("engine spec: nodes={v} is not a count of nodes"))?),
+                        None,
+                    )?,
+                    _ => time_control(
+                        None,
+                        None,
+                        None,
+                        Some(v.parse().with_context(|| format!("engine spec: depth={v} is not a depth"))?),
+                    )?,
+                };
+            }
             _ => {
                 if let Some(name) = k.strip_prefix("option.") {
                     c.options.push((name.to_string(), v.to_string()));
@@ -432,7 +493,9 @@ fn engine(spec: &str) -> Result<EngineConfig> {
                     };
                     c.variant_names.push((name, v.to_string()));
                 } else {
-                    bail!("engine spec: unknown key '{k}' (cmd, name, proto, arg, dir, option.NAME, variant.NAME)");
+                    bail!(
+                        "engine spec: unknown key '{k}' (cmd, name, proto, arg, dir, option.NAME, variant.NAME, tc, movetime, nodes, depth)"
+                    );
                 }
             }
         }

@@ -279,6 +279,56 @@ fn json_match() {
     assert_eq!(types(&v), ["match"]);
 }
 
+#[test]
+fn match_engines_at_odds() {
+    // Each engine its own limit, no match limit: the summary names both.
+    let v = json(
+        &[
+            "match",
+            "--quiet",
+            "--engine",
+            "cmd=/nonexistent/a name=A nodes=100",
+            "--engine",
+            "cmd=/nonexistent/b name=B depth=3",
+            "--games",
+            "1",
+        ],
+        0,
+    );
+    assert_eq!(v[0]["time_control"], "A 100 nodes/move against B depth 3", "{}", v[0]);
+    // One engine at odds against the match's limit.
+    let v = json(
+        &[
+            "match",
+            "--quiet",
+            "--engine",
+            "cmd=/nonexistent/a name=A tc=5+0.05",
+            "--engine",
+            "cmd=/nonexistent/b name=B",
+            "--nodes",
+            "500",
+            "--games",
+            "1",
+        ],
+        0,
+    );
+    assert_eq!(v[0]["time_control"], "A 5+0.05 against B 500 nodes/move", "{}", v[0]);
+    // Clear errors: an engine without a limit when the match has none, two
+    // limits in one spec, a limit that is no number.
+    for (spec, says) in [
+        ("cmd=/nonexistent/b", "give a time control"),
+        ("cmd=/nonexistent/b nodes=10 depth=2", "at most one of tc, movetime, nodes and depth"),
+        ("cmd=/nonexistent/b nodes=many", "nodes=many is not a count of nodes"),
+        ("cmd=/nonexistent/b depth=0", "nodes and depth must be positive"),
+        ("cmd=/nonexistent/b movetime=-1", "movetime must be a positive number of seconds"),
+        ("cmd=/nonexistent/b tc=fast", "is not a time control"),
+    ] {
+        let o = run(&["match", "--engine", "cmd=/nonexistent/a nodes=100", "--engine", spec, "--games", "1"]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
+    }
+}
+
 // ----- --results locally -----------------------------------------------------
 
 fn records(text: &str) -> Vec<Value> {

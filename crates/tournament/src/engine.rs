@@ -8,6 +8,7 @@
 //! illegally, resigns — comes back as an [`EngineError`] that the game
 //! turns into a loss with the reason.
 
+use crate::game::TimeControl;
 use menagerie_notation::{fen, parse_move, uci, xboard};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
@@ -50,6 +51,9 @@ pub struct EngineConfig {
     pub variant_names: Vec<(String, String)>,
     /// How long the engine may take to start (`uciok`, XBoard's `done=1`).
     pub start_timeout: Duration,
+    /// Its own time control, for matches at odds (e.g. fixed nodes against
+    /// a clock, or fewer nodes for the stronger engine); None: the match's.
+    pub time: Option<TimeControl>,
 }
 
 impl EngineConfig {
@@ -66,6 +70,7 @@ impl EngineConfig {
             options: Vec::new(),
             variant_names: Vec::new(),
             start_timeout: Duration::from_secs(10),
+            time: None,
         }
     }
 

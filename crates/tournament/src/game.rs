@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 /// How long each side may think.
-#[derive(Clone, Copy, PartialEq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TimeControl {
     /// A clock: `base` for the game (or for each `moves` moves), plus
     /// `increment` after each move.
@@ -141,7 +141,7 @@ pub struct GameSpec {
     /// The position the game starts from (the opening's own position) and
     /// the book moves played from it before the engines take over.
     pub opening: Opening,
-    /// The clocks.
+    /// The clocks, for an engine without its own ([`EngineConfig::time`]).
     pub time: TimeControl,
     /// Score-based adjudication.
     pub adjudication: Adjudication,
@@ -156,6 +156,13 @@ pub struct GameSpec {
     pub site: String,
     /// PGN `Round`.
     pub round: String,
+}
+
+impl GameSpec {
+    /// White's and Black's time controls: each engine's own, else the game's.
+    pub fn times(&self) -> [TimeControl; 2] {
+        [self.white.time.unwrap_or(self.time), self.black.time.unwrap_or(self.time)]
+    }
 }
 
 /// Why a game ended.
@@ -270,7 +277,15 @@ fn play_with<R: Referee>(spec: &GameSpec, (mut game, book_ok): (R, bool), stop: 
     game.set_tag("Round", &spec.round);
     game.set_tag("White", &spec.white.name);
     game.set_tag("Black", &spec.black.name);
-    game.set_tag("TimeControl", &spec.time.pgn_tag());
+    let [white, black] = spec.times();
+    if white == black {
+        game.set_tag("TimeControl", &white.pgn_tag());
+    } else {
+        // Odds: each side's own control (cutechess's tags), none common.
+        game.set_tag("TimeControl", "?");
+        game.set_tag("WhiteTimeControl", &white.pgn_tag());
+        game.set_tag("BlackTimeControl", &black.pgn_tag());
+    }
     game.comment_last("book".into());
     let (termination, plies) = if book_ok { run(spec, &mut game, stop) } else { (Termination::Stopped, 0) };
     let text = termination.describe();
@@ -286,19 +301,26 @@ fn play_with<R: Referee>(spec: &GameSpec, (mut game, book_ok): (R, bool), stop: 
 
 /// The engines' side of the game: returns why it ended and the plies played.
 fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termination, usize) {
-    let level = go_limits(&spec.time, None, 0);
+    let times = spec.times();
     let mut engines: [Option<Engine>; 2] = [None, None];
     for (i, config) in [&spec.white, &spec.black].into_iter().enumerate() {
         let side = if i == 0 { Color::White } else { Color::Black };
+        let level = go_limits(&times[i], [None, None], [Duration::ZERO; 2], 0);
         match Engine::start(config).and_then(|mut e| game.new_game(&mut e, &level).map(|()| e)) {
             Ok(e) => engines[i] = Some(e),
             Err(error) => return (Termination::Engine { loser: side, error }, 0),
         }
     }
-    let mut clocks = match spec.time {
-        TimeControl::Clock { base, .. } => Some([base, base]),
+    // Each side's clock, when it plays on one (an odds match may give one
+    // side a clock and the other fixed nodes).
+    let mut clocks = times.map(|t| match t {
+        TimeControl::Clock { base, .. } => Some(base),
         _ => None,
-    };
+    });
+    let increments = times.map(|t| match t {
+        TimeControl::Clock { increment, .. } => increment,
+        _ => Duration::ZERO,
+    });
     // Moves each engine has been told about (XBoard engines get moves one by one).
     let mut told = [0usize; 2];
     let mut own_moves = [0u32; 2];
@@ -323,9 +345,9 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
         if let Err(error) = game.tell(engine, told[idx]) {
             break Termination::Engine { loser: side, error };
         }
-        let limits = go_limits(&spec.time, clocks.map(|c| (c[0], c[1])), own_moves[idx]);
-        let timeout = match (clocks, spec.time) {
-            (Some(c), _) => c[idx] + spec.time_margin,
+        let limits = go_limits(&times[idx], clocks, increments, own_moves[idx]);
+        let timeout = match (clocks[idx], times[idx]) {
+            (Some(c), _) => c + spec.time_margin,
             (None, TimeControl::MoveTime(t)) => t + spec.time_margin.max(spec.move_timeout),
             _ => spec.move_timeout,
         };
@@ -334,18 +356,18 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
         let elapsed = started.elapsed();
         let thought = match answer {
             Ok(t) => t,
-            Err(EngineError::Silent(_)) if clocks.is_some() => break Termination::Flag(side),
+            Err(EngineError::Silent(_)) if clocks[idx].is_some() => break Termination::Flag(side),
             Err(error) => break Termination::Engine { loser: side, error },
         };
-        if let Some(c) = clocks.as_mut() {
-            if elapsed > c[idx] + spec.time_margin {
+        if let Some(c) = clocks[idx].as_mut() {
+            if elapsed > *c + spec.time_margin {
                 break Termination::Flag(side);
             }
-            c[idx] = c[idx].saturating_sub(elapsed);
-            if let TimeControl::Clock { moves, base, increment } = spec.time {
-                c[idx] += increment;
+            *c = c.saturating_sub(elapsed);
+            if let TimeControl::Clock { moves, base, increment } = times[idx] {
+                *c += increment;
                 if moves.is_some_and(|m| (own_moves[idx] + 1) % m == 0) {
-                    c[idx] += base;
+                    *c += base;
                 }
             }
         }
@@ -396,11 +418,21 @@ fn move_comment(score: Option<i32>, depth: Option<u32>, elapsed: Duration) -> St
     }
 }
 
-fn go_limits(time: &TimeControl, clocks: Option<(Duration, Duration)>, own_moves: u32) -> GoLimits {
+/// The limits of one move of the side playing at `time`: `clocks` and
+/// `increments` are White's and Black's (a side without a clock is shown
+/// the mover's own).
+fn go_limits(time: &TimeControl, clocks: [Option<Duration>; 2], increments: [Duration; 2], own_moves: u32) -> GoLimits {
     match *time {
-        TimeControl::Clock { moves, increment, .. } => GoLimits {
-            clocks,
-            increments: (increment, increment),
+        TimeControl::Clock { moves, increment, base } => GoLimits {
+            clocks: {
+                let own = clocks.iter().flatten().next().copied().unwrap_or(base);
+                let [w, b] = clocks.map(|c| c.unwrap_or(own));
+                Some((w, b))
+            },
+            increments: (
+                if clocks[0].is_some() { increments[0] } else { increment },
+                if clocks[1].is_some() { increments[1] } else { increment },
+            ),
             moves_to_go: moves.map(|m| m - own_moves % m),
             ..GoLimits::default()
         },
@@ -489,6 +521,27 @@ mod tests {
         let quiet = [(Color::White, 5), (Color::Black, -3), (Color::White, 0), (Color::Black, 10)];
         assert_eq!(adjudicate(&rules, &quiet, 29), None);
         assert_eq!(adjudicate(&rules, &quiet, 30), Some(Termination::Adjudicated(None)));
+    }
+
+    #[test]
+    fn each_side_is_told_its_own_limit_and_a_clockless_opponent_shows_the_movers_clock() {
+        let s = Duration::from_secs;
+        let ms = Duration::from_millis;
+        let clock = TimeControl::Clock { moves: Some(40), base: s(60), increment: ms(500) };
+        // White on the clock, Black at fixed nodes: White sees its own time for both.
+        let white = go_limits(&clock, [Some(s(42)), None], [ms(500), Duration::ZERO], 3);
+        assert_eq!(white.clocks, Some((s(42), s(42))));
+        assert_eq!(white.increments, (ms(500), ms(500)));
+        assert_eq!(white.moves_to_go, Some(37));
+        assert_eq!((white.nodes, white.depth, white.movetime), (None, None, None));
+        let black = go_limits(&TimeControl::Nodes(10_000), [Some(s(42)), None], [ms(500), Duration::ZERO], 3);
+        assert_eq!((black.nodes, black.clocks), (Some(10_000), None));
+        // Both on clocks of their own: each side's time and increment.
+        let other = TimeControl::Clock { moves: None, base: s(10), increment: ms(100) };
+        let b = go_limits(&other, [Some(s(42)), Some(s(7))], [ms(500), ms(100)], 3);
+        assert_eq!((b.clocks, b.increments, b.moves_to_go), (Some((s(42), s(7))), (ms(500), ms(100)), None));
+        // Before the first move (the XBoard level command): the control's base.
+        assert_eq!(go_limits(&clock, [None, None], [Duration::ZERO; 2], 0).clocks, Some((s(60), s(60))));
     }
 
     #[test]

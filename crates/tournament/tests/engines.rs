@@ -346,6 +346,51 @@ fn stockfish_plays_chess_through_the_same_loop() {
     }
 }
 
+/// The depths in a PGN's move comments (`+0.35/12 0.051s`), alternately
+/// the first mover's and the other side's (a game without book moves).
+fn comment_depths(pgn: &str) -> [Vec<u32>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
+    let movetext = pgn.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+    let mut side = 0;
+    for comment in movetext.split('{').skip(1).filter_map(|c| c.split_once('}').map(|(c, _)| c)) {
+        let depth = comment.split_whitespace().next().and_then(|s| s.split_once('/')).and_then(|(_, d)| d.parse().ok());
+        if let Some(d) = depth {
+            out[side].push(d);
+            side ^= 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn an_engine_plays_at_its_own_limit_against_the_matchs() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess);
+    let mut shallow = engine(&sf, "Shallow");
+    shallow.time = Some(TimeControl::Depth(2));
+    let mut config = config(
+        vec![shallow, engine(&sf, "Deep")],
+        variant.clone(),
+        vec![Opening::start_of(&variant)],
+        TimeControl::Depth(7),
+    );
+    config.adjudication.max_moves = Some(12);
+    for g in play(&config) {
+        let text = g.pgn.to_pgn();
+        assert_eq!(g.pgn.tag("TimeControl"), Some("?"), "{text}");
+        assert_eq!(g.pgn.tag("WhiteTimeControl"), Some("-"), "{text}");
+        // From the start position White moves first: its depths come first.
+        let [white, black] = comment_depths(&text);
+        let (shallow, deep) = if g.pgn.tag("White") == Some("Shallow") { (white, black) } else { (black, white) };
+        assert!(!shallow.is_empty() && !deep.is_empty(), "{text}");
+        assert!(shallow.iter().all(|&d| d <= 2), "{shallow:?}\n{text}");
+        assert!(deep.iter().filter(|&&d| d >= 7).count() * 2 >= deep.len(), "{deep:?}\n{text}");
+    }
+}
+
 #[test]
 fn data_variant_openings_come_from_epd_and_pgn() {
     let defs = Definitions::builtin();

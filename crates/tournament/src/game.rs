@@ -281,8 +281,7 @@ fn play_with<R: Referee>(spec: &GameSpec, (mut game, book_ok): (R, bool), stop: 
     if white == black {
         game.set_tag("TimeControl", &white.pgn_tag());
     } else {
-        // Odds: each side's own control (cutechess's tags), none common.
-        game.set_tag("TimeControl", "?");
+        // Odds: each side's own control, no common one (as cutechess writes).
         game.set_tag("WhiteTimeControl", &white.pgn_tag());
         game.set_tag("BlackTimeControl", &black.pgn_tag());
     }

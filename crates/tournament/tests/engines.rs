@@ -380,7 +380,7 @@ fn an_engine_plays_at_its_own_limit_against_the_matchs() {
     config.adjudication.max_moves = Some(12);
     for g in play(&config) {
         let text = g.pgn.to_pgn();
-        assert_eq!(g.pgn.tag("TimeControl"), Some("?"), "{text}");
+        assert_eq!(g.pgn.tag("TimeControl"), None, "{text}");
         assert_eq!(g.pgn.tag("WhiteTimeControl"), Some("-"), "{text}");
         // From the start position White moves first: its depths come first.
         let [white, black] = comment_depths(&text);

@@ -13,6 +13,8 @@ pub struct DataPosition {
     pos: Position,
     key: u64,
     check: bool,
+    /// Piece types of the game (at most 16 count for the histories).
+    kinds: u8,
 }
 
 impl DataPosition {
@@ -20,7 +22,8 @@ impl DataPosition {
     pub fn new(pos: Position) -> DataPosition {
         let key = pos.key();
         let check = pos.in_check();
-        DataPosition { pos, key, check }
+        let kinds = pos.variant().pieces().count().min(16) as u8;
+        DataPosition { pos, key, check, kinds }
     }
 
     /// `pos`, reached from this position: its key is updated, not recomputed.
@@ -28,7 +31,7 @@ impl DataPosition {
         let key = pos.key_from(&self.pos, self.key);
         debug_assert_eq!(key, pos.key());
         let check = pos.in_check();
-        DataPosition { pos, key, check }
+        DataPosition { pos, key, check, kinds: self.kinds }
     }
 
     /// The position.
@@ -43,14 +46,13 @@ impl From<Position> for DataPosition {
     }
 }
 
-/// Piece-and-square slots: 16 types of 2 colours on up to 120 squares.
-const DATA_PS: usize = 32 * 120;
+/// Squares of the piece-and-square slots: boards have up to 120.
+const DATA_SQUARES: usize = 120;
 
 impl SearchPosition for DataPosition {
     type Move = Move;
     type Moves = Vec<Move>;
     type Eval = DataEval;
-    const PS: usize = DATA_PS;
 
     #[inline]
     fn key(&self) -> u64 {
@@ -136,12 +138,16 @@ impl SearchPosition for DataPosition {
     fn is_prelude(_: Move) -> bool {
         false
     }
+    fn piece_squares(&self) -> usize {
+        2 * usize::from(self.kinds) * DATA_SQUARES
+    }
     fn piece_square(&self, m: Move) -> usize {
+        let kinds = usize::from(self.kinds);
         match self.pos.piece_on(m.from_square()) {
-            Some(p) if (m.to_square() as usize) < 120 => {
-                (usize::from(!p.white) * 16 + (p.kind as usize & 15)) * 120 + m.to_square() as usize
+            Some(p) if (m.to_square() as usize) < DATA_SQUARES && (p.kind as usize) < kinds => {
+                (usize::from(!p.white) * kinds + p.kind as usize) * DATA_SQUARES + m.to_square() as usize
             }
-            _ => DATA_PS,
+            _ => self.piece_squares(),
         }
     }
     #[inline]

@@ -7,7 +7,7 @@ use crate::data_eval::DataEval;
 use crate::eval::EvalTables;
 use crate::limits::{Limits, TimeBudget};
 use crate::position::SearchPosition;
-use crate::search::{Shared, Worker};
+use crate::search::{Shared, TablePool, Worker};
 use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
 use crate::{Info, Score};
@@ -120,6 +120,7 @@ struct DataState {
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
+    pool: Arc<TablePool>,
     position: AnyPosition,
     history: Vec<u64>,
     data: Option<DataState>,
@@ -131,6 +132,7 @@ impl Engine {
         Engine {
             options,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            pool: Arc::default(),
             position: AnyPosition::start(menagerie_variants::VariantId::Chess),
             history: Vec::new(),
             data: None,
@@ -188,6 +190,7 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let run = Run {
             tt: self.tt.clone(),
+            pool: self.pool.clone(),
             stop: stop.clone(),
             limits,
             options: self.options,
@@ -290,6 +293,7 @@ impl Engine {
         }
         let search = Search {
             tt: self.tt.clone(),
+            pool: self.pool.clone(),
             stop: stop.clone(),
             limits,
             options: self.options,
@@ -339,6 +343,7 @@ impl Engine {
         let report = info_of.clone();
         let run = Run {
             tt: self.tt.clone(),
+            pool: self.pool.clone(),
             stop: stop.clone(),
             limits,
             options: self.options,
@@ -381,6 +386,7 @@ impl Engine {
 
 struct Run {
     tt: Arc<TranspositionTable>,
+    pool: Arc<TablePool>,
     stop: Arc<AtomicBool>,
     limits: Limits,
     options: EngineOptions,
@@ -392,16 +398,17 @@ impl PositionVisitor for Run {
     type Output = SearchResult;
 
     fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, stop, limits, options, history, on_info } = self;
+        let Run { tt, pool, stop, limits, options, history, on_info } = self;
         let only = limits.searchmoves.clone();
-        let search = Search { tt, stop, limits, options, history, only, on_info };
-        search.run(pos, Arc::new(EvalTables::new::<V>()))
+        let search = Search { tt, pool, stop, limits, options, history, only, on_info };
+        search.run(pos, EvalTables::shared::<V>())
     }
 }
 
 /// One search of a position of any kind.
 pub(crate) struct Search<M> {
     pub tt: Arc<TranspositionTable>,
+    pub pool: Arc<TablePool>,
     pub stop: Arc<AtomicBool>,
     pub limits: Limits,
     pub options: EngineOptions,
@@ -414,7 +421,7 @@ pub(crate) struct Search<M> {
 impl<M: Copy + Eq + Send + Sync + core::fmt::Debug + 'static> Search<M> {
     /// Runs the search of `pos` with the evaluation `eval`.
     pub fn run<P: SearchPosition<Move = M>>(self, pos: &P, eval: Arc<P::Eval>) -> SearchResult<M> {
-        let Search { tt, stop, mut limits, options, history, only, mut on_info } = self;
+        let Search { tt, pool, stop, mut limits, options, history, only, mut on_info } = self;
         tt.new_search();
         // A strength limit caps the search and widens it to a few
         // candidates; only the lines the user asked for are reported.
@@ -429,6 +436,7 @@ impl<M: Copy + Eq + Send + Sync + core::fmt::Debug + 'static> Search<M> {
         let white = pos.side_index() == 0;
         let shared = Shared {
             tt,
+            pool,
             stop,
             nodes: AtomicU64::new(0),
             start: Instant::now(),
@@ -489,5 +497,29 @@ impl<M: Copy + Eq + Send + Sync + core::fmt::Debug + 'static> Search<M> {
         lines.truncate(shown);
         result.lines = lines;
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The continuation histories of a search are kept for the next one (a
+    /// search must not allocate and zero megabytes before its first node),
+    /// sized to the game (its piece kinds on its squares, not the largest
+    /// board's), and the next search starts from cleared tables: the same
+    /// search twice gives the same result.
+    #[test]
+    fn history_tables_are_kept_between_searches_sized_to_the_game_and_cleared() {
+        let mut e = Engine::new(EngineOptions { hash_mb: 1, threads: 1, multipv: 1 });
+        let limits = Limits { depth: Some(6), ..Limits::default() };
+        let first = e.search(limits.clone(), |_| {});
+        // Chess: 6 kinds of 2 colours on 64 squares, plus the "no move" row.
+        let len = (2 * 6 * 64 + 1) * (2 * 6 * 64);
+        assert_eq!(e.pool.kept(), vec![[len, len]]);
+        e.new_game();
+        let second = e.search(limits, |_| {});
+        assert_eq!((first.best, first.nodes, first.score), (second.best, second.nodes, second.score));
+        assert_eq!(e.pool.kept(), vec![[len, len]]);
     }
 }

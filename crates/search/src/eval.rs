@@ -42,7 +42,7 @@
 //! weights ([`Trace`]), which is what the tuner fits.
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use menagerie_geometry::{Bits, File, Shape, Square};
 use menagerie_pieces::{Color, KIND_COUNT, Piece, PieceKind, PieceShape};
@@ -632,6 +632,19 @@ impl EvalTables {
     /// Builds the tables for variant `V` with its weights ([`Weights::for_variant`]).
     pub fn new<V: Variant>() -> EvalTables {
         EvalTables::with_weights::<V>(Weights::for_variant::<V>())
+    }
+
+    /// The tables of variant `V` with its weights, built once per process
+    /// and shared by every later search of the variant.
+    pub fn shared<V: Variant>() -> Arc<EvalTables> {
+        static BUILT: Mutex<Vec<(VariantId, Arc<EvalTables>)>> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = built.iter().find(|(id, _)| *id == V::ID) {
+            return t.clone();
+        }
+        let t = Arc::new(EvalTables::new::<V>());
+        built.push((V::ID, t.clone()));
+        t
     }
 
     /// Builds the tables for variant `V` with weights `w`.

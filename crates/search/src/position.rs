@@ -3,7 +3,7 @@
 //! variants ([`crate::DataPosition`]).
 
 use crate::eval::EvalTables;
-use menagerie_geometry::Bits;
+use menagerie_geometry::{Bits, Shape};
 use menagerie_pieces::PieceKind;
 use menagerie_variants::{Move, MoveList, Position, Variant};
 
@@ -47,8 +47,6 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     type Moves: MoveBuffer<Self::Move>;
     /// The evaluation's precomputed tables, shared by the search threads.
     type Eval: Send + Sync;
-    /// Number of piece-and-square slots of [`SearchPosition::piece_square`].
-    const PS: usize;
 
     /// The Zobrist key (TT and repetition).
     fn key(&self) -> u64;
@@ -87,7 +85,11 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn is_promotion(m: Self::Move) -> bool;
     /// True for moves of a prelude phase (no pruning there).
     fn is_prelude(m: Self::Move) -> bool;
-    /// The moving piece on the destination of `m`, below [`SearchPosition::PS`]
+    /// Number of piece-and-square slots of this position's game: every
+    /// [`SearchPosition::piece_square`] is below it (or equal to it for none).
+    /// The search's continuation histories have its square as their size.
+    fn piece_squares(&self) -> usize;
+    /// The moving piece on the destination of `m`, below [`SearchPosition::piece_squares`]
     /// (or `PS` for no such slot).
     fn piece_square(&self, m: Self::Move) -> usize;
     /// The butterfly history index of `m`, below `2 * 128 * 128`.
@@ -111,8 +113,6 @@ impl<V: Variant> SearchPosition for Position<V> {
     type Move = Move;
     type Moves = MoveList;
     type Eval = EvalTables;
-    /// 24 pieces on up to 128 squares.
-    const PS: usize = 24 * 128;
 
     #[inline(always)]
     fn key(&self) -> u64 {
@@ -187,10 +187,17 @@ impl<V: Variant> SearchPosition for Position<V> {
         m.is_prelude()
     }
     #[inline(always)]
+    fn piece_squares(&self) -> usize {
+        dense::<V>().slots
+    }
+    #[inline(always)]
     fn piece_square(&self, m: Move) -> usize {
+        let d = dense::<V>();
         match self.piece_at(m.from) {
-            Some(p) if !m.is_prelude() => (p.color.idx() * 12 + p.kind.idx()) * 128 + m.to.idx(),
-            _ => Self::PS,
+            Some(p) if !m.is_prelude() && V::has(p.kind) => {
+                (p.color.idx() * d.kinds + d.index[p.kind.idx()] as usize) * d.squares + m.to.idx()
+            }
+            _ => d.slots,
         }
     }
     #[inline(always)]
@@ -219,5 +226,95 @@ impl<V: Variant> SearchPosition for Position<V> {
     }
     fn line_text(&self, line: &[Move]) -> Vec<String> {
         line.iter().map(|&m| menagerie_notation::uci::format(V::ID, m)).collect()
+    }
+}
+
+/// The piece-and-square slots of a compiled game: only its own piece kinds,
+/// only its board's squares (the continuation histories stay small).
+struct Dense {
+    /// The dense index of each piece kind the game has.
+    index: [u8; 16],
+    kinds: usize,
+    squares: usize,
+    slots: usize,
+}
+
+const fn dense_of(kinds: u16, squares: usize) -> Dense {
+    let mut index = [0u8; 16];
+    let mut i = 0;
+    let mut n = 0;
+    while i < 16 {
+        index[i] = n;
+        if kinds & (1 << i) != 0 {
+            n += 1;
+        }
+        i += 1;
+    }
+    let n = n as usize;
+    Dense { index, kinds: n, squares, slots: 2 * n * squares }
+}
+
+#[inline(always)]
+fn dense<V: Variant>() -> &'static Dense {
+    struct Of<V>(core::marker::PhantomData<V>);
+    impl<V: Variant> Of<V> {
+        const DENSE: Dense = dense_of(V::KINDS, <V::Shape as Shape>::SQUARES as usize);
+    }
+    &Of::<V>::DENSE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_pieces::Color;
+    use menagerie_variants::{AnyPosition, PositionVisitor, VariantId};
+    use std::collections::HashMap;
+
+    /// Random playouts from the start: every move's piece-and-square slot is
+    /// below the game's count, and two moves share a slot exactly when the
+    /// same piece (colour and kind) lands on the same square.
+    struct Slots(u64);
+
+    impl PositionVisitor for Slots {
+        type Output = usize;
+        fn visit<V: Variant>(self, start: &Position<V>) -> usize {
+            let mut state = self.0;
+            let mut seen: HashMap<usize, (Color, PieceKind, usize)> = HashMap::new();
+            let slots = start.piece_squares();
+            for _ in 0..8 {
+                let mut pos = *start;
+                for _ in 0..200 {
+                    let moves = pos.legal_moves();
+                    if moves.as_slice().is_empty() || pos.variant_ended() {
+                        break;
+                    }
+                    for &m in moves.as_slice() {
+                        let slot = pos.piece_square(m);
+                        assert_eq!(slots, pos.piece_squares());
+                        match pos.piece_at(m.from) {
+                            Some(p) if !m.is_prelude() => {
+                                assert!(slot < slots, "{:?} {m:?}: slot {slot} of {slots}", V::ID);
+                                let id = (p.color, p.kind, m.to.idx());
+                                assert_eq!(*seen.entry(slot).or_insert(id), id, "{:?}: slot {slot} shared", V::ID);
+                            }
+                            _ => assert_eq!(slot, slots),
+                        }
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    pos = pos.play_unchecked(moves.as_slice()[(state % moves.as_slice().len() as u64) as usize]);
+                }
+            }
+            seen.len()
+        }
+    }
+
+    #[test]
+    fn piece_square_slots_are_dense_distinct_and_within_the_games_count() {
+        for &id in VariantId::EVERY {
+            let used = AnyPosition::start(id).visit(Slots(0x2545_F491_4F6C_DD1D ^ id as u64));
+            assert!(used > 20, "{id:?}: {used} slots seen");
+        }
     }
 }

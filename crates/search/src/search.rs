@@ -5,8 +5,8 @@ use crate::limits::{Limits, TimeBudget};
 use crate::position::{MoveBuffer, SearchPosition};
 use crate::tt::{Bound, TranspositionTable};
 use crate::{Info, MAX_DEPTH, Score};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 pub(crate) const MAX_PLY: usize = 128;
@@ -65,9 +65,47 @@ pub(crate) fn score_of(v: i32) -> Score {
     }
 }
 
+/// Continuation-history tables kept by an engine between its searches, so
+/// that a search clears them instead of allocating megabytes (which the
+/// kernel then zeroes page by page) before its first node.
+#[derive(Debug, Default)]
+pub(crate) struct TablePool(Mutex<Vec<[Vec<i16>; 2]>>);
+
+impl TablePool {
+    /// Two zeroed tables of `len` entries.
+    fn take(&self, len: usize) -> [Vec<i16>; 2] {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match kept {
+            Some(mut tables) => {
+                for t in &mut tables {
+                    t.clear();
+                    t.resize(len, 0);
+                }
+                tables
+            }
+            None => [vec![0; len], vec![0; len]],
+        }
+    }
+
+    /// The lengths of the kept tables.
+    #[cfg(test)]
+    pub(crate) fn kept(&self) -> Vec<[usize; 2]> {
+        self.0.lock().map(|k| k.iter().map(|t| [t[0].len(), t[1].len()]).collect()).unwrap_or_default()
+    }
+
+    /// Keeps `tables` for a later search (a few sets at most).
+    fn put(&self, tables: [Vec<i16>; 2]) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < 8 {
+            kept.push(tables);
+        }
+    }
+}
+
 /// State shared by the threads of one search.
 pub(crate) struct Shared<P: SearchPosition> {
     pub tt: Arc<TranspositionTable>,
+    pub pool: Arc<TablePool>,
     pub stop: Arc<AtomicBool>,
     pub nodes: AtomicU64,
     pub start: Instant,
@@ -95,7 +133,7 @@ pub(crate) struct RootMove<M> {
 /// Per-ply search state.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
-    /// `piece * SQUARES + to` of the move played at this ply, or `Self::NO_PS`.
+    /// `piece * SQUARES + to` of the move played at this ply, or `Worker::ps`.
     ps: usize,
     /// Static evaluation at this ply (`-INF` in check or unknown).
     eval: i32,
@@ -106,6 +144,9 @@ struct Frame {
 /// One search thread.
 pub(crate) struct Worker<'a, P: SearchPosition> {
     shared: &'a Shared<P>,
+    /// The game's piece-and-square slots ([`SearchPosition::piece_squares`]);
+    /// as a slot, no move (null move or root).
+    ps: usize,
     main: bool,
     local_nodes: u64,
     unflushed: u64,
@@ -134,11 +175,13 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     captures: Vec<Vec<P::Move>>,
 }
 
-impl<'a, P: SearchPosition> Worker<'a, P> {
-    const PS: usize = P::PS;
-    /// No move (null move or root).
-    const NO_PS: usize = P::PS;
+impl<P: SearchPosition> Drop for Worker<'_, P> {
+    fn drop(&mut self) {
+        self.shared.pool.put(std::mem::take(&mut self.cont));
+    }
+}
 
+impl<'a, P: SearchPosition> Worker<'a, P> {
     /// A worker searching `root` (reached through positions with the keys
     /// `history`), its root moves restricted to `only` unless that is empty
     /// or lists no legal move.
@@ -162,18 +205,20 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
         let mut keys = history.to_vec();
         keys.push(root.key());
+        let ps = root.piece_squares();
         Worker {
             shared,
+            ps,
             main,
             local_nodes: 0,
             unflushed: 0,
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 128 * 128],
-            cont: [vec![0; (Self::PS + 1) * Self::PS], vec![0; (Self::PS + 1) * Self::PS]],
-            counter: vec![None; Self::PS + 1],
-            capture_hist: vec![0; Self::PS + 1],
-            stack: vec![Frame { ps: Self::NO_PS, eval: -INF, null: false }; MAX_PLY + 4],
+            cont: shared.pool.take((ps + 1) * ps),
+            counter: vec![None; ps + 1],
+            capture_hist: vec![0; ps + 1],
+            stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
@@ -231,8 +276,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// The piece-and-square indices of the moves one and two plies before `ply`.
     fn previous(&self, ply: usize) -> [usize; 2] {
         [
-            if ply >= 1 { self.stack[ply - 1].ps } else { Self::NO_PS },
-            if ply >= 2 { self.stack[ply - 2].ps } else { Self::NO_PS },
+            if ply >= 1 { self.stack[ply - 1].ps } else { self.ps },
+            if ply >= 2 { self.stack[ply - 2].ps } else { self.ps },
         ]
     }
 
@@ -240,9 +285,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     fn quiet_score(&self, pos: &P, m: P::Move, prev: [usize; 2]) -> i32 {
         let ps = Self::ps(pos, m);
         let mut s = self.history[Self::history_idx(pos, m)];
-        if ps != Self::NO_PS {
+        if ps != self.ps {
             for (t, &p) in self.cont.iter().zip(&prev) {
-                s += i32::from(t[p * Self::PS + ps]);
+                s += i32::from(t[p * self.ps + ps]);
             }
         }
         s
@@ -256,10 +301,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let apply = |w: &mut Self, m: P::Move, b: i32| {
             let h = &mut w.history[Self::history_idx(pos, m)];
             *h = gravity(*h, b);
-            let ps = Self::ps(pos, m);
-            if ps != Self::NO_PS {
+            let (ps, slots) = (Self::ps(pos, m), w.ps);
+            if ps != slots {
                 for (t, &p) in w.cont.iter_mut().zip(&prev) {
-                    let c = &mut t[p * Self::PS + ps];
+                    let c = &mut t[p * slots + ps];
                     *c = gravity(i32::from(*c), b).clamp(-16384, 16384) as i16;
                 }
             }
@@ -268,7 +313,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         for &q in tried {
             apply(self, q, -bonus);
         }
-        if prev[0] != Self::NO_PS {
+        if prev[0] != self.ps {
             self.counter[prev[0]] = Some(good);
         }
     }
@@ -313,7 +358,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     fn order(&self, pos: &P, moves: &P::Moves, tt_move: Option<P::Move>, ply: usize, scored: &mut Vec<(P::Move, i32)>) {
         let killers = self.killers[ply];
         let prev = self.previous(ply);
-        let counter = if prev[0] != Self::NO_PS { self.counter[prev[0]] } else { None };
+        let counter = if prev[0] != self.ps { self.counter[prev[0]] } else { None };
         scored.clear();
         scored.extend(moves.moves().iter().map(|&m| {
             let s = if Some(m) == tt_move {
@@ -430,7 +475,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let child = pos.play_null();
                 self.keys.push(child.key());
-                self.stack[ply].ps = Self::NO_PS;
+                self.stack[ply].ps = self.ps;
                 self.stack[ply].null = true;
                 let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
                 self.keys.pop();

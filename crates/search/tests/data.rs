@@ -287,6 +287,36 @@ fn best_move_is_always_legal() {
 }
 
 #[test]
+fn piece_square_slots_are_distinct_and_within_the_games_count() {
+    let defs = defs();
+    let mut rng = 11u64;
+    for variant in VARIANTS {
+        let def = defs.get(variant).unwrap();
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..6 {
+            let (start, moves) = random_position(def, next(&mut rng), 100);
+            let mut p = start;
+            for m in moves {
+                let d = DataPosition::new(p.clone());
+                let slots = d.piece_squares();
+                for r in p.legal_moves() {
+                    let slot = d.piece_square(r);
+                    // A drop has no moving piece on the board: no slot.
+                    let Some(piece) = p.piece_on(r.from_square()) else {
+                        assert_eq!(slot, slots, "{variant}: {r:?}");
+                        continue;
+                    };
+                    assert!(slot < slots, "{variant}: slot {slot} of {slots}");
+                    let id = (piece.white, piece.kind, r.to_square());
+                    assert_eq!(*seen.entry(slot).or_insert(id), id, "{variant}: slot {slot} shared");
+                }
+                p = p.play(m);
+            }
+        }
+    }
+}
+
+#[test]
 fn limits_and_stop_are_honoured() {
     let p = Position::start(defs().get("capablanca").unwrap());
     // Depth.

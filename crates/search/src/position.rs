@@ -87,10 +87,10 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn is_prelude(m: Self::Move) -> bool;
     /// Number of piece-and-square slots of this position's game: every
     /// [`SearchPosition::piece_square`] is below it (or equal to it for none).
-    /// The search's continuation histories have its square as their size.
+    /// A continuation-history table has (count + 1) × count entries.
     fn piece_squares(&self) -> usize;
     /// The moving piece on the destination of `m`, below [`SearchPosition::piece_squares`]
-    /// (or `PS` for no such slot).
+    /// (or equal to it for no such slot: a prelude choice, a drop).
     fn piece_square(&self, m: Self::Move) -> usize;
     /// The butterfly history index of `m`, below `2 * 128 * 128`.
     fn history_index(&self, m: Self::Move) -> usize;

@@ -5,11 +5,18 @@ use crate::ui::{self, Progress};
 use crate::{Command, PositionArgs, fanout};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use hyper_util::rt::TokioIo;
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
+use std::future::Future;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
+use tokio::net::TcpStream;
 use tonic::metadata::{AsciiMetadataValue, MetadataValue};
 use tonic::service::Interceptor;
 use tonic::service::interceptor::InterceptedService;
@@ -179,9 +186,55 @@ pub(crate) struct Replica {
 }
 
 impl Replica {
-    /// Connects to the replica.
+    /// Connects to the replica (one connection: see [`connect_once`]).
     pub(crate) async fn connect(&self) -> Result<Client, tonic::transport::Error> {
-        Ok(AnalysisServiceClient::with_interceptor(self.endpoint.connect().await?, self.auth.clone()))
+        Ok(AnalysisServiceClient::with_interceptor(connect_once(&self.endpoint).await?, self.auth.clone()))
+    }
+}
+
+/// A channel over one TCP connection to `endpoint`, never reopened: once the
+/// server closes it, the channel's calls fail with the reason instead of
+/// being sent again on a new connection. (Behind the caller's back, a
+/// channel would redial for as long as each new connection closes before
+/// its request is written: with TLS 1.3 a server that requires a client
+/// certificate accepts the handshake and closes right after it, so a client
+/// without one could redial for ever.) Callers that retry do so themselves,
+/// on a new channel.
+pub(crate) async fn connect_once(endpoint: &Endpoint) -> Result<Channel, tonic::transport::Error> {
+    endpoint.connect_with_connector(OneConnection::default()).await
+}
+
+/// Opens the TCP connection of [`connect_once`], the first time only.
+#[derive(Clone, Debug, Default)]
+struct OneConnection {
+    used: Arc<AtomicBool>,
+}
+
+impl tower_service::Service<tonic::transport::Uri> for OneConnection {
+    type Response = TokioIo<TcpStream>;
+    type Error = std::io::Error;
+    type Future = Pin<Box<dyn Future<Output = std::io::Result<TokioIo<TcpStream>>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, uri: tonic::transport::Uri) -> Self::Future {
+        let first = !self.used.swap(true, Ordering::SeqCst);
+        Box::pin(async move {
+            if !first {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionAborted,
+                    "the server closed the connection (a server that requires a client certificate \
+                     closes it right after the TLS handshake: --client-cert, --client-key)",
+                ));
+            }
+            let host = uri.host().unwrap_or_default().trim_matches(['[', ']']).to_string();
+            let port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 });
+            let stream = TcpStream::connect((host.as_str(), port)).await?;
+            stream.set_nodelay(true)?;
+            Ok(TokioIo::new(stream))
+        })
     }
 }
 
@@ -230,7 +283,7 @@ async fn client(remote: &Remote) -> Result<Client> {
     let reps = replicas(remote).await?;
     let auth = reps[0].auth.clone();
     let channel = if reps.len() == 1 {
-        reps[0].endpoint.connect().await.with_context(|| format!("cannot reach {}", reps[0].name))?
+        connect_once(&reps[0].endpoint).await.with_context(|| format!("cannot reach {}", reps[0].name))?
     } else {
         Channel::balance_list(reps.into_iter().map(|r| r.endpoint))
     };
@@ -240,6 +293,15 @@ async fn client(remote: &Remote) -> Result<Client> {
 /// A gRPC status as a one-line error naming the offending field.
 pub(crate) fn status_error(s: tonic::Status) -> anyhow::Error {
     let mut msg = format!("server: {:?}: {}", s.code(), s.message());
+    // A failure of the connection rather than of the call: its first cause.
+    let mut root = std::error::Error::source(&s);
+    while let Some(deeper) = root.and_then(|c| c.source()) {
+        root = Some(deeper);
+    }
+    if let Some(text) = root.map(|c| c.to_string()).filter(|t| !msg.contains(t.as_str())) {
+        msg.push_str(": ");
+        msg.push_str(&text);
+    }
     if s.code() == tonic::Code::Unavailable && s.message().is_empty() {
         msg.push_str("server unavailable");
     }

@@ -256,6 +256,30 @@ fn clap_usage_errors_exit_2() {
     }
 }
 
+#[test]
+fn a_server_that_closes_the_connection_is_dialled_once_per_command() {
+    // Accepts, reads what the client sent, hangs up: as a server requiring
+    // a client certificate does after a TLS 1.3 handshake without one.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    std::thread::spawn(move || {
+        for mut conn in listener.incoming().flatten() {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut buf = [0u8; 64];
+            let _ = std::io::Read::read(&mut conn, &mut buf);
+        }
+    });
+    let url = format!("http://127.0.0.1:{port}");
+    let commands = 12;
+    for _ in 0..commands {
+        let e = bad_input(&["--remote", &url, "moves"]);
+        assert!(e.contains("server"), "{e}");
+    }
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), commands, "one connection per command");
+}
+
 // ----- epd -------------------------------------------------------------------
 
 #[test]

@@ -38,6 +38,8 @@ struct Cli {
     /// Run the command on menagerie-server replicas (comma-separated URLs,
     /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
     /// name resolving to several addresses counts as one replica per address.
+    /// A single request goes to one replica (the first that accepts a
+    /// connection, from a varying start); batches spread over all of them.
     #[arg(long, global = true, env = "MENAGERIE_REMOTE", value_delimiter = ',')]
     remote: Vec<String>,
     #[command(flatten)]

@@ -174,7 +174,7 @@ impl Interceptor for Auth {
     }
 }
 
-/// A client of one replica, or of several balanced.
+/// A client of one replica.
 pub(crate) type Client = AnalysisServiceClient<InterceptedService<Channel, Auth>>;
 
 /// A replica: its display name and endpoint.
@@ -278,16 +278,45 @@ pub(crate) async fn replicas(remote: &Remote) -> Result<Vec<Replica>> {
     Ok(out)
 }
 
-/// One client balanced over all replicas (for single requests).
+/// A client of one of the replicas (for single requests): the replicas are
+/// tried from a varying start, so that successive commands spread over them,
+/// and the first that accepts a connection serves the command (over one
+/// connection: see [`connect_once`]).
 async fn client(remote: &Remote) -> Result<Client> {
     let reps = replicas(remote).await?;
-    let auth = reps[0].auth.clone();
-    let channel = if reps.len() == 1 {
-        connect_once(&reps[0].endpoint).await.with_context(|| format!("cannot reach {}", reps[0].name))?
-    } else {
-        Channel::balance_list(reps.into_iter().map(|r| r.endpoint))
-    };
-    Ok(AnalysisServiceClient::with_interceptor(channel, auth).max_decoding_message_size(64 << 20))
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() as usize ^ std::process::id() as usize)
+        % reps.len();
+    let mut failures = Vec::new();
+    for rep in reps.iter().cycle().skip(start).take(reps.len()) {
+        match connect_once(&rep.endpoint).await {
+            Ok(channel) => {
+                return Ok(AnalysisServiceClient::with_interceptor(channel, rep.auth.clone())
+                    .max_decoding_message_size(64 << 20));
+            }
+            Err(e) => failures.push(format!("{}: {}", rep.name, error_chain(&e))),
+        }
+    }
+    if let [only] = failures.as_slice() {
+        bail!("cannot reach {only}");
+    }
+    bail!("cannot reach any replica ({})", failures.join("; "))
+}
+
+/// An error and its causes, joined by ": ".
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
 }
 
 /// A gRPC status as a one-line error naming the offending field.

@@ -258,10 +258,41 @@ fn clap_usage_errors_exit_2() {
 
 #[test]
 fn a_server_that_closes_the_connection_is_dialled_once_per_command() {
-    // Accepts, reads what the client sent, hangs up: as a server requiring
-    // a client certificate does after a TLS 1.3 handshake without one.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let (url, accepted) = hanging_up_server();
+    let commands = 12;
+    for _ in 0..commands {
+        let e = bad_input(&["--remote", &url, "moves"]);
+        assert!(e.contains("server"), "{e}");
+    }
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), commands, "one connection per command");
+}
+
+#[test]
+fn a_single_request_to_several_replicas_dials_one_that_answers_once() {
+    // A closed port and two servers that hang up: whichever replica a
+    // command starts from, it reaches one server, once.
+    let (a, count_a) = hanging_up_server();
+    let (b, count_b) = hanging_up_server();
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let urls = format!("{closed},{a},{b}");
+    let commands = 12;
+    for _ in 0..commands {
+        let e = bad_input(&["--remote", &urls, "moves"]);
+        assert!(e.contains("server"), "{e}");
+    }
+    let total = count_a.load(std::sync::atomic::Ordering::SeqCst) + count_b.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(total, commands, "one connection per command");
+}
+
+/// A server that accepts, reads what the client sent and hangs up (as one
+/// requiring a client certificate does after a TLS 1.3 handshake without
+/// one): its URL and the count of connections it accepted.
+fn hanging_up_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a local port");
+    let url = format!("http://{}", listener.local_addr().expect("its address"));
     let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let count = accepted.clone();
     std::thread::spawn(move || {
@@ -271,13 +302,7 @@ fn a_server_that_closes_the_connection_is_dialled_once_per_command() {
             let _ = std::io::Read::read(&mut conn, &mut buf);
         }
     });
-    let url = format!("http://127.0.0.1:{port}");
-    let commands = 12;
-    for _ in 0..commands {
-        let e = bad_input(&["--remote", &url, "moves"]);
-        assert!(e.contains("server"), "{e}");
-    }
-    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), commands, "one connection per command");
+    (url, accepted)
 }
 
 // ----- epd -------------------------------------------------------------------

@@ -6,7 +6,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_app::VariantRef;
 use menagerie_tournament::{
-    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule, Sprt,
+    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule, Score, Sprt,
     SprtState, Standings, TimeControl, openings,
 };
 use std::fs::File;
@@ -191,7 +191,6 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
 fn summary_line(names: &[String], s: &Standings) -> String {
     if names.len() == 2 {
         let sc = s.scores[0][1];
-        let (elo, err) = sc.elo();
         let mut line = format!(
             "{}: +{} ={} -{}  {:.1}%  Elo {}",
             names[0],
@@ -199,7 +198,7 @@ fn summary_line(names: &[String], s: &Standings) -> String {
             sc.draws,
             sc.losses,
             sc.fraction() * 100.0,
-            elo_text(elo, err)
+            elo_text(&sc)
         );
         if let Some((_, llr)) = s.sprt {
             line.push_str(&format!("  LLR {llr:.2}"));
@@ -210,7 +209,13 @@ fn summary_line(names: &[String], s: &Standings) -> String {
     }
 }
 
-fn elo_text(elo: f64, err: f64) -> String {
+/// An Elo difference with its 95 % interval: `+12.3 ± 30.1`, or where the
+/// interval has one infinite end (near a 0 % or 100 % score) its finite
+/// end: `-676.1 (< -536.1)`.
+fn elo_text(score: &Score) -> String {
+    let (elo, lo, hi) = score.elo_interval();
+    // Not "-0.0" for an even score.
+    let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
     let e = if elo.is_finite() {
         format!("{elo:+.1}")
     } else if elo > 0.0 {
@@ -218,7 +223,12 @@ fn elo_text(elo: f64, err: f64) -> String {
     } else {
         "-inf".into()
     };
-    if err.is_finite() { format!("{e} ± {err:.1}") } else { format!("{e} ± inf") }
+    match (lo.is_finite(), hi.is_finite()) {
+        (true, true) => format!("{e} ± {:.1}", (hi - lo) / 2.0),
+        (false, true) => format!("{e} (< {hi:+.1})"),
+        (true, false) => format!("{e} (> {lo:+.1})"),
+        (false, false) => format!("{e} ± inf"),
+    }
 }
 
 /// The final table: one row per engine (its score against all others),
@@ -227,21 +237,20 @@ fn table(names: &[String], s: &Standings, config: &MatchConfig) -> String {
     let mut out = String::new();
     let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
     out.push_str(&format!(
-        "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}  {:>16}  {:>6}\n",
+        "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}  {:>17}  {:>6}\n",
         "Engine", "Games", "Points", "Wins", "Draws", "Losses", "Score", "Elo (95%)", "LOS"
     ));
     for (i, n) in names.iter().enumerate() {
         let t = s.total(i);
-        let (elo, err) = t.elo();
         out.push_str(&format!(
-            "{n:<width$}  {:>5}  {:>6.1}  {:>5}  {:>5}  {:>5}  {:>6.1}%  {:>16}  {:>5.1}%\n",
+            "{n:<width$}  {:>5}  {:>6.1}  {:>5}  {:>5}  {:>5}  {:>6.1}%  {:>17}  {:>5.1}%\n",
             t.games(),
             t.points(),
             t.wins,
             t.draws,
             t.losses,
             t.fraction() * 100.0,
-            elo_text(elo, err),
+            elo_text(&t),
             t.los() * 100.0
         ));
     }
@@ -277,10 +286,12 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
         .map(|(i, n)| {
             let t = s.total(i);
             let (elo, err) = t.elo();
+            let (_, lower, upper) = t.elo_interval();
             serde_json::json!({
                 "name": n, "games": t.games(), "wins": t.wins, "draws": t.draws, "losses": t.losses,
                 "points": t.points(), "score": t.fraction(),
                 "elo": elo.is_finite().then_some(elo), "elo_error": err.is_finite().then_some(err),
+                "elo_lower": lower.is_finite().then_some(lower), "elo_upper": upper.is_finite().then_some(upper),
                 "los": t.los(),
             })
         })
@@ -577,6 +588,16 @@ fn sprt(text: &str) -> Result<Sprt> {
 mod tests {
     use super::*;
     use menagerie_variants::VariantId;
+
+    #[test]
+    fn elo_text_shows_the_finite_end_of_a_one_sided_interval() {
+        let s = |wins, draws, losses| elo_text(&Score { wins, draws, losses });
+        assert_eq!(s(30, 40, 30), "+0.0 ± 53.2");
+        assert_eq!(s(1, 2, 97), "-676.1 (< -536.1)");
+        assert_eq!(s(97, 2, 1), "+676.1 (> +536.1)");
+        assert_eq!(s(10, 0, 0), "+inf ± inf");
+        assert_eq!(s(0, 0, 0), "+0.0 ± inf");
+    }
 
     #[test]
     fn engine_specs() {

@@ -53,19 +53,27 @@ impl Score {
             / n
     }
 
-    /// The Elo difference and the half-width of its 95 % interval. A
-    /// perfect or zero score has an infinite difference.
+    /// The Elo difference and the half-width of its 95 % interval (infinite
+    /// when the interval reaches a score of 0 or 1: see [`Score::elo_interval`]).
+    /// A perfect or zero score has an infinite difference.
     pub fn elo(&self) -> (f64, f64) {
+        let (elo, lo, hi) = self.elo_interval();
+        (elo, (hi - lo) / 2.0)
+    }
+
+    /// The Elo difference and the ends of its 95 % interval (the normal
+    /// interval of the score mapped to Elo, so not symmetric): an end is
+    /// infinite where the score interval reaches 0 or 1, as near a 0 % or
+    /// 100 % score, and both are with fewer than two games.
+    pub fn elo_interval(&self) -> (f64, f64, f64) {
         let n = f64::from(self.games());
         let s = self.fraction();
         let elo = elo_of(s);
         if n < 2.0 || !elo.is_finite() {
-            return (elo, f64::INFINITY);
+            return (elo, f64::NEG_INFINITY, f64::INFINITY);
         }
         let se = (self.variance() / n).sqrt();
-        let lo = elo_of((s - Z95 * se).max(0.0));
-        let hi = elo_of((s + Z95 * se).min(1.0));
-        (elo, (hi - lo) / 2.0)
+        (elo, elo_of((s - Z95 * se).max(0.0)), elo_of((s + Z95 * se).min(1.0)))
     }
 
     /// Likelihood of superiority: the probability that this side is the
@@ -213,8 +221,16 @@ mod tests {
         let (e, err) = s.elo();
         assert!(close(e, 0.0, 1e-9));
         assert!(close(err, 53.1, 0.1), "{err}");
+        let (e, lo, hi) = s.elo_interval();
+        assert!(close(hi - e, 53.1, 0.1) && close(e - lo, 53.1, 0.1), "{lo} {hi}");
         let (e, err) = Score { wins: 10, draws: 0, losses: 0 }.elo();
         assert!(e.is_infinite() && err.is_infinite());
+        // 2 / 100 (+1 =2 −97): −676.1 Elo; score 0.02, per-game σ² = 0.0146,
+        // se = 0.01208, interval 0.02 ± 0.02368 reaches 0: the lower end is
+        // −∞, the upper elo(0.04368) = −536.0.
+        let (e, lo, hi) = Score { wins: 1, draws: 2, losses: 97 }.elo_interval();
+        assert!(close(e, -676.1, 0.1), "{e}");
+        assert!(lo == f64::NEG_INFINITY && close(hi, -536.0, 0.5), "{lo} {hi}");
     }
 
     #[test]

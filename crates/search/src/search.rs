@@ -150,6 +150,10 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     main: bool,
     local_nodes: u64,
     unflushed: u64,
+    /// Nodes between flushes of `unflushed` (and checks of the limits): at
+    /// most 1024, and 1/64 of a node limit, so a search stops within about
+    /// 1.6 % of its `go nodes`.
+    flush_every: u64,
     seldepth: usize,
     killers: Vec<[Option<P::Move>; 2]>,
     history: Vec<i32>,
@@ -212,6 +216,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             main,
             local_nodes: 0,
             unflushed: 0,
+            flush_every: shared.limits.nodes.map_or(1024, |n| (n / 64).clamp(1, 1024)),
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 * 128 * 128],
@@ -241,7 +246,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     fn count_node(&mut self) {
         self.local_nodes += 1;
         self.unflushed += 1;
-        if self.unflushed >= 1024 {
+        if self.unflushed >= self.flush_every {
             let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
             self.unflushed = 0;
             if self.main {

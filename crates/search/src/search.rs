@@ -255,9 +255,12 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
     }
 
+    /// Stops the search at its hard time limit, or at its node limit once
+    /// depth 1 is complete (so that even `go nodes 1` plays a searched move).
     fn check_limits(&self, total_nodes: u64) {
         let s = self.shared;
-        if s.limits.nodes.is_some_and(|n| total_nodes >= n) || s.budget.hard.is_some_and(|h| s.start.elapsed() >= h) {
+        let nodes_out = s.limits.nodes.is_some_and(|n| total_nodes >= n) && self.completed_depth >= 1;
+        if nodes_out || s.budget.hard.is_some_and(|h| s.start.elapsed() >= h) {
             s.stop.store(true, Ordering::Relaxed);
         }
     }

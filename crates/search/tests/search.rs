@@ -130,6 +130,11 @@ fn node_limit_is_honoured() {
         Limits::nodes(3_000),
     );
     assert!((3_000..3_000 + 3_000 / 64 + 16).contains(&r.nodes), "{}", r.nodes);
+    // Depth 1 completes however small the limit: the move is a searched one.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let one = search(VariantId::Chess, kiwipete, Limits::nodes(1));
+    let depth1 = search(VariantId::Chess, kiwipete, Limits { depth: Some(1), ..Limits::default() });
+    assert_eq!((one.depth, one.best, one.score), (1, depth1.best, depth1.score));
 }
 
 #[test]

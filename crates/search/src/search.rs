@@ -169,6 +169,8 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     /// static evaluation there.
     stack: Vec<Frame>,
     keys: Vec<u64>,
+    /// The index of the root's key in `keys` (the game's positions before it).
+    root_index: usize,
     pv: Vec<Vec<P::Move>>,
     pub root_moves: Vec<RootMove<P::Move>>,
     pub completed_depth: u32,
@@ -224,6 +226,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             counter: vec![None; ps + 1],
             capture_hist: vec![0; ps + 1],
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
+            root_index: history.len(),
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
@@ -342,15 +345,27 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
     }
 
+    /// A draw by repetition: the position occurred before on the searched
+    /// line (at or after the root), or twice in the game before the root
+    /// (so this is its third occurrence). A single earlier occurrence in
+    /// the game is not a draw: the opponent can still avoid the third.
     fn is_repetition(&self, pos: &P) -> bool {
         let key = pos.key();
         let n = self.keys.len();
         let window = (pos.halfmove_clock() as usize).min(n.saturating_sub(1));
         // keys[n-1] is this position; look back two plies at a time.
+        let mut before_root = 0;
         let mut i = 2;
         while i <= window {
-            if self.keys[n - 1 - i] == key {
-                return true;
+            let k = n - 1 - i;
+            if self.keys[k] == key {
+                if k >= self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
             }
             i += 2;
         }

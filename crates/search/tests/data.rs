@@ -190,21 +190,31 @@ fn shatranj_stalemate_wins() {
 #[test]
 fn repetition_is_a_draw() {
     // White is a queen and a knight up; Black's only way out is to repeat
-    // the start position (its third occurrence counting this line's).
+    // the start position a third time (twice in the game so far).
     let start = pos("capablanca", "7k2/10/10/10/10/10/10/1Q4K1N1 w - - 0 1");
-    let mut moves = Vec::new();
-    let mut p = start.clone();
-    for text in ["i1h3", "h8g8", "h3i1"] {
-        let m = p.parse_move(text).unwrap();
-        moves.push(m);
-        p = p.play(m);
-    }
+    let line = |texts: &[&str]| {
+        let mut moves = Vec::new();
+        let mut p = start.clone();
+        for text in texts {
+            let m = p.parse_move(text).unwrap();
+            moves.push(m);
+            p = p.play(m);
+        }
+        (moves, p)
+    };
+    let (moves, p) = line(&["i1h3", "h8g8", "h3i1", "g8h8", "i1h3", "h8g8", "h3i1"]);
     let r = search(&start, &moves, Limits::depth(6));
     assert_eq!(p.move_text(r.best.unwrap()), "g8h8");
     assert_eq!(r.score, Score::Cp(0));
     // Without the history the same position is simply lost.
+    let lost = |score: Score| matches!(score, Score::Cp(c) if c < -500) || matches!(score, Score::Mate(n) if n < 0);
     let r = search(&p, &[], Limits::depth(6));
-    assert!(matches!(r.score, Score::Cp(c) if c < -500) || matches!(r.score, Score::Mate(n) if n < 0));
+    assert!(lost(r.score), "{:?}", r.score);
+    // With the start seen once before, going back to it is a second
+    // occurrence only: White need not repeat, so it is still lost.
+    let (moves, _) = line(&["i1h3", "h8g8", "h3i1"]);
+    let r = search(&start, &moves, Limits::depth(6));
+    assert!(lost(r.score), "{:?}", r.score);
 }
 
 #[test]

@@ -35,15 +35,6 @@ const MAX_HASH_MB: usize = 1 << 16;
     about = "Menagerie: chess and fairy variants — perft, moves, validation, analysis"
 )]
 struct Cli {
-    /// Run the command on menagerie-server replicas (comma-separated URLs,
-    /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
-    /// name resolving to several addresses counts as one replica per address.
-    /// A single request goes to one replica (the first that accepts a
-    /// connection, from a varying start); batches spread over all of them.
-    #[arg(long, global = true, env = "MENAGERIE_REMOTE", value_delimiter = ',')]
-    remote: Vec<String>,
-    #[command(flatten)]
-    connect: remote::ConnectArgs,
     /// Output JSON Lines on stdout: one JSON object per line, each with a
     /// "type"; streams (divide, moves, analyze, epd, pgn) end with a
     /// summary object. Errors stay one `error:` line on stderr.
@@ -57,6 +48,16 @@ struct Cli {
     /// `variants.ini` format (see README "Variants as data"); repeatable.
     #[arg(long = "variants", global = true, env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
     variant_files: Vec<PathBuf>,
+    /// Run the command on menagerie-server replicas (comma-separated URLs,
+    /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
+    /// name resolving to several addresses counts as one replica per address.
+    /// A single request goes to one replica (the first that accepts a
+    /// connection, from a varying start); batches spread over all of them.
+    #[arg(long, global = true, env = "MENAGERIE_REMOTE", value_delimiter = ',', help_heading = remote::HEADING)]
+    remote: Vec<String>,
+    // Last of the flags: their heading would carry over to the flags after them.
+    #[command(flatten)]
+    connect: remote::ConnectArgs,
     #[command(subcommand)]
     command: TopCommand,
 }
@@ -77,8 +78,8 @@ enum TopCommand {
     ///
     /// Menagerie referees: legality and game ends by its rules, clocks,
     /// openings from EPD/PGN played with both colours, adjudication, PGN
-    /// output, Elo with error bars, LOS and an optional SPRT. Runs locally
-    /// (--remote is ignored).
+    /// output, Elo with error bars, LOS and an optional SPRT. Runs locally:
+    /// the server options are ignored.
     Match(matches::MatchArgs),
     /// Annotate whole games: every position searched, every move judged.
     ///
@@ -94,7 +95,7 @@ enum TopCommand {
     ///
     /// Coordinates, the last of --moves shaded, check, arrows, highlighted
     /// squares, either side at the bottom, and the reserve pieces of the
-    /// gating variants. Runs locally (--remote is ignored).
+    /// gating variants. Runs locally: the server options are ignored.
     Svg(svg::SvgArgs),
     /// List the games Menagerie plays: name, board, pieces, start FEN, rules.
     ///

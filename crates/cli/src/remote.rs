@@ -66,8 +66,13 @@ fn interrupted() -> Result<impl std::future::Future<Output = (&'static str, u8)>
     })
 }
 
+/// The help heading of the flags that only matter with `--remote` (shown
+/// apart, so a command that runs locally does not seem to take them).
+pub(crate) const HEADING: &str = "Server options (with --remote)";
+
 /// How to reach the servers: TLS and credentials (flags shared by every command).
 #[derive(Args, Clone, Debug, Default)]
+#[command(next_help_heading = HEADING)]
 pub(crate) struct ConnectArgs {
     /// PEM CA certificate(s) to verify https:// servers with (default: the
     /// system's roots). Makes scheme-less --remote URLs https://.

@@ -30,6 +30,22 @@ fn failure(args: &[&str], code: i32) -> String {
     lines[0].to_string()
 }
 
+// ----- help ------------------------------------------------------------------
+
+#[test]
+fn server_options_have_their_own_heading_in_every_commands_help() {
+    for cmd in ["match", "svg", "perft"] {
+        let help = ok(&[cmd, "--help"]);
+        let (options, server) = help.split_once("Server options (with --remote):").expect("the heading");
+        for flag in ["--remote", "--ca", "--token", "--client-cert", "--tls-server-name"] {
+            assert!(!options.contains(&format!("{flag} ")), "{cmd}: {flag} among the command's own options");
+            assert!(server.contains(&format!("{flag} ")), "{cmd}: {flag} not under the heading");
+        }
+        assert!(options.contains("--variants"), "{cmd}: the global flags that apply stay with the command's");
+    }
+    assert!(ok(&["match", "--help"]).contains("Runs locally: the server options are ignored"));
+}
+
 // ----- perft -----------------------------------------------------------------
 
 #[test]

@@ -164,6 +164,17 @@ impl SearchPosition for DataPosition {
         }
         self.pos.pieces_of(self.pos.white_to_move()) & !plain != 0
     }
+    fn pawn_key(&self) -> u64 {
+        let def = self.pos.variant();
+        let mut pawns = 0u128;
+        for t in 0..def.piece_count() as u8 {
+            if def.is_pawn(t) {
+                pawns |= self.pos.pieces_of_kind(t);
+            }
+        }
+        let white = self.pos.white_to_move();
+        crate::position::pawn_sets_key(pawns & self.pos.pieces_of(white), pawns & self.pos.pieces_of(!white))
+    }
     fn evaluate(&self, eval: &DataEval) -> i32 {
         eval.evaluate(&self.pos)
     }

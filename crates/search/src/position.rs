@@ -97,6 +97,9 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// True if the side to move has pieces other than king and pawns
     /// (null-move pruning is safe).
     fn has_pieces(&self) -> bool;
+    /// A key of the pawn structure: the squares of the side to move's
+    /// pawns and of the opponent's (statistics kept per pawn structure).
+    fn pawn_key(&self) -> u64;
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self, eval: &Self::Eval) -> i32;
     /// `m` packed for the transposition table.
@@ -210,6 +213,12 @@ impl<V: Variant> SearchPosition for Position<V> {
         (us & !(self.kind(PieceKind::Pawn) | self.kind(PieceKind::King))).any()
     }
     #[inline]
+    fn pawn_key(&self) -> u64 {
+        let us = self.side_to_move();
+        let pawns = self.kind(PieceKind::Pawn);
+        pawn_sets_key((pawns & self.color(us)).to_u128(), (pawns & self.color(us.flip())).to_u128())
+    }
+    #[inline]
     fn evaluate(&self, eval: &EvalTables) -> i32 {
         eval.evaluate(self)
     }
@@ -227,6 +236,17 @@ impl<V: Variant> SearchPosition for Position<V> {
     fn line_text(&self, line: &[Move]) -> Vec<String> {
         line.iter().map(|&m| menagerie_notation::uci::format(V::ID, m)).collect()
     }
+}
+
+/// A 64-bit key of two pawn sets (the side to move's, the opponent's).
+#[inline]
+pub(crate) fn pawn_sets_key(mine: u128, theirs: u128) -> u64 {
+    let mut h = 0x9E37_79B9_7F4A_7C15u64;
+    for part in [mine as u64, (mine >> 64) as u64, theirs as u64, (theirs >> 64) as u64] {
+        h = (h ^ part).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 31;
+    }
+    h
 }
 
 /// The piece-and-square slots of a compiled game: only its own piece kinds,
@@ -308,6 +328,33 @@ mod tests {
             }
             seen.len()
         }
+    }
+
+    #[test]
+    fn pawn_keys_follow_the_pawns_and_the_side_to_move_only() {
+        let key = |f: &str| match menagerie_notation::fen::parse(VariantId::Chess, f) {
+            Ok(AnyPosition::Chess(p)) => p.pawn_key(),
+            other => panic!("{f}: {other:?}"),
+        };
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // Other pieces elsewhere, the same pawns: the same key.
+        assert_eq!(start, key("r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 4 3"));
+        assert_eq!(start, key("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"));
+        // A pawn moved, or one captured: another key.
+        assert_ne!(start, key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"));
+        assert_ne!(start, key("rnbqkbnr/ppppppp1/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        // The same pawns with the other side to move: the sides' sets swap.
+        let white = key("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1");
+        assert_ne!(white, key("4k3/pp6/8/8/8/8/6PP/4K3 b - - 0 1"));
+        // Keys of ten-rank boards see their upper squares too.
+        let camel = |f: &str| match menagerie_notation::fen::parse(VariantId::CamelRhino, f) {
+            Ok(AnyPosition::CamelRhino(p)) => p.pawn_key(),
+            other => panic!("{f}: {other:?}"),
+        };
+        assert_ne!(
+            camel("4k5/p9/10/10/10/10/10/10/10/4K5 w - - 0 1"),
+            camel("4k5/1p8/10/10/10/10/10/10/10/4K5 w - - 0 1")
+        );
     }
 
     #[test]

@@ -100,6 +100,10 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// A key of the pawn structure: the squares of the side to move's
     /// pawns and of the opponent's (statistics kept per pawn structure).
     fn pawn_key(&self) -> u64;
+    /// Whether the search corrects the static evaluation of this game by
+    /// what searches found under each pawn structure: not in games with
+    /// reserve pieces still to bring in (in alpaca it lost in self-play).
+    fn corrects_eval(&self) -> bool;
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self, eval: &Self::Eval) -> i32;
     /// `m` packed for the transposition table.
@@ -217,6 +221,10 @@ impl<V: Variant> SearchPosition for Position<V> {
         let us = self.side_to_move();
         let pawns = self.kind(PieceKind::Pawn);
         pawn_sets_key((pawns & self.color(us)).to_u128(), (pawns & self.color(us.flip())).to_u128())
+    }
+    #[inline(always)]
+    fn corrects_eval(&self) -> bool {
+        V::GATING.is_none()
     }
     #[inline]
     fn evaluate(&self, eval: &EvalTables) -> i32 {
@@ -355,6 +363,28 @@ mod tests {
             camel("4k5/p9/10/10/10/10/10/10/10/4K5 w - - 0 1"),
             camel("4k5/1p8/10/10/10/10/10/10/10/4K5 w - - 0 1")
         );
+    }
+
+    #[test]
+    fn games_with_reserve_pieces_keep_their_raw_evaluation() {
+        struct Corrects;
+        impl PositionVisitor for Corrects {
+            type Output = bool;
+            fn visit<V: Variant>(self, start: &Position<V>) -> bool {
+                start.corrects_eval()
+            }
+        }
+        for &id in VariantId::EVERY {
+            let gating = matches!(
+                id,
+                VariantId::Alpaca
+                    | VariantId::Alpaca2
+                    | VariantId::AlpacaSameFile
+                    | VariantId::Alseid
+                    | VariantId::AlseidWeak
+            );
+            assert_eq!(AnyPosition::start(id).visit(Corrects), !gating, "{id:?}");
+        }
     }
 
     #[test]

@@ -184,6 +184,8 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     /// searches below nodes with this pawn structure ended from their
     /// static evaluation (a running average, in 1/`CORR_GRAIN` centipawns).
     corr: Vec<i32>,
+    /// Whether this game's evaluation is corrected ([`SearchPosition::corrects_eval`]).
+    corr_on: bool,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
@@ -245,6 +247,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             counter: vec![None; ps + 1],
             capture_hist: vec![0; ps + 1],
             corr: vec![0; 2 * CORR_SIZE],
+            corr_on: root.corrects_eval(),
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,
@@ -402,7 +405,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// corrected by what searches found under its pawn structure.
     #[inline(always)]
     fn corrected(&self, raw: i32, idx: usize) -> i32 {
-        raw + self.corr[idx] / CORR_GRAIN
+        if self.corr_on { raw + self.corr[idx] / CORR_GRAIN } else { raw }
     }
 
     /// Moves the correction of slot `idx` towards `best - raw` (a search
@@ -513,7 +516,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
         let prelude = moves.moves().iter().any(|&m| P::is_prelude(m));
         let raw_eval = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
-        let corr_idx = if in_check { 0 } else { Self::corr_index(pos) };
+        let corr_idx = if in_check || !self.corr_on { 0 } else { Self::corr_index(pos) };
         let static_eval = if in_check { -INF } else { self.corrected(raw_eval, corr_idx) };
         self.stack[ply].eval = static_eval;
         // Better than two plies ago: prune less.
@@ -674,7 +677,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         // The correction learns from results that say the static evaluation
         // was off in the direction the bound can tell: not from captures (a
         // material swing the evaluation cannot know), not from mates.
-        if !in_check
+        if self.corr_on
+            && !in_check
             && best_move.is_none_or(|m| !pos.is_tactical(m))
             && best.abs() < MATE_BOUND
             && !(bound == Bound::Lower && best <= static_eval)
@@ -729,7 +733,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return Self::terminal_score(pos, ply);
         }
         let raw_eval = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
-        let stand_pat = if in_check { -INF } else { self.corrected(raw_eval, Self::corr_index(pos)) };
+        let stand_pat =
+            if in_check || !self.corr_on { raw_eval } else { self.corrected(raw_eval, Self::corr_index(pos)) };
         if stand_pat >= beta {
             return stand_pat;
         }

@@ -7,8 +7,12 @@
 //! and capture-history move ordering, reverse futility, futility and
 //! late-move pruning, razoring, null-move pruning (off in the prelude and
 //! with only king and pawns), late-move reductions (more at expected cut
-//! nodes) and mate distance pruning; mate scores; multipv; limits by depth, nodes,
-//! movetime or clock; Lazy SMP threads. The hot loop is monomorphic per
+//! nodes) and mate distance pruning; a correction history that adjusts the
+//! static evaluation by what searches found under each pawn structure (not
+//! in the games with reserve pieces); repetitions on the searched line
+//! scored as draws, before the root only at the third occurrence; mate
+//! scores; multipv; limits by depth, nodes, movetime or clock; Lazy SMP
+//! threads. The hot loop is monomorphic per
 //! variant ([`menagerie_variants::PositionVisitor`]).
 //!
 //! The search is generic over [`SearchPosition`]: the compiled variants'

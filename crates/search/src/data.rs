@@ -203,3 +203,37 @@ impl SearchPosition for DataPosition {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie_rules::Definitions;
+
+    fn pos(fen: &str) -> DataPosition {
+        let defs = Definitions::builtin();
+        let def = defs.get("chess").expect("chess is built in");
+        DataPosition::new(Position::from_fen(def, fen).expect("a legal FEN"))
+    }
+
+    #[test]
+    fn pawn_keys_follow_the_pawns_and_the_side_to_move_only() {
+        let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        // A knight moved: the same pawns, the same key.
+        let knight = pos("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1");
+        assert_eq!(start.pawn_key(), knight.pawn_key());
+        // A pawn moved, or the other side to move: another key.
+        let pawn = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        assert_ne!(start.pawn_key(), pawn.pawn_key());
+        let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert_ne!(start.pawn_key(), black.pawn_key());
+        // The compiled core's key of the same position is the same.
+        let compiled = match menagerie_notation::fen::parse(
+            menagerie_variants::VariantId::Chess,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+        ) {
+            Ok(menagerie_variants::AnyPosition::Chess(p)) => p.pawn_key(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(pawn.pawn_key(), compiled);
+    }
+}

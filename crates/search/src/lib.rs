@@ -51,6 +51,7 @@
 //! assert!(start.legal_moves().contains(&result.best.unwrap()));
 //! ```
 
+mod correction;
 mod data;
 mod data_eval;
 mod engine;

@@ -249,8 +249,13 @@ impl<V: Variant> SearchPosition for Position<V> {
 /// A 64-bit key of two pawn sets (the side to move's, the opponent's).
 #[inline]
 pub(crate) fn pawn_sets_key(mine: u128, theirs: u128) -> u64 {
-    let mut h = 0x9E37_79B9_7F4A_7C15u64;
-    for part in [mine as u64, (mine >> 64) as u64, theirs as u64, (theirs >> 64) as u64] {
+    mix_key(mix_key(0x9E37_79B9_7F4A_7C15, mine), theirs)
+}
+
+/// `h` with the squares `bits` mixed in.
+#[inline(always)]
+fn mix_key(mut h: u64, bits: u128) -> u64 {
+    for part in [bits as u64, (bits >> 64) as u64] {
         h = (h ^ part).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         h ^= h >> 31;
     }

@@ -1,9 +1,10 @@
 //! The search proper: iterative deepening, PVS with aspiration windows,
 //! quiescence, and the pruning that makes it fast.
 
+use crate::correction::{Corrections, Slot};
 use crate::limits::{Limits, TimeBudget};
 use crate::position::{MoveBuffer, SearchPosition};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, TranspositionTable, TtHit};
 use crate::{Info, MAX_DEPTH, Score};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,12 +16,6 @@ const MAX_QPLY: u32 = 12;
 pub(crate) const INF: i32 = 32000;
 pub(crate) const MATE: i32 = 31000;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Entries of the correction history per side to move (a power of two).
-const CORR_SIZE: usize = 1 << 14;
-/// Units of a correction-history entry per centipawn.
-const CORR_GRAIN: i32 = 256;
-/// The largest correction, in centipawns.
-const CORR_MAX: i32 = 128;
 
 /// Mate scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -58,15 +53,6 @@ fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
     } else {
         Bound::Upper
     }
-}
-
-/// A correction-history entry moved towards `best - raw` (at most
-/// `CORR_MAX` centipawns), by a weight that grows with the depth of the
-/// search that found `best`: 1/128 at depth 1, 1/16 from depth 15.
-fn corr_step(entry: i32, best: i32, raw: i32, depth: i32) -> i32 {
-    let target = (best - raw).clamp(-CORR_MAX, CORR_MAX) * CORR_GRAIN;
-    let w = (depth + 1).clamp(2, 16);
-    (entry * (256 - w) + target * w) / 256
 }
 
 /// Converts an internal score to the reported form.
@@ -180,12 +166,9 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     counter: Vec<Option<P::Move>>,
     /// Capture history: how often a capture by `[piece and square]` caused a cutoff.
     capture_hist: Vec<i16>,
-    /// Correction history: `[side to move][pawn structure]`, how far the
-    /// searches below nodes with this pawn structure ended from their
-    /// static evaluation (a running average, in 1/`CORR_GRAIN` centipawns).
-    corr: Vec<i32>,
-    /// Whether this game's evaluation is corrected ([`SearchPosition::corrects_eval`]).
-    corr_on: bool,
+    /// Correction history: how far searches ended from the static
+    /// evaluation (empty where [`SearchPosition::corrects_eval`] is false).
+    corr: Corrections,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
@@ -246,8 +229,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             cont: shared.pool.take((ps + 1) * ps),
             counter: vec![None; ps + 1],
             capture_hist: vec![0; ps + 1],
-            corr: vec![0; 2 * CORR_SIZE],
-            corr_on: root.corrects_eval(),
+            corr: Corrections::new(root.corrects_eval()),
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,
@@ -395,23 +377,20 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         false
     }
 
-    /// The correction-history slot of `pos`.
-    #[inline(always)]
-    fn corr_index(pos: &P) -> usize {
-        pos.side_index() * CORR_SIZE + (pos.pawn_key() as usize & (CORR_SIZE - 1))
-    }
-
-    /// `raw`, the static evaluation of the position of slot `idx`,
-    /// corrected by what searches found under its pawn structure.
-    #[inline(always)]
-    fn corrected(&self, raw: i32, idx: usize) -> i32 {
-        if self.corr_on { raw + self.corr[idx] / CORR_GRAIN } else { raw }
-    }
-
-    /// Moves the correction of slot `idx` towards `best - raw` (a search
-    /// result at `depth` against the raw static evaluation).
-    fn update_correction(&mut self, idx: usize, best: i32, raw: i32, depth: i32) {
-        self.corr[idx] = corr_step(self.corr[idx], best, raw, depth);
+    /// The static evaluation of `pos` (`-INF` in check): the raw one (from
+    /// the table's entry `tt` if any), the corrected one, and the
+    /// correction slot (`None` where the evaluation is not corrected).
+    #[inline]
+    fn static_eval(&self, pos: &P, tt: Option<TtHit<P::Move>>, in_check: bool) -> (i32, i32, Option<Slot>) {
+        if in_check {
+            return (-INF, -INF, None);
+        }
+        let raw = tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval);
+        if !self.corr.on() {
+            return (raw, raw, None);
+        }
+        let slot = self.corr.slot(pos);
+        (raw, self.corr.corrected(raw, slot), Some(slot))
     }
 
     /// Score of a position without legal moves.
@@ -515,9 +494,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return Self::terminal_score(pos, ply);
         }
         let prelude = moves.moves().iter().any(|&m| P::is_prelude(m));
-        let raw_eval = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
-        let corr_idx = if in_check || !self.corr_on { 0 } else { Self::corr_index(pos) };
-        let static_eval = if in_check { -INF } else { self.corrected(raw_eval, corr_idx) };
+        let (raw_eval, static_eval, corr_slot) = self.static_eval(pos, tt, in_check);
         self.stack[ply].eval = static_eval;
         // Better than two plies ago: prune less.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -677,14 +654,13 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         // The correction learns from results that say the static evaluation
         // was off in the direction the bound can tell: not from captures (a
         // material swing the evaluation cannot know), not from mates.
-        if self.corr_on
-            && !in_check
+        if let Some(slot) = corr_slot
             && best_move.is_none_or(|m| !pos.is_tactical(m))
             && best.abs() < MATE_BOUND
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
-            self.update_correction(corr_idx, best, raw_eval, depth);
+            self.corr.update(slot, best, raw_eval, depth);
         }
         self.shared.tt.store_packed(key, best_move.map(P::pack), to_tt(best, ply), raw_eval, depth, bound);
         best
@@ -732,9 +708,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         if in_check && moves.moves().is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let raw_eval = if in_check { -INF } else { tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval) };
-        let stand_pat =
-            if in_check || !self.corr_on { raw_eval } else { self.corrected(raw_eval, Self::corr_index(pos)) };
+        let (raw_eval, stand_pat, _) = self.static_eval(pos, tt, in_check);
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -978,30 +952,5 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn corrections_average_what_searches_found_and_stay_bounded() {
-        // Repeated results 40 cp above the evaluation: the correction nears 40.
-        let mut e = 0;
-        for _ in 0..400 {
-            e = corr_step(e, 140, 100, 8);
-        }
-        assert_eq!(e / CORR_GRAIN, 39, "{e}");
-        // A deeper result moves it more than a shallow one.
-        let (shallow, deep) = (corr_step(0, 60, 0, 1), corr_step(0, 60, 0, 20));
-        assert!(0 < shallow && shallow < deep, "{shallow} {deep}");
-        assert_eq!(deep, 60 * CORR_GRAIN * 16 / 256);
-        // A mate-sized gap counts as CORR_MAX, however often it is seen.
-        for _ in 0..2000 {
-            e = corr_step(e, -MATE_BOUND + 1, 300, 30);
-        }
-        assert_eq!(e / CORR_GRAIN, -CORR_MAX + 1, "{e}");
-        assert!(e >= -CORR_MAX * CORR_GRAIN);
     }
 }

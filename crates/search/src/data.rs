@@ -175,9 +175,9 @@ impl SearchPosition for DataPosition {
         let white = self.pos.white_to_move();
         crate::position::pawn_sets_key(pawns & self.pos.pieces_of(white), pawns & self.pos.pieces_of(!white))
     }
-    fn corrects_eval(&self) -> bool {
+    fn brings_in_reserves(&self) -> bool {
         let def = self.pos.variant();
-        !def.uses_hand() && !def.pioneer_gating()
+        def.uses_hand() || def.pioneer_gating()
     }
     fn evaluate(&self, eval: &DataEval) -> i32 {
         eval.evaluate(&self.pos)

@@ -7,8 +7,9 @@
 //! and capture-history move ordering, reverse futility, futility and
 //! late-move pruning, razoring, null-move pruning (off in the prelude and
 //! with only king and pawns), late-move reductions (more at expected cut
-//! nodes) and mate distance pruning; a correction history that adjusts the
-//! static evaluation by what searches found under each pawn structure (not
+//! nodes, and where the table's move captures) and mate distance pruning; a
+//! correction history that adjusts the static evaluation by what searches
+//! found under each pawn structure (neither this nor the capture reduction
 //! in the games with reserve pieces); repetitions on the searched line
 //! scored as draws, before the root only at the third occurrence; mate
 //! scores; multipv; limits by depth, nodes, movetime or clock; Lazy SMP

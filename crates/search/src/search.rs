@@ -17,6 +17,9 @@ pub(crate) const INF: i32 = 32000;
 pub(crate) const MATE: i32 = 31000;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
+/// The ordering score of the table's move.
+const TT_MOVE_SCORE: i32 = 1_000_000;
+
 /// Mate scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -167,8 +170,10 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     /// Capture history: how often a capture by `[piece and square]` caused a cutoff.
     capture_hist: Vec<i16>,
     /// Correction history: how far searches ended from the static
-    /// evaluation (empty where [`SearchPosition::corrects_eval`] is false).
+    /// evaluation (empty where [`SearchPosition::brings_in_reserves`]).
     corr: Corrections,
+    /// The game brings reserve pieces in ([`SearchPosition::brings_in_reserves`]).
+    reserves: bool,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
@@ -229,7 +234,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             cont: shared.pool.take((ps + 1) * ps),
             counter: vec![None; ps + 1],
             capture_hist: vec![0; ps + 1],
-            corr: Corrections::new(root.corrects_eval()),
+            corr: Corrections::new(!root.brings_in_reserves()),
+            reserves: root.brings_in_reserves(),
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,
@@ -406,7 +412,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         scored.clear();
         scored.extend(moves.moves().iter().map(|&m| {
             let s = if Some(m) == tt_move {
-                1_000_000
+                TT_MOVE_SCORE
             } else if pos.is_tactical(m) {
                 let attacker = pos.mover_value(m, &self.shared.eval);
                 let mvv = pos.gain(m, &self.shared.eval) * 16 - attacker / 10
@@ -541,6 +547,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut captures_tried = std::mem::take(&mut self.captures[ply]);
         captures_tried.clear();
         let prev = self.previous(ply);
+        let tt_capture =
+            !self.reserves && ordered.first().is_some_and(|&(m, s)| s == TT_MOVE_SCORE && pos.is_tactical(m));
         let mut best = -INF;
         let mut best_move = None;
         for (i, &(m, order_score)) in ordered.iter().enumerate() {
@@ -592,6 +600,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                             r += 1;
                         }
                         if cut_node {
+                            r += 1;
+                        }
+                        if tt_capture {
+                            // The table's move captures: a quiet move is
+                            // less likely to be better.
                             r += 1;
                         }
                         if order_score >= 398_000 {

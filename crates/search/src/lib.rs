@@ -12,7 +12,9 @@
 //! found under each pawn structure (neither this nor the capture reduction
 //! in the games with reserve pieces); repetitions on the searched line
 //! scored as draws, before the root only at the third occurrence; mate
-//! scores; multipv; limits by depth, nodes, movetime or clock; Lazy SMP
+//! scores; multipv; limits by depth, nodes, movetime or clock (the clock's
+//! share stretched while the score falls or the best move keeps changing,
+//! shortened once one move has stood for several iterations); Lazy SMP
 //! threads. The hot loop is monomorphic per
 //! variant ([`menagerie_variants::PositionVisitor`]).
 //!

@@ -2,7 +2,7 @@
 //! quiescence, and the pruning that makes it fast.
 
 use crate::correction::{Corrections, Slot};
-use crate::limits::{Limits, TimeBudget};
+use crate::limits::{Limits, Progress, TimeBudget};
 use crate::position::{MoveBuffer, SearchPosition};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 use crate::{Info, MAX_DEPTH, Score};
@@ -132,6 +132,8 @@ pub(crate) struct RootMove<M> {
     pub prev_score: i32,
     pub pv: Vec<M>,
     pub seldepth: usize,
+    /// Nodes this thread searched under the move, over all iterations.
+    pub nodes: u64,
 }
 
 /// Per-ply search state.
@@ -183,6 +185,9 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     pv: Vec<Vec<P::Move>>,
     pub root_moves: Vec<RootMove<P::Move>>,
     pub completed_depth: u32,
+    /// How often the best root move changed, halved at every iteration
+    /// (time management).
+    best_changes: f64,
     reductions: Vec<[u8; 64]>,
     /// Per-ply scratch lists (no allocation per node).
     buffers: Vec<Vec<(P::Move, i32)>>,
@@ -212,7 +217,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut root_moves: Vec<RootMove<P::Move>> = legal
             .moves()
             .iter()
-            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0 })
+            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0, nodes: 0 })
             .collect();
         // `searchmoves`: keep only the listed moves (all if none is legal).
         if !only.is_empty() && root_moves.iter().any(|r| only.contains(&r.mv)) {
@@ -221,6 +226,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut keys = history.to_vec();
         keys.push(root.key());
         let ps = root.piece_squares();
+        let reserves = root.brings_in_reserves();
         Worker {
             shared,
             ps,
@@ -234,14 +240,15 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             cont: shared.pool.take((ps + 1) * ps),
             counter: vec![None; ps + 1],
             capture_hist: vec![0; ps + 1],
-            corr: Corrections::new(!root.brings_in_reserves()),
-            reserves: root.brings_in_reserves(),
+            corr: Corrections::new(!reserves),
+            reserves,
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves,
             completed_depth: 0,
+            best_changes: 0.0,
             reductions,
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             quiets: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -776,6 +783,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut best = -INF;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            let nodes_before = self.local_nodes;
             let child = pos.play(m);
             self.stack[0].ps = Self::ps(pos, m);
             let ext = i32::from(child.in_check());
@@ -795,6 +803,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 return best;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes += self.local_nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.seldepth;
@@ -803,6 +812,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 rm.pv.extend_from_slice(&self.pv[1]);
                 if score > alpha {
                     alpha = score;
+                    if i > pv_idx && pv_idx == 0 {
+                        self.best_changes += 1.0;
+                    }
                     // Keep the best first so later iterations search it first.
                     self.root_moves[pv_idx..=i].rotate_right(1);
                 }
@@ -832,8 +844,14 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         );
         let _s = search_span.enter();
         let mut last_best = None;
+        // Time management: the best move and score of each completed
+        // iteration, and the depth from which the best move stayed the same.
+        let mut completed_best = None;
+        let mut best_scores: Vec<i32> = Vec::new();
+        let mut stable_since = 0;
         let mut depth = start_depth.max(1);
         while depth <= max_depth {
+            self.best_changes /= 2.0;
             let iteration = tracing::info_span!(
                 "iteration",
                 depth,
@@ -903,6 +921,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             if self.stopped() {
                 break;
             }
+            if completed_best != Some(self.root_moves[0].mv) {
+                stable_since = depth;
+            }
+            completed_best = Some(self.root_moves[0].mv);
+            best_scores.push(self.root_moves[0].score);
             self.completed_depth = depth;
             if self.main {
                 let info = self.info(depth, 0, &self.root_moves[0]);
@@ -917,8 +940,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 }
                 // Time: don't start an iteration that cannot finish.
                 if let Some(soft) = self.shared.budget.soft
-                    && self.shared.start.elapsed() >= soft * 3 / 5
                     && self.shared.limits.movetime.is_none()
+                    && self.shared.start.elapsed()
+                        >= soft.mul_f64(0.6 * self.progress(depth, &best_scores, stable_since).time_scale())
                 {
                     break;
                 }
@@ -942,6 +966,17 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             depth += 1;
         }
         self.flush();
+    }
+
+    /// The search's progress so far, for time management.
+    fn progress(&self, depth: u32, scores: &[i32], stable_since: u32) -> Progress {
+        let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
+        Progress {
+            scores: scores.iter().map(|&v| (v.abs() < MATE_BOUND).then_some(v)).collect(),
+            best_changes: self.best_changes,
+            stable_iterations: depth - stable_since,
+            best_move_effort: if total == 0 { 0.0 } else { self.root_moves[0].nodes as f64 / total as f64 },
+        }
     }
 
     fn info(&self, depth: u32, pv_idx: usize, rm: &RootMove<P::Move>) -> Info<P::Move> {

@@ -1,8 +1,9 @@
 //! Property tests of the orthodox chess rules core, through the notation
 //! layer: random playouts from the standard perft positions, checking at
 //! every ply that copy-make leaves the old position untouched, that the
-//! incremental Zobrist key matches the key computed from scratch, that FEN,
-//! SAN and coordinate notation round-trip, and that the perft flavours agree.
+//! incremental Zobrist key matches the key computed from scratch, that a
+//! move's check is told right without playing it, that FEN, SAN and
+//! coordinate notation round-trip, and that the perft flavours agree.
 
 use menagerie_notation::{fen, parse_move, san, uci};
 use menagerie_variants::{AnyPosition, VariantId};
@@ -59,6 +60,8 @@ fn check_position(p: &AnyPosition) -> Result<(), TestCaseError> {
         // (b) for every child, not only the one the playout continues with.
         prop_assert_eq!(after.hash(), after.compute_hash(), "hash after {:?} in {}", m, text);
         prop_assert_eq!(after.side_to_move(), p.side_to_move().flip());
+        // Whether the move gives check, told without playing it.
+        prop_assert_eq!(p.gives_check(m), after.is_check(), "gives_check of {:?} in {}", m, text);
         // The mover's king is never left in check: the opponent may not be "in
         // check while it is our move", so the child must reparse.
         let child = fen::format(&after);

@@ -1,8 +1,9 @@
 //! Property tests over random playouts in every variant: playing a move
 //! leaves the old position untouched (copy-make is our make/unmake), the
-//! incremental Zobrist key equals the key computed from scratch, FEN, SAN
-//! and coordinate notation round-trip, and in Alseid Chess no pawn is ever
-//! kidnapped onto its first or last rank.
+//! incremental Zobrist key equals the key computed from scratch, a move's
+//! check is told right without playing it ([`AnyPosition::gives_check`]),
+//! FEN, SAN and coordinate notation round-trip, and in Alseid Chess no pawn
+//! is ever kidnapped onto its first or last rank.
 #![allow(clippy::unwrap_used)]
 
 use menagerie_geometry::Square;
@@ -25,6 +26,7 @@ fn check_position(p: &AnyPosition) {
         let child = p.play_unchecked(m);
         assert_eq!(*p, before, "play must not change the position");
         assert_eq!(child.hash(), child.compute_hash(), "{v} {text} after {}", uci::format(v, m));
+        assert_eq!(p.gives_check(m), child.is_check(), "{v} {text}: does {} give check?", uci::format(v, m));
         assert_eq!(uci::parse(p, &uci::format(v, m)).unwrap(), m);
         let s = san::format_with(p, m, &legal);
         assert_eq!(san::parse(p, &s).unwrap_or_else(|e| panic!("{v} {text}: SAN {s}: {e}")), m);

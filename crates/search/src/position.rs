@@ -75,6 +75,11 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn terminal_score(&self, ply: usize) -> i32;
     /// True if `m` captures, converts or promotes.
     fn is_tactical(&self, m: Self::Move) -> bool;
+    /// Whether the legal move `m` gives check, where that is known without
+    /// playing it; `None` where only playing it tells.
+    fn gives_check_unplayed(&self, _m: Self::Move) -> Option<bool> {
+        None
+    }
     /// Nominal value of the material `m` wins at once.
     fn gain(&self, m: Self::Move, eval: &Self::Eval) -> i32;
     /// Nominal value of the piece making `m`.
@@ -173,6 +178,10 @@ impl<V: Variant> SearchPosition for Position<V> {
     #[inline(always)]
     fn is_tactical(&self, m: Move) -> bool {
         Position::is_tactical(self, m)
+    }
+    #[inline(always)]
+    fn gives_check_unplayed(&self, m: Move) -> Option<bool> {
+        Position::gives_check_unplayed(self, m)
     }
     #[inline(always)]
     fn gain(&self, m: Move, _: &EvalTables) -> i32 {

@@ -560,29 +560,37 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut best_move = None;
         for (i, &(m, order_score)) in ordered.iter().enumerate() {
             let tactical = pos.is_tactical(m);
-            let child = pos.play(m);
-            let gives_check = child.in_check();
-            if !pv_node && !in_check && !gives_check && best > -MATE_BOUND && !prelude {
-                if !tactical {
-                    // Late move pruning and futility pruning of quiet moves.
+            let prunable = !pv_node
+                && !in_check
+                && best > -MATE_BOUND
+                && !prelude
+                && if !tactical {
+                    // Late move pruning and futility pruning of quiet moves;
+                    // quiet moves with a bad history, or that lose material,
+                    // at low depth.
                     let late = (3 + (depth * depth) as usize) * if improving { 2 } else { 1 } / 2;
-                    if depth <= 7 && i >= late.max(3) {
-                        continue;
-                    }
-                    if depth <= 6 && static_eval + 40 + 110 * depth <= alpha {
-                        continue;
-                    }
-                    // Quiet moves with a bad history, or that lose material, at low depth.
-                    if depth <= 3 && order_score < -4000 * depth {
-                        continue;
-                    }
-                    if depth <= 5 && pos.see(m, &self.shared.eval) < -30 * depth * depth {
-                        continue;
-                    }
-                } else if depth <= 5 && !P::is_promotion(m) && pos.see(m, &self.shared.eval) < -110 * depth {
-                    continue;
+                    (depth <= 7 && i >= late.max(3))
+                        || (depth <= 6 && static_eval + 40 + 110 * depth <= alpha)
+                        || (depth <= 3 && order_score < -4000 * depth)
+                        || (depth <= 5 && pos.see(m, &self.shared.eval) < -30 * depth * depth)
+                } else {
+                    depth <= 5 && !P::is_promotion(m) && pos.see(m, &self.shared.eval) < -110 * depth
+                };
+            // A move that gives check is never pruned. A prunable move is
+            // played only once it is known not to be pruned (unless the
+            // position cannot tell a check without playing it).
+            let (played, gives_check) = match prunable.then(|| pos.gives_check_unplayed(m)).flatten() {
+                Some(check) => (None, check),
+                None => {
+                    let child = pos.play(m);
+                    let check = child.in_check();
+                    (Some(child), check)
                 }
+            };
+            if prunable && !gives_check {
+                continue;
             }
+            let child = played.unwrap_or_else(|| pos.play(m));
             let ext = i32::from(gives_check && ply < 2 * MAX_DEPTH as usize);
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());

@@ -135,6 +135,10 @@ impl AnyPosition {
     pub fn is_check(&self) -> bool {
         dispatch!(self, p => p.is_check())
     }
+    /// True if the legal move `m` gives check (see [`Position::gives_check`]).
+    pub fn gives_check(&self, m: Move) -> bool {
+        dispatch!(self, p => p.gives_check(m))
+    }
     /// Zobrist key.
     pub fn hash(&self) -> u64 {
         dispatch!(self, p => p.hash())

@@ -2,7 +2,7 @@
 //! position is simply kept by the caller) with incremental Zobrist updates.
 
 use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::position::{BitsOf, Position};
 use crate::variant::Variant;
 use crate::zobrist::KEYS;
 use menagerie_geometry::{Bits, Shape, Square};
@@ -42,6 +42,37 @@ impl<V: Variant> Position<V> {
         p.hash ^= KEYS.side;
         p.halfmove = p.halfmove.saturating_add(1);
         p
+    }
+
+    /// True if `m`, one of [`Position::legal_moves`], gives check (the same
+    /// answer as playing it and asking [`Position::is_check`]).
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.gives_check_unplayed(m).unwrap_or_else(|| self.play_unchecked(m).is_check())
+    }
+
+    /// [`Position::gives_check`] where the piece sets answer it without
+    /// playing the move (ordinary moves and captures outside the gating
+    /// games), `None` for the other moves.
+    #[inline]
+    pub fn gives_check_unplayed(&self, m: Move) -> Option<bool> {
+        if V::GATING.is_some() || !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+            return None;
+        }
+        let pc = self.piece_at(m.from)?;
+        let us = self.side;
+        let (bf, bt) = (BitsOf::<V>::bit(m.from), BitsOf::<V>::bit(m.to));
+        let mut by_kind = self.by_kind;
+        let mut by_color = self.by_color;
+        if let Some(cap) = self.piece_at(m.to) {
+            by_kind[cap.kind.idx()] ^= bt;
+            by_color[cap.color.idx()] ^= bt;
+        }
+        by_kind[pc.kind.idx()] ^= bf;
+        by_kind[m.promotion.unwrap_or(pc.kind).idx()] |= bt;
+        by_color[us.idx()] = (by_color[us.idx()] ^ bf) | bt;
+        let occ = by_color[0] | by_color[1];
+        Some(Self::attackers_in(&by_kind, &by_color, self.king(us.flip()), occ, us).any())
     }
 
     /// True if `m` captures or converts an enemy piece (en passant,

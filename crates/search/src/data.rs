@@ -53,6 +53,7 @@ impl SearchPosition for DataPosition {
     type Move = Move;
     type Moves = Vec<Move>;
     type Eval = DataEval;
+    type EvalCache = ();
 
     #[inline]
     fn key(&self) -> u64 {
@@ -179,7 +180,7 @@ impl SearchPosition for DataPosition {
         let def = self.pos.variant();
         def.uses_hand() || def.pioneer_gating()
     }
-    fn evaluate(&self, eval: &DataEval) -> i32 {
+    fn evaluate(&self, eval: &DataEval, _cache: &mut ()) -> i32 {
         eval.evaluate(&self.pos)
     }
     #[inline]

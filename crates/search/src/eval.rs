@@ -747,7 +747,14 @@ impl EvalTables {
 
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate<V: Variant>(&self, pos: &Position<V>) -> Value {
-        self.eval_traced(pos, &mut NoTrace)
+        self.eval_traced(pos, &mut NoTrace, None)
+    }
+
+    /// [`EvalTables::evaluate`], with the pawn-structure terms taken from
+    /// `cache` when it holds them (and kept there when it does not). A
+    /// cache must serve one set of tables only.
+    pub fn evaluate_cached<V: Variant>(&self, pos: &Position<V>, cache: &mut PawnCache<V>) -> Value {
+        self.eval_traced(pos, &mut NoTrace, Some(cache))
     }
 
     /// The evaluation of `pos` as a linear function of the weights. With
@@ -756,7 +763,7 @@ impl EvalTables {
     /// rounding (a few centipawns).
     pub fn trace<V: Variant>(&self, pos: &Position<V>) -> Trace {
         let mut t = Collect { dense: vec![0.0; WEIGHT_COUNT] };
-        self.eval_traced(pos, &mut t);
+        self.eval_traced(pos, &mut t, None);
         let phase = self.phase(pos);
         let tempo = if pos.side_to_move() == Color::White { 1.0 } else { -1.0 };
         t.dense[TEMPO] += tempo;
@@ -777,27 +784,30 @@ impl EvalTables {
     }
 
     #[inline(always)]
-    fn eval_traced<V: Variant, T: Tracer>(&self, pos: &Position<V>, t: &mut T) -> Value {
+    fn eval_traced<V: Variant, T: Tracer>(
+        &self,
+        pos: &Position<V>,
+        t: &mut T,
+        cache: Option<&mut PawnCache<V>>,
+    ) -> Value {
         type S<V> = <V as Variant>::Shape;
         let w = &self.w.values;
         let occ = pos.occupied();
+        let tables = S::<V>::pieces();
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
         let mut phase = 0;
         let mut king_pressure = [0i32; 2];
         let kings = [pos.king(Color::White), pos.king(Color::Black)];
-        let zones = kings
-            .map(|k| S::<V>::pieces().leap_attacks(Piece::new(Color::White, PieceKind::King), k) | BitsOf::<V>::bit(k));
+        let zones =
+            kings.map(|k| tables.leap_attacks(Piece::new(Color::White, PieceKind::King), k) | BitsOf::<V>::bit(k));
+        // What the pawns alone decide (their attacks, outposts, structure).
+        let pawn_info = match cache {
+            Some(cache) if !T::ON && V::has(PieceKind::Pawn) => cache.get(pos, || self.pawn_info(pos, t)),
+            _ => self.pawn_info(pos, t),
+        };
         // Squares each side's pawns attack, and everything each side attacks.
-        let mut pawn_att = [BitsOf::<V>::ZERO; 2];
-        if V::has(PieceKind::Pawn) {
-            for c in Color::ALL {
-                let pawn = Piece::new(c, PieceKind::Pawn);
-                for sq in pos.pieces(pawn).iter() {
-                    pawn_att[c.idx()] |= S::<V>::attacks(pawn, sq, occ);
-                }
-            }
-        }
+        let pawn_att = pawn_info.attacks;
         let mut attacked = [
             zones[0] & !BitsOf::<V>::bit(kings[0]) | pawn_att[0],
             zones[1] & !BitsOf::<V>::bit(kings[1]) | pawn_att[1],
@@ -823,11 +833,7 @@ impl EvalTables {
                 }
             }
         }
-        let outposts = if V::has(PieceKind::Pawn) {
-            [outpost_squares(pos, Color::White, pawn_att[0]), outpost_squares(pos, Color::Black, pawn_att[1])]
-        } else {
-            [BitsOf::<V>::ZERO; 2]
-        };
+        let outposts = pawn_info.outposts;
         for c in Color::ALL {
             let own = pos.color(c);
             let them = c.flip().idx();
@@ -849,12 +855,12 @@ impl EvalTables {
                         continue;
                     }
                     let att = match kind {
-                        PieceKind::Knight | PieceKind::Zebra => S::<V>::pieces().leap_attacks(piece, sq),
+                        PieceKind::Knight | PieceKind::Zebra => tables.leap_attacks(piece, sq),
                         PieceKind::Bishop => S::<V>::bishop_attacks(sq, occ),
                         PieceKind::Rook => S::<V>::rook_attacks(sq, occ),
                         PieceKind::Queen => S::<V>::queen_attacks(sq, occ),
                         PieceKind::Alseid => BitsOf::<V>::ZERO,
-                        _ => S::<V>::pieces().leap_attacks(piece, sq),
+                        _ => tables.leap_attacks(piece, sq),
                     };
                     let reach = if kind == PieceKind::Alseid || kind == PieceKind::Alpaca {
                         (att & !own) | S::<V>::quiet_moves(piece, sq, occ)
@@ -944,7 +950,7 @@ impl EvalTables {
             d.counts[4] = (zones[them] & attacked[c.idx()] & !by_pieces[them]).popcnt() as i32;
             let checks = [
                 if V::has(PieceKind::Knight) {
-                    S::<V>::pieces().leap_attacks(Piece::new(c.flip(), PieceKind::Knight), ksq)
+                    tables.leap_attacks(Piece::new(c.flip(), PieceKind::Knight), ksq)
                 } else {
                     BitsOf::<V>::ZERO
                 },
@@ -1000,7 +1006,7 @@ impl EvalTables {
         // Space: safe squares in the centre files of our side, more with pieces on the board.
         if V::has(PieceKind::Pawn) && (w[SPACE_MG] != 0 || T::ON) {
             for c in Color::ALL {
-                let v = space(pos, c, pawn_att[c.flip().idx()], attacked[c.flip().idx()]);
+                let v = space(pos, c, pawn_info.space[c.idx()], attacked[c.flip().idx()]);
                 mg[c.idx()] += v * w[SPACE_MG] / SPACE_DIV;
                 if T::ON {
                     t.feature(c, SPACE_MG, v as f32 / SPACE_DIV as f32);
@@ -1036,12 +1042,29 @@ impl EvalTables {
                 }
             }
         }
-        // Pawn structure.
+        // Pawn structure; passed pawns by the kings' distances (endgame).
         if V::has(PieceKind::Pawn) {
+            let ranks = S::<V>::RANKS as i32;
             for c in Color::ALL {
-                let (s_mg, s_eg) = self.pawn_structure(pos, c, pawn_att[c.idx()], t);
-                mg[c.idx()] += s_mg;
-                eg[c.idx()] += s_eg;
+                mg[c.idx()] += pawn_info.mg[c.idx()];
+                eg[c.idx()] += pawn_info.eg[c.idx()];
+                for sq in pawn_info.passed[c.idx()].iter() {
+                    let (f, r) = (S::<V>::file_of(sq).0 as i32, S::<V>::rank_of(sq).0 as i32);
+                    let rel = if c == Color::White { r } else { ranks - 1 - r };
+                    let step = if c == Color::White { 1 } else { -1 };
+                    if rel > 2 && (0..ranks).contains(&(r + step)) {
+                        // The kings' distances to the square in front.
+                        let dist = |k: Square| {
+                            let (kf, kr) = (S::<V>::file_of(k).0 as i32, S::<V>::rank_of(k).0 as i32);
+                            (kf - f).abs().max((kr - r - step).abs())
+                        };
+                        let v = (5 * dist(kings[c.flip().idx()]) - 2 * dist(kings[c.idx()])) * (rel - 2);
+                        eg[c.idx()] += v * w[PASSED_KING_EG];
+                        if T::ON {
+                            t.feature(c, PASSED_KING_EG, v as f32);
+                        }
+                    }
+                }
             }
         }
         // Reserve pieces (in hand or behind live gates) are material to come.
@@ -1111,13 +1134,37 @@ impl EvalTables {
         t.feature(c, PSQ_EG + ki * SQ + rel_sq, 1.0);
     }
 
+    /// The terms the pawns alone decide: their attacks, the outposts, the
+    /// pawn structure's score and the passed pawns.
+    fn pawn_info<V: Variant, T: Tracer>(&self, pos: &Position<V>, t: &mut T) -> PawnInfo<BitsOf<V>> {
+        type S<V> = <V as Variant>::Shape;
+        let mut info = PawnInfo::EMPTY;
+        if !V::has(PieceKind::Pawn) {
+            return info;
+        }
+        for c in Color::ALL {
+            let pawn = Piece::new(c, PieceKind::Pawn);
+            for sq in pos.pieces(pawn).iter() {
+                // Pawn attacks do not depend on the occupancy (a test checks it).
+                info.attacks[c.idx()] |= S::<V>::attacks(pawn, sq, BitsOf::<V>::ZERO);
+            }
+        }
+        for c in Color::ALL {
+            let i = c.idx();
+            info.outposts[i] = outpost_squares(pos, c, info.attacks[i]);
+            info.space[i] = space_squares(pos, c, info.attacks[c.flip().idx()]);
+            (info.mg[i], info.eg[i], info.passed[i]) = self.pawn_structure(pos, c, info.attacks[i], t);
+        }
+        info
+    }
+
     fn pawn_structure<V: Variant, T: Tracer>(
         &self,
         pos: &Position<V>,
         c: Color,
         pawn_att: BitsOf<V>,
         t: &mut T,
-    ) -> (i32, i32) {
+    ) -> (i32, i32, BitsOf<V>) {
         type S<V> = <V as Variant>::Shape;
         let w = &self.w.values;
         let pawns = pos.pieces(Piece::new(c, PieceKind::Pawn));
@@ -1128,7 +1175,7 @@ impl EvalTables {
             ((pawns << 1) & !S::<V>::file_mask(File(0))) | ((pawns >> 1) & !S::<V>::file_mask(File(files - 1)));
         let connected = pawns & (pawn_att | beside);
         let ranks = S::<V>::RANKS as i32;
-        let (mut mg, mut eg) = (0, 0);
+        let (mut mg, mut eg, mut passed) = (0, 0, BitsOf::<V>::ZERO);
         for f in 0..files {
             let fm = S::<V>::file_mask(File(f));
             let n = (pawns & fm).popcnt() as i32;
@@ -1178,19 +1225,7 @@ impl EvalTables {
                         Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
                     };
                 if (enemy_pawns & ahead).is_empty() {
-                    // The kings' distances to the square in front (endgame).
-                    let step = if c == Color::White { 1 } else { -1 };
-                    if rel > 2 && (0..ranks).contains(&(r + step)) {
-                        let dist = |k: Square| {
-                            let (kf, kr) = (S::<V>::file_of(k).0 as i32, S::<V>::rank_of(k).0 as i32);
-                            (kf - f as i32).abs().max((kr - r - step).abs())
-                        };
-                        let v = (5 * dist(pos.king(c.flip())) - 2 * dist(pos.king(c))) * (rel - 2);
-                        eg += v * w[PASSED_KING_EG];
-                        if T::ON {
-                            t.feature(c, PASSED_KING_EG, v as f32);
-                        }
-                    }
+                    passed |= BitsOf::<V>::bit(sq);
                     let rel = (rel as usize).min(RANKS - 1);
                     mg += w[PASSED_MG + rel];
                     eg += w[PASSED_EG + rel];
@@ -1201,7 +1236,66 @@ impl EvalTables {
                 }
             }
         }
-        (mg, eg)
+        (mg, eg, passed)
+    }
+}
+
+/// What the evaluation takes from the pawns alone, per side: the squares
+/// the pawns attack, the outpost squares, the pawn structure's middlegame
+/// and endgame score (without the kings' distances to passed pawns) and
+/// the passed pawns, and the space term's squares ([`space_squares`]).
+#[derive(Clone, Copy)]
+struct PawnInfo<B> {
+    attacks: [B; 2],
+    outposts: [B; 2],
+    passed: [B; 2],
+    space: [[B; 2]; 2],
+    mg: [i32; 2],
+    eg: [i32; 2],
+}
+
+impl<B: Bits> PawnInfo<B> {
+    const EMPTY: Self = PawnInfo {
+        attacks: [B::ZERO; 2],
+        outposts: [B::ZERO; 2],
+        passed: [B::ZERO; 2],
+        space: [[B::ZERO; 2]; 2],
+        mg: [0; 2],
+        eg: [0; 2],
+    };
+}
+
+/// Entries of a [`PawnCache`] (a power of two).
+const PAWN_CACHE_ENTRIES: usize = 8192;
+
+/// The pawn-structure terms of recent positions, by the squares of both
+/// sides' pawns: a search thread's memory for [`EvalTables::evaluate_cached`].
+pub struct PawnCache<V: Variant> {
+    /// `(key, terms)`; key 0 is an empty entry.
+    entries: Vec<(u64, PawnInfo<BitsOf<V>>)>,
+}
+
+impl<V: Variant> Default for PawnCache<V> {
+    fn default() -> Self {
+        PawnCache { entries: vec![(0, PawnInfo::EMPTY); PAWN_CACHE_ENTRIES] }
+    }
+}
+
+impl<V: Variant> PawnCache<V> {
+    /// The terms of `pos`'s pawns: from the cache, else from `compute`
+    /// (then kept).
+    #[inline]
+    fn get(&mut self, pos: &Position<V>, compute: impl FnOnce() -> PawnInfo<BitsOf<V>>) -> PawnInfo<BitsOf<V>> {
+        let pawns = pos.kind(PieceKind::Pawn);
+        let white = (pawns & pos.color(Color::White)).to_u128();
+        let black = (pawns & pos.color(Color::Black)).to_u128();
+        // Never 0 (the empty entry); the slot from the high bits.
+        let key = crate::position::pawn_sets_key(white, black) | 1;
+        let entry = &mut self.entries[(key >> 32) as usize & (PAWN_CACHE_ENTRIES - 1)];
+        if entry.0 != key {
+            *entry = (key, compute());
+        }
+        entry.1
     }
 }
 
@@ -1244,18 +1338,17 @@ fn outpost_squares<V: Variant>(pos: &Position<V>, c: Color, pawn_att: BitsOf<V>)
     candidates & !span
 }
 
-/// Stockfish's space term for `c`: the squares of the four centre files on
-/// ranks 2-4 (from `c`'s side) that hold no pawn of `c` and no enemy pawn
-/// attacks (`enemy_pawn_att`), those up to three squares behind a pawn of
-/// `c` and not attacked by the enemy at all (`enemy_att`) counted twice,
-/// times (pieces of `c` − 3)²; 0 with three pieces or fewer.
-fn space<V: Variant>(pos: &Position<V>, c: Color, enemy_pawn_att: BitsOf<V>, enemy_att: BitsOf<V>) -> i32 {
+/// The squares of Stockfish's space term for `c` that the pawns decide:
+/// the squares of the four centre files on ranks 2-4 (from `c`'s side) that
+/// hold no pawn of `c` and no enemy pawn attacks (`enemy_pawn_att`), and
+/// those of them up to three squares behind a pawn of `c` (which count
+/// twice where the enemy does not attack them at all). See [`space`].
+fn space_squares<V: Variant>(pos: &Position<V>, c: Color, enemy_pawn_att: BitsOf<V>) -> [BitsOf<V>; 2] {
     type S<V> = <V as Variant>::Shape;
     let files = S::<V>::FILES;
     let ranks = S::<V>::RANKS;
-    let weight = pos.color(c).popcnt() as i32 - 3;
-    if weight <= 0 || files < 4 || ranks < 5 {
-        return 0;
+    if files < 4 || ranks < 5 {
+        return [BitsOf::<V>::ZERO; 2];
     }
     let mut area = BitsOf::<V>::ZERO;
     for f in files / 2 - 2..files / 2 + 2 {
@@ -1273,7 +1366,20 @@ fn space<V: Variant>(pos: &Position<V>, c: Color, enemy_pawn_att: BitsOf<V>, ene
         Color::White => (pawns >> w) | (pawns >> (2 * w)) | (pawns >> (3 * w)),
         Color::Black => ((pawns << w) | (pawns << (2 * w)) | (pawns << (3 * w))) & S::<V>::ALL,
     };
-    let bonus = safe.popcnt() as i32 + (behind & safe & !enemy_att).popcnt() as i32;
+    [safe, behind & safe]
+}
+
+/// Stockfish's space term for `c`: the safe squares of [`space_squares`]
+/// (`squares`), those behind a pawn and not attacked by the enemy at all
+/// (`enemy_att`) counted twice, times (pieces of `c` − 3)²; 0 with three
+/// pieces or fewer.
+fn space<V: Variant>(pos: &Position<V>, c: Color, squares: [BitsOf<V>; 2], enemy_att: BitsOf<V>) -> i32 {
+    let weight = pos.color(c).popcnt() as i32 - 3;
+    if weight <= 0 {
+        return 0;
+    }
+    let [safe, behind] = squares;
+    let bonus = safe.popcnt() as i32 + (behind & !enemy_att).popcnt() as i32;
     bonus * weight * weight
 }
 
@@ -1713,6 +1819,57 @@ mod tests {
                 changed += usize::from(a != without);
             }
             assert!(changed > 0, "{id:?}: the new terms never changed an evaluation");
+        }
+    }
+
+    #[test]
+    fn pawn_attacks_do_not_depend_on_the_occupancy() {
+        // The pawn cache keeps the pawns' attacks by the pawns' squares only.
+        struct Check;
+        impl PositionVisitor for Check {
+            type Output = ();
+            fn visit<V: Variant>(self, _pos: &Position<V>) {
+                type S<V> = <V as Variant>::Shape;
+                if !V::has(PieceKind::Pawn) {
+                    return;
+                }
+                for c in Color::ALL {
+                    let pawn = Piece::new(c, PieceKind::Pawn);
+                    for s in 0..S::<V>::SQUARES {
+                        let sq = Square(s);
+                        let empty = S::<V>::attacks(pawn, sq, BitsOf::<V>::ZERO);
+                        assert_eq!(empty, S::<V>::attacks(pawn, sq, S::<V>::ALL), "{:?} {c:?} {s}", V::ID);
+                    }
+                }
+            }
+        }
+        for &id in VariantId::EVERY {
+            AnyPosition::start(id).visit(Check);
+        }
+    }
+
+    #[test]
+    fn the_pawn_cache_gives_the_evaluation_without_it() {
+        // One variant's tables (every term on) and cache, kept across the
+        // positions of its playouts, so later positions meet cached pawns.
+        struct Check<'a>(&'a mut Option<Box<dyn std::any::Any>>);
+        impl PositionVisitor for Check<'_> {
+            type Output = [i32; 3];
+            fn visit<V: Variant>(self, pos: &Position<V>) -> [i32; 3] {
+                let kept = self.0.get_or_insert_with(|| {
+                    Box::new((EvalTables::with_weights::<V>(all_terms::<V>()), PawnCache::<V>::default()))
+                });
+                let (t, cache) =
+                    kept.downcast_mut::<(EvalTables, PawnCache<V>)>().expect("one variant's tables and cache");
+                [t.evaluate(pos), t.evaluate_cached(pos, cache), t.evaluate_cached(pos, cache)]
+            }
+        }
+        for &id in VariantId::EVERY {
+            let mut kept = None;
+            for pos in playout_positions(id, 4, 0x5DEE_CE66_D1CE_4E5B ^ id as u64) {
+                let [fresh, first, again] = pos.visit(Check(&mut kept));
+                assert_eq!((first, again), (fresh, fresh), "{id:?}: {:?}", pos.to_setup());
+            }
         }
     }
 

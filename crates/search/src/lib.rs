@@ -69,7 +69,7 @@ mod tt;
 pub use data::DataPosition;
 pub use data_eval::DataEval;
 pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult};
-pub use eval::{EvalTables, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
+pub use eval::{EvalTables, PawnCache, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
 pub use position::{MoveBuffer, SearchPosition};
 pub use see::see;

@@ -2,7 +2,7 @@
 //! the compiled variants' [`menagerie_variants::Position`] and for data
 //! variants ([`crate::DataPosition`]).
 
-use crate::eval::EvalTables;
+use crate::eval::{EvalTables, PawnCache};
 use menagerie_geometry::{Bits, Shape};
 use menagerie_pieces::PieceKind;
 use menagerie_variants::{Move, MoveList, Position, Variant};
@@ -47,6 +47,9 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     type Moves: MoveBuffer<Self::Move>;
     /// The evaluation's precomputed tables, shared by the search threads.
     type Eval: Send + Sync;
+    /// What one search thread's evaluation remembers between calls (a
+    /// cache of the pawn-structure terms), made empty by `Default`.
+    type EvalCache: Default + Send;
 
     /// The Zobrist key (TT and repetition).
     fn key(&self) -> u64;
@@ -110,8 +113,9 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// worse in alpaca self-play: the correction history and the deeper
     /// reduction of quiet moves where the table's move captures.
     fn brings_in_reserves(&self) -> bool;
-    /// Static evaluation from the side to move's point of view.
-    fn evaluate(&self, eval: &Self::Eval) -> i32;
+    /// Static evaluation from the side to move's point of view; `cache`
+    /// serves one set of tables (`eval`) only.
+    fn evaluate(&self, eval: &Self::Eval, cache: &mut Self::EvalCache) -> i32;
     /// `m` packed for the transposition table.
     fn pack(m: Self::Move) -> u32;
     /// A move packed by [`SearchPosition::pack`].
@@ -126,6 +130,7 @@ impl<V: Variant> SearchPosition for Position<V> {
     type Move = Move;
     type Moves = MoveList;
     type Eval = EvalTables;
+    type EvalCache = PawnCache<V>;
 
     #[inline(always)]
     fn key(&self) -> u64 {
@@ -237,8 +242,8 @@ impl<V: Variant> SearchPosition for Position<V> {
         V::GATING.is_some()
     }
     #[inline]
-    fn evaluate(&self, eval: &EvalTables) -> i32 {
-        eval.evaluate(self)
+    fn evaluate(&self, eval: &EvalTables, cache: &mut PawnCache<V>) -> i32 {
+        eval.evaluate_cached(self, cache)
     }
     #[inline(always)]
     fn pack(m: Move) -> u32 {

@@ -176,6 +176,8 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
     corr: Corrections,
     /// The game brings reserve pieces in ([`SearchPosition::brings_in_reserves`]).
     reserves: bool,
+    /// The evaluation's memory (pawn-structure terms).
+    eval_cache: P::EvalCache,
     /// What led to each ply: the move's piece-and-square index and the
     /// static evaluation there.
     stack: Vec<Frame>,
@@ -242,6 +244,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             capture_hist: vec![0; ps + 1],
             corr: Corrections::new(!reserves),
             reserves,
+            eval_cache: P::EvalCache::default(),
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,
@@ -394,11 +397,11 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// the table's entry `tt` if any), the corrected one, and the
     /// correction slot (`None` where the evaluation is not corrected).
     #[inline]
-    fn static_eval(&self, pos: &P, tt: Option<TtHit<P::Move>>, in_check: bool) -> (i32, i32, Option<Slot>) {
+    fn static_eval(&mut self, pos: &P, tt: Option<TtHit<P::Move>>, in_check: bool) -> (i32, i32, Option<Slot>) {
         if in_check {
             return (-INF, -INF, None);
         }
-        let raw = tt.map_or_else(|| pos.evaluate(&self.shared.eval), |h| h.eval);
+        let raw = tt.map_or_else(|| pos.evaluate(&self.shared.eval, &mut self.eval_cache), |h| h.eval);
         if !self.corr.on() {
             return (raw, raw, None);
         }
@@ -466,7 +469,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&self.shared.eval);
+            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
         }
         let in_check = pos.in_check();
         if depth <= 0 && !in_check {
@@ -553,9 +556,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         quiets_tried.clear();
         let mut captures_tried = std::mem::take(&mut self.captures[ply]);
         captures_tried.clear();
-        let prev = self.previous(ply);
-        let tt_capture =
-            !self.reserves && ordered.first().is_some_and(|&(m, s)| s == TT_MOVE_SCORE && pos.is_tactical(m));
+        let tt_capture = depth >= 3
+            && !self.reserves
+            && ordered.first().is_some_and(|&(m, s)| s == TT_MOVE_SCORE && pos.is_tactical(m));
         let mut best = -INF;
         let mut best_move = None;
         for (i, &(m, order_score)) in ordered.iter().enumerate() {
@@ -626,7 +629,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                             // Killers and the counter-move.
                             r -= 1;
                         } else {
-                            r -= (self.quiet_score(pos, m, prev) / 8000).clamp(-2, 2);
+                            // The ordering score of any other quiet move
+                            // is its history score.
+                            r -= (order_score / 8000).clamp(-2, 2);
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -703,7 +708,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&self.shared.eval);
+            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
         }
         if pos.ended() {
             return Self::terminal_score(pos, ply);
@@ -711,7 +716,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         // Conversions never run out of material, so exchanges of takeovers
         // can go on forever: quiescence is bounded.
         if qply >= MAX_QPLY {
-            return pos.evaluate(&self.shared.eval);
+            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
         }
         let key = pos.key();
         let tt = self.shared.tt.probe_with(key, P::unpack);
@@ -787,7 +792,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// Searches the root moves from index `pv_idx` on, in a window.
     fn search_root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
         self.count_node();
-        self.stack[0].eval = if pos.in_check() { -INF } else { pos.evaluate(&self.shared.eval) };
+        self.stack[0].eval = if pos.in_check() { -INF } else { pos.evaluate(&self.shared.eval, &mut self.eval_cache) };
         let mut best = -INF;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;

@@ -576,6 +576,12 @@ fn gate_entered_piece_gives_check() {
     for (mv, sq) in [("d1c3", "c3"), ("d1e3", "e3"), ("d1f2", "f2")] {
         assert_eq!(san_of(ALPACA, text, mv), format!("N{sq}(A@d1)+"));
     }
+    // Told without playing the move too (the search asks before it plays).
+    let p = pos(ALPACA, text);
+    for (mv, check) in [("d1b2", true), ("d1c3", true), ("d1f2", true), ("h1g1", false), ("h1h2", false)] {
+        let m = uci::parse(&p, mv).unwrap();
+        assert_eq!(p.gives_check(m), check, "{mv}");
+    }
 }
 
 /// §2.3: a piece that entered on g1 or b1 blocks castling across that square.

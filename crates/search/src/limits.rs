@@ -94,7 +94,7 @@ impl TimeBudget {
 
 /// How an iterative-deepening search has gone so far: what decides how
 /// much of its usual share of the clock it deserves.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug)]
 pub(crate) struct Progress {
     /// The best score of each completed iteration, shallowest first
     /// (`None` for a mate score).

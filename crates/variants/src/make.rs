@@ -52,14 +52,18 @@ impl<V: Variant> Position<V> {
     }
 
     /// [`Position::gives_check`] where the piece sets answer it without
-    /// playing the move (ordinary moves and captures outside the gating
-    /// games), `None` for the other moves.
+    /// playing the move (ordinary moves and captures, with the reserve piece
+    /// a vacated live gate lets in; not an Alseid's move, which may kidnap),
+    /// `None` for the other moves.
     #[inline]
     pub fn gives_check_unplayed(&self, m: Move) -> Option<bool> {
-        if V::GATING.is_some() || !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+        if !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
             return None;
         }
         let pc = self.piece_at(m.from)?;
+        if V::has(PieceKind::Alseid) && pc.kind == PieceKind::Alseid {
+            return None;
+        }
         let us = self.side;
         let (bf, bt) = (BitsOf::<V>::bit(m.from), BitsOf::<V>::bit(m.to));
         let mut by_kind = self.by_kind;
@@ -71,6 +75,13 @@ impl<V: Variant> Position<V> {
         by_kind[pc.kind.idx()] ^= bf;
         by_kind[m.promotion.unwrap_or(pc.kind).idx()] |= bt;
         by_color[us.idx()] = (by_color[us.idx()] ^ bf) | bt;
+        // Pioneer gating: the reserve piece enters the square left.
+        if let Some(g) = V::GATING
+            && self.live_gate_squares(us).has(m.from)
+        {
+            by_kind[g.piece.idx()] |= bf;
+            by_color[us.idx()] |= bf;
+        }
         let occ = by_color[0] | by_color[1];
         Some(Self::attackers_in(&by_kind, &by_color, self.king(us.flip()), occ, us).any())
     }

@@ -838,7 +838,8 @@ impl EvalTables {
             let own = pos.color(c);
             let them = c.flip().idx();
             for kind in PieceKind::ALL {
-                if !V::has(kind) {
+                // The pawns' material and squares are in `pawn_info`.
+                if !V::has(kind) || kind == PieceKind::Pawn {
                     continue;
                 }
                 let ki = kind.idx();
@@ -851,7 +852,7 @@ impl EvalTables {
                     if T::ON {
                         self.trace_square::<V, T>(t, piece, sq);
                     }
-                    if matches!(kind, PieceKind::Pawn | PieceKind::King) {
+                    if kind == PieceKind::King {
                         continue;
                     }
                     let att = match kind {
@@ -1134,8 +1135,9 @@ impl EvalTables {
         t.feature(c, PSQ_EG + ki * SQ + rel_sq, 1.0);
     }
 
-    /// The terms the pawns alone decide: their attacks, the outposts, the
-    /// pawn structure's score and the passed pawns.
+    /// The terms the pawns alone decide: their attacks, the outposts, their
+    /// material, squares and structure as a score, the passed pawns and the
+    /// space term's squares.
     fn pawn_info<V: Variant, T: Tracer>(&self, pos: &Position<V>, t: &mut T) -> PawnInfo<BitsOf<V>> {
         type S<V> = <V as Variant>::Shape;
         let mut info = PawnInfo::EMPTY;
@@ -1147,13 +1149,22 @@ impl EvalTables {
             for sq in pos.pieces(pawn).iter() {
                 // Pawn attacks do not depend on the occupancy (a test checks it).
                 info.attacks[c.idx()] |= S::<V>::attacks(pawn, sq, BitsOf::<V>::ZERO);
+                let (a, b) = self.pst(pawn, sq);
+                info.mg[c.idx()] += a;
+                info.eg[c.idx()] += b;
+                if T::ON {
+                    self.trace_square::<V, T>(t, pawn, sq);
+                }
             }
         }
         for c in Color::ALL {
             let i = c.idx();
             info.outposts[i] = outpost_squares(pos, c, info.attacks[i]);
             info.space[i] = space_squares(pos, c, info.attacks[c.flip().idx()]);
-            (info.mg[i], info.eg[i], info.passed[i]) = self.pawn_structure(pos, c, info.attacks[i], t);
+            let (mg, eg, passed) = self.pawn_structure(pos, c, info.attacks[i], t);
+            info.mg[i] += mg;
+            info.eg[i] += eg;
+            info.passed[i] = passed;
         }
         info
     }
@@ -1241,8 +1252,9 @@ impl EvalTables {
 }
 
 /// What the evaluation takes from the pawns alone, per side: the squares
-/// the pawns attack, the outpost squares, the pawn structure's middlegame
-/// and endgame score (without the kings' distances to passed pawns) and
+/// the pawns attack, the outpost squares, the pawns' material, squares and
+/// structure as a middlegame and endgame score (without the kings'
+/// distances to passed pawns) and
 /// the passed pawns, and the space term's squares ([`space_squares`]).
 #[derive(Clone, Copy)]
 struct PawnInfo<B> {

@@ -42,6 +42,7 @@
 //! weights ([`Trace`]), which is what the tuner fits.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use menagerie_geometry::{Bits, File, Shape, Square};
@@ -626,7 +627,13 @@ pub struct EvalTables {
     full_phase: i32,
     /// The weights.
     w: Weights,
+    /// This set of tables among all built in the process (what a
+    /// [`PawnCache`] holds terms of).
+    id: u64,
 }
+
+/// The next [`EvalTables::id`].
+static NEXT_TABLES_ID: AtomicU64 = AtomicU64::new(1);
 
 impl EvalTables {
     /// Builds the tables for variant `V` with its weights ([`Weights::for_variant`]).
@@ -732,7 +739,8 @@ impl EvalTables {
             };
         }
         let full_phase: i32 = V::start_pieces().iter().map(|(_, p)| phase_weight[p.kind.idx()]).sum::<i32>().max(1);
-        EvalTables { pst, pst_features, phase_weight, full_phase, w }
+        let id = NEXT_TABLES_ID.fetch_add(1, Ordering::Relaxed);
+        EvalTables { pst, pst_features, phase_weight, full_phase, w, id }
     }
 
     /// The weights in use.
@@ -752,7 +760,7 @@ impl EvalTables {
 
     /// [`EvalTables::evaluate`], with the pawn-structure terms taken from
     /// `cache` when it holds them (and kept there when it does not). A
-    /// cache must serve one set of tables only.
+    /// cache that held another set of tables' terms forgets them first.
     pub fn evaluate_cached<V: Variant>(&self, pos: &Position<V>, cache: &mut PawnCache<V>) -> Value {
         self.eval_traced(pos, &mut NoTrace, Some(cache))
     }
@@ -803,7 +811,7 @@ impl EvalTables {
             kings.map(|k| tables.leap_attacks(Piece::new(Color::White, PieceKind::King), k) | BitsOf::<V>::bit(k));
         // What the pawns alone decide (their attacks, outposts, structure).
         let pawn_info = match cache {
-            Some(cache) if !T::ON && V::has(PieceKind::Pawn) => cache.get(pos, || self.pawn_info(pos, t)),
+            Some(cache) if !T::ON && V::has(PieceKind::Pawn) => cache.get(self.id, pos, || self.pawn_info(pos, t)),
             _ => self.pawn_info(pos, t),
         };
         // Squares each side's pawns attack, and everything each side attacks.
@@ -1281,23 +1289,37 @@ impl<B: Bits> PawnInfo<B> {
 const PAWN_CACHE_ENTRIES: usize = 8192;
 
 /// The pawn-structure terms of recent positions, by the squares of both
-/// sides' pawns: a search thread's memory for [`EvalTables::evaluate_cached`].
+/// sides' pawns: a search thread's memory for [`EvalTables::evaluate_cached`]
+/// (empty, and without memory, until first used).
 pub struct PawnCache<V: Variant> {
+    /// The [`EvalTables::id`] of the tables the entries were computed with
+    /// (0: none).
+    tables: u64,
     /// `(key, terms)`; key 0 is an empty entry.
     entries: Vec<(u64, PawnInfo<BitsOf<V>>)>,
 }
 
 impl<V: Variant> Default for PawnCache<V> {
     fn default() -> Self {
-        PawnCache { entries: vec![(0, PawnInfo::EMPTY); PAWN_CACHE_ENTRIES] }
+        PawnCache { tables: 0, entries: Vec::new() }
     }
 }
 
 impl<V: Variant> PawnCache<V> {
-    /// The terms of `pos`'s pawns: from the cache, else from `compute`
-    /// (then kept).
+    /// The terms of `pos`'s pawns under the tables `tables`: from the
+    /// cache, else from `compute` (then kept).
     #[inline]
-    fn get(&mut self, pos: &Position<V>, compute: impl FnOnce() -> PawnInfo<BitsOf<V>>) -> PawnInfo<BitsOf<V>> {
+    fn get(
+        &mut self,
+        tables: u64,
+        pos: &Position<V>,
+        compute: impl FnOnce() -> PawnInfo<BitsOf<V>>,
+    ) -> PawnInfo<BitsOf<V>> {
+        if self.tables != tables {
+            self.entries.clear();
+            self.entries.resize(PAWN_CACHE_ENTRIES, (0, PawnInfo::EMPTY));
+            self.tables = tables;
+        }
         let pawns = pos.kind(PieceKind::Pawn);
         let white = (pawns & pos.color(Color::White)).to_u128();
         let black = (pawns & pos.color(Color::Black)).to_u128();
@@ -1864,23 +1886,37 @@ mod tests {
     fn the_pawn_cache_gives_the_evaluation_without_it() {
         // One variant's tables (every term on) and cache, kept across the
         // positions of its playouts, so later positions meet cached pawns.
-        struct Check<'a>(&'a mut Option<Box<dyn std::any::Any>>);
+        // Every tenth position the cache serves other tables (other weights)
+        // once, and must forget the first tables' terms and theirs.
+        struct Check<'a>(&'a mut Option<Box<dyn std::any::Any>>, bool);
         impl PositionVisitor for Check<'_> {
-            type Output = [i32; 3];
-            fn visit<V: Variant>(self, pos: &Position<V>) -> [i32; 3] {
+            type Output = [i32; 4];
+            fn visit<V: Variant>(self, pos: &Position<V>) -> [i32; 4] {
                 let kept = self.0.get_or_insert_with(|| {
-                    Box::new((EvalTables::with_weights::<V>(all_terms::<V>()), PawnCache::<V>::default()))
+                    Box::new((
+                        EvalTables::with_weights::<V>(all_terms::<V>()),
+                        EvalTables::with_weights::<V>(Weights::defaults::<V>()),
+                        PawnCache::<V>::default(),
+                    ))
                 });
-                let (t, cache) =
-                    kept.downcast_mut::<(EvalTables, PawnCache<V>)>().expect("one variant's tables and cache");
-                [t.evaluate(pos), t.evaluate_cached(pos, cache), t.evaluate_cached(pos, cache)]
+                let (t, other, cache) = kept
+                    .downcast_mut::<(EvalTables, EvalTables, PawnCache<V>)>()
+                    .expect("one variant's tables and cache");
+                let (fresh_other, cached_other) =
+                    if self.1 { (other.evaluate(pos), other.evaluate_cached(pos, cache)) } else { (0, 0) };
+                [
+                    t.evaluate(pos),
+                    t.evaluate_cached(pos, cache),
+                    t.evaluate_cached(pos, cache),
+                    cached_other - fresh_other,
+                ]
             }
         }
         for &id in VariantId::EVERY {
             let mut kept = None;
-            for pos in playout_positions(id, 4, 0x5DEE_CE66_D1CE_4E5B ^ id as u64) {
-                let [fresh, first, again] = pos.visit(Check(&mut kept));
-                assert_eq!((first, again), (fresh, fresh), "{id:?}: {:?}", pos.to_setup());
+            for (i, pos) in playout_positions(id, 4, 0x5DEE_CE66_D1CE_4E5B ^ id as u64).into_iter().enumerate() {
+                let [fresh, first, again, other] = pos.visit(Check(&mut kept, i % 10 == 9));
+                assert_eq!((first, again, other), (fresh, fresh, 0), "{id:?}: {:?}", pos.to_setup());
             }
         }
     }

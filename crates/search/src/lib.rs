@@ -15,7 +15,8 @@
 //! scores; multipv; limits by depth, nodes, movetime or clock (the clock's
 //! share stretched while the score falls or the best move keeps changing,
 //! shortened once one move has stood for several iterations); Lazy SMP
-//! threads. The hot loop is monomorphic per
+//! threads, each with a cache of the evaluation's pawn-structure terms
+//! ([`PawnCache`]). The hot loop is monomorphic per
 //! variant ([`menagerie_variants::PositionVisitor`]).
 //!
 //! The search is generic over [`SearchPosition`]: the compiled variants'

@@ -48,8 +48,9 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// The evaluation's precomputed tables, shared by the search threads.
     type Eval: Send + Sync;
     /// What one search thread's evaluation remembers between calls (a
-    /// cache of the pawn-structure terms), made empty by `Default`.
-    type EvalCache: Default + Send;
+    /// cache of the pawn-structure terms), made empty by `Default`; kept by
+    /// an engine from one search to the next.
+    type EvalCache: Default + Send + 'static;
 
     /// The Zobrist key (TT and repetition).
     fn key(&self) -> u64;
@@ -113,8 +114,8 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// worse in alpaca self-play: the correction history and the deeper
     /// reduction of quiet moves where the table's move captures.
     fn brings_in_reserves(&self) -> bool;
-    /// Static evaluation from the side to move's point of view; `cache`
-    /// serves one set of tables (`eval`) only.
+    /// Static evaluation from the side to move's point of view, with the
+    /// thread's `cache`.
     fn evaluate(&self, eval: &Self::Eval, cache: &mut Self::EvalCache) -> i32;
     /// `m` packed for the transposition table.
     fn pack(m: Self::Move) -> u32;

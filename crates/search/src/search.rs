@@ -6,6 +6,7 @@ use crate::limits::{Limits, Progress, TimeBudget};
 use crate::position::{MoveBuffer, SearchPosition};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 use crate::{Info, MAX_DEPTH, Score};
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -69,16 +70,21 @@ pub(crate) fn score_of(v: i32) -> Score {
     }
 }
 
-/// Continuation-history tables kept by an engine between its searches, so
-/// that a search clears them instead of allocating megabytes (which the
-/// kernel then zeroes page by page) before its first node.
-#[derive(Debug, Default)]
-pub(crate) struct TablePool(Mutex<Vec<[Vec<i16>; 2]>>);
+/// Continuation-history tables and evaluation caches kept by an engine
+/// between its searches, so that a search clears or reuses them instead of
+/// allocating megabytes (which the kernel then zeroes page by page) before
+/// its first node.
+#[derive(Default)]
+pub(crate) struct TablePool {
+    tables: Mutex<Vec<[Vec<i16>; 2]>>,
+    /// [`SearchPosition::EvalCache`]s of any position type.
+    caches: Mutex<Vec<Box<dyn Any + Send>>>,
+}
 
 impl TablePool {
     /// Two zeroed tables of `len` entries.
     fn take(&self, len: usize) -> [Vec<i16>; 2] {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let kept = self.tables.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match kept {
             Some(mut tables) => {
                 for t in &mut tables {
@@ -94,14 +100,31 @@ impl TablePool {
     /// The lengths of the kept tables.
     #[cfg(test)]
     pub(crate) fn kept(&self) -> Vec<[usize; 2]> {
-        self.0.lock().map(|k| k.iter().map(|t| [t[0].len(), t[1].len()]).collect()).unwrap_or_default()
+        self.tables.lock().map(|k| k.iter().map(|t| [t[0].len(), t[1].len()]).collect()).unwrap_or_default()
     }
 
     /// Keeps `tables` for a later search (a few sets at most).
     fn put(&self, tables: [Vec<i16>; 2]) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() < 8 {
             kept.push(tables);
+        }
+    }
+
+    /// An evaluation cache of type `C` an earlier search left, else a new one.
+    fn take_cache<C: Default + Send + 'static>(&self) -> C {
+        let mut kept = self.caches.lock().unwrap_or_else(|e| e.into_inner());
+        match kept.iter().position(|c| c.is::<C>()).map(|i| kept.swap_remove(i).downcast::<C>()) {
+            Some(Ok(cache)) => *cache,
+            _ => C::default(),
+        }
+    }
+
+    /// Keeps `cache` for a later search (a few at most).
+    fn put_cache<C: Send + 'static>(&self, cache: C) {
+        let mut kept = self.caches.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < 8 {
+            kept.push(Box::new(cache));
         }
     }
 }
@@ -200,6 +223,7 @@ pub(crate) struct Worker<'a, P: SearchPosition> {
 impl<P: SearchPosition> Drop for Worker<'_, P> {
     fn drop(&mut self) {
         self.shared.pool.put(std::mem::take(&mut self.cont));
+        self.shared.pool.put_cache(std::mem::take(&mut self.eval_cache));
     }
 }
 
@@ -244,7 +268,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             capture_hist: vec![0; ps + 1],
             corr: Corrections::new(!reserves),
             reserves,
-            eval_cache: P::EvalCache::default(),
+            eval_cache: shared.pool.take_cache(),
             stack: vec![Frame { ps, eval: -INF, null: false }; MAX_PLY + 4],
             root_index: history.len(),
             keys,

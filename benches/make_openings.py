@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Opening positions for strength matches: random legal plies from each
-variant's start (prelude choices included), kept only when a short search
-finds the position roughly balanced. Reproducible (seeded); writes EPD that
-`menagerie match --openings` reads.
+variant's start (prelude choices included) or from a given position, kept
+only when a short search finds the position roughly balanced. Reproducible
+(seeded); writes EPD that `menagerie match --openings` reads.
 
     python3 benches/make_openings.py --variant camel-rhino --count 100 \
         --plies 8 --seed 1 > benches/openings/camel-rhino.epd
+    python3 benches/make_openings.py --variant alpaca --plies 6 --seed 3 --count 40 \
+        --fen "rnbqkbnr/pppppppp/2a5/8/8/5A2/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
+        > benches/openings/alpaca-onboard.epd
 
 Needs target/release/menagerie (cargo build --release -p menagerie-cli).
 """
@@ -32,12 +35,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--depth", type=int, default=6, help="balance check search depth")
     ap.add_argument("--max-cp", type=int, default=80, help="largest |score| kept")
+    ap.add_argument("--fen", help="start from this position instead of the variant's start")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     seen = set()
     out = 0
     tries = 0
-    print(f"# {args.variant}: {args.count} openings, {args.plies} random plies, seed {args.seed}, "
+    start = ["--fen", args.fen] if args.fen else []
+    origin = f" from {args.fen}" if args.fen else ""
+    print(f"# {args.variant}: {args.count} openings, {args.plies} random plies{origin}, seed {args.seed}, "
           f"|score| <= {args.max_cp} cp at depth {args.depth} (benches/make_openings.py)")
     while out < args.count and tries < args.count * 50:
         tries += 1
@@ -45,7 +51,7 @@ def main() -> None:
         plies = 0
         fen = None
         while plies < args.plies:
-            lines = run("moves", "--variant", args.variant, "--moves", " ".join(moves), "--fens").splitlines()
+            lines = run("moves", "--variant", args.variant, *start, "--moves", " ".join(moves), "--fens").splitlines()
             if not lines:
                 break
             move, fen = rng.choice(lines).split(" ", 1)

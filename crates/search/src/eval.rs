@@ -309,7 +309,7 @@ fn embedded(id: VariantId) -> Option<&'static str> {
         VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
         // Alseid Chess (both kinds) plays Alpaca's too: they won 333 games by
         // +80.7 ± 36.2 Elo (alseid) and 453 by +39.3 ± 30.6 (alseid-weak)
-        // over the hand-picked weights, and today's fit 200 games by
+        // over the hand-picked weights, and the refit of 2026-12-04 200 games by
         // +107.5 ± 46.8 (alseid) over the fit before it (benches/README).
         VariantId::Alpaca | VariantId::Alseid | VariantId::AlseidWeak => Some(include_str!("../weights/alpaca.txt")),
         // Fitted on the movement-only rule set (the one Fairy-Stockfish

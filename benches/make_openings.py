@@ -8,7 +8,7 @@ only when a short search finds the position roughly balanced. Reproducible
         --plies 8 --seed 1 > benches/openings/camel-rhino.epd
     python3 benches/make_openings.py --variant alpaca --plies 6 --seed 3 --count 40 \
         --fen "rnbqkbnr/pppppppp/2a5/8/8/5A2/PPPPPPPP/RNBQKBNR w KQkq - 0 1" \
-        > benches/openings/alpaca-onboard.epd
+        > alpaca-onboard-more.epd
 
 Needs target/release/menagerie (cargo build --release -p menagerie-cli).
 """

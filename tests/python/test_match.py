@@ -126,13 +126,14 @@ def test_sprt_stops_the_match_early(tmp_path):
     summary, games, _ = run_match(
         tmp_path,
         "--engine", uci_engine("Menagerie"), "--engine", broken("illegal"),
-        "--movetime", "0.02", "--games", "100", "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--movetime", "0.02", "--games", "100", "--sprt", "elo0=0,elo1=400,alpha=0.05,beta=0.05",
     )
     sprt = summary["sprt"]
     assert sprt["state"] == "H1" and sprt["llr"] >= sprt["upper"] > 2.94
     assert abs(sprt["upper"] - 2.944439) < 1e-5 and abs(sprt["lower"] + 2.944439) < 1e-5
-    # Four straight wins decide it (LLR 3.32 > 2.94); a fifth may have started meanwhile.
-    assert summary["finished"] < 10
+    # Five straight wins decide it (LLR 5 ln(0.9091 / 0.5) = 2.99 > 2.94, four
+    # give 2.39); a sixth may have started meanwhile.
+    assert 5 <= summary["finished"] < 10
     assert len(games) == summary["finished"]
 
 

@@ -146,32 +146,30 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    /// The log-likelihood ratio of the results: the generalised SPRT's
-    /// normal approximation, LLR = n (s1 − s0)(2s − s0 − s1) / (2 σ²),
-    /// where s is the observed score, σ² the variance of one game's score
-    /// and s0, s1 the expected scores under H0 and H1 (as used by
-    /// Fishtest's trinomial test).
+    /// The log-likelihood ratio of the results, the generalised SPRT on the
+    /// trinomial distribution: LLR = Σ nᵢ ln(p1ᵢ / p0ᵢ) over wins, draws and
+    /// losses, where p0 and p1 are the most likely win/draw/loss
+    /// probabilities given the results under the constraint that the
+    /// expected score is s0 (H0) or s1 (H1).
     ///
-    /// When every game has the same result the observed variance is 0; it
-    /// is then estimated as if one more game had been drawn, so a match of
-    /// nothing but wins (or losses) still decides, and a match of nothing
-    /// but draws as if one more game had been won and one lost (without it
-    /// the first draws would divide by zero and end the test at once).
+    /// The constrained maximum is pᵢ = fᵢ / (1 + θ (aᵢ − s)) with fᵢ the
+    /// observed frequencies, aᵢ the result's points and θ the root of
+    /// Σ fᵢ (aᵢ − s) / (1 + θ (aᵢ − s)) = 0. An outcome not seen yet counts
+    /// as 0.001 games, so a run of nothing but wins (or draws) has an
+    /// estimate: eight straight wins give an LLR of 0.89 between +200 and
+    /// +300 Elo, the binomial ln((s1 / s0)⁸), not a decision. Unlike the
+    /// normal approximation (which divides by the observed variance) it
+    /// stays exact for wide or distant Elo bounds and short runs.
     pub fn llr(&self, score: &Score) -> f64 {
-        let n = f64::from(score.games());
-        if n == 0.0 {
+        if score.games() == 0 {
             return 0.0;
         }
-        let mut var = score.variance();
-        if var <= 0.0 {
-            var = Score { draws: score.draws + 1, ..*score }.variance();
-        }
-        if var <= 0.0 {
-            var = Score { wins: score.wins + 1, losses: score.losses + 1, ..*score }.variance();
-        }
-        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
-        let s = score.fraction();
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+        let counts = [score.losses, score.draws, score.wins].map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        let freq = counts.map(|c| c / n);
+        let p0 = constrained_mle(freq, score_of(self.elo0));
+        let p1 = constrained_mle(freq, score_of(self.elo1));
+        (0..3).map(|i| counts[i] * (p1[i] / p0[i]).ln()).sum()
     }
 
     /// Whether the test has decided.
@@ -199,6 +197,30 @@ impl Sprt {
         }
         Ok(())
     }
+}
+
+/// The loss/draw/win probabilities most likely to give the observed
+/// frequencies `freq` (all positive) among those whose expected score is
+/// `s` (in 0..1): see [`Sprt::llr`].
+fn constrained_mle(freq: [f64; 3], s: f64) -> [f64; 3] {
+    let d = [0.0 - s, 0.5 - s, 1.0 - s];
+    // Σ fᵢ dᵢ / (1 + θ dᵢ) falls from +∞ to −∞ as θ crosses the interval
+    // keeping every 1 + θ dᵢ positive; bisect for its root.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        let h: f64 = (0..3).map(|i| freq[i] * d[i] / (1.0 + mid * d[i])).sum();
+        if h > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    [0, 1, 2].map(|i| freq[i] / (1.0 + theta * d[i]))
 }
 
 #[cfg(test)]
@@ -251,27 +273,39 @@ mod tests {
         let t2 = Sprt { elo0: -1.75, elo1: 0.25, alpha: 0.05, beta: 0.1 };
         let (lo, hi) = t2.bounds();
         assert!(close(lo, -2.251_292, 1e-6) && close(hi, 2.890_372, 1e-6));
-        // Hand-computed: W=1000 D=2000 L=900, n=3900, s=0.512821,
-        // σ² = 0.1216305, s0 = 0.5, s1 = 0.5071951 →
-        // LLR = 3900 · 0.0071951 · (1.0256410 − 1.0071951) / (2σ²) = 2.1278.
+        // W=1000 D=2000 L=900 at [0, 5]: 2.1256 (the normal approximation
+        // Fishtest used for such narrow bounds gives 2.1278).
         let s = Score { wins: 1000, draws: 2000, losses: 900 };
-        assert!(close(t.llr(&s), 2.1278, 0.0005), "{}", t.llr(&s));
+        assert!(close(t.llr(&s), 2.1256, 0.0005), "{}", t.llr(&s));
         assert_eq!(t.state(&s), SprtState::Continue);
         assert_eq!(t.state(&Score { wins: 3000, draws: 2000, losses: 2500 }), SprtState::AcceptH1);
         assert_eq!(t.state(&Score { wins: 2500, draws: 2000, losses: 3000 }), SprtState::AcceptH0);
-        // All wins: decided after a few games (variance from one added draw:
-        // n=5, s=1, σ² = 0.03472 → LLR = 5·0.0715·(2 − 1.0715)/0.06944 = 4.78 for elo1 = 50).
+        // A run of wins is the binomial likelihood ratio: eight straight wins
+        // between +200 and +300 are 8 ln(0.8490 / 0.7597) = 0.888, far from a
+        // decision (the normal approximation, dividing by a variance guessed
+        // from one added draw, gave 5.66 and accepted H1 after eight games).
+        let far = Sprt { elo0: 200.0, elo1: 300.0, alpha: 0.05, beta: 0.05 };
+        let eight = Score { wins: 8, draws: 0, losses: 0 };
+        assert!(close(far.llr(&eight), 0.888, 0.001), "{}", far.llr(&eight));
+        assert_eq!(far.state(&eight), SprtState::Continue);
+        assert_eq!(far.state(&Score { wins: 26, ..eight }), SprtState::Continue);
+        assert_eq!(far.state(&Score { wins: 27, ..eight }), SprtState::AcceptH1);
+        // Session 26's alseid match (+168 =13 −19) clears it: LLR 8.56.
+        let alseid = Score { wins: 168, draws: 13, losses: 19 };
+        assert!(close(far.llr(&alseid), 8.565, 0.005), "{}", far.llr(&alseid));
         let wide = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
-        let sweep = Score { wins: 5, draws: 0, losses: 0 };
-        assert!(close(wide.llr(&sweep), 4.78, 0.01), "{}", wide.llr(&sweep));
-        assert_eq!(wide.state(&sweep), SprtState::AcceptH1);
-        assert_eq!(wide.state(&sweep.flipped()), SprtState::AcceptH0);
-        // All draws: the variance of one added win and loss (σ² = 0.125 for
-        // two draws): LLR = 2·0.0071951·(1 − 1.0071951)/0.25 = −0.000414,
-        // not −∞ (which ended a match after its first two draws).
+        assert_eq!(wide.state(&Score { wins: 22, draws: 0, losses: 0 }), SprtState::Continue);
+        assert_eq!(wide.state(&Score { wins: 23, draws: 0, losses: 0 }), SprtState::AcceptH1);
+        assert_eq!(wide.state(&Score { wins: 0, draws: 0, losses: 23 }), SprtState::AcceptH0);
+        // All draws: no outcome is impossible, the LLR stays finite and small
+        // (−0.0253 for two draws at [0, 5]), not −∞.
         let calm = Score { wins: 0, draws: 2, losses: 0 };
-        assert!(close(t.llr(&calm), -0.000_414, 0.000_005), "{}", t.llr(&calm));
+        assert!(close(t.llr(&calm), -0.0253, 0.0005), "{}", t.llr(&calm));
         assert_eq!(t.state(&calm), SprtState::Continue);
+        // The constrained estimate has the asked mean and sums to one.
+        let p = constrained_mle([0.2, 0.3, 0.5], score_of(100.0));
+        assert!(close(p.iter().sum::<f64>(), 1.0, 1e-9));
+        assert!(close(p[1] * 0.5 + p[2], score_of(100.0), 1e-9));
         assert!(t.validate().is_ok());
         assert!(Sprt { elo0: 5.0, elo1: 0.0, ..t }.validate().is_err());
         assert!(Sprt { alpha: 0.0, ..t }.validate().is_err());

@@ -307,11 +307,16 @@ fn embedded(id: VariantId) -> Option<&'static str> {
     match id {
         // Chess960 is chess from other starts: the same weights.
         VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
-        // Alseid Chess (both kinds) plays Alpaca's too: they won 333 games by
-        // +80.7 ± 36.2 Elo (alseid) and 453 by +39.3 ± 30.6 (alseid-weak)
-        // over the hand-picked weights, and the refit of 2026-12-04 200 games by
-        // +107.5 ± 46.8 (alseid) over the fit before it (benches/README).
-        VariantId::Alpaca | VariantId::Alseid | VariantId::AlseidWeak => Some(include_str!("../weights/alpaca.txt")),
+        // Every game with Alpacas in reserve plays Alpaca's weights, and so does
+        // Alseid Chess (both kinds): they won 333 games by +80.7 ± 36.2 Elo
+        // (alseid) and 453 by +39.3 ± 30.6 (alseid-weak) over the hand-picked
+        // weights, and the refit of 2026-12-04 200 games by +107.5 ± 46.8
+        // (alseid) over the fit before it (benches/README).
+        VariantId::Alpaca
+        | VariantId::Alpaca2
+        | VariantId::AlpacaSameFile
+        | VariantId::Alseid
+        | VariantId::AlseidWeak => Some(include_str!("../weights/alpaca.txt")),
         // Fitted on the movement-only rule set (the one Fairy-Stockfish
         // plays); with takeovers and swaps they win too.
         VariantId::CamelRhino => Some(include_str!("../weights/camel-rhino.txt")),
@@ -2003,12 +2008,13 @@ mod tests {
     }
 
     #[test]
-    fn embedded_weight_files_parse() {
+    fn every_variant_plays_a_tuned_weights_file_that_parses() {
+        // A game left out of `embedded` plays the hand-picked defaults
+        // (alpaca2 and alpaca-samefile did until 2026-12-05).
         for &id in VariantId::EVERY {
-            if let Some(text) = embedded(id) {
-                let base = Weights::defaults::<menagerie_variants::Chess>();
-                assert!(Weights::parse_over(base, text).is_ok(), "{id:?}");
-            }
+            let text = embedded(id).unwrap_or_else(|| panic!("{id:?} has no weights file"));
+            let base = Weights::defaults::<menagerie_variants::Chess>();
+            assert!(Weights::parse_over(base, text).is_ok(), "{id:?}");
         }
     }
 }

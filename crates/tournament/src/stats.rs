@@ -290,7 +290,8 @@ mod tests {
         assert_eq!(far.state(&eight), SprtState::Continue);
         assert_eq!(far.state(&Score { wins: 26, ..eight }), SprtState::Continue);
         assert_eq!(far.state(&Score { wins: 27, ..eight }), SprtState::AcceptH1);
-        // Session 26's alseid match (+168 =13 −19) clears it: LLR 8.56.
+        // Alseid's 200 games against 4fb1ea0 on 2026-12-04 (+168 =13 −19,
+        // benches/README) clear it: LLR 8.56.
         let alseid = Score { wins: 168, draws: 13, losses: 19 };
         assert!(close(far.llr(&alseid), 8.565, 0.005), "{}", far.llr(&alseid));
         let wide = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };

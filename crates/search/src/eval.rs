@@ -32,8 +32,8 @@
 //!
 //! Every constant is a weight of [`Weights`]. [`Weights::defaults`] are the
 //! hand-picked values; [`Weights::for_variant`] loads the tuned weights of a
-//! variant, compiled in from `crates/search/weights/<variant>.txt` (written by
-//! the `menagerie-tune` tool), over the defaults. The environment variable
+//! variant, compiled in from `crates/search/weights/` (a file per game or
+//! family of games, written by the `menagerie-tune` tool), over the defaults. The environment variable
 //! `MENAGERIE_EVAL_WEIGHTS` (read once per process) overrides them for
 //! experiments with one binary: `default` plays the defaults, a file path
 //! plays that weights file over the defaults (in whatever variant is played).
@@ -302,11 +302,12 @@ pub struct Weights {
     values: Box<[i32; WEIGHT_COUNT]>,
 }
 
-/// The tuned weights files compiled in, by variant.
-fn embedded(id: VariantId) -> Option<&'static str> {
+/// The tuned weights file compiled in for each variant (the match is
+/// exhaustive: a new game has to name its file).
+fn embedded(id: VariantId) -> &'static str {
     match id {
         // Chess960 is chess from other starts: the same weights.
-        VariantId::Chess | VariantId::Chess960 => Some(include_str!("../weights/chess.txt")),
+        VariantId::Chess | VariantId::Chess960 => include_str!("../weights/chess.txt"),
         // Every game with Alpacas in reserve plays Alpaca's weights, and so does
         // Alseid Chess (both kinds): they won 333 games by +80.7 ± 36.2 Elo
         // (alseid) and 453 by +39.3 ± 30.6 (alseid-weak) over the hand-picked
@@ -316,15 +317,14 @@ fn embedded(id: VariantId) -> Option<&'static str> {
         | VariantId::Alpaca2
         | VariantId::AlpacaSameFile
         | VariantId::Alseid
-        | VariantId::AlseidWeak => Some(include_str!("../weights/alpaca.txt")),
+        | VariantId::AlseidWeak => include_str!("../weights/alpaca.txt"),
         // Fitted on the movement-only rule set (the one Fairy-Stockfish
         // plays); with takeovers and swaps they win too.
-        VariantId::CamelRhino => Some(include_str!("../weights/camel-rhino.txt")),
+        VariantId::CamelRhino => include_str!("../weights/camel-rhino.txt"),
         // The movement-only rule set's own fit, on four times the positions
         // and with king danger; with takeovers and swaps it lost
         // (benches/README), so the full game keeps the file above.
-        VariantId::CamelRhinoPlain => Some(include_str!("../weights/camel-rhino-plain.txt")),
-        _ => None,
+        VariantId::CamelRhinoPlain => include_str!("../weights/camel-rhino-plain.txt"),
     }
 }
 
@@ -410,8 +410,8 @@ impl Weights {
     }
 
     /// The weights `V` plays with: its tuned weights file over the defaults,
-    /// or the defaults when there is no file or `MENAGERIE_EVAL_WEIGHTS=default`,
-    /// or the file `MENAGERIE_EVAL_WEIGHTS` names over the defaults.
+    /// or the defaults with `MENAGERIE_EVAL_WEIGHTS=default`, or the file
+    /// `MENAGERIE_EVAL_WEIGHTS` names over the defaults.
     pub fn for_variant<V: Variant>() -> Weights {
         let defaults = Weights::defaults::<V>();
         match weights_override() {
@@ -424,11 +424,8 @@ impl Weights {
             },
             Override::None => {}
         }
-        match embedded(V::ID) {
-            // The embedded files are checked by a test; a bad one falls back.
-            Some(text) => Weights::parse_over(defaults.clone(), text).unwrap_or(defaults),
-            None => defaults,
-        }
+        // The embedded files are checked by a test; a bad one falls back.
+        Weights::parse_over(defaults.clone(), embedded(V::ID)).unwrap_or(defaults)
     }
 
     /// Reads `name value` lines (blank lines and `#` comments allowed) over
@@ -2009,12 +2006,13 @@ mod tests {
 
     #[test]
     fn every_variant_plays_a_tuned_weights_file_that_parses() {
-        // A game left out of `embedded` plays the hand-picked defaults
-        // (alpaca2 and alpaca-samefile did until 2026-12-05).
+        // `embedded` names a file for every game (alpaca2 and alpaca-samefile
+        // had none and played the hand-picked defaults until 2026-12-05), and
+        // each must differ from the defaults and parse.
         for &id in VariantId::EVERY {
-            let text = embedded(id).unwrap_or_else(|| panic!("{id:?} has no weights file"));
             let base = Weights::defaults::<menagerie_variants::Chess>();
-            assert!(Weights::parse_over(base, text).is_ok(), "{id:?}");
+            let w = Weights::parse_over(base.clone(), embedded(id));
+            assert!(w.as_ref().is_ok_and(|w| *w != base), "{id:?}: {w:?}");
         }
     }
 }

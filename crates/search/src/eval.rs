@@ -33,8 +33,9 @@
 //! Every constant is a weight of [`Weights`]. [`Weights::defaults`] are the
 //! hand-picked values; [`Weights::for_variant`] loads the tuned weights of a
 //! variant, compiled in from `crates/search/weights/` (a file per game or
-//! family of games, written by the `menagerie-tune` tool), over the defaults. The environment variable
-//! `MENAGERIE_EVAL_WEIGHTS` (read once per process) overrides them for
+//! family of games, written by the `menagerie-tune` tool), over the
+//! defaults. The environment variable `MENAGERIE_EVAL_WEIGHTS` (read once
+//! per process) overrides them for
 //! experiments with one binary: `default` plays the defaults, a file path
 //! plays that weights file over the defaults (in whatever variant is played).
 //!

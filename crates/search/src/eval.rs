@@ -320,7 +320,9 @@ fn embedded(id: VariantId) -> &'static str {
         | VariantId::Alseid
         | VariantId::AlseidWeak => include_str!("../weights/alpaca.txt"),
         // Fitted on the movement-only rule set (the one Fairy-Stockfish
-        // plays); with takeovers and swaps they win too.
+        // plays); with takeovers and swaps they win too, with the Camel's
+        // and Rhino's worth in the full game (its loss rule, its takeovers)
+        // set by hand over the fit.
         VariantId::CamelRhino => include_str!("../weights/camel-rhino.txt"),
         // The movement-only rule set's own fit, on four times the positions
         // and with king danger; with takeovers and swaps it lost

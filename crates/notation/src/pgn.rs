@@ -99,7 +99,10 @@
 //! # Writing
 //! [`PgnGame::to_pgn`] writes the export format: tags, a blank line,
 //! movetext in lines of at most 79 characters (80 columns), the result, a
-//! blank line. A move number is written before every White move, and
+//! blank line. Lines break between tokens only, never inside a comment
+//! (its runs of whitespace are written as one space): a comment that does
+//! not fit starts a line, and one longer than a line is written whole on
+//! its own. A move number is written before every White move, and
 //! before a Black move that does not directly follow White's move of the
 //! same number (`12... Nf6` opening a line or after a comment or
 //! variation). Prelude actions do not advance the move number, so an
@@ -497,27 +500,15 @@ fn write_tag(out: &mut String, name: &str, value: &str) {
     out.push_str(&format!("[{name} \"{v}\"]\n"));
 }
 
-/// Comment words: `{` glued to the first, `}` to the last. A `}` inside
-/// the text (which PGN cannot hold) is written as `)`.
+/// A comment as one word, `{text}`, its runs of whitespace (newlines
+/// included) written as one space: lines are broken between words only,
+/// so a comment is never broken (a PGN reader would show the line break
+/// inside it). A `}` inside the text (which PGN cannot hold) is written
+/// as `)`.
 fn push_comment(words: &mut Vec<String>, text: &str) {
     let clean = text.replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
-    if parts.is_empty() {
-        words.push("{}".to_string());
-        return;
-    }
-    let last = parts.len() - 1;
-    for (i, p) in parts.iter().enumerate() {
-        let mut w = String::new();
-        if i == 0 {
-            w.push('{');
-        }
-        w.push_str(p);
-        if i == last {
-            w.push('}');
-        }
-        words.push(w);
-    }
+    words.push(format!("{{{}}}", parts.join(" ")));
 }
 
 /// Appends the words of a line of moves played from `pos`.
@@ -577,8 +568,8 @@ fn write_line<P: PgnPosition>(
     Ok(())
 }
 
-/// Writes movetext words as lines of at most 79 characters, ending with a
-/// newline.
+/// Writes movetext words as lines of at most 79 characters (a comment
+/// longer than that on a line of its own), ending with a newline.
 fn wrap(out: &mut String, words: &[String]) {
     let mut len = 0;
     for w in words {

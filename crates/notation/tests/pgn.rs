@@ -268,7 +268,8 @@ fn comments_nags_and_nested_variations_are_kept() {
          {The Opera Game.} 1. e4 e5 2. Nf3 d6 3. d4 Bg4 $6 {A passive pin.} 4. dxe5 Bxf3\n"
     ));
     assert!(
-        text.contains("8. Nc3 (8. Qxb7 Qb4+ 9. Qxb4 Bxb4+ {is the\ngreedy line; White prefers development.}) 8... c6"),
+        // A comment is never broken: it starts a line of its own instead.
+        text.contains("8. Nc3 (8. Qxb7 Qb4+ 9. Qxb4 Bxb4+\n{is the greedy line; White prefers development.}) 8... c6"),
         "{text}"
     );
     assert!(text.contains("Nxd7 (15... Qxd7 16. Qb8+ (16. Bxf6 gxf6) 16... Qd8 17. Qxd8#)"), "{text}");
@@ -327,6 +328,46 @@ fn comments_hold_what_pgn_can_hold() {
     g.set_tag("Event", "quote \" and \\ backslash");
     let back = read_one(&g.to_pgn().expect("no moves"));
     assert_eq!(back.tag("Event"), Some("quote \" and \\ backslash"));
+}
+
+/// A comment is one token of the movetext: lines break around it, never
+/// inside it (a reader would show the break as part of the comment), even
+/// when it is longer than a line.
+#[test]
+fn comments_are_never_broken_across_lines() {
+    let mut g = read_one("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *");
+    g.comments.push("An opening comment long enough to need most of a line of its own here.".into());
+    for (i, m) in g.moves.iter_mut().enumerate() {
+        m.comments.push(format!("[%eval 0.{i}]"));
+        m.comments.push(format!("Mistake. Move {i} was\nbest, and this comment   runs on past the end of a line."));
+        if i == 3 {
+            m.comments.push("x".repeat(120));
+        }
+    }
+    let opening = g.moves[0].clone();
+    g.moves[0]
+        .variations
+        .push(Variation { comments: vec!["A variation's comment, long too.".into()], moves: vec![opening] });
+    let text = g.to_pgn().expect("legal");
+    let movetext = &text[text.find("\n\n").expect("a blank line after the tags")..];
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            '\n' => assert_eq!(depth, 0, "a line break inside a comment:\n{text}"),
+            _ => {}
+        }
+    }
+    assert!(text.contains("{Mistake. Move 2 was best, and this comment runs on past the end of a line.}"), "{text}");
+    for line in movetext.lines() {
+        // Only a comment longer than a line makes a longer line, on its own.
+        assert!(line.chars().count() <= 79 || (line.starts_with('{') && line.ends_with('}')), "{line:?}\n{text}");
+    }
+    assert!(movetext.lines().any(|l| l == format!("{{{}}}", "x".repeat(120))), "{text}");
+    let back = read_one(&text);
+    assert_eq!(back.moves.len(), g.moves.len());
+    assert_eq!(back.to_pgn().expect("legal"), text, "writing is stable");
 }
 
 // ----- the tokenizer -----------------------------------------------------------------

@@ -5,6 +5,8 @@
 //!
 //! - [`Variants`]: the variants a request may name, and the position a
 //!   request describes (variant name, FEN, moves) as a [`ParsedPosition`].
+//! - [`pgn`]: reading PGN games of every variant, compiled or defined as
+//!   data ([`Variants::pgn_reader`], [`Variants::read_pgn`]).
 //! - [`epd`]: verifying EPD perft suites: the suite's positions, the depths
 //!   to check, each line's verdict and the tally.
 //!
@@ -18,6 +20,7 @@
 //! ```
 
 pub mod epd;
+pub mod pgn;
 mod position;
 
 /// The compiled core's copy of a position of a variant defined as data (see

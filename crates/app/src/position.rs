@@ -12,12 +12,37 @@ use thiserror::Error;
 
 /// A variant name that no known variant answers to.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("unknown variant '{name}' (known: {known})")]
+#[error("unknown variant '{name}'{} (known: {known})", did_you_mean(.suggestion.as_deref()))]
 pub struct UnknownVariant {
     /// The name asked for.
     pub name: String,
     /// The known names, comma-separated.
     pub known: String,
+    /// The known name closest to `name`, if one is close enough to be
+    /// what was meant ([`Variants::suggest`]).
+    pub suggestion: Option<String>,
+}
+
+/// `: did you mean 'NAME'?` for a suggestion, else nothing.
+pub(crate) fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map(|s| format!(": did you mean '{s}'?")).unwrap_or_default()
+}
+
+/// How a name is compared with the known ones: lower case, with spaces
+/// and underscores as hyphens (`Camel Rhino` is `camel-rhino`).
+fn comparable(name: &str) -> String {
+    name.trim().chars().map(|c| if c == ' ' || c == '_' { '-' } else { c.to_ascii_lowercase() }).collect()
+}
+
+/// The most edits (Damerau-Levenshtein: insert, delete, replace, swap two
+/// neighbours) by which a name of `len` characters may miss a known name
+/// and still have it suggested: 1 up to 4 characters, 2 up to 8, else 3.
+fn max_edits(len: usize) -> usize {
+    match len {
+        0..=4 => 1,
+        5..=8 => 2,
+        _ => 3,
+    }
 }
 
 /// The variants a request may name: today the built-in ones.
@@ -173,7 +198,36 @@ impl Variants {
 
     /// The compiled variant called `name` (any letter case).
     pub fn lookup(&self, name: &str) -> Result<VariantId, UnknownVariant> {
-        VariantId::from_name(name).ok_or_else(|| UnknownVariant { name: name.to_string(), known: self.names() })
+        VariantId::from_name(name).ok_or_else(|| self.unknown(name))
+    }
+
+    /// The error for `name`, which no variant answers to: every known name,
+    /// and the closest of them if it is close enough ([`Variants::suggest`]).
+    pub fn unknown(&self, name: &str) -> UnknownVariant {
+        UnknownVariant { name: name.to_string(), known: self.names(), suggestion: self.suggest(name) }
+    }
+
+    /// The known variant name (compiled or defined as data) that `name` most
+    /// likely misspells: the one fewest edits away (Damerau-Levenshtein,
+    /// ignoring letter case, with spaces and underscores read as hyphens),
+    /// if that is at most 1 edit for a name of up to 4 characters, 2 up to
+    /// 8, else 3, and fewer than half the known name's length; the first in
+    /// listing order on a tie. `None` for a name that is known.
+    pub fn suggest(&self, name: &str) -> Option<String> {
+        let wanted = comparable(name);
+        let limit = max_edits(wanted.chars().count());
+        let compiled = self.iter().map(|v| v.name());
+        let mut best: Option<(usize, &str)> = None;
+        for known in compiled.chain(self.data_names()) {
+            let distance = strsim::damerau_levenshtein(&wanted, &known.to_ascii_lowercase());
+            let fits = distance <= limit && 2 * distance < known.chars().count();
+            if fits && best.is_none_or(|(d, _)| distance < d) {
+                best = Some((distance, known));
+            }
+        }
+        // A name that is known (`Camel Rhino` spells `camel-rhino`) needs
+        // no suggestion unless it is spelt differently.
+        best.filter(|(_, known)| !known.eq_ignore_ascii_case(name.trim())).map(|(_, known)| known.to_string())
     }
 
     /// The variant called `name`, compiled or defined as data.
@@ -186,11 +240,12 @@ impl Variants {
 
     /// The variant defined as data called `name` (any letter case).
     pub fn data(&self, name: &str) -> Result<Arc<VariantDef>, UnknownVariant> {
-        self.data_names()
-            .find(|n| n.eq_ignore_ascii_case(name))
-            .and_then(|n| self.definitions.get(n))
-            .cloned()
-            .ok_or_else(|| UnknownVariant { name: name.to_string(), known: self.names() })
+        self.data_def(name).ok_or_else(|| self.unknown(name))
+    }
+
+    /// [`Variants::data`] without the error.
+    pub(crate) fn data_def(&self, name: &str) -> Option<Arc<VariantDef>> {
+        self.data_names().find(|n| n.eq_ignore_ascii_case(name)).and_then(|n| self.definitions.get(n)).cloned()
     }
 
     /// Every compiled variant, in listing order.
@@ -385,6 +440,38 @@ mod tests {
         assert!(e.to_string().starts_with("moves[1]: 'e4' is illegal here"), "{e}");
         let capped = PositionRequest { max_moves: Some(1), ..PositionRequest::new("chess", "", &["e4", "e5"]) };
         assert_eq!(v.position(&capped).unwrap_err(), PositionError::TooManyMoves { count: 2, max: 1 });
+    }
+
+    #[test]
+    fn a_misspelt_name_gets_the_closest_one_suggested() {
+        let mut v = Variants::builtin();
+        for (wrong, meant) in [
+            ("camel-rino", "camel-rhino"),
+            ("Camel Rhino", "camel-rhino"),
+            ("camelrhino", "camel-rhino"),
+            ("makruck", "makruk"),
+            ("chess96", "chess960"),
+            ("alpacca", "alpaca"),
+            ("alsied-weak", "alseid-weak"),
+            ("capablance", "capablanca"),
+        ] {
+            assert_eq!(v.suggest(wrong).as_deref(), Some(meant), "{wrong}");
+            let e = v.find(wrong).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("unknown variant '{wrong}': did you mean '{meant}'? (known: chess, ")),
+                "{e}"
+            );
+        }
+        // Far from every name, or known: no suggestion, and the list alone.
+        for name in ["shogi", "xiangqi", "centaurs", "", "x", "chess", "MAKRUK"] {
+            assert_eq!(v.suggest(name), None, "{name}");
+        }
+        assert!(v.lookup("shogi").unwrap_err().to_string().starts_with("unknown variant 'shogi' (known: chess, "));
+        // Loaded variants are suggested too.
+        v.load("[centaurs:chess]\n", "test.ini").expect("loads");
+        assert_eq!(v.suggest("centaur").as_deref(), Some("centaurs"));
+        assert_eq!(v.data("centuars").unwrap_err().suggestion.as_deref(), Some("centaurs"));
     }
 
     #[test]

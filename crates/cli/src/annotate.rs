@@ -10,7 +10,7 @@ use crate::ui::{self, Progress};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use menagerie_api::pb;
-use menagerie_notation::pgn::{PgnGame, PgnReader};
+use menagerie_notation::pgn::{AnyPgnGame, PgnGame};
 use menagerie_review::{
     Budget, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewEvent, ReviewOptions, Side,
     SideSummary, Summary, SvgMode, Thresholds,
@@ -103,7 +103,7 @@ impl AnnotateArgs {
 struct Input {
     number: usize,
     source: String,
-    game: PgnGame,
+    game: AnyPgnGame,
 }
 
 /// Reads every game; bad ones are named on stderr (and in `--json`).
@@ -118,7 +118,7 @@ fn read_games(args: &AnnotateArgs, out: &mut impl Write) -> Result<(Vec<Input>, 
             Box::new(BufReader::new(file))
         };
         let options = menagerie_notation::pgn::ReadOptions { coordinates: args.coordinates };
-        for result in PgnReader::with_options(input, options) {
+        for result in crate::local::catalogue().pgn_reader(input, options) {
             number += 1;
             match result {
                 Ok(game) => games.push(Input { number, source: name.clone(), game }),
@@ -157,7 +157,7 @@ pub(crate) fn run(args: AnnotateArgs, remote: Option<Remote>) -> Result<ExitCode
         )),
         None => Box::new(std::io::sink()),
     };
-    let positions: u64 = games.iter().map(|g| g.game.moves.len() as u64 + 1).sum();
+    let positions: u64 = games.iter().map(|g| g.game.plies() as u64 + 1).sum();
     let bar = Progress::units(positions, "positions");
     let mut failed = 0usize;
     let mut report = |input: &Input, outcome: Result<(GameReview, String), String>| -> Result<()> {
@@ -179,7 +179,10 @@ pub(crate) fn run(args: AnnotateArgs, remote: Option<Remote>) -> Result<ExitCode
     match remote {
         None => {
             for input in &games {
-                let outcome = annotate_local(&args, &input.game, &bar);
+                let outcome = match &input.game {
+                    AnyPgnGame::Compiled(g) => annotate_local(&args, g, &bar),
+                    AnyPgnGame::Data(g) => annotate_local(&args, g, &bar),
+                };
                 report(input, outcome)?;
             }
         }
@@ -199,7 +202,11 @@ pub(crate) fn run(args: AnnotateArgs, remote: Option<Remote>) -> Result<ExitCode
 }
 
 /// One game on this machine.
-fn annotate_local(args: &AnnotateArgs, game: &PgnGame, bar: &Progress) -> Result<(GameReview, String), String> {
+fn annotate_local<P: menagerie_review::ReviewPosition>(
+    args: &AnnotateArgs,
+    game: &PgnGame<P>,
+    bar: &Progress,
+) -> Result<(GameReview, String), String> {
     let options = ReviewOptions {
         budget: args.budget(),
         workers: args.threads,
@@ -248,7 +255,7 @@ fn write_game(
             "file": input.source,
             "white": tag("White"),
             "black": tag("Black"),
-            "result": input.game.result.as_str(),
+            "result": input.game.result().as_str(),
             "review": review,
             "annotated_pgn": annotated,
         });
@@ -364,7 +371,7 @@ async fn annotate_remote(
     Ok(())
 }
 
-fn request(args: &AnnotateArgs, game: &PgnGame) -> Result<pb::AnnotateGameRequest> {
+fn request(args: &AnnotateArgs, game: &AnyPgnGame) -> Result<pb::AnnotateGameRequest> {
     let (depth, nodes, movetime_ms) = match args.budget() {
         Budget::Depth(d) => (d, 0, 0),
         Budget::Nodes(n) => (0, n, 0),
@@ -412,7 +419,7 @@ async fn annotate_one(
             Some(Event::Summary(s)) => {
                 positions.sort_by_key(|p: &PositionReport| p.index);
                 moves.sort_by_key(|m: &MoveReport| m.index);
-                let variant = crate::local::catalogue().lookup(&s.variant).map_err(|_| {
+                let variant = crate::local::catalogue().find(&s.variant).map_err(|_| {
                     tonic::Status::internal(format!("the server reviewed unknown variant {}", s.variant))
                 })?;
                 let side = |s: Option<pb::SideSummary>| {

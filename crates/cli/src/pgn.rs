@@ -1,11 +1,12 @@
 //! `menagerie pgn FILE`: reads a PGN file of any variant game by game and
 //! checks it, prints each game's final FEN or coordinate moves, or writes
-//! it back as normalised export-format PGN. Always runs on this machine.
+//! it back as normalised export-format PGN. Always runs on this machine,
+//! with the server's reader ([`menagerie_app::pgn`]): compiled variants and
+//! those defined as data, built in or loaded with `--variants`.
 
 use anyhow::{Context, Result};
 use clap::Args;
-use menagerie_notation::fen;
-use menagerie_notation::pgn::{PgnGame, PgnReader, ReadOptions};
+use menagerie_notation::pgn::{AnyPgnGame, ReadOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +56,7 @@ pub(crate) fn run(args: PgnArgs) -> Result<ExitCode> {
         let file = std::fs::File::open(&args.file).with_context(|| format!("cannot open {name}"))?;
         Box::new(BufReader::new(file))
     };
-    let reader = PgnReader::with_options(input, ReadOptions { coordinates: args.coordinates });
+    let reader = crate::local::catalogue().pgn_reader(input, ReadOptions { coordinates: args.coordinates });
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut games, mut bad) = (0usize, 0usize);
     let json = crate::ui::json();
@@ -91,21 +92,21 @@ pub(crate) fn run(args: PgnArgs) -> Result<ExitCode> {
 /// A good game as a `--json` line: `{"type":"game","number":N,...}` with
 /// `fen` (--fen), `moves` (--uci, coordinate moves) or `pgn` (export);
 /// nothing for --check.
-fn emit_json(out: &mut impl Write, mode: Mode, number: usize, game: &PgnGame) -> Result<()> {
+fn emit_json(out: &mut impl Write, mode: Mode, number: usize, game: &AnyPgnGame) -> Result<()> {
     let v = match mode {
         Mode::Check => return Ok(()),
-        Mode::Fen => serde_json::json!({"type": "game", "number": number, "fen": fen::format(&game.final_position()?)}),
-        Mode::Uci => serde_json::json!({"type": "game", "number": number, "moves": game.uci_moves()}),
+        Mode::Fen => serde_json::json!({"type": "game", "number": number, "fen": game.final_fen()?}),
+        Mode::Uci => serde_json::json!({"type": "game", "number": number, "moves": game.uci_moves()?}),
         Mode::Export => serde_json::json!({"type": "game", "number": number, "pgn": game.to_pgn()?}),
     };
     crate::ui::emit(out, &v)
 }
 
-fn emit(out: &mut impl Write, mode: Mode, game: &PgnGame) -> Result<()> {
+fn emit(out: &mut impl Write, mode: Mode, game: &AnyPgnGame) -> Result<()> {
     match mode {
         Mode::Check => {}
-        Mode::Fen => writeln!(out, "{}", fen::format(&game.final_position()?))?,
-        Mode::Uci => writeln!(out, "{}", game.uci_moves().join(" "))?,
+        Mode::Fen => writeln!(out, "{}", game.final_fen()?)?,
+        Mode::Uci => writeln!(out, "{}", game.uci_moves()?.join(" "))?,
         Mode::Export => write!(out, "{}", game.to_pgn()?)?,
     }
     Ok(())

@@ -279,3 +279,22 @@ fn takeover_and_swap_variants_load_from_a_file() {
     assert!(moves.lines().any(|m| m == "d2c4t") && moves.lines().any(|m| m == "d2e4t"), "{moves}");
     assert!(!moves.lines().any(|m| m == "d2b3t"), "the path to b3 passes c2, which is empty: {moves}");
 }
+
+/// A misspelt variant gets the closest name suggested before the list,
+/// compiled, built-in data and loaded variants alike; a name far from
+/// every variant gets the list alone.
+#[test]
+fn a_misspelt_variant_gets_the_closest_name_suggested() {
+    for (args, meant) in [
+        (&["perft", "--variant", "camel-rino", "1"][..], "camel-rhino"),
+        (&["moves", "--variant", "Makruck"], "makruk"),
+        (&["--variants", EXAMPLE, "perft", "--variant", "centuars", "1"], "centaurs"),
+        (&["epd", "--variant", "chess96", "tests/perft/chess-standard.epd"], "chess960"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(&format!(": did you mean '{meant}'? (known: chess, ")), "{args:?}: {}", stderr(&o));
+    }
+    let o = run(&["perft", "--variant", "shogi", "1"]);
+    assert!(stderr(&o).contains("unknown variant 'shogi' (known: chess, "), "{}", stderr(&o));
+}

@@ -142,3 +142,80 @@ fn unreadable_files_and_empty_input() {
     let o = run(&["pgn", "--fen", "--uci", "tests/pgn/orthodox.pgn"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Games of variants defined as data read as the server's ReadPgn reads
+/// them (one reader): the built-in ones, and a user's with `--variants`.
+#[test]
+fn data_variant_games_read_as_the_server_reads_them() {
+    let makruk = "[Variant \"makruk\"]\n\n1. e4 d5 *\n";
+    let o = run_with(&["pgn", "--check", "-"], makruk);
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "1 games, 0 bad\n".to_string()), "{}", text(&o.stderr));
+    let o = run_with(&["pgn", "--fen", "-"], makruk);
+    assert_eq!(text(&o.stdout), "rnsmksnr/8/ppp1pppp/3p4/4P3/PPPP1PPP/8/RNSKMSNR w - - 0 2\n");
+    let o = run_with(&["pgn", "--uci", "-"], makruk);
+    assert_eq!(text(&o.stdout), "e3e4 d6d5\n");
+    let o = run_with(&["pgn", "-"], makruk);
+    assert!(text(&o.stdout).contains("[Variant \"makruk\"]\n\n1. e4 d5 *\n"), "{}", text(&o.stdout));
+    // A user's variant: unknown without its file, read with it.
+    let cannons = "[Variant \"cannons\"]\n\n1. e4 *\n";
+    let o = run_with(&["pgn", "--check", "-"], cannons);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("unknown variant 'cannons' (known: chess, "), "{}", text(&o.stderr));
+    let o = run_with(&["--variants", "tests/variants/example.ini", "pgn", "--check", "-"], cannons);
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "1 games, 0 bad\n".to_string()), "{}", text(&o.stderr));
+    // A misspelt tag: the closest name is suggested.
+    let o = run_with(&["pgn", "--check", "-"], "[Variant \"makruck\"]\n\n1. e4 *\n");
+    assert!(
+        text(&o.stderr).contains("unknown variant 'makruck': did you mean 'makruk'? (known: "),
+        "{}",
+        text(&o.stderr)
+    );
+    // Annotated, in the built-in and the user's variant.
+    for (args, game) in [(&[][..], makruk), (&["--variants", "tests/variants/example.ini"][..], cannons)] {
+        let args: Vec<&str> = args.iter().copied().chain(["annotate", "--depth", "1", "-"]).collect();
+        let o = run_with(&args, game);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        let out = text(&o.stdout);
+        assert!(out.contains("[Annotator \"Menagerie") && out.contains("[%eval"), "{out}");
+    }
+}
+
+/// What `menagerie match` writes in a variant defined as data reads back
+/// in `pgn` and `annotate` (engines that cannot start: the book moves are
+/// played, then the game is scored).
+#[test]
+fn a_match_pgn_of_a_data_variant_reads_back() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let book = dir.join(format!("pgn-match-book-{}.pgn", std::process::id()));
+    let out = dir.join(format!("pgn-match-out-{}.pgn", std::process::id()));
+    std::fs::write(&book, "[Variant \"makruk\"]\n\n1. e4 d5 2. Nd2 *\n").expect("write the book");
+    let o = run(&[
+        "match",
+        "--quiet",
+        "--variant",
+        "makruk",
+        "--openings",
+        book.to_str().expect("UTF-8"),
+        "--engine",
+        "cmd=/nonexistent/a name=A",
+        "--engine",
+        "cmd=/nonexistent/b name=B",
+        "--depth",
+        "1",
+        "--pgn-out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&book);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(written.matches("[Variant \"makruk\"]").count(), 2, "{written}");
+    let path = out.to_str().expect("UTF-8");
+    let o = run(&["pgn", "--check", path]);
+    let uci = run(&["pgn", "--uci", path]);
+    let annotated = run(&["annotate", "--depth", "1", path]);
+    let _ = std::fs::remove_file(&out);
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "2 games, 0 bad\n".to_string()), "{}", text(&o.stderr));
+    assert_eq!(text(&uci.stdout), "e3e4 d6d5 b1d2\ne3e4 d6d5 b1d2\n");
+    assert_eq!(annotated.status.code(), Some(0), "{}", text(&annotated.stderr));
+    assert_eq!(text(&annotated.stdout).matches("[Annotator \"Menagerie").count(), 2);
+}

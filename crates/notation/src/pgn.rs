@@ -604,12 +604,15 @@ pub enum PgnErrorKind {
     #[error("tag '{0}' is given twice")]
     DuplicateTag(String),
     /// A `Variant` tag naming no variant Menagerie plays.
-    #[error("unknown variant '{name}' (known: {known})")]
+    #[error("unknown variant '{name}'{} (known: {known})", did_you_mean(.suggestion.as_deref()))]
     UnknownVariant {
         /// The tag's value (cut).
         name: String,
         /// The names accepted.
         known: String,
+        /// The accepted name the tag most likely misspells, if the reader
+        /// was told one (`menagerie_app` fills it in: it knows every name).
+        suggestion: Option<String>,
     },
     /// A `FEN` tag that is not a valid position of the game's variant.
     #[error("bad FEN tag '{fen}' for {variant}: {error}")]
@@ -707,6 +710,11 @@ pub struct PgnError {
     pub line: usize,
     /// What is wrong.
     pub kind: Box<PgnErrorKind>,
+}
+
+/// `: did you mean 'NAME'?` for a suggestion, else nothing.
+fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map(|s| format!(": did you mean '{s}'?")).unwrap_or_default()
 }
 
 fn players(white: Option<&str>, black: Option<&str>) -> String {
@@ -1030,6 +1038,47 @@ impl AnyPgnGame {
             AnyPgnGame::Data(g) => g.to_pgn(),
         }
     }
+
+    /// The value of tag `name` ([`PgnGame::tag`]).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        match self {
+            AnyPgnGame::Compiled(g) => g.tag(name),
+            AnyPgnGame::Data(g) => g.tag(name),
+        }
+    }
+
+    /// The game's result.
+    pub fn result(&self) -> GameResult {
+        match self {
+            AnyPgnGame::Compiled(g) => g.result,
+            AnyPgnGame::Data(g) => g.result,
+        }
+    }
+
+    /// The number of moves of the main line.
+    pub fn plies(&self) -> usize {
+        match self {
+            AnyPgnGame::Compiled(g) => g.moves.len(),
+            AnyPgnGame::Data(g) => g.moves.len(),
+        }
+    }
+
+    /// The FEN after the main line (each kind of variant in its own FEN form).
+    pub fn final_fen(&self) -> Result<String, IllegalPgnMove> {
+        match self {
+            AnyPgnGame::Compiled(g) => Ok(g.final_position()?.fen_text()),
+            AnyPgnGame::Data(g) => Ok(g.final_position()?.fen_text()),
+        }
+    }
+
+    /// The main line in coordinate form ([`PgnGame::uci_moves`],
+    /// [`DataPgnGame::uci_moves`]).
+    pub fn uci_moves(&self) -> Result<Vec<String>, IllegalPgnMove> {
+        match self {
+            AnyPgnGame::Compiled(g) => Ok(g.uci_moves()),
+            AnyPgnGame::Data(g) => g.uci_moves(),
+        }
+    }
 }
 
 /// Reads the games of a PGN file one at a time (an [`Iterator`] of
@@ -1160,7 +1209,11 @@ impl<R: BufRead> PgnReader<R> {
             AnyPgnGame::Compiled(g) => Ok(g),
             // Without a data lookup no game is of a variant defined as data.
             AnyPgnGame::Data(g) => {
-                let kind = PgnErrorKind::UnknownVariant { name: cut(&g.variant.name), known: VariantId::names() };
+                let kind = PgnErrorKind::UnknownVariant {
+                    name: cut(&g.variant.name),
+                    known: VariantId::names(),
+                    suggestion: None,
+                };
                 Err(PgnError { game: self.games, white: None, black: None, line: self.line, kind: Box::new(kind) })
             }
         }))
@@ -1312,7 +1365,7 @@ fn build(
     }
     let also = if data.is_some() { " and the variants defined as data given" } else { "" };
     let known = format!("{}{also}; chess is also Standard", VariantId::names());
-    Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known }, *line))
+    Err(which.err(PgnErrorKind::UnknownVariant { name: cut(name), known, suggestion: None }, *line))
 }
 
 /// Reads the start and plays the movetext of a game of `variant`.

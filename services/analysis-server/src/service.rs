@@ -1026,10 +1026,10 @@ impl AnalysisService for AnalysisApi {
                 self.jobs.run_unary(span, deadline, move || Ok(crate::data::validate_fen(&def, &r.fen))).await?;
             return Ok(Response::new(answer));
         }
-        let variant = self.variants.lookup(name).map_err(|e| ServiceError::BadField {
-            field: "variant".into(),
-            message: format!("unknown variant '{}' (known: {})", crate::error::clip(&e.name), e.known),
-        })?;
+        let variant = self
+            .variants
+            .lookup(name)
+            .map_err(|e| ServiceError::BadField { field: "variant".into(), message: e.to_string() })?;
         let answer = match fen::parse(variant, &r.fen) {
             Ok(p) => pb::ValidateFenResponse { valid: true, fen: fen::format(&p), ..Default::default() },
             Err(e) => pb::ValidateFenResponse {
@@ -1281,7 +1281,7 @@ fn move_review_pb(m: &menagerie_review::MoveReport) -> pb::MoveReview {
 /// one of `variants` defined as data), or the first bad game's error.
 fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, ServiceError> {
     let bad = |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-    let games = read_any_pgn(text, variants).map_err(|e| bad(e.to_string()))?;
+    let games = variants.read_pgn(text, pgn::ReadOptions::default()).map_err(|e| bad(e.to_string()))?;
     let mut out = Vec::with_capacity(games.len());
     for (i, g) in games.iter().enumerate() {
         let illegal = |e: pgn::IllegalPgnMove| bad(format!("game {}: {e}", i + 1));
@@ -1316,13 +1316,6 @@ fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, Serv
         });
     }
     Ok(pb::ReadPgnResponse { games: out })
-}
-
-/// The games of a PGN text, of compiled variants or of `variants` defined as data.
-fn read_any_pgn(text: &str, variants: &Variants) -> Result<Vec<pgn::AnyPgnGame>, pgn::PgnError> {
-    let variants = variants.clone();
-    let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.data(name.trim()).ok());
-    pgn::read_str_any(text, pgn::ReadOptions::default(), lookup)
 }
 
 /// A game of a variant defined as data as ReadPgn describes it.
@@ -1407,7 +1400,8 @@ impl AnalysisApi {
         } else {
             let bad =
                 |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-            let mut games = read_any_pgn(&r.pgn, &self.variants).map_err(|e| bad(e.to_string()))?;
+            let mut games =
+                self.variants.read_pgn(&r.pgn, pgn::ReadOptions::default()).map_err(|e| bad(e.to_string()))?;
             match games.len() {
                 1 => games.remove(0),
                 0 => return Err(bad("the PGN holds no game".into())),

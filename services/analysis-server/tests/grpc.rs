@@ -2621,3 +2621,40 @@ async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
     let _ = child.wait();
     assert!(!moves.unwrap().into_inner().moves.is_empty());
 }
+
+/// The BadRequest field violation's description of a misspelt variant names
+/// the closest known one; a name far from every variant gets the list alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misspelt_variant_gets_the_closest_name_suggested() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    let description = |s: &Status| {
+        let details = s.get_error_details();
+        let violations = details.bad_request().map(|b| b.field_violations.clone()).unwrap_or_default();
+        assert_eq!(violations.len(), 1, "{s:?}");
+        violations[0].description.clone()
+    };
+    for (wrong, meant) in [("camel-rino", "camel-rhino"), ("Makruck", "makruk"), ("alsied", "alseid")] {
+        let hint = format!("did you mean '{meant}'?");
+        let s = client.legal_moves(legal_req(pos(wrong, "", &[]))).await.unwrap_err();
+        assert_eq!((s.code(), bad_fields(&s)), (Code::InvalidArgument, vec!["position.variant".to_string()]));
+        assert!(description(&s).contains(&hint) && description(&s).contains("(known: chess, "), "{s:?}");
+        assert!(s.message().contains(&hint), "{s:?}");
+        let fen = pb::ValidateFenRequest { variant: wrong.into(), fen: String::new() };
+        let s = client.validate_fen(fen).await.unwrap_err();
+        assert_eq!(bad_fields(&s), vec!["variant".to_string()], "{s:?}");
+        assert!(description(&s).contains(&hint), "{s:?}");
+        // A PGN's Variant tag too.
+        let pgn = format!("[Variant \"{wrong}\"]\n\n1. e4 *\n");
+        let s = client.read_pgn(pb::ReadPgnRequest { pgn }).await.unwrap_err();
+        assert_eq!(bad_fields(&s), vec!["pgn".to_string()], "{s:?}");
+        assert!(description(&s).contains(&hint), "{s:?}");
+    }
+    let s = client.legal_moves(legal_req(pos("shogi", "", &[]))).await.unwrap_err();
+    assert!(!description(&s).contains("did you mean") && description(&s).contains("(known: chess, "), "{s:?}");
+    // A PGN of a variant defined as data reads as it always did.
+    let pgn = "[Variant \"makruk\"]\n\n1. e4 d5 *\n".to_string();
+    let games = client.read_pgn(pb::ReadPgnRequest { pgn }).await.unwrap().into_inner().games;
+    assert_eq!(games[0].position.as_ref().map(|p| p.variant.as_str()), Some("makruk"));
+}

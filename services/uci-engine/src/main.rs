@@ -14,6 +14,50 @@ mod xboard;
 
 use std::io::BufRead;
 
+/// What `--help` prints: what the program is, how to talk to it, its
+/// command-line options and its protocol options.
+const HELP: &str = concat!(
+    "menagerie-uci ",
+    env!("CARGO_PKG_VERSION"),
+    r#": Menagerie as a tournament engine for chess and fairy variants
+(Alpaca, Alseid and Camel and Rhino Chess, Chess960, and Fairy-Stockfish
+variants.ini games such as makruk or capablanca).
+
+It talks to a GUI or match runner on standard input and output; it does
+nothing on its own. Point your GUI (cutechess, Arena, XBoard, ...) at it.
+
+Usage: menagerie-uci [--variants FILE[,FILE...]]...
+
+Protocols:
+  UCI            the default: send `uci` first. The variant is chosen with
+                 the UCI_Variant option (every variant is listed in it).
+  XBoard/CECP    send `xboard` first (protocol version 2: `protover 2`);
+                 variants with `variant NAME`, as announced in
+                 `feature variants=...`.
+
+Options:
+  --variants FILE[,FILE...]  also play the variants defined in these
+                             Fairy-Stockfish variants.ini files (repeatable;
+                             default: the MENAGERIE_VARIANTS environment
+                             variable, comma-separated)
+  -h, --help                 print this help and exit
+  -V, --version              print the version and exit
+  Other arguments (some GUIs pass their own) are ignored with a warning.
+
+UCI options (the `uci` command lists them with their ranges):
+  Hash                 transposition table size in MB
+  Threads              search threads
+  MultiPV              best lines reported
+  Clear Hash           empties the transposition table
+  Ponder               accepted; `go ponder` works whatever its value
+  UCI_LimitStrength    play at the strength UCI_Elo says
+  UCI_Elo              the strength when limited
+  UCI_Chess960         Chess960 castling, written king-takes-rook
+  UCI_Variant          the variant played
+  VariantPath          variants.ini files to load, as Fairy-Stockfish reads it
+"#
+);
+
 /// The variants files named by `--variants FILE` / `--variants=FILE`
 /// (comma-separated lists allowed), else by `MENAGERIE_VARIANTS`.
 fn variant_files() -> anyhow::Result<Vec<String>> {
@@ -26,7 +70,10 @@ fn variant_files() -> anyhow::Result<Vec<String>> {
         } else if let Some(v) = arg.strip_prefix("--variants=") {
             v.to_string()
         } else if arg == "-h" || arg == "--help" {
-            println!("usage: menagerie-uci [--variants FILE[,FILE...]]...  (then UCI or XBoard on stdin)");
+            print!("{HELP}");
+            std::process::exit(0);
+        } else if arg == "-V" || arg == "--version" {
+            println!("menagerie-uci {}", env!("CARGO_PKG_VERSION"));
             std::process::exit(0);
         } else {
             // GUIs may pass arguments of their own: they are not an error.

@@ -327,12 +327,17 @@ async fn annotate_remote(
                 let mut client: Option<Client> = None;
                 loop {
                     let Some((i, tries)) = queue.lock().await.pop_front() else { return };
-                    if client.is_none() {
-                        client = rep.connect().await.ok().map(|c| c.max_decoding_message_size(64 << 20));
-                    }
-                    let outcome = match client.as_mut() {
-                        Some(c) => annotate_one(c, &requests[i], timeout, &bar).await,
-                        None => Err(tonic::Status::unavailable(format!("cannot reach {}", rep.name))),
+                    let connected = match client.take() {
+                        Some(c) => Ok(c),
+                        None => rep.connect_or_status().await.map(|c| c.max_decoding_message_size(64 << 20)),
+                    };
+                    let outcome = match connected {
+                        Ok(mut c) => {
+                            let r = annotate_one(&mut c, &requests[i], timeout, &bar).await;
+                            client = Some(c);
+                            r
+                        }
+                        Err(s) => Err(s),
                     };
                     match outcome {
                         Ok(done) => {

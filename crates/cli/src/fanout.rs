@@ -137,13 +137,18 @@ async fn run_jobs(
                         }
                         continue;
                     };
-                    if client.is_none() {
-                        client = rep.connect().await.ok();
-                    }
+                    let connected = match client.take() {
+                        Some(c) => Ok(c),
+                        None => rep.connect_or_status().await,
+                    };
                     let t0 = Instant::now();
-                    let outcome = match client.as_mut() {
-                        Some(c) => run_one(c, &job, timeout).await,
-                        None => Err(tonic::Status::unavailable(format!("cannot connect to {}", rep.name))),
+                    let outcome = match connected {
+                        Ok(mut c) => {
+                            let r = run_one(&mut c, &job, timeout).await;
+                            client = Some(c);
+                            r
+                        }
+                        Err(s) => Err(s),
                     };
                     let result = match outcome {
                         Ok(r) if r.error.is_empty() => {
@@ -184,7 +189,7 @@ async fn run_jobs(
                         other => {
                             let why = match other {
                                 Ok(r) => r.error,
-                                Err(s) => format!("{:?}: {}", s.code(), s.message()),
+                                Err(s) => crate::remote::status_text(&s),
                             };
                             failures += 1;
                             client = None;

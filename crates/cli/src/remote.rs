@@ -12,10 +12,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tonic::metadata::{AsciiMetadataValue, MetadataValue};
 use tonic::service::Interceptor;
@@ -108,6 +109,8 @@ pub(crate) struct Remote {
     tls: ClientTlsConfig,
     /// Whether TLS was asked for by --ca or a client certificate.
     tls_asked: bool,
+    /// Whether a client certificate is given (--client-cert).
+    identity: bool,
     server_name: Option<String>,
     auth: Auth,
 }
@@ -144,6 +147,7 @@ impl Remote {
             urls,
             tls,
             tls_asked: args.ca.is_some() || args.client_cert.is_some(),
+            identity: args.client_cert.is_some(),
             server_name: args.tls_server_name.clone(),
             auth: Auth(header),
         })
@@ -188,12 +192,24 @@ pub(crate) struct Replica {
     pub name: String,
     pub endpoint: Endpoint,
     auth: Auth,
+    /// Over TLS without a client certificate: a closed connection may be a
+    /// server that requires one.
+    cert_hint: bool,
 }
 
 impl Replica {
     /// Connects to the replica (one connection: see [`connect_once`]).
     pub(crate) async fn connect(&self) -> Result<Client, tonic::transport::Error> {
-        Ok(AnalysisServiceClient::with_interceptor(connect_once(&self.endpoint).await?, self.auth.clone()))
+        let channel = connect_once(&self.endpoint, self.cert_hint).await?;
+        Ok(AnalysisServiceClient::with_interceptor(channel, self.auth.clone()))
+    }
+
+    /// [`Replica::connect`], a failure as a status naming the replica and
+    /// the cause (`Connection refused`, ...).
+    pub(crate) async fn connect_or_status(&self) -> Result<Client, tonic::Status> {
+        self.connect()
+            .await
+            .map_err(|e| tonic::Status::unavailable(format!("cannot connect to {}: {}", self.name, error_chain(&e))))
     }
 }
 
@@ -204,21 +220,118 @@ impl Replica {
 /// its request is written: with TLS 1.3 a server that requires a client
 /// certificate accepts the handshake and closes right after it, so a client
 /// without one could redial for ever.) Callers that retry do so themselves,
-/// on a new channel.
-pub(crate) async fn connect_once(endpoint: &Endpoint) -> Result<Channel, tonic::transport::Error> {
-    endpoint.connect_with_connector(OneConnection::default()).await
+/// on a new channel. A call after the connection ended fails with what
+/// happened to it ([`Ending`]); `cert_hint` adds that a TLS server requiring
+/// a client certificate closes the connection too.
+pub(crate) async fn connect_once(endpoint: &Endpoint, cert_hint: bool) -> Result<Channel, tonic::transport::Error> {
+    endpoint.connect_with_connector(OneConnection { cert_hint, ..OneConnection::default() }).await
 }
 
 /// Opens the TCP connection of [`connect_once`], the first time only.
 #[derive(Clone, Debug, Default)]
 struct OneConnection {
     used: Arc<AtomicBool>,
+    /// How the connection ended, once it has.
+    ending: Arc<Mutex<Option<Ending>>>,
+    cert_hint: bool,
+}
+
+/// How the server ended a connection, as its reads saw it.
+#[derive(Clone, Debug)]
+enum Ending {
+    /// The server closed it (end of stream).
+    Closed,
+    /// A read failed (`Connection reset by peer`, ...).
+    Failed(String),
+}
+
+/// The connection's message for a call made after it ended: which endpoint,
+/// and what happened.
+fn ended(addr: &str, ending: Option<Ending>, cert_hint: bool) -> String {
+    let what = match &ending {
+        Some(Ending::Closed) => format!("{addr} closed the connection (the server stopped or hung up)"),
+        Some(Ending::Failed(e)) => return format!("the connection to {addr} failed: {e}"),
+        None => format!("the connection to {addr} was closed"),
+    };
+    if cert_hint {
+        format!(
+            "{what}; a server that requires a client certificate closes it right after the TLS handshake: \
+             --client-cert, --client-key"
+        )
+    } else {
+        what
+    }
+}
+
+/// A TCP stream that records how the server ended it ([`Ending`]).
+struct Watched {
+    stream: TcpStream,
+    ending: Arc<Mutex<Option<Ending>>>,
+}
+
+impl Watched {
+    fn record(&self, ending: Ending) {
+        if let Ok(mut e) = self.ending.lock() {
+            e.get_or_insert(ending);
+        }
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut TaskContext<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let room = buf.remaining() > 0;
+        let poll = Pin::new(&mut this.stream).poll_read(cx, buf);
+        match &poll {
+            Poll::Ready(Ok(())) if room && buf.filled().len() == before => this.record(Ending::Closed),
+            Poll::Ready(Err(e)) => this.record(Ending::Failed(e.to_string())),
+            _ => {}
+        }
+        poll
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut TaskContext<'_>, data: &[u8]) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.stream).poll_write(cx, data);
+        if let Poll::Ready(Err(e)) = &poll {
+            this.record(Ending::Failed(e.to_string()));
+        }
+        poll
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        if let Poll::Ready(Err(e)) = &poll {
+            this.record(Ending::Failed(e.to_string()));
+        }
+        poll
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
 }
 
 impl tower_service::Service<tonic::transport::Uri> for OneConnection {
-    type Response = TokioIo<TcpStream>;
+    type Response = TokioIo<Watched>;
     type Error = std::io::Error;
-    type Future = Pin<Box<dyn Future<Output = std::io::Result<TokioIo<TcpStream>>> + Send>>;
+    type Future = Pin<Box<dyn Future<Output = std::io::Result<TokioIo<Watched>>> + Send>>;
 
     fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<std::io::Result<()>> {
         Poll::Ready(Ok(()))
@@ -226,19 +339,18 @@ impl tower_service::Service<tonic::transport::Uri> for OneConnection {
 
     fn call(&mut self, uri: tonic::transport::Uri) -> Self::Future {
         let first = !self.used.swap(true, Ordering::SeqCst);
+        let (ending, cert_hint) = (self.ending.clone(), self.cert_hint);
         Box::pin(async move {
-            if !first {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::ConnectionAborted,
-                    "the server closed the connection (a server that requires a client certificate \
-                     closes it right after the TLS handshake: --client-cert, --client-key)",
-                ));
-            }
             let host = uri.host().unwrap_or_default().trim_matches(['[', ']']).to_string();
             let port = uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 });
+            if !first {
+                let addr = if host.contains(':') { format!("[{host}]:{port}") } else { format!("{host}:{port}") };
+                let how = ending.lock().ok().and_then(|e| e.clone());
+                return Err(std::io::Error::new(std::io::ErrorKind::ConnectionAborted, ended(&addr, how, cert_hint)));
+            }
             let stream = TcpStream::connect((host.as_str(), port)).await?;
             stream.set_nodelay(true)?;
-            Ok(TokioIo::new(stream))
+            Ok(TokioIo::new(Watched { stream, ending }))
         })
     }
 }
@@ -268,13 +380,19 @@ pub(crate) async fn replicas(remote: &Remote) -> Result<Vec<Replica>> {
         addrs.dedup();
         let parsed_ip = host.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok();
         let auth = remote.auth.clone();
+        let cert_hint = scheme == "https" && !remote.identity;
         if addrs.len() > 1 && !parsed_ip {
             for a in addrs {
                 let u = format!("{scheme}://{a}");
-                out.push(Replica { name: u.clone(), endpoint: remote.endpoint(&u, &host)?, auth: auth.clone() });
+                out.push(Replica {
+                    name: u.clone(),
+                    endpoint: remote.endpoint(&u, &host)?,
+                    auth: auth.clone(),
+                    cert_hint,
+                });
             }
         } else {
-            out.push(Replica { name: url.clone(), endpoint: remote.endpoint(&url, &host)?, auth });
+            out.push(Replica { name: url.clone(), endpoint: remote.endpoint(&url, &host)?, auth, cert_hint });
         }
     }
     if out.is_empty() {
@@ -295,7 +413,7 @@ async fn client(remote: &Remote) -> Result<Client> {
         % reps.len();
     let mut failures = Vec::new();
     for rep in reps.iter().cycle().skip(start).take(reps.len()) {
-        match connect_once(&rep.endpoint).await {
+        match connect_once(&rep.endpoint, rep.cert_hint).await {
             Ok(channel) => {
                 return Ok(AnalysisServiceClient::with_interceptor(channel, rep.auth.clone())
                     .max_decoding_message_size(64 << 20));
@@ -326,9 +444,15 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// A gRPC status as a one-line error naming the offending field.
 pub(crate) fn status_error(s: tonic::Status) -> anyhow::Error {
-    let mut msg = format!("server: {:?}: {}", s.code(), s.message());
-    // A failure of the connection rather than of the call: its first cause.
-    let mut root = std::error::Error::source(&s);
+    anyhow!("server: {}", status_text(&s))
+}
+
+/// A gRPC status in one line: `Code: message`, and for a failure of the
+/// connection rather than of the call its first cause (`Connection reset
+/// by peer`, the ending [`connect_once`] saw).
+pub(crate) fn status_text(s: &tonic::Status) -> String {
+    let mut msg = format!("{:?}: {}", s.code(), s.message());
+    let mut root = std::error::Error::source(s);
     while let Some(deeper) = root.and_then(|c| c.source()) {
         root = Some(deeper);
     }
@@ -339,7 +463,7 @@ pub(crate) fn status_error(s: tonic::Status) -> anyhow::Error {
     if s.code() == tonic::Code::Unavailable && s.message().is_empty() {
         msg.push_str("server unavailable");
     }
-    anyhow!(msg)
+    msg
 }
 
 pub(crate) fn position_pb(p: &PositionArgs) -> pb::Position {
@@ -491,4 +615,20 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ended_connection_says_what_happened_and_where() {
+        let closed = ended("10.0.0.1:50051", Some(Ending::Closed), false);
+        assert_eq!(closed, "10.0.0.1:50051 closed the connection (the server stopped or hung up)");
+        let reset = ended("10.0.0.1:50051", Some(Ending::Failed("Connection reset by peer".into())), true);
+        assert_eq!(reset, "the connection to 10.0.0.1:50051 failed: Connection reset by peer");
+        // Only a TLS connection without a client certificate gets the hint.
+        assert!(ended("h:443", Some(Ending::Closed), true).ends_with("--client-cert, --client-key"));
+        assert!(!ended("h:80", None, false).contains("certificate"));
+    }
 }

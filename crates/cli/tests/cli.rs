@@ -303,6 +303,30 @@ fn a_single_request_to_several_replicas_dials_one_that_answers_once() {
     assert_eq!(total, commands, "one connection per command");
 }
 
+/// A plaintext replica that goes away is reported as what happened to
+/// which endpoint (closed, refused), never blamed on a client certificate.
+#[test]
+fn a_replica_that_goes_away_is_named_with_what_happened() {
+    let (url, _) = hanging_up_server();
+    let addr = url.trim_start_matches("http://");
+    let e = bad_input(&["--remote", &url, "moves"]);
+    // It closes with our request unread, so the close may arrive as a reset.
+    let closed_or_reset = format!("{addr} closed the connection");
+    let reset = format!("the connection to {addr} failed: Connection reset");
+    assert!(e.contains(&closed_or_reset) || e.contains(&reset), "{e}");
+    assert!(!e.contains("certificate"), "{e}");
+    // A fan-out over a replica that refuses connections: each retry says so.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let o = run(&["--remote", &closed, "epd", "--attempts", "2", "tests/perft/chess-standard.epd", "--max-depth", "1"]);
+    let e = stderr(&o);
+    assert_ne!(o.status.code(), Some(0), "{e}");
+    assert!(e.contains(&format!("cannot connect to {closed}")) && e.contains("refused"), "{e}");
+    assert!(e.contains("retrying") && !e.contains("certificate"), "{e}");
+}
+
 /// A server that accepts, reads what the client sent and hangs up (as one
 /// requiring a client certificate does after a TLS 1.3 handshake without
 /// one): its URL and the count of connections it accepted.

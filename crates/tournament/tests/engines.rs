@@ -14,7 +14,7 @@ use menagerie_notation::pgn::GameResult;
 use menagerie_rules::{Definitions, EndReason, Position};
 use menagerie_tournament::{
     Adjudication, EngineConfig, EngineError, Event, GameRecord, MatchConfig, MatchVariant, Opening, Protocol, RulesEnd,
-    Termination, TimeControl, openings,
+    Termination, TimeControl, Tournament, openings,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -48,7 +48,10 @@ fn config(engines: Vec<EngineConfig>, variant: MatchVariant, openings: Vec<Openi
         engines,
         variant,
         openings,
+        tournament: Tournament::RoundRobin,
         games: 2,
+        rounds: 1,
+        repeat: 2,
         concurrency: 2,
         time,
         adjudication: Adjudication { max_moves: Some(200), ..Adjudication::default() },

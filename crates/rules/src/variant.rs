@@ -1305,3 +1305,32 @@ fn movement(
     }
     m
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ini::{DefinitionError, Definitions};
+    use std::sync::Arc;
+
+    #[test]
+    fn definitions_with_the_same_board_and_pieces_share_their_tables() {
+        let mut d = Definitions::builtin();
+        d.load("[a:chess]\n[b:chess]\nmandatoryPawnPromotion = true\n[c:chess]\ncustomPiece1 = n:NN\n", "t.ini")
+            .unwrap();
+        let (a, b, c) = (d.get("a").unwrap(), d.get("b").unwrap(), d.get("c").unwrap());
+        assert!(Arc::ptr_eq(&a.tables, &b.tables));
+        assert!(Arc::ptr_eq(&a.dir_mask, &c.dir_mask));
+        assert!(!Arc::ptr_eq(&a.tables, &c.tables), "a nightrider moves otherwise");
+    }
+
+    #[test]
+    fn the_limit_on_added_definitions_is_a_clear_error() {
+        let mut d = Definitions::builtin();
+        d.limit_added(2);
+        d.load("[a:chess]\n", "one.ini").unwrap();
+        let e = d.load("[b:chess]\n\n[c:chess]\n", "two.ini").unwrap_err();
+        assert!(matches!(e, DefinitionError::TooMany { line: 3, max: 2, .. }), "{e:?}");
+        assert_eq!(e.to_string(), "two.ini:3: too many variant definitions: at most 2 may be loaded");
+        assert!(d.get("b").is_none(), "nothing of a refused file is added");
+        d.load("[b:chess]\n", "three.ini").unwrap();
+    }
+}

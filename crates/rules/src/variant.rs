@@ -141,7 +141,8 @@ struct Geometry {
 }
 
 fn geometry(files: u8, ranks: u8) -> Arc<Geometry> {
-    static CACHE: OnceLock<Mutex<HashMap<(u8, u8), Arc<Geometry>>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<(u8, u8), Arc<Geometry>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     cache.entry((files, ranks)).or_insert_with(|| Arc::new(build_geometry(files, ranks))).clone()
 }

@@ -75,7 +75,8 @@ pub struct ServeOptions {
 /// down gracefully: health turns to NOT_SERVING (the service and the
 /// server, `""`), new jobs are refused, running streams end with
 /// `UNAVAILABLE`, and in-flight unary calls get `grace` to finish; after
-/// that their jobs are stopped (`UNAVAILABLE`) and this returns.
+/// that their jobs are stopped, they answer `UNAVAILABLE`, and this returns
+/// (at most 2 s later).
 ///
 /// Plaintext, no authentication, no metrics: see [`serve_with`].
 pub async fn serve(
@@ -201,17 +202,32 @@ pub async fn serve_with(
             std::future::pending::<()>().await;
         }
     };
+    tokio::pin!(server);
     tokio::select! {
-        r = server => r.map_err(ServeError::from),
-        _ = grace_timer => {
-            // Connections are served by their own tasks, which outlive this
-            // future: stop their jobs so that nothing keeps computing.
-            tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
-            abort_jobs.abort();
+        r = &mut server => return r.map_err(ServeError::from),
+        _ = grace_timer => {}
+    }
+    // Stop the remaining jobs: their calls answer UNAVAILABLE ("server is
+    // shutting down"), and the server ends once those answers are out
+    // (returning now would cut them with a bare GOAWAY). A call whose work
+    // does not stop in time is cut all the same.
+    tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
+    abort_jobs.abort();
+    match tokio::time::timeout(ABORT_WAIT, server).await {
+        Ok(r) => r.map_err(ServeError::from),
+        Err(_) => {
+            tracing::warn!(
+                running = abort_jobs.running(),
+                "calls still open {ABORT_WAIT:?} after the grace period; closing"
+            );
             Ok(())
         }
     }
 }
+
+/// After the grace period, how long the stopped calls get to send their
+/// UNAVAILABLE answer before the server closes anyway.
+const ABORT_WAIT: Duration = Duration::from_secs(2);
 
 /// A stream of connections whose source can be closed from outside (by
 /// taking it out), also while the server is not polling it.

@@ -46,6 +46,11 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_stream::Stream;
 
+/// HTTP/2 receive window of one stream (bytes a client may send unread).
+const STREAM_WINDOW: u32 = 64 * 1024;
+/// HTTP/2 receive window of one connection.
+const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
+
 /// Errors starting or running the server.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -199,6 +204,14 @@ pub async fn serve_with(
     tokio::spawn(drain);
     let mut builder = tonic::transport::Server::builder()
         .max_concurrent_streams(options.max_streams_per_connection.max(1))
+        // h2 ends a connection (GOAWAY ENHANCE_YOUR_CALM, "too_many_data_frames")
+        // when the small DATA frames it holds unread cost more than half the
+        // connection window (about 256 bytes each): a client pipelining small
+        // PerftBatch jobs one frame each, within a 1 MiB stream window, hit
+        // that at once. A 64 KiB stream window bounds what one stream may
+        // hold unread; a 16 MiB connection window makes the budget 8 MiB.
+        .initial_stream_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONNECTION_WINDOW)
         .http2_keepalive_interval(options.keepalive)
         .http2_keepalive_timeout(Some(Duration::from_secs(20)));
     if let Some(tls) = options.security.tls {

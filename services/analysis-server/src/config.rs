@@ -100,6 +100,9 @@ pub struct Config {
     /// TLS and authentication.
     #[command(flatten)]
     pub security: crate::security::SecurityConfig,
+    /// Connection limits.
+    #[command(flatten)]
+    pub connections: crate::connections::ConnectionConfig,
     /// Prometheus metrics.
     #[command(flatten)]
     pub metrics: crate::metrics::MetricsConfig,

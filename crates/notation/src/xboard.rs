@@ -49,22 +49,26 @@ pub fn xboard_fen(pos: &AnyPosition) -> String {
     }
 }
 
-/// Reads a FEN from XBoard's `setboard`. XBoard drops the reserve bracket,
-/// so in a gating variant a bracketless FEN of the start array with the
-/// start castling rights is read as the prelude XBoard is playing: the
-/// start itself (White to move, move 1), after White's `decline` (Black to
-/// move: XBoard sends the position after a pass), or after both declined
-/// (White to move, move 2 or later). Anything else is read as Menagerie FEN.
+/// Reads a FEN from XBoard's `setboard`, in any of the forms XBoard writes
+/// ([`fen::parse`] reads the omitted castling and en passant fields of its
+/// boards without castling; an empty holdings bracket `[-]` is dropped).
+/// XBoard's FEN has no prelude state, so in a gating variant a bracketless
+/// FEN of the start array with the start castling rights is read as the
+/// prelude XBoard is playing: the start itself (White to move, move 1),
+/// after White's `decline` (Black to move: XBoard sends the position after
+/// a pass), or after both declined (White to move, move 2 or later).
+/// Anything else is read as Menagerie FEN.
 pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> {
+    let text = text.replacen("[-]", "", 1);
     let start = AnyPosition::start(v);
     if v.rules().gating.is_some() && !text.contains('[') {
-        let want: Vec<String> = xboard_fen(&start).split_whitespace().take(3).map(String::from).collect();
-        let got: Vec<&str> = text.split_whitespace().collect();
-        if got.len() >= 3 && got[0] == want[0] && got[2] == want[2] {
-            let fullmove: u32 = got.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-            let moves: &[Move] = match (got[1], fullmove) {
-                ("w", 0 | 1) => &[],
-                ("b", _) => &[Move::DECLINE],
+        let got = fen::parse_setup(v, &text).map_err(|e| e.to_string())?;
+        let want = start.to_setup();
+        let same_board = got.pieces.len() == want.pieces.len() && got.pieces.iter().all(|p| want.pieces.contains(p));
+        if same_board && got.castling == want.castling {
+            let moves: &[Move] = match (got.side, got.fullmove) {
+                (Color::White, 0 | 1) => &[],
+                (Color::Black, _) => &[Move::DECLINE],
                 _ => &[Move::DECLINE, Move::DECLINE],
             };
             let mut pos = start;
@@ -74,7 +78,7 @@ pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> 
             return Ok(pos);
         }
     }
-    fen::parse(v, text).map_err(|e| e.to_string())
+    fen::parse(v, &text).map_err(|e| e.to_string())
 }
 
 /// The board of a position: `files * ranks` letters ('.' empty), a1 first.
@@ -531,6 +535,16 @@ mod tests {
         assert_eq!(from_xboard(&p, "g1f3a"), Some(vec![nf3]));
         assert_eq!(from_xboard(&p, "g1f3"), Some(vec![nf3]));
         round_trip(&p);
+    }
+
+    #[test]
+    fn xboards_own_fen_of_a_board_without_castling() {
+        // Exactly what XBoard 4.9 sends with `setboard` for Camel and Rhino Chess.
+        let text = "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1";
+        assert_eq!(from_xboard_fen(VariantId::CamelRhino, text), Ok(AnyPosition::start(VariantId::CamelRhino)));
+        // An empty holdings bracket (`[-]`) is no reserve.
+        let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1";
+        assert_eq!(from_xboard_fen(VariantId::Alpaca, text), Ok(AnyPosition::start(VariantId::Alpaca)));
     }
 
     #[test]

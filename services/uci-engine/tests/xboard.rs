@@ -611,3 +611,29 @@ fn fischerandom_over_xboard() {
     assert!(pos.outcome().is_some(), "O-O-O mates");
     e.quit(Some("quit"));
 }
+
+/// XBoard 4.9 writes a FEN without a castling field on a board without
+/// castling: the engine reads it (no error popup at the start of every
+/// Camel and Rhino game) and plays from it.
+#[test]
+fn xboards_own_camel_rhino_fen_is_read() {
+    let mut e = engine();
+    e.send("new");
+    e.send("variant camel-rhino");
+    sync(&mut e, 1);
+    e.send("force");
+    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1");
+    e.send("usermove e3e4");
+    assert!(sync(&mut e, 2).is_empty());
+    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - 2 2");
+    e.send("sd 2");
+    e.send("go");
+    // Black's move, ranks counted from 0 as XBoard does on ten ranks.
+    let lines = e.read_until_prefix("move ", QUICK);
+    assert!(lines.iter().all(|l| !l.contains("Illegal position")), "{lines:?}");
+    let after = "r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - - 2 2";
+    let pos = fen::parse(VariantId::CamelRhino, after).unwrap();
+    let text = lines.last().unwrap().trim_start_matches("move ").to_string();
+    assert!(menagerie_notation::xboard::from_xboard(&pos, &text).is_some(), "{text}");
+    e.quit(Some("quit"));
+}

@@ -229,6 +229,23 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
                 let fs: Vec<usize> = (0..8).filter(|f| mask & (1 << f) != 0).collect();
                 (*fs.first()?, *fs.last()?)
             };
+            // Black's accept is a visit of a home-rank piece that is no king
+            // or rook (XBoard revokes the castling rights of a king or rook
+            // that moves, even back to its square), highest file first.
+            if m.kind == MoveKind::Accept {
+                let f = files as usize;
+                let (ahead, row) = if white { (2 * f as isize, home * f) } else { (-2 * (f as isize), home * f) };
+                let s = (0..f).rev().map(|x| row + x).find(|&s| {
+                    let c = board[s].to_ascii_lowercase();
+                    board[s] != '.'
+                        && board[s].is_ascii_uppercase() == white
+                        && !matches!(c, 'k' | 'r' | 'p')
+                        && s.checked_add_signed(ahead).is_some_and(|t| t < board.len() && board[t] == '.')
+                })?;
+                let t = s.checked_add_signed(ahead)?;
+                let (s, t) = (name(s, files, 1), name(t, files, 1));
+                return Some(shift(&format!("{s}{t}-{s}"), ranks, -1));
+            }
             let start = if m.kind == MoveKind::Accept {
                 board.iter().position(|&c| c == if white { 'K' } else { 'k' })?
             } else {
@@ -247,7 +264,12 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
         _ => {}
     }
     let text = uci::format(v, m);
-    let (from, to, _) = squares(&text, files, ranks, 1)?;
+    let (mut from, mut to, _) = squares(&text, files, ranks, 1)?;
+    // A swap is written from the square without a pawn: XBoard's legality
+    // test knows the other pieces' steps onto a friend (`dK`), not a pawn's.
+    if m.kind == MoveKind::Swap && board[from].eq_ignore_ascii_case(&'p') {
+        (from, to) = (to, from);
+    }
     let after = grid(&pos.play(m).ok()?);
     let mover = board[from];
     let mut base = format!("{}{}", name(from, files, 1), name(to, files, 1));
@@ -510,7 +532,8 @@ mod tests {
         assert_eq!(from_xboard(&p, "g1g3,g3g1"), Some(vec![Move::ACCEPT, place_g]));
         // Black's answers: a pass declines, the king's visit accepts.
         let p = after(v, &["decline"]);
-        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("e8e6-e8"));
+        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("g8g6-g8"));
+        assert_eq!(from_xboard(&p, "g8g6-g8"), Some(vec![Move::ACCEPT]));
         assert_eq!(from_xboard(&p, "e8e6-e8"), Some(vec![Move::ACCEPT]));
         // As XBoard forwards Black's visit: e8e8,e6d8 (a8a8,a6`8 on file a).
         assert_eq!(from_xboard(&p, "e8e8,e6d8"), Some(vec![Move::ACCEPT]));

@@ -196,8 +196,8 @@ pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix
 ///   placement are a "visit" that changes nothing on XBoard's board: the
 ///   piece on the home square of the (first) gate file goes to an empty
 ///   square of the (last) gate file and back, `g1g3-g1` (one file g) or
-///   `b1g3-b1` (files b and g); Black's accept is its king's visit on its own
-///   file. White's `accept` is always followed by its own placement, so the
+///   `b1g3-b1` (files b and g); Black's accept is the visit of its
+///   highest-file home-rank piece that is no king or rook (`g8g6-g8`). White's `accept` is always followed by its own placement, so the
 ///   two are one XBoard move: the placement's visit (see `run`).
 /// - a move that fires a gate from its own home square gets the entering
 ///   piece as suffix (`g1f3a`, `e1g1a`);
@@ -530,7 +530,7 @@ mod tests {
         let place_g = parse_move(&after(v, &["accept"]), "A@g").unwrap();
         assert_eq!(from_xboard(&p, "g1g3-g1"), Some(vec![Move::ACCEPT, place_g]));
         assert_eq!(from_xboard(&p, "g1g3,g3g1"), Some(vec![Move::ACCEPT, place_g]));
-        // Black's answers: a pass declines, the king's visit accepts.
+        // Black's answers: a pass declines, a visit accepts.
         let p = after(v, &["decline"]);
         assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("g8g6-g8"));
         assert_eq!(from_xboard(&p, "g8g6-g8"), Some(vec![Move::ACCEPT]));

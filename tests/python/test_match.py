@@ -86,9 +86,12 @@ def test_two_menagerie_engines_play_every_variant(tmp_path, variant):
     ],
 )
 def test_a_broken_engine_loses_with_the_reason(tmp_path, mode, termination, detail):
+    # Only the broken engine plays on the 1 s clock (its `slow` move takes
+    # 1.5 s, `silent` never comes); Menagerie plays at fixed nodes, so a
+    # loaded machine cannot flag it.
     summary, games, _ = run_match(
         tmp_path,
-        "--engine", uci_engine("Menagerie"), "--engine", broken(mode),
+        "--engine", uci_engine("Menagerie", "nodes=2000"), "--engine", broken(mode),
         "--tc", "1+0", "--games", "2", "--time-margin", "50",
     )
     good, bad = summary["engines"]
@@ -199,16 +202,19 @@ def test_bad_match_options_are_clear_errors(tmp_path):
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed (apt-get install stockfish)")
 def test_chess_match_against_stockfish_reads_back_in_python_chess(tmp_path):
+    # Fixed nodes, not a clock: a loaded machine must not decide the games
+    # by time forfeits (it did, at 2+0.05 on a busy 2-core box).
     summary, games, _ = run_match(
         tmp_path,
         "--engine", uci_engine("Menagerie"), "--engine", f"cmd={STOCKFISH} name=Stockfish option.Hash=16 option.Threads=1",
-        "--tc", "2+0.05", "--games", "2", "--concurrency", "2", "--resign", "movecount=3,score=1000",
+        "--nodes", "5000", "--games", "2", "--concurrency", "2", "--resign", "movecount=3,score=1000",
+        "--max-moves", "150",
     )
     assert summary["finished"] == 2
     assert {summary["engines"][1]["name"]} == {"Stockfish"}
     assert set(summary["terminations"]) <= {"normal", "adjudication"}, summary
     for g in games:
-        assert g.headers["TimeControl"] == "2+0.05"
+        assert g.headers["TimeControl"] == "-"
         board = g.board()
         for move in g.mainline_moves():
             assert move in board.legal_moves
@@ -219,6 +225,7 @@ def test_chess_match_against_stockfish_reads_back_in_python_chess(tmp_path):
             assert board.is_checkmate()
         # Every engine move carries the engine's score/depth and time.
         assert all(node.comment for node in g.mainline())
+        assert all(node.emt() is not None for node in g.mainline())
 
 
 FAIRY = shutil.which("fairy-stockfish") or (
@@ -265,3 +272,78 @@ def test_menagerie_against_fairy_stockfish_in_capablanca(tmp_path):
     )
     assert summary["finished"] == 2 and set(summary["terminations"]) <= {"normal", "adjudication"}, summary
     assert "Fairy-Stockfish" in text and all(h["Variant"] == "capablanca" for h in headers)
+
+
+def test_a_gauntlet_over_rounds_survives_a_crashing_engine(tmp_path):
+    """cutechess-style controls: a gauntlet (the first engine against each
+    other), two rounds of two games with each opening played with both
+    colours, an engine that crashes in every game (it loses each, the match
+    goes on with a new process), Menagerie's `Move Overhead` option, and
+    `[%clk]`/`[%emt]` in the PGN. Only the instant-moving engine plays on a
+    (generous) clock; Menagerie plays at fixed nodes."""
+    summary, games, text = run_match(
+        tmp_path,
+        "--tournament", "gauntlet", "--rounds", "2", "--games", "2", "--repeat", "2",
+        "--engine", uci_engine("Menagerie", "nodes=1000", '"option.Move Overhead=50"'),
+        "--engine", broken("ok"), "--engine", broken("crash"),
+        "--tc", "600+1", "--max-moves", "30",
+    )
+    assert summary["scheduled"] == summary["finished"] == 8, summary
+    menagerie, ok, crash = summary["engines"]
+    assert (menagerie["games"], ok["games"], crash["games"]) == (8, 4, 4)
+    assert (crash["losses"], summary["terminations"].get("abandoned")) == (4, 4), summary
+    pairs = [(g.headers["White"], g.headers["Black"]) for g in games]
+    assert ("Broken-ok", "Broken-crash") not in pairs and ("Broken-crash", "Broken-ok") not in pairs
+    against_ok = [g for g in games if "Broken-ok" in (g.headers["White"], g.headers["Black"])]
+    assert len(against_ok) == 4
+    for g in against_ok:
+        clocked = "White" if g.headers["White"] == "Broken-ok" else "Black"
+        nodes = list(g.mainline())
+        assert nodes and all(n.emt() is not None for n in nodes), g
+        for n in nodes:
+            mover = "White" if n.turn() == chess.BLACK else "Black"
+            clock = n.clock()
+            if mover == clocked:
+                # 600 s plus 1 s a move, less instant moves.
+                assert clock is not None and 500 < clock <= 600 + len(nodes), (clock, g)
+            else:
+                assert clock is None, g
+    assert "[%clk 0:" in text and "[%emt 0:" in text
+
+
+def test_openings_in_a_random_order_are_repeatable_with_a_seed(tmp_path):
+    epd = tmp_path / "openings.epd"
+    fens = [
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -",
+        "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -",
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -",
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -",
+        "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -",
+    ]
+    epd.write_text("\n".join(fens) + "\n")
+
+    def order(seed: str) -> list[str]:
+        summary, games, _ = run_match(
+            tmp_path, "--engine", broken("ok"), "--engine", broken("ok"), "--openings", str(epd),
+            "--openings-order", "random", "--seed", seed, "--games", "10", "--tc", "600+1", "--max-moves", "4",
+        )
+        assert summary["seed"] == int(seed)
+        played = [" ".join(g.headers["FEN"].split()[:4]) for g in sorted(games, key=lambda g: int(g.headers["Round"]))]
+        # Each opening twice in a row, once with each colour.
+        assert all(played[i] == played[i + 1] for i in range(0, 10, 2)), played
+        assert sorted(played[::2]) == sorted(fens)
+        return played
+
+    first = order("42")
+    assert order("42") == first
+    assert first[::2] != fens
+
+
+def test_the_table_bounds_a_perfect_score_instead_of_inf_plus_minus_inf(tmp_path):
+    cmd = [str(binary("menagerie")), "match", "--engine", uci_engine("Menagerie", "nodes=500"),
+           "--engine", broken("illegal"), "--tc", "600+1", "--games", "2", "--quiet"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "inf ± inf" not in proc.stdout, proc.stdout
+    # Two wins in two games: Elo at least elo(0.025^(1/2)) = -290.5.
+    assert "+inf (> -290.5)" in proc.stdout and "-inf (< +290.5)" in proc.stdout, proc.stdout

@@ -189,6 +189,12 @@ impl Variants {
         Ok(added)
     }
 
+    /// From now on, lets the loads add at most `max` more definitions in all
+    /// (more: [`DefinitionError::TooMany`], before the extra sections are read).
+    pub fn limit_added(&mut self, max: usize) {
+        self.definitions.limit_added(max);
+    }
+
     /// Reads and adds a variants file (see [`Variants::load`]).
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<Vec<String>, LoadError> {
         let file = path.display().to_string();

@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_app::VariantRef;
 use menagerie_tournament::{
     Adjudication, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule, Score, Sprt,
-    SprtState, Standings, TimeControl, openings,
+    SprtState, Standings, TimeControl, Tournament, openings,
 };
 use std::fs::File;
 use std::io::Write;
@@ -58,9 +58,29 @@ pub(crate) struct MatchArgs {
     /// Fixed depth per move.
     #[arg(long, group = "limit")]
     depth: Option<u32>,
-    /// Games per pair of engines (each opening is played twice, colours swapped).
+    /// Who meets whom: `round-robin` (every pair of engines) or `gauntlet`
+    /// (the first --engine against each of the others).
+    #[arg(long, value_enum, default_value_t = TournamentArg::RoundRobin)]
+    tournament: TournamentArg,
+    /// Games per pair of engines in each round.
     #[arg(long, default_value_t = 2)]
     games: u32,
+    /// Rounds: the whole schedule is played this many times, going on with
+    /// the next openings.
+    #[arg(long, default_value_t = 1)]
+    rounds: u32,
+    /// Games played with each opening before the next, colours alternating
+    /// (2: each opening with both colours; 1: a new opening every game).
+    #[arg(long, default_value_t = 2)]
+    repeat: u32,
+    /// Order of the openings: `sequential` (as in the file) or `random`
+    /// (shuffled with --seed).
+    #[arg(long, value_enum, default_value_t = OrderArg::Sequential)]
+    openings_order: OrderArg,
+    /// Seed of --openings-order random (default: drawn from the clock and
+    /// printed, so a match can be replayed).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Games played at the same time.
     #[arg(long, short, default_value_t = 1)]
     concurrency: usize,
@@ -107,9 +127,29 @@ pub(crate) struct MatchArgs {
     quiet: bool,
 }
 
+/// `--tournament`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum TournamentArg {
+    RoundRobin,
+    Gauntlet,
+}
+
+/// `--openings-order`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum OrderArg {
+    Sequential,
+    Random,
+}
+
 /// Runs the match; exit 0 when it was played to the end or the SPRT decided.
 pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
-    let config = build(&args)?;
+    let (config, seed) = build(&args)?;
+    if let Some(seed) = seed
+        && !args.quiet
+        && !crate::ui::json()
+    {
+        println!("Openings in random order, --seed {seed}");
+    }
     let mut pgn_out = match &args.pgn_out {
         Some(p) => Some(File::create(p).with_context(|| format!("cannot write {}", p.display()))?),
         None => None,
@@ -180,7 +220,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if as_json {
-        writeln!(out, "{}", json(&names, &standings, &config))?;
+        writeln!(out, "{}", json(&names, &standings, &config, seed))?;
     } else {
         write!(out, "{}", table(&names, &standings, &config))?;
     }
@@ -210,9 +250,13 @@ fn summary_line(names: &[String], s: &Standings) -> String {
 }
 
 /// An Elo difference with its 95 % interval: `+12.3 ± 30.1`, or where the
-/// interval has one infinite end (near a 0 % or 100 % score) its finite
-/// end: `-676.1 (< -536.1)`.
+/// interval has one infinite end (near or at a 0 % or 100 % score) its
+/// finite end: `-676.1 (< -536.1)`, `+inf (> +140.2)` for 10 wins in 10
+/// games; `-` before any game.
 fn elo_text(score: &Score) -> String {
+    if score.games() == 0 {
+        return "-".into();
+    }
     let (elo, lo, hi) = score.elo_interval();
     // Not "-0.0" for an even score.
     let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
@@ -279,7 +323,7 @@ fn table(names: &[String], s: &Standings, config: &MatchConfig) -> String {
     out
 }
 
-fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
+fn json(names: &[String], s: &Standings, config: &MatchConfig, seed: Option<u64>) -> String {
     let engines: Vec<serde_json::Value> = names
         .iter()
         .enumerate()
@@ -309,13 +353,14 @@ fn json(names: &[String], s: &Standings, config: &MatchConfig) -> String {
     serde_json::json!({
         "type": "match", "variant": config.variant.name(), "time_control": time_text(config),
         "finished": s.finished, "scheduled": s.scheduled, "engines": engines,
-        "terminations": ends, "sprt": sprt,
+        "terminations": ends, "sprt": sprt, "seed": seed,
     })
     .to_string()
 }
 
-/// The match configuration from the command line.
-fn build(args: &MatchArgs) -> Result<MatchConfig> {
+/// The match configuration from the command line, and the seed of a
+/// random opening order.
+fn build(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>)> {
     let variant = match crate::local::catalogue().find(&args.variant)? {
         VariantRef::Compiled(v) => MatchVariant::Compiled(v),
         VariantRef::Data(def) => MatchVariant::Data(def),
@@ -352,10 +397,18 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
             ),
         },
     };
-    let openings = match &args.openings {
+    let mut openings = match &args.openings {
         Some(p) => openings::read(p, &variant, args.plies)?,
         None => vec![Opening::start_of(&variant)],
     };
+    let seed = (args.openings_order == OrderArg::Random).then(|| {
+        args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        })
+    });
+    if let Some(seed) = seed {
+        openings::shuffle(&mut openings, seed);
+    }
     let sprt = args.sprt.as_deref().map(sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
@@ -383,26 +436,36 @@ fn build(args: &MatchArgs) -> Result<MatchConfig> {
             .transpose()?,
         max_moves: args.max_moves,
     };
-    if args.games == 0 {
-        bail!("--games must be at least 1");
+    if args.games == 0 || args.rounds == 0 || args.repeat == 0 {
+        bail!("--games, --rounds and --repeat must be at least 1");
     }
+    let tournament = match args.tournament {
+        TournamentArg::RoundRobin => Tournament::RoundRobin,
+        TournamentArg::Gauntlet => Tournament::Gauntlet,
+    };
     if !(args.move_timeout.is_finite() && args.move_timeout > 0.0 && args.move_timeout < 1e6) {
         bail!("--move-timeout must be a positive number of seconds");
     }
-    Ok(MatchConfig {
-        engines,
-        variant,
-        openings,
-        games: args.games,
-        concurrency: args.concurrency.clamp(1, 256),
-        time,
-        adjudication,
-        time_margin: Duration::from_millis(args.time_margin),
-        move_timeout: Duration::from_secs_f64(args.move_timeout),
-        event: args.event.clone(),
-        site: args.site.clone(),
-        sprt,
-    })
+    Ok((
+        MatchConfig {
+            engines,
+            variant,
+            openings,
+            tournament,
+            games: args.games,
+            rounds: args.rounds,
+            repeat: args.repeat,
+            concurrency: args.concurrency.clamp(1, 256),
+            time,
+            adjudication,
+            time_margin: Duration::from_millis(args.time_margin),
+            move_timeout: Duration::from_secs_f64(args.move_timeout),
+            event: args.event.clone(),
+            site: args.site.clone(),
+            sprt,
+        },
+        seed,
+    ))
 }
 
 /// The time control of `--tc`, `--movetime`, `--nodes` or `--depth` (at
@@ -595,8 +658,11 @@ mod tests {
         assert_eq!(s(30, 40, 30), "+0.0 ± 53.2");
         assert_eq!(s(1, 2, 97), "-676.1 (< -536.1)");
         assert_eq!(s(97, 2, 1), "+676.1 (> +536.1)");
-        assert_eq!(s(10, 0, 0), "+inf ± inf");
-        assert_eq!(s(0, 0, 0), "+0.0 ± inf");
+        // A perfect or zero score: the exact binomial bound, never `inf ± inf`.
+        assert_eq!(s(10, 0, 0), "+inf (> +140.2)");
+        assert_eq!(s(0, 0, 10), "-inf (< -140.2)");
+        assert_eq!(s(0, 0, 1), "-inf (< +636.4)");
+        assert_eq!(s(0, 0, 0), "-");
     }
 
     #[test]

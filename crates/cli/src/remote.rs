@@ -350,6 +350,13 @@ impl tower_service::Service<tonic::transport::Uri> for OneConnection {
             }
             let stream = TcpStream::connect((host.as_str(), port)).await?;
             stream.set_nodelay(true)?;
+            // An HTTP/2 server speaks first (SETTINGS): a server that never
+            // accepts the connection (out of file descriptors, its backlog
+            // full) then fails within the endpoint's connect timeout
+            // instead of hanging the call. (Over TLS the handshake does this.)
+            if uri.scheme_str() != Some("https") {
+                stream.readable().await?;
+            }
             Ok(TokioIo::new(Watched { stream, ending }))
         })
     }

@@ -338,6 +338,10 @@ fn hanging_up_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize
     std::thread::spawn(move || {
         for mut conn in listener.incoming().flatten() {
             count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            // A plaintext client waits for the server's first bytes (an
+            // HTTP/2 server speaks first): read what it sent, if anything,
+            // for a moment, then hang up without a word.
+            let _ = conn.set_read_timeout(Some(std::time::Duration::from_millis(200)));
             let mut buf = [0u8; 64];
             let _ = std::io::Read::read(&mut conn, &mut buf);
         }

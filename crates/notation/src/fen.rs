@@ -17,6 +17,9 @@
 //! writes file letters always. Orthodox variants read and write `KQkq` only.
 //!
 //! Four-field FENs (EPD style, no clocks) are accepted with clocks `0 1`.
+//! So are the forms XBoard writes for boards without castling: no castling
+//! field (`... w - 0 1`, read as `w - - 0 1`), and neither castling nor en
+//! passant (`... w 0 1`).
 //! Formatting always writes six fields; formatting a parsed canonical FEN
 //! gives the same string back.
 
@@ -131,6 +134,7 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
     if !(4..=6).contains(&fields.len()) {
         return Err(FenError::FieldCount(fields.len()));
     }
+    let fields = with_omitted_fields(fields);
     let (board_text, reserve_text) = match fields[0].find('[') {
         Some(i) => {
             let rest = &fields[0][i..];
@@ -185,6 +189,23 @@ pub fn parse_setup(variant: VariantId, fen: &str) -> Result<Setup, FenError> {
         return Err(field_err(FenField::Fullmove, "0", "starts at 1"));
     }
     Ok(Setup { files, ranks, pieces, side, castling, castling_files, ep, halfmove, fullmove, reserve })
+}
+
+/// The fields of a FEN in the six-field layout, where a program left some
+/// out: XBoard writes no castling field on a board without castling
+/// (`board w - 0 1`: en passant and the clocks follow the side to move) and
+/// neither castling nor en passant in variants without them (`board w 0 1`).
+/// Such a FEN ends in two numbers where the castling or en passant field
+/// would be; the missing fields are read as `-`. Other layouts are returned
+/// unchanged.
+fn with_omitted_fields(fields: Vec<&str>) -> Vec<&str> {
+    let number = |s: &&str| s.bytes().all(|b| b.is_ascii_digit());
+    let clocks = |from: usize| fields[from..].iter().all(number);
+    match fields.len() {
+        5 if clocks(3) => vec![fields[0], fields[1], "-", fields[2], fields[3], fields[4]],
+        4 if clocks(2) => vec![fields[0], fields[1], "-", "-", fields[2], fields[3]],
+        _ => fields,
+    }
 }
 
 fn parse_square(s: &str, files: u8, ranks: u8) -> Option<Square> {

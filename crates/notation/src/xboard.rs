@@ -49,22 +49,26 @@ pub fn xboard_fen(pos: &AnyPosition) -> String {
     }
 }
 
-/// Reads a FEN from XBoard's `setboard`. XBoard drops the reserve bracket,
-/// so in a gating variant a bracketless FEN of the start array with the
-/// start castling rights is read as the prelude XBoard is playing: the
-/// start itself (White to move, move 1), after White's `decline` (Black to
-/// move: XBoard sends the position after a pass), or after both declined
-/// (White to move, move 2 or later). Anything else is read as Menagerie FEN.
+/// Reads a FEN from XBoard's `setboard`, in any of the forms XBoard writes
+/// ([`fen::parse`] reads the omitted castling and en passant fields of its
+/// boards without castling; an empty holdings bracket `[-]` is dropped).
+/// XBoard's FEN has no prelude state, so in a gating variant a bracketless
+/// FEN of the start array with the start castling rights is read as the
+/// prelude XBoard is playing: the start itself (White to move, move 1),
+/// after White's `decline` (Black to move: XBoard sends the position after
+/// a pass), or after both declined (White to move, move 2 or later).
+/// Anything else is read as Menagerie FEN.
 pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> {
+    let text = text.replacen("[-]", "", 1);
     let start = AnyPosition::start(v);
     if v.rules().gating.is_some() && !text.contains('[') {
-        let want: Vec<String> = xboard_fen(&start).split_whitespace().take(3).map(String::from).collect();
-        let got: Vec<&str> = text.split_whitespace().collect();
-        if got.len() >= 3 && got[0] == want[0] && got[2] == want[2] {
-            let fullmove: u32 = got.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-            let moves: &[Move] = match (got[1], fullmove) {
-                ("w", 0 | 1) => &[],
-                ("b", _) => &[Move::DECLINE],
+        let got = fen::parse_setup(v, &text).map_err(|e| e.to_string())?;
+        let want = start.to_setup();
+        let same_board = got.pieces.len() == want.pieces.len() && got.pieces.iter().all(|p| want.pieces.contains(p));
+        if same_board && got.castling == want.castling {
+            let moves: &[Move] = match (got.side, got.fullmove) {
+                (Color::White, 0 | 1) => &[],
+                (Color::Black, _) => &[Move::DECLINE],
                 _ => &[Move::DECLINE, Move::DECLINE],
             };
             let mut pos = start;
@@ -74,7 +78,7 @@ pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> 
             return Ok(pos);
         }
     }
-    fen::parse(v, text).map_err(|e| e.to_string())
+    fen::parse(v, &text).map_err(|e| e.to_string())
 }
 
 /// The board of a position: `files * ranks` letters ('.' empty), a1 first.
@@ -192,8 +196,8 @@ pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix
 ///   placement are a "visit" that changes nothing on XBoard's board: the
 ///   piece on the home square of the (first) gate file goes to an empty
 ///   square of the (last) gate file and back, `g1g3-g1` (one file g) or
-///   `b1g3-b1` (files b and g); Black's accept is its king's visit on its own
-///   file. White's `accept` is always followed by its own placement, so the
+///   `b1g3-b1` (files b and g); Black's accept is the visit of its
+///   highest-file home-rank piece that is no king or rook (`g8g6-g8`). White's `accept` is always followed by its own placement, so the
 ///   two are one XBoard move: the placement's visit (see `run`).
 /// - a move that fires a gate from its own home square gets the entering
 ///   piece as suffix (`g1f3a`, `e1g1a`);
@@ -225,6 +229,23 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
                 let fs: Vec<usize> = (0..8).filter(|f| mask & (1 << f) != 0).collect();
                 (*fs.first()?, *fs.last()?)
             };
+            // Black's accept is a visit of a home-rank piece that is no king
+            // or rook (XBoard revokes the castling rights of a king or rook
+            // that moves, even back to its square), highest file first.
+            if m.kind == MoveKind::Accept {
+                let f = files as usize;
+                let (ahead, row) = if white { (2 * f as isize, home * f) } else { (-2 * (f as isize), home * f) };
+                let s = (0..f).rev().map(|x| row + x).find(|&s| {
+                    let c = board[s].to_ascii_lowercase();
+                    board[s] != '.'
+                        && board[s].is_ascii_uppercase() == white
+                        && !matches!(c, 'k' | 'r' | 'p')
+                        && s.checked_add_signed(ahead).is_some_and(|t| t < board.len() && board[t] == '.')
+                })?;
+                let t = s.checked_add_signed(ahead)?;
+                let (s, t) = (name(s, files, 1), name(t, files, 1));
+                return Some(shift(&format!("{s}{t}-{s}"), ranks, -1));
+            }
             let start = if m.kind == MoveKind::Accept {
                 board.iter().position(|&c| c == if white { 'K' } else { 'k' })?
             } else {
@@ -243,7 +264,12 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
         _ => {}
     }
     let text = uci::format(v, m);
-    let (from, to, _) = squares(&text, files, ranks, 1)?;
+    let (mut from, mut to, _) = squares(&text, files, ranks, 1)?;
+    // A swap is written from the square without a pawn: XBoard's legality
+    // test knows the other pieces' steps onto a friend (`dK`), not a pawn's.
+    if m.kind == MoveKind::Swap && board[from].eq_ignore_ascii_case(&'p') {
+        (from, to) = (to, from);
+    }
     let after = grid(&pos.play(m).ok()?);
     let mover = board[from];
     let mut base = format!("{}{}", name(from, files, 1), name(to, files, 1));
@@ -504,9 +530,10 @@ mod tests {
         let place_g = parse_move(&after(v, &["accept"]), "A@g").unwrap();
         assert_eq!(from_xboard(&p, "g1g3-g1"), Some(vec![Move::ACCEPT, place_g]));
         assert_eq!(from_xboard(&p, "g1g3,g3g1"), Some(vec![Move::ACCEPT, place_g]));
-        // Black's answers: a pass declines, the king's visit accepts.
+        // Black's answers: a pass declines, a visit accepts.
         let p = after(v, &["decline"]);
-        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("e8e6-e8"));
+        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("g8g6-g8"));
+        assert_eq!(from_xboard(&p, "g8g6-g8"), Some(vec![Move::ACCEPT]));
         assert_eq!(from_xboard(&p, "e8e6-e8"), Some(vec![Move::ACCEPT]));
         // As XBoard forwards Black's visit: e8e8,e6d8 (a8a8,a6`8 on file a).
         assert_eq!(from_xboard(&p, "e8e8,e6d8"), Some(vec![Move::ACCEPT]));
@@ -531,6 +558,16 @@ mod tests {
         assert_eq!(from_xboard(&p, "g1f3a"), Some(vec![nf3]));
         assert_eq!(from_xboard(&p, "g1f3"), Some(vec![nf3]));
         round_trip(&p);
+    }
+
+    #[test]
+    fn xboards_own_fen_of_a_board_without_castling() {
+        // Exactly what XBoard 4.9 sends with `setboard` for Camel and Rhino Chess.
+        let text = "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1";
+        assert_eq!(from_xboard_fen(VariantId::CamelRhino, text), Ok(AnyPosition::start(VariantId::CamelRhino)));
+        // An empty holdings bracket (`[-]`) is no reserve.
+        let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-] w KQkq - 0 1";
+        assert_eq!(from_xboard_fen(VariantId::Alpaca, text), Ok(AnyPosition::start(VariantId::Alpaca)));
     }
 
     #[test]

@@ -563,3 +563,39 @@ fn clocks_at_their_maximum_do_not_overflow() {
     let text = fen::format(&after);
     assert!(fen::parse(V, &text).is_ok(), "{text}");
 }
+
+// ----- forms other programs write --------------------------------------------
+
+/// The FENs XBoard 4.9, Fairy-Stockfish and pyffish write for Menagerie's
+/// games, byte for byte as they wrote them (XBoard: its `setboard` and
+/// saved-position files under Xvfb; Fairy-Stockfish: `d`; pyffish 0.0.90:
+/// `get_fen`), each read as the position it stands for.
+#[test]
+fn fens_xboard_fairy_stockfish_and_pyffish_write() {
+    use menagerie_variants::VariantId::CamelRhino;
+    let start = AnyPosition::start(CamelRhino);
+    // XBoard omits the castling field on a board without castling.
+    let xboard = "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1";
+    assert_eq!(fen::parse(CamelRhino, xboard), Ok(start));
+    let later = "r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R w - 2 2";
+    let p = fen::parse(CamelRhino, later).unwrap();
+    assert_eq!(fen::format(&p), "r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 2 2");
+    // Neither castling nor en passant (XBoard's form for variants without them).
+    assert_eq!(
+        fen::parse(CamelRhino, "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w 0 1"),
+        Ok(start)
+    );
+    // pyffish (camel-rhino's plain movement as a Fairy-Stockfish variant).
+    let pyffish = "r8r/1hzbqkbnc1/pppp2ppp1/4ww4/9p/P9/4WW4/1PPP2PPPP/1HZBQKBNC1/R8R w - - 0 2";
+    assert_eq!(fen::format(&fen::parse(CamelRhino, pyffish).unwrap()), pyffish);
+    // Fairy-Stockfish and pyffish in orthodox chess and its Alpaca twin.
+    for (v, text) in [
+        (V, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        (V, "rnbqkbnr/pp2pppp/8/2ppP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"),
+        (menagerie_variants::VariantId::Alpaca, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+    ] {
+        assert_eq!(fen::format(&fen::parse(v, text).unwrap()), text);
+    }
+    // A field missing elsewhere is still an error.
+    assert_eq!(fen::parse(V, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0"), Err(FenError::FieldCount(5)));
+}

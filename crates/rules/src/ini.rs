@@ -91,6 +91,16 @@ pub enum DefinitionError {
         /// Section name.
         name: String,
     },
+    /// More definitions than [`Definitions::limit_added`] allows.
+    #[error("{file}:{line}: too many variant definitions: at most {max} may be loaded")]
+    TooMany {
+        /// File name.
+        file: String,
+        /// 1-based line number of the first section over the limit.
+        line: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The settings are consistent key by key but not as a whole (e.g. the
     /// start position does not parse, too many piece types).
     #[error("{file}:{line}: variant '{name}': {reason}")]
@@ -404,6 +414,10 @@ pub struct Definitions {
     defs: BTreeMap<String, OnceLock<Option<Arc<VariantDef>>>>,
     /// Sections being loaded are not compiled now (the embedded file).
     lazy: bool,
+    /// Most sections [`Definitions::load`] may still add (`None`: no limit).
+    room: Option<usize>,
+    /// The limit `room` was set from, for the error message.
+    max_added: usize,
 }
 
 /// The embedded definitions of the built-in variants.
@@ -434,6 +448,15 @@ impl Definitions {
         d
     }
 
+    /// From now on, lets [`Definitions::load`] add at most `max` more
+    /// definitions in all: a file with more is refused
+    /// ([`DefinitionError::TooMany`]) at its first section over the limit,
+    /// before that section is read, so an oversized file costs no memory.
+    pub fn limit_added(&mut self, max: usize) {
+        self.room = Some(max);
+        self.max_added = max;
+    }
+
     /// Adds the variants of an ini text; `file` names it in error messages.
     /// Returns the names added, in file order. On error nothing is added.
     pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, DefinitionError> {
@@ -454,6 +477,9 @@ impl Definitions {
                 if let Some((name, parent, at)) = section.take() {
                     staged.finish(file, &name, parent.as_deref(), at, std::mem::take(&mut entries))?;
                     added.push(name);
+                }
+                if staged.room.is_some_and(|room| added.len() >= room) {
+                    return Err(DefinitionError::TooMany { file: file.into(), line: line_no, max: staged.max_added });
                 }
                 let (name, parent) = match inner.split_once(':') {
                     Some((n, p)) => (n.trim().to_string(), Some(p.trim().to_string())),
@@ -480,6 +506,9 @@ impl Definitions {
         if let Some((name, parent, at)) = section.take() {
             staged.finish(file, &name, parent.as_deref(), at, entries)?;
             added.push(name);
+        }
+        if let Some(room) = staged.room.as_mut() {
+            *room -= added.len();
         }
         *self = staged;
         Ok(added)

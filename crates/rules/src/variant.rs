@@ -3,6 +3,8 @@
 
 use crate::betza::{self, Reach};
 use crate::ini::{Config, GameEnd, KING_INDEX, PAWN_INDEX};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// Most piece types one variant may use.
 pub(crate) const MAX_TYPES: usize = 16;
@@ -102,6 +104,109 @@ struct MovementBuild {
 pub(crate) struct SquareMoves {
     pub quiet: Movement,
     pub capture: Movement,
+}
+
+/// The movement tables of a set of piece types on a board: what a piece
+/// of each type and colour reaches from each square, with the rays and
+/// lame leaps those movements point into. They depend only on the board
+/// size and the pieces' Betza strings, so definitions that share those
+/// (every `[name:chess]` with other rules) share one copy.
+#[derive(Debug, Default)]
+pub(crate) struct MoveTables {
+    /// Per colour, type and square (see [`VariantDef::table`]).
+    pub moves: Vec<SquareMoves>,
+    pub rays: Vec<Ray>,
+    pub lame: Vec<Lame>,
+}
+
+/// What identifies a [`MoveTables`]: files, ranks and the Betza strings of
+/// the types in order.
+type TablesKey = (u8, u8, Vec<String>);
+
+/// The tables in use, by what they were built from: a definition whose
+/// board and pieces match one already compiled gets the same tables.
+/// Entries are weak: tables no definition uses any more are freed.
+fn tables_cache() -> &'static Mutex<HashMap<TablesKey, Weak<MoveTables>>> {
+    static CACHE: OnceLock<Mutex<HashMap<TablesKey, Weak<MoveTables>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The board's lines and neighbourhoods, shared by every definition on a
+/// board of that size (at most 12 x 10 sizes, so they are kept).
+#[derive(Debug)]
+struct Geometry {
+    dir_rays: Arc<[[u128; 8]]>,
+    dir_mask: Arc<[u8]>,
+    neighbours: Arc<[u128]>,
+}
+
+fn geometry(files: u8, ranks: u8) -> Arc<Geometry> {
+    type Cache = Mutex<HashMap<(u8, u8), Arc<Geometry>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    cache.entry((files, ranks)).or_insert_with(|| Arc::new(build_geometry(files, ranks))).clone()
+}
+
+fn build_geometry(files: u8, ranks: u8) -> Geometry {
+    let nsq = files as usize * ranks as usize;
+    let dir_rays: Vec<[u128; 8]> = (0..nsq)
+        .map(|sq| {
+            let (f0, r0) = ((sq % files as usize) as i32, (sq / files as usize) as i32);
+            DIRS.map(|(dx, dy)| {
+                let (mut x, mut y, mut mask) = (f0 + dx, r0 + dy, 0u128);
+                while x >= 0 && y >= 0 && x < files as i32 && y < ranks as i32 {
+                    mask |= 1u128 << (y * files as i32 + x);
+                    x += dx;
+                    y += dy;
+                }
+                mask
+            })
+        })
+        .collect();
+    let mut dir_mask = vec![0; nsq * nsq];
+    for from in 0..nsq {
+        for (dir, &ray) in dir_rays[from].iter().enumerate() {
+            let mut b = ray;
+            while b != 0 {
+                dir_mask[from * nsq + b.trailing_zeros() as usize] = 1 << dir;
+                b &= b - 1;
+            }
+        }
+    }
+    let neighbours: Vec<u128> =
+        dir_rays.iter().map(|rays| rays.iter().enumerate().fold(0, |b, (dir, &ray)| b | first(ray, dir < 4))).collect();
+    Geometry { dir_rays: dir_rays.into(), dir_mask: dir_mask.into(), neighbours: neighbours.into() }
+}
+
+/// The movement tables for `atoms` (parsed from `betzas`) on `def`'s
+/// board: the ones already in use if there are, else new ones.
+fn move_tables(def: &VariantDef, betzas: Vec<String>, atoms: &[Vec<betza::MoveAtom>]) -> Arc<MoveTables> {
+    let key = (def.files, def.ranks, betzas);
+    let mut cache = tables_cache().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(tables) = cache.get(&key).and_then(Weak::upgrade) {
+        return tables;
+    }
+    let nsq = def.nsq();
+    let mut tables = MoveTables { moves: Vec::with_capacity(2 * atoms.len() * nsq), ..MoveTables::default() };
+    for color in 0..2u8 {
+        for parsed in atoms {
+            let kinds = [rider_kinds(parsed, false), rider_kinds(parsed, true)];
+            for sq in 0..nsq as u8 {
+                let quiet = movement(def, parsed, color, sq, false, kinds[0]);
+                let capture = movement(def, parsed, color, sq, true, kinds[1]);
+                let quiet = flatten(&mut tables, quiet);
+                let capture = flatten(&mut tables, capture);
+                tables.moves.push(SquareMoves { quiet, capture });
+            }
+        }
+    }
+    tables.moves.shrink_to_fit();
+    tables.rays.shrink_to_fit();
+    tables.lame.shrink_to_fit();
+    let tables = Arc::new(tables);
+    cache.retain(|_, t| t.strong_count() > 0);
+    cache.insert(key, Arc::downgrade(&tables));
+    tables
 }
 
 /// A piece type of a variant, as [`VariantDef::pieces`] lists it.
@@ -269,9 +374,8 @@ pub struct VariantDef {
     pub(crate) pawn: Option<u8>,
     pub(crate) first_file: u128,
     pub(crate) last_file: u128,
-    pub(crate) moves: Vec<SquareMoves>,
-    pub(crate) rays: Vec<Ray>,
-    pub(crate) lame: Vec<Lame>,
+    /// Movement tables, shared with definitions of the same board and pieces.
+    pub(crate) tables: Arc<MoveTables>,
     pub(crate) board: u128,
     pub(crate) promotion_zone: [u128; 2],
     pub(crate) promotion_types: [Vec<u8>; 2],
@@ -301,7 +405,7 @@ pub struct VariantDef {
     /// Extinction counts the extinction types together (`extinctionTogether`).
     pub(crate) extinction_together: bool,
     /// Per square, its (up to eight) neighbours.
-    pub(crate) neighbours: Vec<u128>,
+    pub(crate) neighbours: Arc<[u128]>,
     /// Types whose ordinary moves need [`crate::Position`]'s special
     /// handling: the kidnapper and the promoting pieces.
     pub(crate) special_types: u16,
@@ -315,10 +419,10 @@ pub struct VariantDef {
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
-    pub(crate) dir_rays: Vec<[u128; 8]>,
+    pub(crate) dir_rays: Arc<[[u128; 8]]>,
     /// Per pair of squares (`from * nsq + to`), the bit of the direction of
     /// [`DIRS`] leading from `from` to `to` (0 if they share no line).
-    pub(crate) dir_mask: Vec<u8>,
+    pub(crate) dir_mask: Arc<[u8]>,
     /// Per colour, the types whose captures are simple ([`Movement::simple`]) on every square.
     pub(crate) simple_attackers: [u16; 2],
     /// Per colour, the simple types with leaps among their captures.
@@ -449,17 +553,17 @@ impl VariantDef {
 
     #[inline(always)]
     pub(crate) fn table(&self, t: u8, color: u8, sq: u8) -> &SquareMoves {
-        &self.moves[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
+        &self.tables.moves[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
     }
 
     #[inline(always)]
     pub(crate) fn rays_of(&self, m: &Movement) -> &[Ray] {
-        &self.rays[m.rays.0 as usize..m.rays.1 as usize]
+        &self.tables.rays[m.rays.0 as usize..m.rays.1 as usize]
     }
 
     #[inline(always)]
     pub(crate) fn lame_of(&self, m: &Movement) -> &[Lame] {
-        &self.lame[m.lame.0 as usize..m.lame.1 as usize]
+        &self.tables.lame[m.lame.0 as usize..m.lame.1 as usize]
     }
 
     /// Squares attacked (`capture`) or reachable by quiet moves (`!capture`) by a
@@ -725,9 +829,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         pawn: None,
         first_file: 0,
         last_file: 0,
-        moves: Vec::new(),
-        rays: Vec::new(),
-        lame: Vec::new(),
+        tables: Arc::default(),
         board: 0,
         promotion_zone: [0; 2],
         promotion_types: [
@@ -760,13 +862,13 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         swaps: None,
         promoting: 0,
         extinction_together: false,
-        neighbours: Vec::new(),
+        neighbours: Arc::new([]),
         special_types: 0,
         full_listing: false,
         extended: false,
         extinction: None,
-        dir_rays: Vec::new(),
-        dir_mask: Vec::new(),
+        dir_rays: Arc::new([]),
+        dir_mask: Arc::new([]),
         simple_attackers: [0; 2],
         leap_attackers: [0; 2],
         slide_attackers: [[0; 8]; 2],
@@ -811,46 +913,14 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         ));
     }
 
-    // Movement tables.
+    // Movement tables and board lines, shared where they can be.
     let nsq = def.nsq();
-    let mut moves = Vec::with_capacity(2 * def.types.len() * nsq);
-    for color in 0..2u8 {
-        for parsed in &atoms {
-            let kinds = [rider_kinds(parsed, false), rider_kinds(parsed, true)];
-            for sq in 0..nsq as u8 {
-                let quiet = movement(&def, parsed, color, sq, false, kinds[0]);
-                let capture = movement(&def, parsed, color, sq, true, kinds[1]);
-                let quiet = flatten(&mut def, quiet);
-                let capture = flatten(&mut def, capture);
-                moves.push(SquareMoves { quiet, capture });
-            }
-        }
-    }
-    def.moves = moves;
-    def.dir_rays = (0..nsq as u8)
-        .map(|sq| {
-            let (f0, r0) = ((sq % files) as i32, (sq / files) as i32);
-            DIRS.map(|(dx, dy)| {
-                let (mut x, mut y, mut mask) = (f0 + dx, r0 + dy, 0u128);
-                while x >= 0 && y >= 0 && x < files as i32 && y < ranks as i32 {
-                    mask |= 1u128 << (y * files as i32 + x);
-                    x += dx;
-                    y += dy;
-                }
-                mask
-            })
-        })
-        .collect();
-    def.dir_mask = vec![0; nsq * nsq];
-    for from in 0..nsq {
-        for (dir, &ray) in def.dir_rays[from].iter().enumerate() {
-            let mut b = ray;
-            while b != 0 {
-                def.dir_mask[from * nsq + b.trailing_zeros() as usize] = 1 << dir;
-                b &= b - 1;
-            }
-        }
-    }
+    let betzas = def.types.iter().map(|t| t.betza.clone()).collect();
+    def.tables = move_tables(&def, betzas, &atoms);
+    let geometry = geometry(files, ranks);
+    def.dir_rays = geometry.dir_rays.clone();
+    def.dir_mask = geometry.dir_mask.clone();
+    def.neighbours = geometry.neighbours.clone();
     for color in 0..2u8 {
         for t in 0..def.types.len() as u8 {
             let squares = || (0..nsq as u8).map(|sq| &def.table(t, color, sq).capture);
@@ -898,9 +968,6 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     } else if c.pioneer_same_file {
         return Err("pioneerSameFile needs pioneerGating".into());
     }
-    def.neighbours = (0..nsq)
-        .map(|sq| def.dir_rays[sq].iter().enumerate().fold(0, |b, (dir, &ray)| b | first(ray, dir < 4)))
-        .collect();
     camel_rhino_rules(&mut def, c, &index_of)?;
     def.special_types = def.promoting | def.kidnap.map_or(0, |k| 1 << k.piece);
     def.full_listing = def.kidnap.is_some() || def.takeovers.is_some() || def.swaps.is_some() || def.promoting != 0;
@@ -1113,8 +1180,8 @@ fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
     k
 }
 
-/// Stores the rays and lame leaps of a movement in the variant's shared lists.
-fn flatten(def: &mut VariantDef, m: MovementBuild) -> Movement {
+/// Stores the rays and lame leaps of a movement in the tables' shared lists.
+fn flatten(def: &mut MoveTables, m: MovementBuild) -> Movement {
     let mut slides = 0u8;
     let mut hops = 0u8;
     let mut simple = m.lame.is_empty();
@@ -1238,4 +1305,33 @@ fn movement(
         }
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ini::{DefinitionError, Definitions};
+    use std::sync::Arc;
+
+    #[test]
+    fn definitions_with_the_same_board_and_pieces_share_their_tables() {
+        let mut d = Definitions::builtin();
+        d.load("[a:chess]\n[b:chess]\nmandatoryPawnPromotion = true\n[c:chess]\ncustomPiece1 = n:NN\n", "t.ini")
+            .unwrap();
+        let (a, b, c) = (d.get("a").unwrap(), d.get("b").unwrap(), d.get("c").unwrap());
+        assert!(Arc::ptr_eq(&a.tables, &b.tables));
+        assert!(Arc::ptr_eq(&a.dir_mask, &c.dir_mask));
+        assert!(!Arc::ptr_eq(&a.tables, &c.tables), "a nightrider moves otherwise");
+    }
+
+    #[test]
+    fn the_limit_on_added_definitions_is_a_clear_error() {
+        let mut d = Definitions::builtin();
+        d.limit_added(2);
+        d.load("[a:chess]\n", "one.ini").unwrap();
+        let e = d.load("[b:chess]\n\n[c:chess]\n", "two.ini").unwrap_err();
+        assert!(matches!(e, DefinitionError::TooMany { line: 3, max: 2, .. }), "{e:?}");
+        assert_eq!(e.to_string(), "two.ini:3: too many variant definitions: at most 2 may be loaded");
+        assert!(d.get("b").is_none(), "nothing of a refused file is added");
+        d.load("[b:chess]\n", "three.ini").unwrap();
+    }
 }

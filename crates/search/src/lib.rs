@@ -7,7 +7,9 @@
 //! and capture-history move ordering, reverse futility, futility and
 //! late-move pruning, razoring, null-move pruning (off in the prelude and
 //! with only king and pawns), late-move reductions (more at expected cut
-//! nodes, and where the table's move captures) and mate distance pruning; a
+//! nodes, and where the table's move captures) and mate distance pruning; prelude actions
+//! cost no depth and White's `decline` of reserve pieces is not searched
+//! (never better than `accept`: Black could accept into the same position); a
 //! correction history that adjusts the static evaluation by what searches
 //! found under each pawn structure (neither this nor the capture reduction
 //! in the games with reserve pieces); repetitions on the searched line

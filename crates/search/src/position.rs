@@ -94,6 +94,14 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn is_promotion(m: Self::Move) -> bool;
     /// True for moves of a prelude phase (no pruning there).
     fn is_prelude(m: Self::Move) -> bool;
+    /// True if `m` is never better than another legal move here, so the
+    /// search need not try it: White's `decline` of the reserve pieces
+    /// (Black may then accept, which leads to the very position White's
+    /// `accept` leads to, or decline too: declining can only give Black a
+    /// choice).
+    fn is_dominated(&self, _m: Self::Move) -> bool {
+        false
+    }
     /// Number of piece-and-square slots of this position's game: every
     /// [`SearchPosition::piece_square`] is below it (or equal to it for none).
     /// A continuation-history table has (count + 1) × count entries.
@@ -208,6 +216,12 @@ impl<V: Variant> SearchPosition for Position<V> {
     #[inline(always)]
     fn is_prelude(m: Move) -> bool {
         m.is_prelude()
+    }
+    #[inline(always)]
+    fn is_dominated(&self, m: Move) -> bool {
+        // White decides first (RULES §2.2); its `accept` is legal whenever
+        // its `decline` is (neither moves anything).
+        m.kind == menagerie_variants::MoveKind::Decline && self.side_to_move() == menagerie_pieces::Color::White
     }
     #[inline(always)]
     fn piece_squares(&self) -> usize {

@@ -248,6 +248,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         // `searchmoves`: keep only the listed moves (all if none is legal).
         if !only.is_empty() && root_moves.iter().any(|r| only.contains(&r.mv)) {
             root_moves.retain(|r| only.contains(&r.mv));
+        } else if root_moves.len() > 1 {
+            // A move no better than another is not searched (White's
+            // `decline`): the search cannot tell ties apart reliably.
+            root_moves.retain(|r| !root.is_dominated(r.mv));
         }
         let mut keys = history.to_vec();
         keys.push(root.key());
@@ -573,7 +577,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         }
 
         // Internal iterative reduction: without a hash move, search shallower.
-        let depth = if tt_move.is_none() && depth >= 5 && !in_check { depth - 1 } else { depth };
+        let depth = if tt_move.is_none() && depth >= 5 && !in_check && !prelude { depth - 1 } else { depth };
         let mut ordered = std::mem::take(&mut self.buffers[ply]);
         self.order(pos, &moves, tt_move, ply, &mut ordered);
         let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
@@ -586,6 +590,9 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let mut best = -INF;
         let mut best_move = None;
         for (i, &(m, order_score)) in ordered.iter().enumerate() {
+            if prelude && pos.is_dominated(m) {
+                continue;
+            }
             let tactical = pos.is_tactical(m);
             let prunable = !pv_node
                 && !in_check
@@ -618,7 +625,16 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 continue;
             }
             let child = played.unwrap_or_else(|| pos.play(m));
-            let ext = i32::from(gives_check && ply < 2 * MAX_DEPTH as usize);
+            // Prelude actions (accept, decline, placement) cost no depth:
+            // the lines to the same game must reach it with the same depth
+            // left. White's `decline` lets Black choose between the game
+            // without the reserves and the one White's `accept` leads to
+            // (the same position), so it can never be worth more than
+            // `accept`; charged a ply each, the two-action line through
+            // `decline decline` was searched a ply deeper than the
+            // three-action line through the placements, and the engine
+            // declined on that difference.
+            let ext = i32::from((gives_check || P::is_prelude(m)) && ply < 2 * MAX_DEPTH as usize);
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
             self.stack[ply].ps = Self::ps(pos, m);
@@ -627,7 +643,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut r = 0;
-                if depth >= 3 && i >= 2 + usize::from(pv_node) && !in_check && !gives_check {
+                if depth >= 3 && i >= 2 + usize::from(pv_node) && !in_check && !gives_check && !prelude {
                     if tactical {
                         // Captures that lose material are reduced too.
                         if order_score < 0 {
@@ -823,7 +839,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             let nodes_before = self.local_nodes;
             let child = pos.play(m);
             self.stack[0].ps = Self::ps(pos, m);
-            let ext = i32::from(child.in_check());
+            // A prelude action costs no depth (see `negamax`).
+            let ext = i32::from(child.in_check() || P::is_prelude(m));
             self.keys.push(child.key());
             self.seldepth = 0;
             let score = if i == pv_idx {

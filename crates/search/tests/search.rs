@@ -214,3 +214,31 @@ fn static_exchange_evaluation() {
     let p = pos("3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1");
     assert_eq!(see(&p, mv(&p, "d2d5")), 300);
 }
+
+/// RULES §2.2: White's `decline` only hands Black the choice between the
+/// game without reserves and the position White's `accept` reaches, so White
+/// accepts from every gating start (at depth and node limits), and the
+/// search's line goes on through the placements into the game with reserves.
+#[test]
+fn white_accepts_the_reserve_pieces_in_every_gating_game() {
+    for v in
+        [VariantId::Alpaca, VariantId::Alpaca2, VariantId::AlpacaSameFile, VariantId::Alseid, VariantId::AlseidWeak]
+    {
+        for limits in [Limits::depth(1), Limits::depth(4), Limits { nodes: Some(5_000), ..Limits::default() }] {
+            let mut e = engine(1, 1);
+            e.set_position(menagerie_variants::AnyPosition::start(v), &[]).unwrap();
+            let r = e.search(limits.clone(), |_| {});
+            let best = r.best.unwrap();
+            assert_eq!(best.kind, MoveKind::Accept, "{v:?} {limits:?}: {}", uci::format(v, best));
+            assert_eq!(r.lines[0].pv.get(1).map(|m| m.kind), Some(MoveKind::Place), "{v:?} {limits:?}");
+        }
+        // Black may still decline after White declined (a real choice), and
+        // `searchmoves` can still ask for White's decline.
+        let mut e = engine(1, 1);
+        let start = menagerie_variants::AnyPosition::start(v);
+        e.set_position(start, &[]).unwrap();
+        let decline = uci::parse(&start, "decline").unwrap();
+        let r = e.search(Limits { depth: Some(2), searchmoves: vec![decline], ..Limits::default() }, |_| {});
+        assert_eq!(r.best, Some(decline), "{v:?}");
+    }
+}

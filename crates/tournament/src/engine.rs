@@ -182,6 +182,11 @@ pub struct Engine {
     log: Vec<String>,
     /// UCI: the options the engine listed (lower case).
     options: Vec<String>,
+    /// UCI: the values of its `UCI_Variant` combo (lower case).
+    variants: Vec<String>,
+    /// UCI: `UCI_Chess960` is on, so castling is written king-takes-rook
+    /// (`e1h1`); otherwise a Chess960 castling is written king-to-square.
+    chess960: bool,
 }
 
 /// A mate score's magnitude: scores at least this far from 0 are mates.
@@ -223,6 +228,8 @@ impl Engine {
             setboard: false,
             log: Vec::new(),
             options: Vec::new(),
+            variants: Vec::new(),
+            chess960: false,
         };
         match config.protocol {
             Protocol::Uci => e.handshake_uci()?,
@@ -301,13 +308,19 @@ impl Engine {
         self.send("uci")?;
         let t = self.config.start_timeout;
         let mut advertised = Vec::new();
+        let mut variants = Vec::new();
         self.read_until(t, |l| {
             if let Some(rest) = l.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                advertised.push(name.to_ascii_lowercase());
+                let (name, spec) = rest.split_once(" type ").unwrap_or((rest, ""));
+                let name = name.trim().to_ascii_lowercase();
+                if name == "uci_variant" {
+                    variants = combo_values(spec);
+                }
+                advertised.push(name);
             }
             l == "uciok"
         })?;
+        self.variants = variants;
         for (name, value) in self.config.options.clone() {
             // A misspelt option would be ignored by the engine in silence.
             if !advertised.contains(&name.to_ascii_lowercase()) {
@@ -380,9 +393,35 @@ impl Engine {
         let variant = start.variant();
         match self.config.protocol {
             Protocol::Uci => {
-                if variant != VariantId::Chess || self.config.mapped_variant(variant.name()).is_some() {
-                    let name = self.config.variant_name(variant.name());
+                let name = self.config.variant_name(variant.name());
+                let mapped = self.config.mapped_variant(variant.name()).is_some();
+                let has = |o: &str| self.options.iter().any(|x| x == o);
+                let (has_variant, has_960) = (has("uci_variant"), has("uci_chess960"));
+                if variant.rules().chess960 && !mapped {
+                    // Chess960 is chess with `UCI_Chess960` (Stockfish has no
+                    // `UCI_Variant`); an engine that lists it as a variant
+                    // (Menagerie's) is told that too.
+                    let listed = self.variants.contains(&name.to_ascii_lowercase());
+                    if listed {
+                        self.send(&format!("setoption name UCI_Variant value {name}"))?;
+                    }
+                    if !has_960 && !listed {
+                        return Err(EngineError::Unsupported(format!(
+                            "the engine has no UCI option 'UCI_Chess960' and no '{name}' in UCI_Variant, so it cannot play {name}"
+                        )));
+                    }
+                } else if variant != VariantId::Chess || mapped {
+                    // An engine without the option would play chess instead.
+                    if !has_variant {
+                        return Err(EngineError::Unsupported(format!(
+                            "the engine has no UCI option 'UCI_Variant', so it cannot be told to play {name}"
+                        )));
+                    }
                     self.send(&format!("setoption name UCI_Variant value {name}"))?;
+                }
+                if variant.rules().chess960 && has_960 {
+                    self.send("setoption name UCI_Chess960 value true")?;
+                    self.chess960 = true;
                 }
                 self.send("ucinewgame")?;
                 self.sync()
@@ -468,7 +507,12 @@ impl Engine {
             let mut p = *start;
             for &m in moves {
                 cmd.push(' ');
-                cmd.push_str(&uci::format_wire(&p, m));
+                // King-takes-rook castling only for an engine in UCI_Chess960 mode.
+                cmd.push_str(&if self.chess960 {
+                    uci::format_wire(&p, m)
+                } else {
+                    uci::format_wire_orthodox_castling(&p, m)
+                });
                 p = p.play_unchecked(m);
             }
         }
@@ -739,6 +783,16 @@ fn read_uci_info<M>(words: &[&str], t: &mut Thought<M>) {
     }
 }
 
+/// The values of a UCI combo option (`type combo default chess var chess
+/// var alpaca`), lower case; none for another type.
+fn combo_values(spec: &str) -> Vec<String> {
+    let words: Vec<&str> = spec.split_whitespace().collect();
+    if words.first() != Some(&"combo") {
+        return Vec::new();
+    }
+    words.windows(2).filter(|w| w[0] == "var").map(|w| w[1].to_ascii_lowercase()).collect()
+}
+
 /// The `name=value` pairs of an XBoard `feature` line (values may be quoted).
 fn features(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -774,6 +828,15 @@ mod tests {
         assert_eq!(xb.variant_name("chess960"), "fischerandom");
         assert_eq!(xb.variant_name("alpaca"), "alpaca");
         assert_eq!(EngineConfig::uci("u").variant_name("chess960"), "chess960");
+    }
+
+    #[test]
+    fn uci_combo_values() {
+        assert_eq!(
+            combo_values("combo default chess var chess var Alpaca var chess960"),
+            ["chess", "alpaca", "chess960"]
+        );
+        assert!(combo_values("string default <empty>").is_empty());
     }
 
     #[test]

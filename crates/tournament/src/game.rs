@@ -383,7 +383,7 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
             break Termination::Engine { loser: side, error: EngineError::IllegalMove(text) };
         }
         told[idx] = game.len();
-        game.comment_last(move_comment(thought.score, thought.depth, elapsed));
+        game.comment_last(move_comment(thought.score, thought.depth, elapsed, clocks[idx]));
         if let Some(s) = thought.score {
             history.push((side, if side == Color::White { s } else { -s }));
             if let Some(t) = adjudicate(&spec.adjudication, &history, game.fullmoves_played()) {
@@ -397,8 +397,27 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
     (result, plies)
 }
 
-/// `+0.35/12 0.51s` as cutechess writes it; mates as `+M3`.
-fn move_comment(score: Option<i32>, depth: Option<u32>, elapsed: Duration) -> String {
+/// `+0.35/12 0.510s` as cutechess writes it (mates as `+M3`), then the
+/// move's time as `[%emt 0:00:00.510]` and, on a clock, the mover's time
+/// left after it (increment included) as `[%clk 0:00:58.490]`: the
+/// commands PGN viewers and python-chess read.
+fn move_comment(score: Option<i32>, depth: Option<u32>, elapsed: Duration, clock: Option<Duration>) -> String {
+    let mut text = engine_comment(score, depth, elapsed);
+    text.push_str(&format!(" [%emt {}]", clock_text(elapsed)));
+    if let Some(c) = clock {
+        text.push_str(&format!(" [%clk {}]", clock_text(c)));
+    }
+    text
+}
+
+/// `h:mm:ss.mmm`.
+fn clock_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    format!("{}:{:02}:{:02}.{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+}
+
+/// The score, depth and time of a move as cutechess writes them.
+fn engine_comment(score: Option<i32>, depth: Option<u32>, elapsed: Duration) -> String {
     let time = format!("{:.3}s", elapsed.as_secs_f64());
     match (score, depth) {
         (Some(s), d) => {
@@ -541,6 +560,16 @@ mod tests {
         assert_eq!((b.clocks, b.increments, b.moves_to_go), (Some((s(42), s(7))), (ms(500), ms(100)), None));
         // Before the first move (the XBoard level command): the control's base.
         assert_eq!(go_limits(&clock, [None, None], [Duration::ZERO; 2], 0).clocks, Some((s(60), s(60))));
+    }
+
+    #[test]
+    fn clock_comments() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            move_comment(Some(35), Some(12), ms(510), Some(ms(3_718_490))),
+            "+0.35/12 0.510s [%emt 0:00:00.510] [%clk 1:01:58.490]"
+        );
+        assert_eq!(move_comment(None, None, ms(5), None), "0.005s [%emt 0:00:00.005]");
     }
 
     #[test]

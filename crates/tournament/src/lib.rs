@@ -15,8 +15,10 @@
 //! with their game ends including Fairy-Stockfish's optional ones
 //! (repetition, n-move rule, counting) and PGN written with their SAN.
 //!
-//! [`run`] plays a round robin of all the configured engines (a match for
-//! two), several games at once.
+//! [`run`] plays a round robin or a gauntlet of the configured engines (a
+//! match for two) over one or more rounds, several games at once; an
+//! engine is started for each game, so one that crashes loses that game
+//! and the match goes on with a fresh process.
 
 pub mod engine;
 pub mod game;
@@ -29,6 +31,9 @@ pub use game::{Adjudication, DrawRule, GameRecord, GameSpec, ResignRule, Termina
 pub use openings::Opening;
 pub use referee::{Pgn, RulesEnd};
 pub use stats::{Score, Sprt, SprtState};
+
+#[cfg(test)]
+mod tests;
 
 use menagerie_notation::pgn::GameResult;
 use menagerie_rules::VariantDef;
@@ -45,11 +50,19 @@ pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     /// The variant played.
     pub variant: MatchVariant,
-    /// Openings, used in order; each is played twice per pair, once with
-    /// each colour.
+    /// Openings, used in order (see [`openings::shuffle`] for a random
+    /// one); each is played `repeat` times in a row per pair, colours
+    /// alternating.
     pub openings: Vec<Opening>,
-    /// Games per pair of engines.
+    /// Who meets whom.
+    pub tournament: Tournament,
+    /// Games per pair of engines in each round.
     pub games: u32,
+    /// Rounds: every pair plays `games` games in each.
+    pub rounds: u32,
+    /// Games played with each opening before the next (2: once with each
+    /// colour, as cutechess's `-repeat`).
+    pub repeat: u32,
     /// Games played at the same time.
     pub concurrency: usize,
     /// The clocks.
@@ -88,6 +101,16 @@ impl MatchVariant {
     }
 }
 
+/// Who meets whom.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Tournament {
+    /// Every engine meets every other.
+    #[default]
+    RoundRobin,
+    /// The first engine meets each of the others; they do not meet each other.
+    Gauntlet,
+}
+
 /// One scheduled game: engines by index into [`MatchConfig::engines`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Pairing {
@@ -101,16 +124,25 @@ pub struct Pairing {
     pub opening: usize,
 }
 
-/// The schedule: for each pair (a, b) in order, `games` games; game `g`
-/// uses opening `g / 2` (cycling) and gives White to `a` when `g` is even.
+/// The schedule, round by round: in each round every pair (a, b) of the
+/// tournament, in order, plays `games` games. A pair's `g`-th game over
+/// all rounds uses opening `g / repeat` (cycling) and gives White to `a`
+/// when `g` is even.
 pub fn schedule(config: &MatchConfig) -> Vec<Pairing> {
     let n = config.engines.len();
+    let pairs: Vec<(usize, usize)> = match config.tournament {
+        Tournament::RoundRobin => (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect(),
+        Tournament::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    };
+    let per_round = config.games as usize;
+    let repeat = config.repeat.max(1) as usize;
     let mut out = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            for g in 0..config.games as usize {
+    for round in 0..config.rounds.max(1) as usize {
+        for &(a, b) in &pairs {
+            for k in 0..per_round {
+                let g = round * per_round + k;
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                let opening = (g / 2) % config.openings.len().max(1);
+                let opening = (g / repeat) % config.openings.len().max(1);
                 out.push(Pairing { number: out.len() + 1, white, black, opening });
             }
         }

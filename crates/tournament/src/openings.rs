@@ -41,6 +41,24 @@ impl Opening {
     }
 }
 
+/// Puts `openings` in a random order drawn from `seed` (the same seed,
+/// the same order): cutechess's `order=random`, repeatable.
+pub fn shuffle<T>(openings: &mut [T], seed: u64) {
+    // SplitMix64 and a Fisher-Yates shuffle.
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..openings.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        openings.swap(i, j);
+    }
+}
+
 /// An opening file that could not be used.
 #[derive(Debug, Error)]
 pub enum OpeningError {

@@ -64,11 +64,19 @@ impl Score {
     /// The Elo difference and the ends of its 95 % interval (the normal
     /// interval of the score mapped to Elo, so not symmetric): an end is
     /// infinite where the score interval reaches 0 or 1, as near a 0 % or
-    /// 100 % score, and both are with fewer than two games.
+    /// 100 % score, and both are with fewer than two games. At exactly 0 %
+    /// or 100 % the finite end is the exact binomial 95 % bound: n wins in
+    /// n games give a score of at least 0.025^(1/n).
     pub fn elo_interval(&self) -> (f64, f64, f64) {
         let n = f64::from(self.games());
         let s = self.fraction();
         let elo = elo_of(s);
+        if !elo.is_finite() && n >= 1.0 {
+            // A perfect (or zero) score: the exact binomial (Clopper-Pearson)
+            // bound on the finite side, (2.5 %)^(1/n), the other end infinite.
+            let bound = elo_of(0.025f64.powf(1.0 / n));
+            return if elo > 0.0 { (elo, bound, f64::INFINITY) } else { (elo, f64::NEG_INFINITY, -bound) };
+        }
         if n < 2.0 || !elo.is_finite() {
             return (elo, f64::NEG_INFINITY, f64::INFINITY);
         }
@@ -247,6 +255,11 @@ mod tests {
         assert!(close(hi - e, 53.1, 0.1) && close(e - lo, 53.1, 0.1), "{lo} {hi}");
         let (e, err) = Score { wins: 10, draws: 0, losses: 0 }.elo();
         assert!(e.is_infinite() && err.is_infinite());
+        // 10/10: the score is at least 0.025^(1/10) = 0.6915, +140.2 Elo.
+        let (e, lo, hi) = Score { wins: 10, draws: 0, losses: 0 }.elo_interval();
+        assert!(e == f64::INFINITY && hi == f64::INFINITY && close(lo, 140.2, 0.1), "{lo}");
+        let (e, lo, hi) = Score { wins: 0, draws: 0, losses: 10 }.elo_interval();
+        assert!(e == f64::NEG_INFINITY && lo == f64::NEG_INFINITY && close(hi, -140.2, 0.1), "{hi}");
         // 2 / 100 (+1 =2 −97): −676.1 Elo; score 0.02, per-game σ² = 0.0146,
         // se = 0.01208, interval 0.02 ± 0.02368 reaches 0: the lower end is
         // −∞, the upper elo(0.04368) = −536.0.

@@ -14,7 +14,7 @@ use menagerie_notation::pgn::GameResult;
 use menagerie_rules::{Definitions, EndReason, Position};
 use menagerie_tournament::{
     Adjudication, EngineConfig, EngineError, Event, GameRecord, MatchConfig, MatchVariant, Opening, Protocol, RulesEnd,
-    Termination, TimeControl, openings,
+    Termination, TimeControl, Tournament, openings,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -48,7 +48,10 @@ fn config(engines: Vec<EngineConfig>, variant: MatchVariant, openings: Vec<Openi
         engines,
         variant,
         openings,
+        tournament: Tournament::RoundRobin,
         games: 2,
+        rounds: 1,
+        repeat: 2,
         concurrency: 2,
         time,
         adjudication: Adjudication { max_moves: Some(200), ..Adjudication::default() },
@@ -443,4 +446,77 @@ fn data_variant_openings_come_from_epd_and_pgn() {
     assert!(err.contains("game 1 is makruk"), "{err}");
     let err = file("pgn", "1. e4 e4 *\n").expect_err("an illegal move").to_string();
     assert!(err.contains("game 1") && err.contains("'e4'"), "{err}");
+}
+
+/// Chess960 positions where castling is the only mate in one: White's king
+/// g1 takes its rook h1 (the king stays on g1, the rook goes to f1), and
+/// Black's mirror image.
+const CASTLE_MATES: [&str; 2] =
+    ["4rkr1/4p1p1/8/8/2B5/8/PPPP4/6KR w H - 0 1", "6kr/pppp4/8/2b5/8/8/4P1P1/4RKR1 b h - 0 1"];
+
+fn chess960_openings() -> Vec<Opening> {
+    let v = menagerie_variants::VariantId::Chess960;
+    let mut out: Vec<Opening> = CASTLE_MATES
+        .iter()
+        .map(|f| Opening::Compiled {
+            start: menagerie_notation::fen::parse(v, f).expect("a Chess960 FEN"),
+            moves: Vec::new(),
+        })
+        .collect();
+    out.push(Opening::start_of(&MatchVariant::Compiled(v)));
+    out
+}
+
+/// Every game of a Chess960 match ended by the rules or the length limit,
+/// and each engine castled (mated by castling) with both colours.
+fn check_chess960_games(games: &[GameRecord]) {
+    let mut castle_mates = 0;
+    for g in games {
+        let text = g.pgn.to_pgn();
+        match &g.termination {
+            Termination::Rules(RulesEnd::Compiled(_)) | Termination::MaxMoves => {}
+            t => panic!("{t:?}\n{text}"),
+        }
+        let read = menagerie_notation::pgn::read_str(&text).expect("the PGN reads back");
+        read[0].to_game().expect("every move is legal");
+        if text.contains("O-O#") {
+            castle_mates += 1;
+        }
+    }
+    // Two castle-mate openings, each played with both colours.
+    assert_eq!(castle_mates, 4, "{:#?}", games.iter().map(|g| g.pgn.to_pgn()).collect::<Vec<_>>());
+}
+
+#[test]
+fn stockfish_plays_chess960_with_uci_chess960() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess960);
+    let mut config = config(
+        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
+        variant,
+        chess960_openings(),
+        TimeControl::Nodes(20_000),
+    );
+    config.games = 6;
+    config.adjudication.max_moves = Some(60);
+    check_chess960_games(&play(&config));
+}
+
+#[test]
+fn fairy_stockfish_over_xboard_plays_chess960_against_stockfish() {
+    let (Some(sf), Some(fsf)) = (stockfish(), fairy_stockfish()) else {
+        println!("skipped: needs Stockfish and Fairy-Stockfish");
+        return;
+    };
+    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess960);
+    let mut xb = engine(&fsf, "FSF-XBoard");
+    xb.protocol = Protocol::Xboard;
+    xb.options.clear();
+    let mut config = config(vec![engine(&sf, "SF"), xb], variant, chess960_openings(), TimeControl::Depth(6));
+    config.games = 6;
+    config.adjudication.max_moves = Some(60);
+    check_chess960_games(&play(&config));
 }

@@ -86,6 +86,11 @@ pub struct Config {
     /// comma-separated. Read at start-up: a bad file stops the server.
     #[arg(long = "variants", env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
     pub variants: Vec<PathBuf>,
+    /// Most variant definitions the --variants files may add in all; a file
+    /// with more stops the server at start-up (each definition costs a few KB;
+    /// definitions with the same board and pieces share their move tables).
+    #[arg(long, env = "MENAGERIE_MAX_VARIANTS", default_value_t = 1_000)]
+    pub max_variants: usize,
     /// Log format: `text` or `json`.
     #[arg(long, env = "MENAGERIE_LOG_FORMAT", default_value = "text")]
     pub log_format: String,
@@ -95,6 +100,9 @@ pub struct Config {
     /// TLS and authentication.
     #[command(flatten)]
     pub security: crate::security::SecurityConfig,
+    /// Connection limits.
+    #[command(flatten)]
+    pub connections: crate::connections::ConnectionConfig,
     /// Prometheus metrics.
     #[command(flatten)]
     pub metrics: crate::metrics::MetricsConfig,
@@ -134,6 +142,7 @@ impl Config {
     /// order (an error names the file, line and key).
     pub fn load_variants(&self) -> Result<Variants, LoadError> {
         let mut variants = Variants::builtin();
+        variants.limit_added(self.max_variants);
         for file in &self.variants {
             variants.load_file(file)?;
         }

@@ -36,6 +36,15 @@ pub enum ServiceError {
         /// What was asked (`analysis`, `PGN`, ...).
         task: &'static str,
     },
+    /// A field contradicts what the rules decided about the game (a result
+    /// other than a checkmate's).
+    #[error("{field}: {message}")]
+    Contradiction {
+        /// The field path.
+        field: String,
+        /// What it contradicts.
+        message: String,
+    },
     /// The position's game is over, so there is nothing to analyse.
     #[error("the game is over: {0}")]
     GameOver(String),
@@ -130,9 +139,10 @@ impl ServiceError {
     pub fn code(&self) -> Code {
         match self {
             ServiceError::BadField { .. } => Code::InvalidArgument,
-            ServiceError::IllegalMove { .. } | ServiceError::GameOver(_) | ServiceError::DataVariant { .. } => {
-                Code::FailedPrecondition
-            }
+            ServiceError::IllegalMove { .. }
+            | ServiceError::Contradiction { .. }
+            | ServiceError::GameOver(_)
+            | ServiceError::DataVariant { .. } => Code::FailedPrecondition,
             ServiceError::OutOfRange { .. } => Code::OutOfRange,
             ServiceError::Busy(_) | ServiceError::ClientBusy(_) => Code::ResourceExhausted,
             ServiceError::Idle(_) => Code::DeadlineExceeded,
@@ -212,6 +222,11 @@ impl From<ServiceError> for Status {
                 }
                 Status::with_error_details(code, msg, d)
             }
+            ServiceError::Contradiction { field, message } => Status::with_error_details(
+                code,
+                msg.clone(),
+                ErrorDetails::with_precondition_failure_violation("GAME_DECIDED", field.clone(), clip(message)),
+            ),
             ServiceError::DataVariant { field, .. } => Status::with_error_details(
                 code,
                 msg.clone(),

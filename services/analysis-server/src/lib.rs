@@ -25,6 +25,7 @@
 //! coordinate form or SAN; the other calls refuse them (`FAILED_PRECONDITION`).
 
 pub mod config;
+pub mod connections;
 mod data;
 pub mod error;
 mod health;
@@ -45,6 +46,11 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_stream::Stream;
 
+/// HTTP/2 receive window of one stream (bytes a client may send unread).
+const STREAM_WINDOW: u32 = 64 * 1024;
+/// HTTP/2 receive window of one connection.
+const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
+
 /// Errors starting or running the server.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -60,7 +66,7 @@ pub enum ServeError {
 }
 
 /// What [`serve_with`] adds to the API listener.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ServeOptions {
     /// TLS and authentication.
     pub security: security::Security,
@@ -69,13 +75,35 @@ pub struct ServeOptions {
     /// A plaintext listener for `grpc.health.v1` alone (probes that cannot
     /// speak TLS), served until the shutdown.
     pub health_listener: Option<TcpListener>,
+    /// Connections open at once on the API listener (more are closed as
+    /// soon as accepted); 0 means 1.
+    pub max_connections: usize,
+    /// Calls one connection may have open at once (HTTP/2
+    /// SETTINGS_MAX_CONCURRENT_STREAMS).
+    pub max_streams_per_connection: u32,
+    /// Interval of HTTP/2 keepalive PINGs (`None`: off).
+    pub keepalive: Option<Duration>,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            security: security::Security::default(),
+            metrics: None,
+            health_listener: None,
+            max_connections: connections::default_max_connections(connections::open_file_limit()),
+            max_streams_per_connection: 256,
+            keepalive: Some(Duration::from_secs(60)),
+        }
+    }
 }
 
 /// Serves `service` on `listener` until `shutdown` resolves, then shuts
 /// down gracefully: health turns to NOT_SERVING (the service and the
 /// server, `""`), new jobs are refused, running streams end with
 /// `UNAVAILABLE`, and in-flight unary calls get `grace` to finish; after
-/// that their jobs are stopped (`UNAVAILABLE`) and this returns.
+/// that their jobs are stopped, they answer `UNAVAILABLE`, and this returns
+/// (at most 2 s later).
 ///
 /// Plaintext, no authentication, no metrics: see [`serve_with`].
 pub async fn serve(
@@ -157,6 +185,7 @@ pub async fn serve_with(
     let incoming = tonic::transport::server::TcpIncoming::from(listener)
         .with_nodelay(Some(true))
         .with_keepalive(Some(Duration::from_secs(60)));
+    let incoming = connections::Limited::new(incoming, options.max_connections.max(1));
     let incoming = Closable(Arc::new(Mutex::new(Some(incoming))));
     let listening = incoming.0.clone();
     let drain = async move {
@@ -174,7 +203,18 @@ pub async fn serve_with(
         let _ = grace_tx.send(());
     };
     tokio::spawn(drain);
-    let mut builder = tonic::transport::Server::builder();
+    let mut builder = tonic::transport::Server::builder()
+        .max_concurrent_streams(options.max_streams_per_connection.max(1))
+        // h2 ends a connection (GOAWAY ENHANCE_YOUR_CALM, "too_many_data_frames")
+        // when the small DATA frames it holds unread cost more than half the
+        // connection window (about 256 bytes each): a client pipelining small
+        // PerftBatch jobs one frame each, within a 1 MiB stream window, hit
+        // that at once. A 64 KiB stream window bounds what one stream may
+        // hold unread; a 16 MiB connection window makes the budget 8 MiB.
+        .initial_stream_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONNECTION_WINDOW)
+        .http2_keepalive_interval(options.keepalive)
+        .http2_keepalive_timeout(Some(Duration::from_secs(20)));
     if let Some(tls) = options.security.tls {
         builder = builder.tls_config(tls)?;
     }
@@ -201,17 +241,32 @@ pub async fn serve_with(
             std::future::pending::<()>().await;
         }
     };
+    tokio::pin!(server);
     tokio::select! {
-        r = server => r.map_err(ServeError::from),
-        _ = grace_timer => {
-            // Connections are served by their own tasks, which outlive this
-            // future: stop their jobs so that nothing keeps computing.
-            tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
-            abort_jobs.abort();
+        r = &mut server => return r.map_err(ServeError::from),
+        _ = grace_timer => {}
+    }
+    // Stop the remaining jobs: their calls answer UNAVAILABLE ("server is
+    // shutting down"), and the server ends once those answers are out
+    // (returning now would cut them with a bare GOAWAY). A call whose work
+    // does not stop in time is cut all the same.
+    tracing::warn!(running = abort_jobs.running(), "grace period over; stopping remaining jobs");
+    abort_jobs.abort();
+    match tokio::time::timeout(ABORT_WAIT, server).await {
+        Ok(r) => r.map_err(ServeError::from),
+        Err(_) => {
+            tracing::warn!(
+                running = abort_jobs.running(),
+                "calls still open {ABORT_WAIT:?} after the grace period; closing"
+            );
             Ok(())
         }
     }
 }
+
+/// After the grace period, how long the stopped calls get to send their
+/// UNAVAILABLE answer before the server closes anyway.
+const ABORT_WAIT: Duration = Duration::from_secs(2);
 
 /// A stream of connections whose source can be closed from outside (by
 /// taking it out), also while the server is not polling it.

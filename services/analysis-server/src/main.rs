@@ -62,6 +62,7 @@ async fn main() -> anyhow::Result<()> {
     let grace = Duration::from_millis(config.grace_ms);
     let data_variants: Vec<&str> = variants.data_names().collect();
     tracing::info!(count = data_variants.len(), names = %data_variants.join(","), "variants defined as data");
+    let config_connections = config.connections.clone();
     let service = AnalysisApi::with_variants(config, variants);
     let metrics = metrics_listener.map(|l| {
         let metrics = Metrics::new(service.jobs());
@@ -74,7 +75,22 @@ async fn main() -> anyhow::Result<()> {
     if let Some(a) = health_listener.as_ref().and_then(|l| l.local_addr().ok()) {
         tracing::info!(addr = %a, "plaintext health listener");
     }
-    let options = ServeOptions { security, metrics, health_listener };
+    let conns = &config_connections;
+    let max_connections = conns.max_connections();
+    tracing::info!(
+        max_connections,
+        open_file_limit = menagerie_analysis_server::connections::open_file_limit(),
+        max_streams_per_connection = conns.max_streams_per_connection,
+        "connection limits"
+    );
+    let options = ServeOptions {
+        security,
+        metrics,
+        health_listener,
+        max_connections,
+        max_streams_per_connection: conns.max_streams_per_connection,
+        keepalive: conns.keepalive(),
+    };
     serve_with(service, listener, options, shutdown, grace).await?;
     tracing::info!("stopped");
     #[cfg(feature = "otel")]

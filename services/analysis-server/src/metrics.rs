@@ -3,11 +3,17 @@
 //! [`ObserveLayer`] is the one place that sees each call begin and end (for
 //! streams: when the response's trailers go out, or the client leaves). It
 //! writes one access-log event per call (`tracing` target `access`, level
-//! info: RPC, peer, gRPC status, latency, trace id) and, when metrics are
-//! on, counts the call by RPC and status and records its latency.
+//! info: RPC, peer, the token's client name, gRPC status, latency, trace id)
+//! and, when metrics are on, counts the call by RPC and status and records
+//! its latency. It also answers a call whose `grpc-timeout` passes before
+//! its response with `DEADLINE_EXCEEDED` (tonic's own timeout would say
+//! `CANCELLED`).
 //!
-//! [`serve_metrics`] serves `GET /metrics` in the Prometheus text format
-//! (OpenMetrics) over HTTP/1.1, off by default (`--metrics-listen`):
+//! [`serve_metrics`] serves `GET /metrics` over HTTP/1.1, off by default
+//! (`--metrics-listen`), in the format the scraper's `Accept` header asks
+//! for: the Prometheus text format 0.0.4 (`text/plain; version=0.0.4`) by
+//! default, OpenMetrics 1.0.0 (`application/openmetrics-text`) when the
+//! scraper prefers it (Prometheus does; `q` values are respected):
 //!
 //! | metric | type | what |
 //! |---|---|---|
@@ -20,7 +26,7 @@
 //! | `menagerie_jobs_panicked_total` | counter | jobs that panicked (`INTERNAL`) |
 //! | `menagerie_job_queue_wait_seconds` | histogram | time admitted jobs waited for a slot |
 //! | `menagerie_perft_nodes_total`, `menagerie_search_nodes_total` | counter | nodes counted by perft, searched by analyses (`rate()` gives nodes/s) |
-//! | `menagerie_build_info{version,commit}` | info | the build (`commit` from `MENAGERIE_GIT_COMMIT` at build time, else `unknown`) |
+//! | `menagerie_build_info{version,commit}` | info | the build (`commit`: `MENAGERIE_GIT_COMMIT` at build time, else the checkout's `git rev-parse --short HEAD`, else `unknown`) |
 //!
 //! RPC labels are the full method (`menagerie.v1.AnalysisService/Perft`); calls to
 //! methods the server does not have are counted as `rpc="unknown"`, so that
@@ -110,7 +116,7 @@ impl Metrics {
             "Time admitted jobs waited for a slot",
             jobs.stats.queue_wait.clone(),
         );
-        let commit = option_env!("MENAGERIE_GIT_COMMIT").filter(|c| !c.is_empty()).unwrap_or("unknown");
+        let commit = BUILD_COMMIT;
         registry.register(
             "menagerie_build",
             "The running build",
@@ -120,11 +126,19 @@ impl Metrics {
         Metrics { registry: Arc::new(registry), requests, latency, known: Arc::new(known_methods()) }
     }
 
-    /// The metrics in the Prometheus text format (OpenMetrics).
+    /// The metrics in OpenMetrics text format 1.0.0 (ends with `# EOF`).
     pub fn encode(&self) -> String {
+        self.encode_as(Format::OpenMetrics)
+    }
+
+    /// The metrics in `format`.
+    pub fn encode_as(&self, format: Format) -> String {
         let mut out = String::new();
         // Writing into a String cannot fail.
-        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        let _ = match format {
+            Format::OpenMetrics => prometheus_client::encoding::text::encode(&mut out, &self.registry),
+            Format::Prometheus => prometheus_client::encoding::prometheus_text::encode(&mut out, &self.registry),
+        };
         out
     }
 
@@ -137,6 +151,72 @@ impl Metrics {
         let rpc = self.rpc_label(path);
         self.requests.get_or_create(&CallLabels { rpc: rpc.clone(), code: code_name(code) }).inc();
         self.latency.get_or_create(&RpcLabels { rpc }).observe(elapsed.as_secs_f64());
+    }
+}
+
+/// The commit this server was built from (see `build.rs`), or `unknown`.
+pub const BUILD_COMMIT: &str = env!("MENAGERIE_BUILD_COMMIT");
+
+/// A text format of the metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The Prometheus text format 0.0.4: what any scraper reads.
+    Prometheus,
+    /// OpenMetrics 1.0.0.
+    OpenMetrics,
+}
+
+impl Format {
+    /// The `Content-Type` of an answer in this format.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Prometheus => prometheus_client::encoding::prometheus_text::CONTENT_TYPE,
+            Format::OpenMetrics => "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        }
+    }
+
+    /// The format a scraper's `Accept` header asks for: OpenMetrics when it
+    /// names `application/openmetrics-text` with a higher `q` than the
+    /// classic text format (`text/plain`, else `text/*`, else `*/*`), or
+    /// with the same `q` as a wildcard; the classic format otherwise,
+    /// including with no header.
+    pub fn negotiate(accept: Option<&str>) -> Format {
+        // (q, specificity) of the most specific ranges naming each format.
+        let mut open: Option<(f32, u8)> = None;
+        let mut plain: Option<(f32, u8)> = None;
+        for range in accept.unwrap_or("").split(',') {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or("").to_ascii_lowercase();
+            let mut q = 1.0f32;
+            for param in parts {
+                if let Some((k, v)) = param.split_once('=') {
+                    if k.trim().eq_ignore_ascii_case("q") {
+                        q = v.trim().parse::<f32>().ok().filter(|q| (0.0..=1.0).contains(q)).unwrap_or(0.0);
+                    }
+                }
+            }
+            let (target, specificity) = match media.as_str() {
+                "application/openmetrics-text" => (&mut open, 2),
+                "application/*" => (&mut open, 1),
+                "text/plain" => (&mut plain, 2),
+                "text/*" => (&mut plain, 1),
+                "*/*" => (&mut plain, 0),
+                _ => continue,
+            };
+            // The most specific range decides (`text/plain;q=0, */*` refuses
+            // text/plain); equally specific ones: the best q.
+            match target {
+                Some((best, s)) if *s == specificity => *best = best.max(q),
+                Some((_, s)) if *s > specificity => {}
+                _ => *target = Some((q, specificity)),
+            }
+        }
+        let (open, plain) = (open.unwrap_or((0.0, 0)), plain.unwrap_or((0.0, 0)));
+        if open.0 > 0.0 && (open.0 > plain.0 || (open.0 == plain.0 && open.1 > plain.1)) {
+            Format::OpenMetrics
+        } else {
+            Format::Prometheus
+        }
     }
 }
 
@@ -271,11 +351,11 @@ pub async fn serve_metrics(listener: TcpListener, metrics: Metrics) {
 
 fn respond<B>(metrics: &Metrics, req: &Request<B>) -> Response<http_body_util::Full<Bytes>> {
     let (status, content_type, body) = match (req.method(), req.uri().path()) {
-        (&http::Method::GET | &http::Method::HEAD, "/metrics") => (
-            http::StatusCode::OK,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-            Bytes::from(metrics.encode()),
-        ),
+        (&http::Method::GET | &http::Method::HEAD, "/metrics") => {
+            let accept = req.headers().get(http::header::ACCEPT).and_then(|v| v.to_str().ok());
+            let format = Format::negotiate(accept);
+            (http::StatusCode::OK, format.content_type(), Bytes::from(metrics.encode_as(format)))
+        }
         (_, "/metrics") => {
             (http::StatusCode::METHOD_NOT_ALLOWED, "text/plain; charset=utf-8", Bytes::from_static(b"GET only\n"))
         }
@@ -284,6 +364,8 @@ fn respond<B>(metrics: &Metrics, req: &Request<B>) -> Response<http_body_util::F
     let mut response = Response::new(http_body_util::Full::new(body));
     *response.status_mut() = status;
     response.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static(content_type));
+    // The answer depends on `Accept`: caches must not mix the formats.
+    response.headers_mut().insert(http::header::VARY, http::HeaderValue::from_static("accept"));
     response
 }
 
@@ -318,7 +400,7 @@ pub struct Observe<S> {
 impl<S, B, ResBody> tower_service::Service<Request<B>> for Observe<S>
 where
     S: tower_service::Service<Request<B>, Response = Response<ResBody>>,
-    ResBody: http_body::Body<Data = Bytes>,
+    ResBody: http_body::Body<Data = Bytes> + Default,
 {
     type Response = Response<ObservedBody<ResBody>>;
     type Error = S::Error;
@@ -328,16 +410,31 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, req: Request<B>) -> Self::Future {
+    fn call(&mut self, mut req: Request<B>) -> Self::Future {
+        let client = CallClient::default();
+        req.extensions_mut().insert(client.clone());
         let call = Call {
             path: req.uri().path().to_string(),
             peer: peer_of(&req),
+            client,
             trace_id: header_trace_id(req.headers()),
             start: Instant::now(),
             metrics: self.metrics.clone(),
             done: false,
         };
-        ObserveFuture { fut: self.inner.call(req), call: Some(call) }
+        // Taken now, before tonic's own timer for the same header starts
+        // (it wraps this service): this deadline is never the later one.
+        let deadline = req
+            .headers()
+            .get("grpc-timeout")
+            .and_then(|v| v.to_str().ok())
+            .and_then(crate::jobs::parse_grpc_timeout)
+            .and_then(|t| tokio::time::Instant::now().checked_add(t));
+        ObserveFuture {
+            fut: self.inner.call(req),
+            call: Some(call),
+            deadline: deadline.map(|d| Box::pin(tokio::time::sleep_until(d))),
+        }
     }
 }
 
@@ -372,10 +469,29 @@ fn span_trace_id() -> Option<String> {
     sc.is_valid().then(|| sc.trace_id().to_string())
 }
 
+/// The name of the client whose bearer token a call presented: put into
+/// each request's extensions by [`ObserveLayer`], filled in by the
+/// authentication layer, written in the access log (`client`).
+#[derive(Clone, Debug, Default)]
+pub struct CallClient(Arc<std::sync::OnceLock<String>>);
+
+impl CallClient {
+    /// Records the call's client (the first name given stays).
+    pub fn set(&self, name: &str) {
+        let _ = self.0.set(name.to_string());
+    }
+
+    /// The client's name, if the call was authenticated.
+    pub fn get(&self) -> Option<&str> {
+        self.0.get().map(String::as_str)
+    }
+}
+
 /// One call being observed; reports itself once, when it ends or is dropped.
 struct Call {
     path: String,
     peer: Option<SocketAddr>,
+    client: CallClient,
     trace_id: Option<String>,
     start: Instant,
     metrics: Option<Metrics>,
@@ -396,6 +512,7 @@ impl Call {
             target: "access",
             rpc = %self.path,
             peer = %peer,
+            client = %self.client.get().unwrap_or("-"),
             status = %code_name(code),
             // Microsecond precision is plenty for a log line.
             latency_ms = elapsed.as_micros() as f64 / 1e3,
@@ -430,12 +547,15 @@ pin_project_lite::pin_project! {
         #[pin]
         fut: F,
         call: Option<Call>,
+        // The call's `grpc-timeout`, if it has one.
+        deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     }
 }
 
 impl<F, E, B> Future for ObserveFuture<F>
 where
     F: Future<Output = Result<Response<B>, E>>,
+    B: Default,
 {
     type Output = Result<Response<ObservedBody<B>>, E>;
 
@@ -449,7 +569,30 @@ where
                 call.trace_id = Some(id);
             }
         }
-        let result = std::task::ready!(this.fut.poll(cx));
+        let result = match this.fut.poll(cx) {
+            Poll::Ready(r) => r,
+            Poll::Pending => {
+                // The client's deadline passed before an answer: say so
+                // (DEADLINE_EXCEEDED), as tonic's timer for the same header
+                // would only cancel the call. Dropping the inner future stops
+                // its job. Also checked by the clock, in case tonic's timer
+                // (which cannot end before this one) woke the task first.
+                let expired = this
+                    .deadline
+                    .as_mut()
+                    .is_some_and(|d| d.as_mut().poll(cx).is_ready() || tokio::time::Instant::now() >= d.deadline());
+                if !expired {
+                    return Poll::Pending;
+                }
+                *this.deadline = None;
+                let status = tonic::Status::deadline_exceeded("deadline exceeded (the call's grpc-timeout passed)");
+                let response = status.into_http::<B>();
+                if let Some(mut c) = this.call.take() {
+                    c.finish(tonic::Code::DeadlineExceeded as i32);
+                }
+                return Poll::Ready(Ok(response.map(|inner| ObservedBody { inner, call: None })));
+            }
+        };
         let mut call = this.call.take();
         Poll::Ready(match result {
             Ok(response) => {

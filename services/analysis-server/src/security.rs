@@ -339,6 +339,10 @@ where
             if !self.policy.exempt(req.uri().path()) {
                 match self.policy.authenticate(tokens, &req) {
                     Ok(client) => {
+                        // For the access log (the observe layer's slot).
+                        if let Some(slot) = req.extensions().get::<crate::metrics::CallClient>() {
+                            slot.set(&client.0);
+                        }
                         req.extensions_mut().insert(client);
                     }
                     Err(status) => return AuthFuture { fut: None, refused: Some(status.into_http()) },

@@ -559,6 +559,18 @@ impl AnalysisApi {
         }
     }
 
+    /// The threads a perft (a Perft stream or one PerftBatch job) may use:
+    /// `threads`, or all the server allows when 0; more than that is
+    /// refused (`OUT_OF_RANGE`).
+    fn perft_threads(&self, threads: u32) -> Result<usize, ServiceError> {
+        let max = self.config.max_threads;
+        match usize::try_from(threads) {
+            Ok(0) => Ok(max),
+            Ok(t) if t <= max => Ok(t),
+            _ => Err(ServiceError::OutOfRange { field: "threads".into(), value: threads as u64, max: max as u64 }),
+        }
+    }
+
     fn check_perft_depth(&self, depth: u32, field: &str) -> Result<(), ServiceError> {
         if depth == 0 {
             return Err(ServiceError::BadField { field: field.into(), message: "must be at least 1".into() });
@@ -854,14 +866,7 @@ impl AnalysisService for AnalysisApi {
             None => Ok(self.parse_position(r.position.as_ref(), "perft")?.current),
         };
         self.check_perft_depth(r.depth, "depth")?;
-        if r.threads as usize > self.config.max_threads {
-            return Err(ServiceError::OutOfRange {
-                field: "threads".into(),
-                value: r.threads as u64,
-                max: self.config.max_threads as u64,
-            }
-            .into());
-        }
+        let threads = self.perft_threads(r.threads)?;
         if r.hash_mb > self.config.max_perft_hash_mb {
             return Err(ServiceError::OutOfRange {
                 field: "hash_mb".into(),
@@ -879,11 +884,7 @@ impl AnalysisService for AnalysisApi {
         }
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
-        let job = PerftStreamJob {
-            depth: r.depth,
-            threads: if r.threads == 0 { self.config.max_threads } else { r.threads as usize },
-            hash_mb: r.hash_mb as usize,
-        };
+        let job = PerftStreamJob { depth: r.depth, threads, hash_mb: r.hash_mb as usize };
         let stream = match position {
             Ok(pos) => {
                 let span =
@@ -1358,13 +1359,33 @@ fn set_pgn_tags<P: pgn::PgnPosition>(game: &mut pgn::PgnGame<P>, tags: &[pb::Pgn
 }
 
 /// WritePgn's result: the request's, or the game's own when it is empty.
-fn pgn_result(token: &str, own: impl FnOnce() -> pgn::GameResult) -> Result<pgn::GameResult, ServiceError> {
-    match token {
-        "" => Ok(own()),
-        token => pgn::GameResult::from_token(token).ok_or_else(|| ServiceError::BadField {
+/// A game the rules have decided (`decided`: checkmate, stalemate, a
+/// variant's win, ...) takes no other result (`FAILED_PRECONDITION`); an
+/// undecided one takes any (a resignation, a draw by agreement, a loss on time).
+fn pgn_result(
+    token: &str,
+    decided: Option<&pb::Outcome>,
+    own: impl FnOnce() -> pgn::GameResult,
+) -> Result<pgn::GameResult, ServiceError> {
+    if token.is_empty() {
+        return Ok(own());
+    }
+    let result = pgn::GameResult::from_token(token).ok_or_else(|| ServiceError::BadField {
+        field: "result".into(),
+        message: format!("'{}' is not a result (1-0, 0-1, 1/2-1/2 or *)", crate::error::clip(token)),
+    })?;
+    match decided {
+        Some(o) if o.result != result.as_str() => Err(ServiceError::Contradiction {
             field: "result".into(),
-            message: format!("'{}' is not a result (1-0, 0-1, 1/2-1/2 or *)", crate::error::clip(token)),
+            message: format!(
+                "'{}' contradicts the game: it is over, {} ({}); give {} or leave the result empty",
+                result.as_str(),
+                o.result,
+                o.description,
+                o.result
+            ),
         }),
+        _ => Ok(result),
     }
 }
 
@@ -1480,11 +1501,11 @@ impl AnalysisApi {
             }
             set_pgn_tags(&mut game, &r.tags)?;
             // An ended game's result (a draw the side to move may claim is not one).
+            let ended = crate::data::status(&played).0;
             let own = || {
-                let ended = crate::data::status(&played).0;
-                ended.and_then(|o| pgn::GameResult::from_token(&o.result)).unwrap_or(pgn::GameResult::Unknown)
+                ended.as_ref().and_then(|o| pgn::GameResult::from_token(&o.result)).unwrap_or(pgn::GameResult::Unknown)
             };
-            game.result = pgn_result(&r.result, own)?;
+            game.result = pgn_result(&r.result, ended.as_ref(), own)?;
             return Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? });
         }
         let parsed = self.parse_position(r.position.as_ref(), "PGN")?;
@@ -1495,7 +1516,8 @@ impl AnalysisApi {
         }
         set_pgn_tags(&mut game, &r.tags)?;
         let own = || parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome);
-        game.result = pgn_result(&r.result, own)?;
+        let decided = game_status(&parsed.game()).0;
+        game.result = pgn_result(&r.result, decided.as_ref(), own)?;
         Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? })
     }
 
@@ -1773,6 +1795,11 @@ impl AnalysisApi {
                 Err(e) => return fail(e),
             }
         };
+        // The same limits as a Perft stream's, before any work.
+        let threads = match self.perft_threads(job.threads) {
+            Ok(t) => t,
+            Err(e) => return fail(e),
+        };
         let max = if job.max_depth == 0 { u32::MAX } else { job.max_depth };
         let caps = self.perft_caps();
         let mut depths = Vec::new();
@@ -1781,10 +1808,6 @@ impl AnalysisApi {
                 return fail(e);
             }
             let progress = AtomicU64::new(0);
-            let threads = match job.threads as usize {
-                0 => self.config.max_threads,
-                t => t.min(self.config.max_threads),
-            };
             let got = match &subject {
                 GamePosition::Compiled(pos) => {
                     Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))

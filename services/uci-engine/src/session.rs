@@ -55,6 +55,8 @@ pub struct Session {
     /// Seeds the move choice of a strength-limited search; changes with
     /// every `ucinewgame`.
     pub game_seed: u64,
+    /// UCI `Move Overhead`: taken off the clocks of `go` (GUI and pipe lag).
+    pub move_overhead: std::time::Duration,
 }
 
 impl Session {
@@ -78,6 +80,7 @@ impl Session {
             elo: crate::uci::DEFAULT_ELO,
             chess960: false,
             game_seed: 0,
+            move_overhead: std::time::Duration::from_millis(crate::uci::DEFAULT_MOVE_OVERHEAD),
         }
     }
 

@@ -126,6 +126,9 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name UCI_LimitStrength type check default false");
             send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
             send("option name UCI_Chess960 type check default false");
+            send(&format!(
+                "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MAX_MOVE_OVERHEAD}"
+            ));
             send("option name VariantPath type string default <empty>");
             send(&variants_combo(&s.variants));
             send("uciok");
@@ -172,6 +175,19 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
         _ => send(&format!("info string unknown command '{line}'")),
     }
     true
+}
+
+/// `Move Overhead` until set, in milliseconds (Stockfish's default).
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
+/// The largest `Move Overhead`, in milliseconds.
+const MAX_MOVE_OVERHEAD: u64 = 5000;
+
+/// Takes `overhead` off both clocks of `go` (never below 1 ms), so the
+/// time the GUI and the pipes take is not lost on the clock.
+fn apply_move_overhead(limits: &mut Limits, overhead: Duration) {
+    for clock in [&mut limits.wtime, &mut limits.btime].into_iter().flatten() {
+        *clock = clock.saturating_sub(overhead).max(Duration::from_millis(1));
+    }
 }
 
 /// The Elo of `UCI_Elo` until set.
@@ -229,6 +245,10 @@ fn setoption(s: &mut Session, rest: &[&str]) {
         "uci_elo" => match value.parse::<u32>() {
             Ok(elo) if (MIN_ELO..=MAX_ELO).contains(&elo) => s.elo = elo,
             _ => send(&format!("info string UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got '{value}'")),
+        },
+        "move overhead" => match value.parse::<u64>() {
+            Ok(ms) if ms <= MAX_MOVE_OVERHEAD => s.move_overhead = Duration::from_millis(ms),
+            _ => send(&format!("info string Move Overhead must be 0..{MAX_MOVE_OVERHEAD}, got '{value}'")),
         },
         "uci_chess960" => match check(&value) {
             Some(on) => {
@@ -379,6 +399,7 @@ fn go(s: &mut Session, rest: &[&str]) {
     }
     // Pondering searches without limits until `ponderhit` (then the real
     // limits apply) or `stop`; like `go infinite`, it never ends by itself.
+    apply_move_overhead(&mut limits, s.move_overhead);
     if s.limit_strength {
         limits.strength = Some(Strength { elo: s.elo, seed: s.game_seed });
     }
@@ -461,4 +482,17 @@ fn perft(s: &Session, depth: u32) {
     send(&format!("Nodes searched: {total}"));
     let secs = t.elapsed().as_secs_f64();
     send(&format!("info string perft time {:.3}s nps {}", secs, menagerie_app::nps(total, secs.max(1e-9))));
+}
+
+#[cfg(test)]
+mod move_overhead_tests {
+    use super::*;
+
+    #[test]
+    fn move_overhead_comes_off_both_clocks_only() {
+        let ms = Duration::from_millis;
+        let mut l = Limits { wtime: Some(ms(1000)), btime: Some(ms(5)), movetime: Some(ms(300)), ..Limits::default() };
+        apply_move_overhead(&mut l, ms(30));
+        assert_eq!((l.wtime, l.btime, l.movetime), (Some(ms(970)), Some(ms(1)), Some(ms(300))));
+    }
 }

@@ -105,7 +105,8 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     let start = xboard_fen(&AnyPosition::start(v));
     let mut out = vec![format!("setup ({white}{black}) {w}x{h}+0_{parent} {start}")];
     for k in kinds {
-        if !matches!(
+        let extra = legality_betza(v, k);
+        let orthodox = matches!(
             k,
             PieceKind::Pawn
                 | PieceKind::Knight
@@ -113,11 +114,31 @@ fn describe_variant(v: VariantId) -> Vec<String> {
                 | PieceKind::Rook
                 | PieceKind::Queen
                 | PieceKind::King
-        ) {
-            out.push(format!("piece {}& {}", k.letter(), k.movement().betza));
+        );
+        if !orthodox || !extra.is_empty() {
+            out.push(format!("piece {}& {}{extra}", k.letter(), k.movement().betza));
         }
     }
     out
+}
+
+/// Moves added to a piece's Betza so that XBoard 4.9 with legality testing
+/// on accepts the forms [`to_xboard`] writes: in a gating variant a
+/// back-rank piece's "visit" (`mabmD`: two squares straight ahead to an
+/// empty square and back, Black's `accept` and a one-file placement), and in
+/// Camel and Rhino Chess a step onto an adjacent friendly piece (`dK`,
+/// XBoard's swap; written from the square that holds no pawn).
+fn legality_betza(v: VariantId, k: PieceKind) -> &'static str {
+    if v.rules().gating.is_some() {
+        match k {
+            PieceKind::King | PieceKind::Queen | PieceKind::Rook | PieceKind::Bishop | PieceKind::Knight => "mabmD",
+            _ => "",
+        }
+    } else if xboard::parent(v) == "grand" && k != PieceKind::Pawn {
+        "dK"
+    } else {
+        ""
+    }
 }
 
 fn result_line(o: Outcome) -> String {

@@ -86,3 +86,29 @@ fn xboard_go_in_a_prelude_in_check_gives_the_result() {
     assert!(e.alive());
     e.quit(Some("quit"));
 }
+
+/// Issue 45 item 3: from the start of every gating game the engine accepts
+/// the reserve pieces (it used to answer `bestmove 0000` and play orthodox
+/// chess), at node and depth limits, and places them next.
+#[test]
+fn uci_go_from_a_gating_start_accepts_and_places() {
+    let mut e = uci_engine();
+    for variant in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        for go in ["go nodes 5000", "go depth 3"] {
+            e.send("position startpos");
+            e.send(go);
+            let (_, best) = e.bestmove(QUICK);
+            assert_eq!(best, "K@e1", "{variant}: {go}");
+            // After the accept, White places a reserve piece.
+            e.send("position startpos moves K@e1");
+            e.send(go);
+            let (_, place) = e.bestmove(QUICK);
+            let id = VariantId::from_name(variant).unwrap();
+            let after = position_after(id, None, &["accept"]);
+            let m = legal_wire(&after, &place).unwrap();
+            assert_eq!(m.kind, menagerie_variants::MoveKind::Place, "{variant}: {go}: {place}");
+        }
+    }
+    e.quit(Some("quit"));
+}

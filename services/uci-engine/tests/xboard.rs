@@ -94,12 +94,84 @@ fn variants_describe_board_and_pieces() {
     assert!(sync(&mut e, 1).is_empty(), "orthodox chess needs no setup");
 
     let expect = [
-        ("alpaca", "8x8+0_seirawan", &["piece A& WmD"][..]),
-        ("alpaca2", "8x8+0_seirawan", &["piece A& WmD"][..]),
-        ("alpaca-samefile", "8x8+0_seirawan", &["piece A& WmD"][..]),
-        ("alseid", "8x8+0_seirawan", &["piece S& "][..]),
-        ("alseid-weak", "8x8+0_seirawan", &["piece S& "][..]),
-        ("camel-rhino", "10x10+0_grand", &["piece C& ", "piece H& ", "piece Z& ", "piece W& "][..]),
+        // Back-rank pieces "visit" (`mabmD`: Black's accept, a placement)
+        // and Camel and Rhino pieces step onto a friend (`dK`: a swap), so
+        // that XBoard with legality testing on accepts those moves.
+        (
+            "alpaca",
+            "8x8+0_seirawan",
+            &[
+                "piece A& WmD",
+                "piece K& KmabmD",
+                "piece Q& QmabmD",
+                "piece R& RmabmD",
+                "piece B& BmabmD",
+                "piece N& NmabmD",
+            ][..],
+        ),
+        (
+            "alpaca2",
+            "8x8+0_seirawan",
+            &[
+                "piece A& WmD",
+                "piece K& KmabmD",
+                "piece Q& QmabmD",
+                "piece R& RmabmD",
+                "piece B& BmabmD",
+                "piece N& NmabmD",
+            ][..],
+        ),
+        (
+            "alpaca-samefile",
+            "8x8+0_seirawan",
+            &[
+                "piece A& WmD",
+                "piece K& KmabmD",
+                "piece Q& QmabmD",
+                "piece R& RmabmD",
+                "piece B& BmabmD",
+                "piece N& NmabmD",
+            ][..],
+        ),
+        (
+            "alseid",
+            "8x8+0_seirawan",
+            &[
+                "piece S& ",
+                "piece K& KmabmD",
+                "piece Q& QmabmD",
+                "piece R& RmabmD",
+                "piece B& BmabmD",
+                "piece N& NmabmD",
+            ][..],
+        ),
+        (
+            "alseid-weak",
+            "8x8+0_seirawan",
+            &[
+                "piece S& ",
+                "piece K& KmabmD",
+                "piece Q& QmabmD",
+                "piece R& RmabmD",
+                "piece B& BmabmD",
+                "piece N& NmabmD",
+            ][..],
+        ),
+        (
+            "camel-rhino",
+            "10x10+0_grand",
+            &[
+                "piece C& FCdK",
+                "piece H& WZdK",
+                "piece Z& NdK",
+                "piece W& WdK",
+                "piece K& KdK",
+                "piece Q& QdK",
+                "piece R& RdK",
+                "piece B& BdK",
+                "piece N& NdK",
+            ][..],
+        ),
     ];
     // XBoard 4.9's piece order: the slots whose pictures the pieces take
     // (Wazir, Zebra, Camel, Gnu for the Rhino, Camel for the Alpaca,
@@ -513,7 +585,9 @@ fn variant_games_over_xboard() {
     e.send("go");
     let lines = e.read_until_prefix("move ", QUICK);
     let answer = &lines.last().unwrap()["move ".len()..];
-    assert!(answer == "@@@@" || answer == "e8e6-e8", "{answer}");
+    // Black's accept is a visit of its g-knight (not the king: XBoard would
+    // revoke its castling rights).
+    assert!(answer == "@@@@" || answer == "g8g6-g8", "{answer}");
     // The user (White) declines by a pass, then Black declines: orthodox chess.
     e.send("new");
     e.send("variant alpaca");
@@ -609,5 +683,31 @@ fn fischerandom_over_xboard() {
     }
     let pos = position_after(VariantId::Chess960, Some(FRC_MATE), &["b1a1"]);
     assert!(pos.outcome().is_some(), "O-O-O mates");
+    e.quit(Some("quit"));
+}
+
+/// XBoard 4.9 writes a FEN without a castling field on a board without
+/// castling: the engine reads it (no error popup at the start of every
+/// Camel and Rhino game) and plays from it.
+#[test]
+fn xboards_own_camel_rhino_fen_is_read() {
+    let mut e = engine();
+    e.send("new");
+    e.send("variant camel-rhino");
+    sync(&mut e, 1);
+    e.send("force");
+    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1");
+    e.send("usermove e3e4");
+    assert!(sync(&mut e, 2).is_empty());
+    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - 2 2");
+    e.send("sd 2");
+    e.send("go");
+    // Black's move, ranks counted from 0 as XBoard does on ten ranks.
+    let lines = e.read_until_prefix("move ", QUICK);
+    assert!(lines.iter().all(|l| !l.contains("Illegal position")), "{lines:?}");
+    let after = "r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - - 2 2";
+    let pos = fen::parse(VariantId::CamelRhino, after).unwrap();
+    let text = lines.last().unwrap().trim_start_matches("move ").to_string();
+    assert!(menagerie_notation::xboard::from_xboard(&pos, &text).is_some(), "{text}");
     e.quit(Some("quit"));
 }

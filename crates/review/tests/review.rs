@@ -354,8 +354,9 @@ fn existing_annotations_are_kept_and_old_evals_replaced() -> Res {
 #[test]
 fn a_panicking_callback_stops_the_workers() {
     let game = read("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n").expect("game");
-    // Left alone, the workers would go on with their next 2 s searches.
-    let options = ReviewOptions { budget: Budget::Time(Duration::from_secs(2)), ..quick(2) };
+    // Left alone, the workers would go on with their next minute-long
+    // searches: far longer than any machine load could delay a stop.
+    let options = ReviewOptions { budget: Budget::Time(Duration::from_secs(60)), ..quick(2) };
     let panicked = std::sync::Mutex::new(None);
     let r = std::panic::catch_unwind(|| {
         review(&game, &options, |e| {
@@ -367,5 +368,5 @@ fn a_panicking_callback_stops_the_workers() {
     });
     assert!(r.is_err());
     let at = panicked.lock().unwrap_or_else(std::sync::PoisonError::into_inner).expect("a position event");
-    assert!(at.elapsed() < Duration::from_secs(1), "took {:?} after the panic", at.elapsed());
+    assert!(at.elapsed() < Duration::from_secs(30), "took {:?} after the panic", at.elapsed());
 }

@@ -144,6 +144,34 @@ mod tests {
         assert_eq!((b.soft, b.hard), (Some(Duration::from_secs(5)), Some(Duration::from_secs(3))));
     }
 
+    #[test]
+    fn a_clock_budget_leaves_time_on_the_clock() {
+        let ms = Duration::from_millis;
+        // 2 s + 20 ms a move: a small share, far from the flag.
+        let clock = Limits {
+            wtime: Some(ms(2000)),
+            btime: Some(ms(2000)),
+            winc: Some(ms(20)),
+            binc: Some(ms(20)),
+            ..Limits::default()
+        };
+        let b = TimeBudget::new(&clock, true);
+        assert_eq!((b.soft, b.hard), (Some(Duration::from_micros(94_800)), Some(Duration::from_micros(379_200))));
+        // Black's 300 ms with 10 moves to go: Black's clock, not White's 10 minutes.
+        let black = Limits { wtime: Some(ms(600_000)), btime: Some(ms(300)), movestogo: Some(10), ..Limits::default() };
+        let b = TimeBudget::new(&black, false);
+        assert_eq!((b.soft, b.hard), (Some(ms(27)), Some(ms(108))));
+        // Whatever the clock, the hard limit keeps a quarter of it.
+        for t in [1u64, 10, 100, 1000, 60_000] {
+            for moves in [None, Some(1), Some(40)] {
+                let l = Limits { wtime: Some(ms(t)), winc: Some(ms(t / 10)), movestogo: moves, ..Limits::default() };
+                let b = TimeBudget::new(&l, true);
+                let (soft, hard) = (b.soft.unwrap(), b.hard.unwrap());
+                assert!(soft <= hard && hard <= ms(t) * 3 / 4, "{t} ms {moves:?}: {soft:?} {hard:?}");
+            }
+        }
+    }
+
     fn progress(scores: &[Option<i32>], best_changes: f64, stable_iterations: u32, effort: f64) -> Progress {
         Progress { scores: scores.to_vec(), best_changes, stable_iterations, best_move_effort: effort }
     }

@@ -104,9 +104,13 @@ fn one_move_is_searched_for_the_whole_movetime_but_not_on_a_clock() {
     let pos = fen::parse(VariantId::Chess, f).unwrap();
     let only = vec![uci::parse(&pos, "f3g2").unwrap()];
     let analysis = Limits { movetime: Some(Duration::from_millis(300)), searchmoves: only, ..Limits::default() };
+    let t = std::time::Instant::now();
     let r = search(VariantId::Chess, f, analysis);
     assert_eq!(r.best, Some(uci::parse(&pos, "f3g2").unwrap()));
-    assert!(r.depth > 3, "depth {}", r.depth);
+    // It was not cut after the first iteration: it used its whole time
+    // (a lower bound, so machine load cannot fail it) and went past depth 1.
+    assert!(t.elapsed() >= Duration::from_millis(300), "{:?}", t.elapsed());
+    assert!(r.depth > 1, "depth {}", r.depth);
     let forced = "k7/8/1K6/8/8/8/8/7R b - - 0 1";
     let clock =
         Limits { wtime: Some(Duration::from_secs(60)), btime: Some(Duration::from_secs(60)), ..Limits::default() };

@@ -83,6 +83,8 @@ pub struct ServeOptions {
     pub max_streams_per_connection: u32,
     /// Interval of HTTP/2 keepalive PINGs (`None`: off).
     pub keepalive: Option<Duration>,
+    /// How long a connection may take to start, and stay open with no call.
+    pub timeouts: connections::Timeouts,
 }
 
 impl Default for ServeOptions {
@@ -94,6 +96,7 @@ impl Default for ServeOptions {
             max_connections: connections::default_max_connections(connections::open_file_limit()),
             max_streams_per_connection: 256,
             keepalive: Some(Duration::from_secs(60)),
+            timeouts: connections::Timeouts::default(),
         }
     }
 }
@@ -185,7 +188,9 @@ pub async fn serve_with(
     let incoming = tonic::transport::server::TcpIncoming::from(listener)
         .with_nodelay(Some(true))
         .with_keepalive(Some(Duration::from_secs(60)));
-    let incoming = connections::Limited::new(incoming, options.max_connections.max(1));
+    let activity = connections::Activity::default();
+    let incoming =
+        connections::Limited::new(incoming, options.max_connections.max(1), options.timeouts, activity.clone());
     let incoming = Closable(Arc::new(Mutex::new(Some(incoming))));
     let listening = incoming.0.clone();
     let drain = async move {
@@ -226,7 +231,7 @@ pub async fn serve_with(
             span
         })
         // Outermost first: calls refused by authentication are logged and counted too.
-        .layer(metrics::ObserveLayer::new(options.metrics))
+        .layer(metrics::ObserveLayer::new(options.metrics).with_activity(activity))
         .layer(options.security.auth)
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -90,6 +90,7 @@ async fn main() -> anyhow::Result<()> {
         max_connections,
         max_streams_per_connection: conns.max_streams_per_connection,
         keepalive: conns.keepalive(),
+        timeouts: conns.timeouts(),
     };
     serve_with(service, listener, options, shutdown, grace).await?;
     tracing::info!("stopped");

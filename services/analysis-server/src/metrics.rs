@@ -374,19 +374,26 @@ fn respond<B>(metrics: &Metrics, req: &Request<B>) -> Response<http_body_util::F
 #[derive(Clone, Debug, Default)]
 pub struct ObserveLayer {
     metrics: Option<Metrics>,
+    activity: Option<crate::connections::Activity>,
 }
 
 impl ObserveLayer {
     /// Logs every call; records it in `metrics` too, if given.
     pub fn new(metrics: Option<Metrics>) -> ObserveLayer {
-        ObserveLayer { metrics }
+        ObserveLayer { metrics, activity: None }
+    }
+
+    /// Also counts each call as open on its connection in `activity` (for
+    /// the idle timeout) until it ends.
+    pub fn with_activity(self, activity: crate::connections::Activity) -> ObserveLayer {
+        ObserveLayer { activity: Some(activity), ..self }
     }
 }
 
 impl<S> tower_layer::Layer<S> for ObserveLayer {
     type Service = Observe<S>;
     fn layer(&self, inner: S) -> Observe<S> {
-        Observe { inner, metrics: self.metrics.clone() }
+        Observe { inner, metrics: self.metrics.clone(), activity: self.activity.clone() }
     }
 }
 
@@ -395,6 +402,7 @@ impl<S> tower_layer::Layer<S> for ObserveLayer {
 pub struct Observe<S> {
     inner: S,
     metrics: Option<Metrics>,
+    activity: Option<crate::connections::Activity>,
 }
 
 impl<S, B, ResBody> tower_service::Service<Request<B>> for Observe<S>
@@ -413,7 +421,12 @@ where
     fn call(&mut self, mut req: Request<B>) -> Self::Future {
         let client = CallClient::default();
         req.extensions_mut().insert(client.clone());
+        let open = self.activity.as_ref().and_then(|a| {
+            let (local, remote) = addrs_of(&req)?;
+            a.call_started(local, remote)
+        });
         let call = Call {
+            _open: open,
             path: req.uri().path().to_string(),
             peer: peer_of(&req),
             client,
@@ -438,12 +451,19 @@ where
     }
 }
 
-fn peer_of<B>(req: &Request<B>) -> Option<SocketAddr> {
+fn tcp_info<B>(req: &Request<B>) -> Option<&tonic::transport::server::TcpConnectInfo> {
     use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
     let ext = req.extensions();
-    ext.get::<TcpConnectInfo>()
-        .and_then(TcpConnectInfo::remote_addr)
-        .or_else(|| ext.get::<TlsConnectInfo<TcpConnectInfo>>().and_then(|t| t.get_ref().remote_addr()))
+    ext.get::<TcpConnectInfo>().or_else(|| ext.get::<TlsConnectInfo<TcpConnectInfo>>().map(|t| t.get_ref()))
+}
+
+fn peer_of<B>(req: &Request<B>) -> Option<SocketAddr> {
+    tcp_info(req).and_then(|i| i.remote_addr())
+}
+
+/// The call's connection: its local and remote addresses.
+fn addrs_of<B>(req: &Request<B>) -> Option<(SocketAddr, SocketAddr)> {
+    tcp_info(req).and_then(|i| i.local_addr().zip(i.remote_addr()))
 }
 
 /// The caller's id for this call: the trace id of a W3C `traceparent`, else
@@ -489,6 +509,8 @@ impl CallClient {
 
 /// One call being observed; reports itself once, when it ends or is dropped.
 struct Call {
+    /// Counts the call as open on its connection until it is dropped.
+    _open: Option<crate::connections::OpenCall>,
     path: String,
     peer: Option<SocketAddr>,
     client: CallClient,

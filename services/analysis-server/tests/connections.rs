@@ -2,8 +2,10 @@
 //! The connection layer under heavy and hostile clients, against the real
 //! `menagerie-server` binary.
 
+mod common;
+
+use common::client;
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
-use std::io::{BufRead, BufReader};
 use std::time::Duration;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
@@ -21,20 +23,7 @@ impl Drop for Server {
 }
 
 fn spawn(args: &[&str]) -> Server {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("the server exited before listening").unwrap();
-        if let Some(rest) = line.split("\"addr\":\"").nth(1) {
-            break rest.split('"').next().unwrap().to_string();
-        }
-    };
+    let (child, addr, lines) = common::launch(args);
     std::thread::spawn(move || {
         for line in lines.map_while(Result::ok) {
             if std::env::var_os("SHOW_LOG").is_some() {
@@ -43,11 +32,6 @@ fn spawn(args: &[&str]) -> Server {
         }
     });
     Server { child, addr }
-}
-
-async fn client(addr: &str) -> AnalysisServiceClient<Channel> {
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    AnalysisServiceClient::new(channel)
 }
 
 fn job(i: usize) -> pb::PerftBatchRequest {
@@ -164,4 +148,99 @@ async fn repro_pipeline() {
         failed += usize::from(err.is_some() || got != n);
     }
     assert_eq!(failed, 0, "{failed} of {runs} runs cut");
+}
+
+/// An HTTP/2 connection of the `h2` crate itself (tonic's channel would hide
+/// the server closing it by reconnecting): its request handle and the task
+/// driving it, which ends when the server closes the connection.
+async fn h2_connection(
+    addr: &str,
+) -> (h2::client::SendRequest<bytes::Bytes>, tokio::task::JoinHandle<Result<(), h2::Error>>) {
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (send, conn) = h2::client::handshake(tcp).await.unwrap();
+    (send, tokio::spawn(conn))
+}
+
+/// A gRPC request of `method` with its body left open.
+fn grpc_request(method: &str) -> http::Request<()> {
+    http::Request::builder()
+        .method("POST")
+        .uri(format!("http://localhost/menagerie.v1.AnalysisService/{method}"))
+        .header("content-type", "application/grpc")
+        .header("te", "trailers")
+        .body(())
+        .unwrap()
+}
+
+/// A unary ListVariants call on `send`, to its end.
+async fn list_variants(send: &mut h2::client::SendRequest<bytes::Bytes>) {
+    let (response, mut body) =
+        send.clone().ready().await.unwrap().send_request(grpc_request("ListVariants"), false).unwrap();
+    // An empty message: no compression flag, length 0.
+    body.send_data(bytes::Bytes::from_static(&[0, 0, 0, 0, 0]), true).unwrap();
+    let mut response = response.await.unwrap().into_body();
+    while let Some(data) = response.data().await {
+        let data = data.unwrap();
+        let _ = response.flow_control().release_capacity(data.len());
+    }
+    let trailers = response.trailers().await.unwrap().expect("trailers");
+    assert_eq!(trailers.get("grpc-status").map(|v| v.as_bytes()), Some(&b"0"[..]), "{trailers:?}");
+}
+
+/// Connections that send nothing, or less than the HTTP/2 preface, are
+/// closed once --handshake-timeout-ms has passed (never before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_that_never_finish_their_preface_are_closed_after_the_handshake_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = spawn(&["--handshake-timeout-ms", "500", "--idle-timeout-ms", "0"]);
+    for sent in [&b""[..], b"PRI * HTTP/2.0\r\n"] {
+        let t = std::time::Instant::now();
+        let mut s = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+        s.write_all(sent).await.unwrap();
+        // The server speaks first (its SETTINGS), then closes the
+        // connection (EOF or reset); 30 s is a hang guard, not a timing.
+        let mut buf = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(30), s.read_to_end(&mut buf)).await;
+        assert!(matches!(read, Ok(_)), "{} bytes sent: the connection stayed open", sent.len());
+        assert!(t.elapsed() >= Duration::from_millis(500), "closed after {:?}", t.elapsed());
+    }
+    // A client that speaks is served for longer than that.
+    let (mut send, conn) = h2_connection(&server.addr).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    list_variants(&mut send).await;
+    assert!(!conn.is_finished());
+}
+
+/// A connection with no call open is closed after --idle-timeout-ms; one
+/// with a call open (a PerftBatch stream waiting for jobs) is not, however
+/// long it stays quiet, and is closed once its call has ended and the
+/// timeout passed again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_are_closed_and_busy_ones_kept() {
+    let server = spawn(&["--idle-timeout-ms", "1000"]);
+    // Idle after one call.
+    let (mut send, conn) = h2_connection(&server.addr).await;
+    let t = std::time::Instant::now();
+    list_variants(&mut send).await;
+    let ended = tokio::time::timeout(Duration::from_secs(30), conn).await;
+    assert!(ended.is_ok(), "the idle connection was not closed");
+    assert!(t.elapsed() >= Duration::from_secs(1), "closed after {:?}", t.elapsed());
+
+    // Busy: a stream open and silent for three times the timeout.
+    let (mut send, conn) = h2_connection(&server.addr).await;
+    let (response, mut jobs) =
+        send.clone().ready().await.unwrap().send_request(grpc_request("PerftBatch"), false).unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(!conn.is_finished(), "a connection with a call open was closed");
+    list_variants(&mut send).await;
+    // The call ends (no jobs): then the connection is idle and closed.
+    jobs.send_data(bytes::Bytes::new(), true).unwrap();
+    let response = tokio::time::timeout(Duration::from_secs(30), response).await.unwrap().unwrap();
+    assert_eq!(response.status(), http::StatusCode::OK);
+    let mut body = response.into_body();
+    while let Some(data) = body.data().await {
+        let _ = body.flow_control().release_capacity(data.map(|d| d.len()).unwrap_or(0));
+    }
+    let ended = tokio::time::timeout(Duration::from_secs(30), conn).await;
+    assert!(ended.is_ok(), "the connection was not closed after its call ended");
 }

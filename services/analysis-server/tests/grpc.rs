@@ -8,6 +8,8 @@
 //! Tests that measure the process's CPU time take [`CPU`] exclusively so
 //! that no other test of this binary burns CPU meanwhile; the others share it.
 
+mod common;
+
 use menagerie_analysis_server::{AnalysisApi, Config, ServeError, serve};
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use std::collections::BTreeMap;
@@ -1294,24 +1296,8 @@ async fn spawn_binary(
     args: &[&str],
 ) -> (std::process::Child, std::io::Lines<std::io::BufReader<std::process::ChildStdout>>, AnalysisServiceClient<Channel>)
 {
-    use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    // {"timestamp":...,"fields":{"message":"menagerie-server listening","addr":"127.0.0.1:PORT",...}}
-    let addr = loop {
-        let line = lines.next().expect("the server exited before listening").unwrap();
-        if let Some(rest) = line.split("\"addr\":\"").nth(1) {
-            break rest.split('"').next().unwrap().to_string();
-        }
-    };
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    (child, lines, AnalysisServiceClient::new(channel))
+    let (child, addr, lines) = common::launch(args);
+    (child, lines, common::client(&addr).await)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1638,19 +1624,19 @@ async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
         let lazy = Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect_lazy();
         let mut fresh = AnalysisServiceClient::new(lazy);
         let mut req = Request::new(validate_req(start_pos(), "e4"));
-        req.set_timeout(Duration::from_secs(10));
+        req.set_timeout(Duration::from_secs(60));
         let t0 = std::time::Instant::now();
         let s = fresh.validate_move(req).await.unwrap_err();
         assert_eq!(s.code(), Code::Unavailable, "{s:?}");
-        assert!(t0.elapsed() < Duration::from_secs(9), "it waited out its deadline");
+        assert!(t0.elapsed() < Duration::from_secs(50), "it waited out its deadline");
         // The draining connection refuses new streams (tonic reports a
         // stream refused after GOAWAY as CANCELLED).
         let mut req = Request::new(perft_req(start_pos(), 3));
-        req.set_timeout(Duration::from_secs(10));
+        req.set_timeout(Duration::from_secs(60));
         let t0 = std::time::Instant::now();
         let s = client.perft(req).await.unwrap_err();
         assert!(matches!(s.code(), Code::Unavailable | Code::Cancelled), "{s:?}");
-        assert!(t0.elapsed() < Duration::from_secs(9), "it waited out its deadline");
+        assert!(t0.elapsed() < Duration::from_secs(50), "it waited out its deadline");
     }
     assert!(!best.await.unwrap().unwrap().into_inner().best_move.is_empty());
 }

@@ -3,18 +3,19 @@
 //! scraped with a real HTTP client (hyper-util's), and the access log of the
 //! `menagerie-server` binary read from its output.
 
+mod common;
+
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use menagerie_analysis_server::metrics::{Metrics, serve_metrics};
-use menagerie_analysis_server::{AnalysisApi, Config, ServeOptions, serve_with};
+use menagerie_analysis_server::Config;
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
-use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::sync::oneshot;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
+
+use common::{Binary, field, start, start_position};
 
 /// `GET url` with hyper-util's client: the status and the body.
 async fn get(url: &str) -> (http::StatusCode, String) {
@@ -33,33 +34,6 @@ fn value(text: &str, series: &str) -> Option<f64> {
 fn requests(text: &str, rpc: &str, code: &str) -> f64 {
     let series = format!("menagerie_grpc_requests_total{{rpc=\"menagerie.v1.AnalysisService/{rpc}\",code=\"{code}\"}}");
     value(text, &series).unwrap_or(0.0)
-}
-
-fn start_position() -> Option<pb::Position> {
-    Some(pb::Position { variant: "chess".into(), ..Default::default() })
-}
-
-struct Running {
-    grpc: SocketAddr,
-    metrics: SocketAddr,
-    _shutdown: oneshot::Sender<()>,
-}
-
-async fn start(config: Config) -> Running {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let grpc = listener.local_addr().unwrap();
-    let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_addr = metrics_listener.local_addr().unwrap();
-    let service = AnalysisApi::new(config);
-    let metrics = Metrics::new(service.jobs());
-    tokio::spawn(serve_metrics(metrics_listener, metrics.clone()));
-    let (tx, rx) = oneshot::channel::<()>();
-    let shutdown = async {
-        let _ = rx.await;
-    };
-    let options = ServeOptions { metrics: Some(metrics), ..ServeOptions::default() };
-    tokio::spawn(serve_with(service, listener, options, shutdown, Duration::from_secs(1)));
-    Running { grpc, metrics: metrics_addr, _shutdown: tx }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -172,55 +146,7 @@ async fn calls_are_counted_by_rpc_and_status_including_streams() {
     assert_eq!(get(&format!("http://{}/", server.metrics)).await.0, http::StatusCode::NOT_FOUND);
 }
 
-/// The `menagerie-server` binary with JSON logs on stdout, read line by line.
-struct Binary {
-    child: std::process::Child,
-    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
-    grpc: String,
-    metrics: String,
-}
-
-/// A string field of a JSON log line.
-fn field(line: &str, name: &str) -> Option<String> {
-    Some(line.split(&format!("\"{name}\":\"")).nth(1)?.split('"').next()?.to_string())
-}
-
 impl Binary {
-    async fn start(extra: &[&str]) -> Binary {
-        use std::io::{BufRead, BufReader};
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-            .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json"])
-            .args(["--log", "info", "--max-jobs", "2"])
-            .args(extra)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut grpc = None;
-        let mut metrics = None;
-        while grpc.is_none() || metrics.is_none() {
-            let line = tokio::time::timeout(Duration::from_secs(30), lines.recv())
-                .await
-                .expect("the server did not start")
-                .expect("the server exited before listening");
-            if line.contains("menagerie-server listening") {
-                grpc = field(&line, "addr");
-            } else if line.contains("metrics on") {
-                metrics = field(&line, "addr");
-            }
-        }
-        Binary { child, lines, grpc: grpc.unwrap(), metrics: metrics.unwrap() }
-    }
-
     /// Stops the server (SIGTERM) and returns its access-log lines.
     async fn stop(mut self) -> Vec<String> {
         let _ = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
@@ -239,7 +165,7 @@ impl Binary {
 /// access-log line with its RPC, peer, status, latency and request id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_logs_each_call_and_serves_metrics() {
-    let server = Binary::start(&[]).await;
+    let server = Binary::start(&["--max-jobs", "2"], &[]).await;
     let (grpc, metrics) = (server.grpc.clone(), server.metrics.clone());
 
     let channel = Channel::from_shared(format!("http://{grpc}")).unwrap().connect().await.unwrap();
@@ -280,7 +206,7 @@ async fn the_binary_logs_each_call_and_serves_metrics() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_otel_the_access_log_has_the_trace_id() {
     // Nothing listens there: spans are made, their export fails quietly.
-    let server = Binary::start(&["--otlp-endpoint", "http://127.0.0.1:9"]).await;
+    let server = Binary::start(&["--max-jobs", "2", "--otlp-endpoint", "http://127.0.0.1:9"], &[]).await;
     let channel = Channel::from_shared(format!("http://{}", server.grpc)).unwrap().connect().await.unwrap();
     let mut client = AnalysisServiceClient::new(channel);
     let caller = "0af7651916cd43dd8448eb211c80319c";

@@ -5,48 +5,17 @@
 //! rules contradict, a call cut at the end of the SIGTERM grace answers
 //! UNAVAILABLE, `/metrics` follows `Accept`, and the build names its commit.
 
+mod common;
+
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
-use menagerie_analysis_server::metrics::{BUILD_COMMIT, Metrics, serve_metrics};
-use menagerie_analysis_server::{AnalysisApi, Config, ServeOptions, serve_with};
+use menagerie_analysis_server::Config;
+use menagerie_analysis_server::metrics::BUILD_COMMIT;
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
-use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::sync::oneshot;
-use tonic::transport::Channel;
 use tonic::{Code, Request};
 
-fn start_position() -> Option<pb::Position> {
-    Some(pb::Position { variant: "chess".into(), ..Default::default() })
-}
-
-/// An in-process server (with metrics) on loopback ports.
-struct Running {
-    grpc: SocketAddr,
-    metrics: SocketAddr,
-    _shutdown: oneshot::Sender<()>,
-}
-
-async fn start(config: Config) -> Running {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let grpc = listener.local_addr().unwrap();
-    let metrics_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_addr = metrics_listener.local_addr().unwrap();
-    let service = AnalysisApi::new(config);
-    let metrics = Metrics::new(service.jobs());
-    tokio::spawn(serve_metrics(metrics_listener, metrics.clone()));
-    let (tx, rx) = oneshot::channel::<()>();
-    let shutdown = async {
-        let _ = rx.await;
-    };
-    let options = ServeOptions { metrics: Some(metrics), ..ServeOptions::default() };
-    tokio::spawn(serve_with(service, listener, options, shutdown, Duration::from_secs(1)));
-    Running { grpc, metrics: metrics_addr, _shutdown: tx }
-}
-
-async fn client(addr: &str) -> AnalysisServiceClient<Channel> {
-    AnalysisServiceClient::new(Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap())
-}
+use common::{Binary, client, field, start, start_position};
 
 fn small_config() -> Config {
     let mut config = Config::defaults();
@@ -72,59 +41,7 @@ async fn get(url: &str, accept: Option<&str>) -> (String, String) {
     (content_type, String::from_utf8(body.to_vec()).unwrap())
 }
 
-/// The `menagerie-server` binary with JSON logs on stdout, read line by line.
-struct Binary {
-    child: std::process::Child,
-    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
-    grpc: String,
-    metrics: String,
-}
-
-/// A field of a JSON log line (strings without their quotes).
-fn field(line: &str, name: &str) -> Option<String> {
-    let rest = line.split(&format!("\"{name}\":")).nth(1)?;
-    match rest.strip_prefix('"') {
-        Some(s) => Some(s.split('"').next()?.to_string()),
-        None => Some(rest.split([',', '}']).next()?.to_string()),
-    }
-}
-
 impl Binary {
-    async fn start(args: &[&str], env: &[(&str, &str)]) -> Binary {
-        use std::io::{BufRead, BufReader};
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-            .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-format", "json"])
-            .args(["--log", "info"])
-            .args(args)
-            .envs(env.iter().copied())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let stdout = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let (mut grpc, mut metrics) = (None, None);
-        while grpc.is_none() || metrics.is_none() {
-            let line = tokio::time::timeout(Duration::from_secs(60), lines.recv())
-                .await
-                .expect("the server did not start")
-                .expect("the server exited before listening");
-            if line.contains("menagerie-server listening") {
-                grpc = field(&line, "addr");
-            } else if line.contains("metrics on") {
-                metrics = field(&line, "addr");
-            }
-        }
-        Binary { child, lines, grpc: grpc.unwrap(), metrics: metrics.unwrap() }
-    }
-
     fn sigterm(&self) {
         let status = std::process::Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
         assert!(status.unwrap().success());

@@ -236,10 +236,8 @@ fn limited_strength_plays_other_moves() {
         e.send("setoption name UCI_LimitStrength value true");
         e.send("setoption name UCI_Elo value 1000");
         e.send(&cmd);
-        let t = std::time::Instant::now();
         e.send("go depth 6");
         let (infos, weak) = checked_search(&mut e, &pos);
-        assert!(t.elapsed() < std::time::Duration::from_secs(2), "1000 Elo took {:?}", t.elapsed());
         // Only the requested line is reported, and the node cap holds.
         for l in &infos {
             assert_eq!(field(l, "multipv"), Some("1"), "{l}");

@@ -338,10 +338,11 @@ fn hanging_up_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize
     std::thread::spawn(move || {
         for mut conn in listener.incoming().flatten() {
             count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            // A plaintext client waits for the server's first bytes (an
-            // HTTP/2 server speaks first): read what it sent, if anything,
-            // for a moment, then hang up without a word.
-            let _ = conn.set_read_timeout(Some(std::time::Duration::from_millis(200)));
+            // An HTTP/2 server speaks first (an empty SETTINGS frame; a
+            // plaintext client waits for it), then this one reads what the
+            // client sent and hangs up.
+            let _ = std::io::Write::write_all(&mut conn, &[0, 0, 0, 4, 0, 0, 0, 0, 0]);
+            let _ = conn.set_read_timeout(Some(std::time::Duration::from_secs(10)));
             let mut buf = [0u8; 64];
             let _ = std::io::Read::read(&mut conn, &mut buf);
         }

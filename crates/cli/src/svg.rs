@@ -55,7 +55,12 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
         size: args.size,
         coordinates: !args.no_coordinates,
     };
-    let svg = if crate::local::is_data(&args.pos.variant) { data_svg(&req, &args.pos)? } else { render_request(&req)? };
+    // Resolved first: an unknown name gets the catalogue's error (every
+    // variant, and the closest name).
+    let svg = match crate::local::catalogue().find(&args.pos.variant)? {
+        menagerie_app::VariantRef::Data(_) => data_svg(&req, &args.pos)?,
+        menagerie_app::VariantRef::Compiled(_) => render_request(&req)?,
+    };
     let json = crate::ui::json();
     match &args.output {
         Some(path) => {

@@ -290,6 +290,8 @@ fn a_misspelt_variant_gets_the_closest_name_suggested() {
         (&["moves", "--variant", "Makruck"], "makruk"),
         (&["--variants", EXAMPLE, "perft", "--variant", "centuars", "1"], "centaurs"),
         (&["epd", "--variant", "chess96", "tests/perft/chess-standard.epd"], "chess960"),
+        (&["svg", "--variant", "alsied"], "alseid"),
+        (&["svg", "--variant", "shatranji"], "shatranj"),
     ] {
         let o = run(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

@@ -50,6 +50,7 @@ UCI options (the `uci` command lists them with their ranges):
   MultiPV              best lines reported
   Clear Hash           empties the transposition table
   Ponder               accepted; `go ponder` works whatever its value
+  Move Overhead        milliseconds taken off the clock for GUI/pipe lag
   UCI_LimitStrength    play at the strength UCI_Elo says
   UCI_Elo              the strength when limited
   UCI_Chess960         Chess960 castling, written king-takes-rook

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{Engine, QUICK, legal, position_after};
-use menagerie_notation::fen;
-use menagerie_variants::{AnyPosition, VariantId};
+use menagerie_notation::{fen, xboard};
+use menagerie_variants::{AnyPosition, Move, VariantId};
 use std::time::{Duration, Instant};
 
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
@@ -34,7 +34,7 @@ fn sync(e: &mut Engine, n: u32) -> Vec<String> {
 fn engine_move(e: &mut Engine, pos: &AnyPosition, timeout: Duration) -> (Vec<String>, String) {
     let mut lines = e.read_until_prefix("move ", timeout);
     let mv = lines.pop().unwrap()["move ".len()..].to_string();
-    legal(pos, &mv).unwrap_or_else(|err| e.fail(&format!("engine move: {err}")));
+    legal_xboard(pos, &mv).unwrap_or_else(|err| e.fail(&format!("engine move: {err}")));
     for l in &lines {
         check_thinking(e, pos, l);
     }
@@ -54,9 +54,25 @@ fn check_thinking(e: &mut Engine, pos: &AnyPosition, line: &str) {
     }
     let mut p = *pos;
     for m in &w[4..] {
-        let mv = legal(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{line}': {err}")));
-        p = p.play(mv).unwrap();
+        for mv in legal_xboard(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{line}': {err}"))) {
+            p = p.play(mv).unwrap();
+        }
     }
+}
+
+/// The legal moves an XBoard move text of the engine stands for in `pos`
+/// (two for White's accept-and-place), written as the engine must write
+/// them (`g1f3a`: a gating move carries the entering piece).
+fn legal_xboard(pos: &AnyPosition, text: &str) -> Result<Vec<Move>, String> {
+    let moves =
+        xboard::from_xboard(pos, text).ok_or_else(|| format!("'{text}' in {}: not a legal move", fen::format(pos)))?;
+    if let [m] = moves[..] {
+        let canon = xboard::xboard_move(pos, m, false);
+        if canon.as_deref() != Some(text) {
+            return Err(format!("'{text}' is legal but not XBoard's form ({canon:?})"));
+        }
+    }
+    Ok(moves)
 }
 
 fn score_of(line: &str) -> i32 {

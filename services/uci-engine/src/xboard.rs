@@ -25,7 +25,7 @@
 
 use crate::session::{Session, send};
 use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
-use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
+use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_move, xboard_start_fen};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
 use menagerie_rules::{EndReason, GameResult, Move as DataMove};
@@ -102,8 +102,15 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     let white: String = white.into_iter().collect();
     let (w, h) = v.size();
     let parent = xboard::parent(v);
-    let start = xboard_fen(&AnyPosition::start(v));
-    let mut out = vec![format!("setup ({white}{black}) {w}x{h}+0_{parent} {start}")];
+    let start = xboard_start_fen(v);
+    // Gating variants hold the reserve pieces in XBoard's holdings, one
+    // slot per piece kind up to the reserve piece's (XBoard counts them in
+    // its piece order: S-Chess gating takes the piece from there).
+    let hand = match v.rules().gating {
+        Some(g) => kinds.iter().filter(|&&k| xboard_slot(k) <= xboard_slot(g.piece) && k != PieceKind::King).count(),
+        None => 0,
+    };
+    let mut out = vec![format!("setup ({white}{black}) {w}x{h}+{hand}_{parent} {start}")];
     for k in kinds {
         let extra = legality_betza(v, k);
         let orthodox = matches!(
@@ -116,22 +123,25 @@ fn describe_variant(v: VariantId) -> Vec<String> {
                 | PieceKind::King
         );
         if !orthodox || !extra.is_empty() {
-            out.push(format!("piece {}& {}{extra}", k.letter(), k.movement().betza));
+            // XBoard's own pawn (double step, en passant) in Betza, when its move is added to.
+            let base = if k == PieceKind::Pawn { "fmWfceFifmnD" } else { k.movement().betza };
+            out.push(format!("piece {}& {base}{extra}", k.letter()));
         }
     }
     out
 }
 
 /// Moves added to a piece's Betza so that XBoard 4.9 with legality testing
-/// on accepts the forms [`to_xboard`] writes: in a gating variant a
-/// back-rank piece's "visit" (`mabmD`: two squares straight ahead to an
-/// empty square and back, Black's `accept` and a one-file placement), and in
-/// Camel and Rhino Chess a step onto an adjacent friendly piece (`dK`,
-/// XBoard's swap; written from the square that holds no pawn).
+/// on accepts the forms [`to_xboard`] writes: in a gating variant the
+/// pawn's "visit" (`fmabmW`: a step ahead to an empty square and back, the
+/// prelude's accept and placements; the whole Betza of the pawn is then
+/// given), and in Camel and Rhino Chess a step onto an adjacent friendly
+/// piece (`dK`, XBoard's swap; written from the King's square or else the
+/// square that holds no pawn).
 fn legality_betza(v: VariantId, k: PieceKind) -> &'static str {
     if v.rules().gating.is_some() {
         match k {
-            PieceKind::King | PieceKind::Queen | PieceKind::Rook | PieceKind::Bishop | PieceKind::Knight => "mabmD",
+            PieceKind::Pawn => "fmabmW",
             _ => "",
         }
     } else if xboard::parent(v) == "grand" && k != PieceKind::Pawn {

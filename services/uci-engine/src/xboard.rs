@@ -5,17 +5,19 @@
 //! variant and piece-to-char table (`setup`: Camel, Zebra and Wazir on
 //! XBoard's own pieces, the Rhino on the Gnu, the Alpaca on the Camel, the
 //! Alseid on the Princess picture) and the fairy pieces' Betza movement
-//! (`piece`). Moves are written the way XBoard 4.9 (with `-testLegality
-//! false`) can follow them: see [`to_xboard`] and [`from_xboard`]. In short:
-//! ranks from 0 on ten-rank boards; the prelude as passes (`@@@@` =
-//! `decline`) and "visits" that leave XBoard's board unchanged (`g1g3-g1` =
-//! place on g; White's `accept` and placement are one such move); gating
-//! with the entering piece as suffix (`g1f3a`); swaps as a move onto the
-//! friendly piece. Chess960 is XBoard's `fischerandom` (castling written
-//! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
-//! fired by castling on the rook's file or by a kidnap) are not played by
-//! the engine while another move exists (without one it claims a draw);
-//! from the user they are accepted.
+//! (`piece`), the reserve of a gating variant as XBoard holdings. Moves are
+//! written the way XBoard 4.9 can follow them, with its legality testing on
+//! or off: see [`to_xboard`] and [`from_xboard`]. In short: ranks from 0 on
+//! ten-rank boards; the prelude as passes (`@@@@` = `decline`) and pawn
+//! "visits" that leave XBoard's board unchanged (`g2g3-g2` = place on g;
+//! White's `accept` and placement are one such move); gating with the
+//! entering piece as suffix (`g1f3a`, castling gating on the rook's file as
+//! `h1e1a`); swaps as a move onto the friendly piece. Chess960 is XBoard's
+//! `fischerandom` (castling written `O-O`/`O-O-O`; king-takes-rook and
+//! king-to-square are read too). Moves XBoard cannot show (kidnaps,
+//! takeovers, a gate fired by a kidnap; a King swap its legality test
+//! misjudges) are not played by the engine while another move exists
+//! (without one it claims a draw); from the user they are accepted.
 //!
 //! Variants defined as data (`variants.ini`) are played in their own
 //! coordinate notation: those XBoard knows by name under that name

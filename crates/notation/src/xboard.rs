@@ -281,7 +281,8 @@ pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix
 ///   visit (see the engine's `run`).
 /// - a move that fires a gate from its own home square gets the entering
 ///   piece as suffix (`g1f3a`, `e1g1a`); castling that fires the gate of
-///   the rook's file is the rook onto its king (`h1e1a`), as in S-Chess;
+///   the rook's file would be the rook onto its king (`h1e1a`), as in
+///   S-Chess, which XBoard mangles from an engine: not sent, only read;
 /// - a swap is a move onto the friendly piece, from the King's square if
 ///   it is one of them, else from the square that holds no pawn;
 /// - a takeover leap is a "promotion" of the leaper to itself (`h2g4c` for a
@@ -362,7 +363,11 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
     let after = grid(&pos.play(m).ok()?);
     // Castling that fires the gate of the rook's file is XBoard's S-Chess
     // form of it, the rook onto its king (`h1e1a`): the piece enters on the
-    // square the move names first.
+    // square the move names first. XBoard 4.9 reads it so from a user, but
+    // from an engine in a TwoMachines game with legality testing on its
+    // HandleMachineMove "corrects" the move as an engine's FRC castling
+    // (the destination one file over, h1d1: the rook takes the queen), so
+    // such a castling is not sent (strict).
     if m.kind == MoveKind::Castle
         && let Some(g) = v.rules().gating
     {
@@ -370,6 +375,9 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
         let rank = from / f;
         let rook = if to % f > from % f { rank * f + f - 1 } else { rank * f };
         if is(board[rook], 'r') && is(after[rook], g.piece.letter()) {
+            if strict {
+                return None;
+            }
             (from, to) = (rook, from);
         }
     }
@@ -769,11 +777,13 @@ mod tests {
     }
 
     #[test]
-    fn castling_that_gates_on_the_rooks_file_is_the_rook_onto_its_king() {
+    fn castling_that_gates_on_the_rooks_file_is_read_as_the_rook_onto_its_king() {
         // The gate on h fires when the king castles short: S-Chess's h1e1a.
         let p = fen::parse(VariantId::Alpaca, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[A@ha@a] w KQkq - 0 1").unwrap();
         let short = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 > m.from.0).unwrap();
-        assert_eq!(to_xboard(&p, short).as_deref(), Some("h1e1a"));
+        // Not sent to XBoard (it would play h1d1), read from it.
+        assert_eq!(to_xboard(&p, short), None);
+        assert_eq!(xboard_move(&p, short, false).as_deref(), Some("h1e1a"));
         assert_eq!(from_xboard(&p, "h1e1a"), Some(vec![short]));
         let long = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 < m.from.0).unwrap();
         assert_eq!(to_xboard(&p, long).as_deref(), Some("e1c1"));
@@ -781,7 +791,7 @@ mod tests {
             fen::parse(VariantId::Alpaca, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[A@ha@a] b KQkq - 0 1").unwrap();
         let long =
             black.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 < m.from.0).unwrap();
-        assert_eq!(to_xboard(&black, long).as_deref(), Some("a8e8a"));
+        assert_eq!(xboard_move(&black, long, false).as_deref(), Some("a8e8a"));
         assert_eq!(from_xboard(&black, "a8e8a"), Some(vec![long]));
     }
 

@@ -11,12 +11,12 @@
 //! ten-rank boards; the prelude as passes (`@@@@` = `decline`) and pawn
 //! "visits" that leave XBoard's board unchanged (`g2g3-g2` = place on g;
 //! White's `accept` and placement are one such move); gating with the
-//! entering piece as suffix (`g1f3a`, castling gating on the rook's file as
-//! `h1e1a`); swaps as a move onto the friendly piece. Chess960 is XBoard's
+//! entering piece as suffix (`g1f3a`); swaps as a move onto the friendly
+//! piece. Chess960 is XBoard's
 //! `fischerandom` (castling written `O-O`/`O-O-O`; king-takes-rook and
 //! king-to-square are read too). Moves XBoard cannot show (kidnaps,
-//! takeovers, a gate fired by a kidnap; a King swap its legality test
-//! misjudges) are not played by the engine while another move exists
+//! takeovers, a gate fired by a kidnap or by castling on the rook's file;
+//! a King swap its legality test misjudges) are not played by the engine while another move exists
 //! (without one it claims a draw); from the user they are accepted.
 //!
 //! Variants defined as data (`variants.ini`) are played in their own

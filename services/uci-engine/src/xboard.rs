@@ -699,7 +699,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                         send(&l);
                     }
                 }
-                None => send(&format!("Error (unknown variant): {}", args.join(" "))),
+                None => {
+                    let name = args.join(" ");
+                    let hint = s.variants.suggest(&name).map(|m| format!(" (did you mean '{m}'?)")).unwrap_or_default();
+                    send(&format!("Error (unknown variant): {name}{hint}"));
+                }
             },
             "force" => {
                 s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -103,6 +103,16 @@ class Server:
         self.log.close()
 
 
+class HostileConnection(h2.connection.H2Connection):
+    """h2's client connection, but it opens streams past the server's
+    SETTINGS_MAX_CONCURRENT_STREAMS (h2 checks the count of open streams
+    before it opens one: it is told none are open)."""
+
+    @property
+    def open_outbound_streams(self):
+        return 0
+
+
 class Client:
     """One HTTP/2 connection driven by hand: a thread only reads the socket
     (so the server is never blocked writing to us), the caller's thread
@@ -113,10 +123,7 @@ class Client:
         self.sock = socket.create_connection((host, int(port)), timeout=timeout)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         config = h2.config.H2Configuration(client_side=True, header_encoding="utf-8")
-        self.conn = h2.connection.H2Connection(config=config)
-        # Ignore the server's SETTINGS_MAX_CONCURRENT_STREAMS: h2 refuses to
-        # open a stream beyond it, so tell it none are open.
-        type(self.conn).open_outbound_streams = property(lambda _self: 0)
+        self.conn = HostileConnection(config=config)
         self.inbox: queue.Queue[bytes] = queue.Queue()
         self.closed_by_peer = False
         self.goaway = None
@@ -424,6 +431,7 @@ def main() -> int:
     finally:
         if server:
             server.stop()
+            os.unlink(log_path)
     if a.json:
         print(json.dumps(result))
     return 0

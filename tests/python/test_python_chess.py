@@ -133,6 +133,25 @@ def test_mate_and_game_over(engine):
     assert result.move is None
 
 
+def test_show_wdl_gives_python_chess_win_draw_loss(engine):
+    assert engine.options["UCI_ShowWDL"].type == "check"
+    assert engine.options["UCI_ShowWDL"].default is False
+    board = chess.Board("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1")
+    info = engine.analyse(board, chess.engine.Limit(depth=4))
+    assert "wdl" not in info, "off by default"
+    engine.configure({"UCI_ShowWDL": True})
+    info = engine.analyse(board, chess.engine.Limit(depth=4))
+    wdl = info["wdl"]
+    assert wdl.white().total() == 1000
+    assert wdl.white().wins > 900, wdl
+    # python-chess's own model would say the same of a queen-up score.
+    assert wdl.white().expectation() > info["score"].white().wdl().expectation() - 0.1
+    # A mate found: certain.
+    info = engine.analyse(chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), chess.engine.Limit(depth=4))
+    assert (info["wdl"].white().wins, info["wdl"].white().draws, info["wdl"].white().losses) == (1000, 0, 0)
+    engine.configure({"UCI_ShowWDL": False})
+
+
 def test_infinite_analysis_stops_on_request(engine):
     board = chess.Board()
     with engine.analysis(board) as analysis:

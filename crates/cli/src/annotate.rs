@@ -12,8 +12,8 @@ use clap::{Args, ValueEnum};
 use menagerie_api::pb;
 use menagerie_notation::pgn::{AnyPgnGame, PgnGame};
 use menagerie_review::{
-    Budget, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewEvent, ReviewOptions, Side,
-    SideSummary, Summary, SvgMode, Thresholds,
+    Budget, Chances, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewEvent, ReviewOptions,
+    Side, SideSummary, Summary, SvgMode, Thresholds,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};
@@ -481,6 +481,7 @@ fn position_from_pb(p: pb::PositionReview) -> PositionReport {
         nodes: p.nodes,
         time_ms: p.time_ms,
         outcome: (!p.result.is_empty()).then_some(GameEnd { result: p.result, description: p.result_description }),
+        chances: p.wdl.map(|w| Chances { white: w.win, draw: w.draw, black: w.loss }).unwrap_or_default(),
         fen: p.fen,
     }
 }

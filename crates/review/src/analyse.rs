@@ -3,10 +3,11 @@
 use crate::judge::summarise;
 use crate::position::ReviewPosition;
 use crate::{
-    Budget, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewError, ReviewEvent,
+    Budget, Chances, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewError, ReviewEvent,
     ReviewOptions, Side, Summary, SvgMode, move_accuracy,
 };
 use menagerie_notation::pgn::{PgnGame, PgnPosition};
+use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Limits, MAX_DEPTH, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -51,8 +52,15 @@ pub fn review<P: ReviewPosition>(
     let workers = if searched.is_empty() { 0 } else { workers };
     on_event(ReviewEvent::Started { positions: total, searches: searched.len(), workers });
 
-    let mut out =
-        Collector { options, positions: &positions, moves: &moves, reports: vec![None; total], moves_done: Vec::new() };
+    let mut out = Collector {
+        options,
+        positions: &positions,
+        moves: &moves,
+        reports: vec![None; total],
+        moves_done: Vec::new(),
+        model: WdlModel::for_variant(&P::variant_name(&game.variant)),
+        start_fen: P::start_fen(&game.variant),
+    };
     if let Some(end) = end {
         let pos = &positions[last];
         out.accept(finished_report(last, pos, end), &mut on_event)?;
@@ -206,6 +214,7 @@ fn finished_report<P: PgnPosition>(index: usize, pos: &P, (score, end): (Eval, G
         nodes: 0,
         time_ms: 0,
         outcome: Some(end),
+        chances: Chances::default(),
     }
 }
 
@@ -301,6 +310,7 @@ impl<P: ReviewPosition> Worker<'_, P> {
             nodes: result.nodes,
             time_ms: result.time_ms,
             outcome: None,
+            chances: Chances::default(),
         })
     }
 }
@@ -330,6 +340,10 @@ struct Collector<'a, P: ReviewPosition> {
     moves: &'a [P::Move],
     reports: Vec<Option<PositionReport>>,
     moves_done: Vec<MoveReport>,
+    /// The game's win/draw/loss model.
+    model: WdlModel,
+    /// The game's start position (its material is the model's 100 %).
+    start_fen: String,
 }
 
 impl<P: ReviewPosition> Collector<'_, P> {
@@ -340,7 +354,12 @@ impl<P: ReviewPosition> Collector<'_, P> {
 
     /// Stores a position, announces it, and judges the moves into and out
     /// of it if their other position is done.
-    fn accept(&mut self, report: PositionReport, on_event: &mut impl FnMut(ReviewEvent)) -> Result<(), ReviewError> {
+    fn accept(
+        &mut self,
+        mut report: PositionReport,
+        on_event: &mut impl FnMut(ReviewEvent),
+    ) -> Result<(), ReviewError> {
+        report.chances = report.score.chances(&self.model, wdl::material_fraction(&report.fen, &self.start_fen));
         let index = report.index;
         let Some(slot) = self.reports.get_mut(index) else {
             return Err(ReviewError::Worker(format!("a report for position {index}, which the game does not have")));
@@ -370,8 +389,8 @@ impl<P: ReviewPosition> Collector<'_, P> {
         };
         let played_uci = pos.coordinates(mv);
         let is_best = played_uci == best_uci;
-        let win_before = before.score.win_percent(mover);
-        let win_after = after.score.win_percent(mover);
+        let win_before = before.chances.expected_percent(mover);
+        let win_after = after.chances.expected_percent(mover);
         let loss = (win_before - win_after).max(0.0);
         let classification = Classification::judge(loss, is_best, &self.options.thresholds);
         let cp_loss = (before.score.cp_for(mover) - after.score.cp_for(mover)).max(0).unsigned_abs();

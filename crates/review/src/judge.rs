@@ -1,7 +1,9 @@
 //! Judging moves: win probability, classification, centipawn loss and
 //! accuracy, the way game-review tools (lichess) compute them.
 
-use crate::{Eval, MoveReport, PositionReport, Side, SideSummary};
+use crate::{Chances, Eval, MoveReport, PositionReport, Side, SideSummary};
+use menagerie_search::Score;
+use menagerie_search::wdl::WdlModel;
 use serde::Serialize;
 
 /// The slope of the logistic curve from centipawns to win probability
@@ -140,6 +142,27 @@ impl Classification {
 }
 
 impl Eval {
+    /// The chances of each result by `model` (the game's win/draw/loss
+    /// model) at the material fraction `material`: certain for the side
+    /// that mates or has won.
+    pub fn chances(self, model: &WdlModel, material: f64) -> Chances {
+        let certain = |side: Side| match side {
+            Side::White => Chances { white: 1000, draw: 0, black: 0 },
+            Side::Black => Chances { white: 0, draw: 0, black: 1000 },
+        };
+        match self {
+            Eval::Cp(cp) => {
+                // The model is the same for both sides: White's score gives
+                // White's chances.
+                let w = model.wdl(Score::Cp(cp), material);
+                Chances { white: w.win, draw: w.draw, black: w.loss }
+            }
+            Eval::Mate(n) if n > 0 => certain(Side::White),
+            Eval::Mate(_) => certain(Side::Black),
+            Eval::Won(side) => certain(side),
+        }
+    }
+
     /// The win probability (0..100) of `side`: [`win_percent`] of the
     /// centipawns; 100 for the side that mates or has won, 0 for the other.
     pub fn win_percent(self, side: Side) -> f64 {
@@ -209,7 +232,7 @@ fn volatility_weights(win_white: &[f64]) -> Vec<f64> {
 /// accuracies weighted by the volatility of the game around each move and
 /// (b) their harmonic mean, which punishes a single very bad move.
 pub(crate) fn summarise(positions: &[PositionReport], moves: &[MoveReport]) -> (SideSummary, SideSummary) {
-    let win_white: Vec<f64> = positions.iter().map(|p| p.score.win_percent(Side::White)).collect();
+    let win_white: Vec<f64> = positions.iter().map(|p| p.chances.expected_percent(Side::White)).collect();
     let weights = volatility_weights(&win_white);
     let side = |side: Side| {
         let mut s = SideSummary::default();

@@ -54,11 +54,13 @@
 //! # Judging moves
 //! A move's evaluation before is its position's score and after the next
 //! position's (both from the searches; White's point of view in
-//! [`Eval`]). The mover's win probability in percent is
-//! `50 + 50 * (2 / (1 + exp(-0.00368208 * cp)) - 1)` ([`win_percent`],
-//! lichess's curve); a mate (or a won game) counts as 100 for the side
-//! that mates and 0 for the other. The loss is the drop of the mover's win
-//! probability (never negative), and the move is
+//! [`Eval`]). Each evaluation becomes the chances of a win, a draw and a
+//! loss ([`PositionReport::chances`]) by the game's win/draw/loss model,
+//! fitted on the engine's own self-play results
+//! ([`menagerie_search::wdl`]; chess's model for a game without one); a
+//! mate (or a won game) is certain. The mover's expected score in percent
+//! (a draw counts half) is the mover's "win probability", and the loss is
+//! its drop (never negative). The move is
 //! - [`Classification::Best`] if it is the engine's best move (whatever
 //!   the loss: it then only measures the noise between two searches),
 //! - a blunder from 15 points of loss, a mistake from 10, an inaccuracy
@@ -263,6 +265,29 @@ pub struct PositionReport {
     pub time_ms: u64,
     /// The result when the game is over here (then nothing was searched).
     pub outcome: Option<GameEnd>,
+    /// The evaluation as chances of the game's result, by the game's
+    /// win/draw/loss model ([`menagerie_search::wdl`]).
+    pub chances: Chances,
+}
+
+/// Chances of a game's result from a position, per mille (they add up to
+/// 1000).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Chances {
+    /// White wins.
+    pub white: u32,
+    /// A draw.
+    pub draw: u32,
+    /// Black wins.
+    pub black: u32,
+}
+
+impl Chances {
+    /// The expected score of `side` in percent (0..100; a draw is half).
+    pub fn expected_percent(self, side: Side) -> f64 {
+        let mine = if side == Side::White { self.white } else { self.black };
+        (f64::from(mine) + f64::from(self.draw) / 2.0) / 10.0
+    }
 }
 
 /// The judgement of one move of the main line.

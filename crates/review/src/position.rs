@@ -15,6 +15,8 @@ use menagerie_variants::{AnyPosition, DrawReason, Game, Outcome};
 pub trait ReviewPosition: PgnPosition<Move: Send + Sync + Eq + 'static> + Send + Sync {
     /// The name of `variant`.
     fn variant_name(variant: &Self::Variant) -> String;
+    /// The FEN of `variant`'s start position.
+    fn start_fen(variant: &Self::Variant) -> String;
     /// `m` (legal here) in coordinate form.
     fn coordinates(&self, m: Self::Move) -> String;
     /// The legal move written `text` in coordinate form.
@@ -58,6 +60,10 @@ fn arrows<S: Copy + PartialEq>(
 impl ReviewPosition for AnyPosition {
     fn variant_name(variant: &Self::Variant) -> String {
         variant.name().to_string()
+    }
+
+    fn start_fen(variant: &Self::Variant) -> String {
+        variant.start_fen().to_string()
     }
 
     fn coordinates(&self, m: Self::Move) -> String {
@@ -120,6 +126,10 @@ fn compiled_end(game: &Game) -> Option<(Eval, GameEnd)> {
 impl ReviewPosition for menagerie_rules::Position {
     fn variant_name(variant: &Self::Variant) -> String {
         variant.name.clone()
+    }
+
+    fn start_fen(variant: &Self::Variant) -> String {
+        variant.start_fen.clone()
     }
 
     fn coordinates(&self, m: Self::Move) -> String {

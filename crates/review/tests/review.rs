@@ -268,6 +268,7 @@ fn a_checkmate_is_reported_without_a_search() -> Res {
     assert_eq!(mate.eval_after, Eval::Won(Side::White));
     assert_eq!(mate.win_after, 100.0);
     assert_eq!(mate.classification, Classification::Best);
+    assert_eq!((last.chances.white, last.chances.draw, last.chances.black), (1000, 0, 0));
     // Nf6 allowed mate in one.
     assert_eq!(r.moves[5].eval_after, Eval::Mate(1));
     assert_eq!(r.moves[5].classification, Classification::Blunder);
@@ -288,6 +289,9 @@ fn json_has_the_expected_fields() -> Res {
     assert_eq!(v["positions"][0]["side_to_move"], "white");
     assert!(v["positions"][0]["best_move_san"].is_string());
     assert!(v["positions"][0]["pv_uci"].is_array());
+    for field in ["white", "draw", "black"] {
+        assert!(v["positions"][0]["chances"][field].is_u64(), "chances.{field}");
+    }
     let m = &v["moves"][3];
     assert_eq!(m["classification"], "blunder");
     assert_eq!(m["colour"], "black");
@@ -369,4 +373,30 @@ fn a_panicking_callback_stops_the_workers() {
     assert!(r.is_err());
     let at = panicked.lock().unwrap_or_else(std::sync::PoisonError::into_inner).expect("a position event");
     assert!(at.elapsed() < Duration::from_secs(30), "took {:?} after the panic", at.elapsed());
+}
+
+/// Each position's chances come from the game's win/draw/loss model, add up
+/// to 1000, follow the evaluation, and give the judged moves their
+/// expected scores.
+#[test]
+fn chances_follow_the_games_model() -> Res {
+    use menagerie_search::wdl::{WdlModel, material_fraction};
+    let game = read("1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n")?;
+    let r = review(&game, &quick(1), |_| {})?;
+    let model = WdlModel::for_variant("chess");
+    for p in &r.positions {
+        let c = p.chances;
+        assert_eq!(c.white + c.draw + c.black, 1000, "{p:?}");
+        let m = material_fraction(&p.fen, VariantId::Chess.start_fen());
+        assert_eq!(c, p.score.chances(&model, m), "{p:?}");
+    }
+    // After Nxg5 White is a queen up: White's chances are the larger.
+    let last = r.positions.last().ok_or("no positions")?.chances;
+    assert!(last.white > 500 && last.black < 100, "{last:?}");
+    for m in &r.moves {
+        let before = r.positions[m.index - 1].chances.expected_percent(m.colour);
+        let after = r.positions[m.index].chances.expected_percent(m.colour);
+        assert_eq!((m.win_before, m.win_after), (before, after), "{m:?}");
+    }
+    Ok(())
 }

@@ -68,6 +68,7 @@ mod search;
 mod see;
 mod strength;
 mod tt;
+pub mod wdl;
 
 pub use data::DataPosition;
 pub use data_eval::DataEval;

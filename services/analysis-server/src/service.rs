@@ -10,6 +10,7 @@ use menagerie_app::{
 };
 use menagerie_notation::{fen, parse_move, pgn, san, uci};
 use menagerie_rules::Move as DataMove;
+use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
 use std::pin::Pin;
@@ -184,9 +185,18 @@ fn pv_texts(pos: &AnyPosition, pv: &[Move]) -> (Vec<String>, Vec<String>) {
     (coords, sans)
 }
 
+/// `score` as win/draw/loss chances in the game named `variant`, at the
+/// position `fen` of a game that starts at `start_fen`.
+fn wdl_pb(variant: &str, fen: &str, start_fen: &str, score: Score) -> pb::Wdl {
+    let w = WdlModel::for_variant(variant).wdl(score, wdl::material_fraction(fen, start_fen));
+    pb::Wdl { win: w.win, draw: w.draw, loss: w.loss }
+}
+
 fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
     let (pv, pv_san) = pv_texts(pos, &i.pv);
-    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
+    let v = pos.variant();
+    let wdl = wdl_pb(v.name(), &fen::format(pos), v.start_fen(), i.score);
+    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san, wdl: Some(wdl) }
 }
 
 /// A line of a data variant's search, in coordinate form and SAN.
@@ -199,7 +209,9 @@ fn data_line_pb(pos: &DataPosition, i: &Info<DataMove>) -> pb::PvLine {
         pv_san.push(p.san(m));
         p = p.play(m);
     }
-    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san }
+    let def = pos.variant();
+    let wdl = wdl_pb(&def.name, &pos.fen(), &def.start_fen, i.score);
+    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san, wdl: Some(wdl) }
 }
 
 /// What an analysis searches.
@@ -285,7 +297,9 @@ fn best_move_pb<M: Copy>(
     line: impl Fn(&Info<M>) -> pb::PvLine,
 ) -> pb::BestMoveResponse {
     let (best_move, best_move_san, ponder) = result.best.map(|m| texts(m, result.ponder)).unwrap_or_default();
+    let lines: Vec<pb::PvLine> = result.lines.iter().map(line).collect();
     pb::BestMoveResponse {
+        wdl: lines.first().and_then(|l| l.wdl),
         best_move,
         best_move_san,
         ponder,
@@ -293,7 +307,7 @@ fn best_move_pb<M: Copy>(
         depth: result.depth,
         nodes: result.nodes,
         time_ms: result.time_ms,
-        lines: result.lines.iter().map(line).collect(),
+        lines,
     }
 }
 
@@ -1243,6 +1257,7 @@ fn position_review_pb(p: &menagerie_review::PositionReport) -> pb::PositionRevie
         time_ms: p.time_ms,
         result: p.outcome.as_ref().map(|o| o.result.clone()).unwrap_or_default(),
         result_description: p.outcome.as_ref().map(|o| o.description.clone()).unwrap_or_default(),
+        wdl: Some(pb::Wdl { win: p.chances.white, draw: p.chances.draw, loss: p.chances.black }),
     }
 }
 

@@ -718,6 +718,8 @@ async fn analyze_streams_deepening_info_then_the_best_move() {
         for l in &i.lines {
             assert!(!l.pv.is_empty() && l.pv.len() == l.pv_san.len(), "{l:?}");
             assert!(l.score.is_some());
+            let w = l.wdl.expect("every line has its win/draw/loss chances");
+            assert_eq!(w.win + w.draw + w.loss, 1000, "{l:?}");
         }
         assert_ne!(i.lines[0].pv[0], i.lines[1].pv[0], "two different first moves");
     }
@@ -734,6 +736,7 @@ async fn analyze_streams_deepening_info_then_the_best_move() {
     assert!(v.legal && v.san == best.best_move_san, "{best:?} {v:?}");
     // The PV's coordinate and SAN forms name the same moves.
     let line = &best.lines[0];
+    assert_eq!(best.wdl, line.wdl, "the best move's chances are its line's");
     assert_eq!(line.pv[0], best.best_move);
     assert_eq!(line.pv_san[0], best.best_move_san);
     wait_until("running jobs to reach 0", || server.running() == 0).await;
@@ -2643,4 +2646,37 @@ async fn a_misspelt_variant_gets_the_closest_name_suggested() {
     let pgn = "[Variant \"makruk\"]\n\n1. e4 d5 *\n".to_string();
     let games = client.read_pgn(pb::ReadPgnRequest { pgn }).await.unwrap().into_inner().games;
     assert_eq!(games[0].position.as_ref().map(|p| p.variant.as_str()), Some("makruk"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn best_move_gives_win_draw_loss_chances_from_the_games_model() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let client = server.client().await;
+    let chances = |variant: &'static str, fen: &'static str| {
+        let mut client = client.clone();
+        async move {
+            let r = client
+                .best_move(pb::BestMoveRequest::from(pb::AnalyzeRequest {
+                    depth: 4,
+                    ..analyze_req(pos(variant, fen, &[]))
+                }))
+                .await
+                .unwrap()
+                .into_inner();
+            r.wdl.unwrap_or_else(|| panic!("{variant} {fen}: no chances in {r:?}"))
+        }
+    };
+    // A queen up: the side to move wins nearly always; a queen down, the
+    // mirror image; a mate found: certain.
+    let up = chances("chess", "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").await;
+    assert!(up.win > 900 && up.loss < 10, "{up:?}");
+    let down = chances("chess", "4k3/3q4/8/8/8/8/8/4K3 w - - 0 1").await;
+    assert!(down.loss > 900 && down.win < 10, "{down:?}");
+    let mate = chances("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").await;
+    assert_eq!((mate.win, mate.draw, mate.loss), (1000, 0, 0));
+    // The start of a data variant has chances too, adding up to 1000.
+    let makruk = chances("makruk", "").await;
+    assert_eq!(makruk.win + makruk.draw + makruk.loss, 1000, "{makruk:?}");
+    assert!(makruk.win.abs_diff(makruk.loss) < 200, "an even start: {makruk:?}");
 }

@@ -54,6 +54,7 @@ UCI options (the `uci` command lists them with their ranges):
   UCI_LimitStrength    play at the strength UCI_Elo says
   UCI_Elo              the strength when limited
   UCI_Chess960         Chess960 castling, written king-takes-rook
+  UCI_ShowWDL          info lines add win/draw/loss chances (wdl W D L, per mille)
   UCI_Variant          the variant played
   VariantPath          variants.ini files to load, as Fairy-Stockfish reads it
 "#

@@ -57,6 +57,8 @@ pub struct Session {
     pub game_seed: u64,
     /// UCI `Move Overhead`: taken off the clocks of `go` (GUI and pipe lag).
     pub move_overhead: std::time::Duration,
+    /// UCI `UCI_ShowWDL`: info lines carry `wdl W D L` (per mille).
+    pub show_wdl: bool,
 }
 
 impl Session {
@@ -81,6 +83,7 @@ impl Session {
             chess960: false,
             game_seed: 0,
             move_overhead: std::time::Duration::from_millis(crate::uci::DEFAULT_MOVE_OVERHEAD),
+            show_wdl: false,
         }
     }
 

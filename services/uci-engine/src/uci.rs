@@ -4,6 +4,7 @@ use crate::session::{Session, send};
 use menagerie_app::{DataPosition, Variants};
 use menagerie_notation::uci;
 use menagerie_rules::Move as DataMove;
+use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Info, Limits, Score};
 use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
 use menagerie_variants::{AnyPosition, Move, VariantId};
@@ -31,17 +32,38 @@ pub fn wire_moves(pos: &AnyPosition, line: &[Move], chess960: bool) -> Vec<Strin
     out
 }
 
-/// Formats an info line; `pos` is the root of the search.
-pub fn info_line(pos: &AnyPosition, i: &Info, chess960: bool) -> String {
-    format_info(i, &wire_moves(pos, &i.pv, chess960))
+/// Formats an info line; `pos` is the root of the search, `wdl` the
+/// root's win/draw/loss model when `UCI_ShowWDL` is on.
+pub fn info_line(pos: &AnyPosition, i: &Info, chess960: bool, wdl: Option<RootWdl>) -> String {
+    format_info(i, &wire_moves(pos, &i.pv, chess960), wdl)
+}
+
+/// What turns a search's scores into win/draw/loss chances at its root:
+/// the game's model and the root's material fraction.
+#[derive(Clone, Copy, Debug)]
+pub struct RootWdl {
+    model: WdlModel,
+    material: f64,
+}
+
+impl RootWdl {
+    /// The model of the game named `variant` at the position `fen` (the
+    /// game starting at `start_fen`).
+    pub fn new(variant: &str, fen: &str, start_fen: &str) -> RootWdl {
+        RootWdl { model: WdlModel::for_variant(variant), material: wdl::material_fraction(fen, start_fen) }
+    }
 }
 
 /// An info line of any search, its variation already written as `pv`.
-fn format_info<M>(i: &Info<M>, pv: &[String]) -> String {
-    let score = match i.score {
+fn format_info<M>(i: &Info<M>, pv: &[String], wdl: Option<RootWdl>) -> String {
+    let mut score = match i.score {
         Score::Cp(c) => format!("cp {c}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    if let Some(r) = wdl {
+        let w = r.model.wdl(i.score, r.material);
+        score.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
+    }
     format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
@@ -95,8 +117,8 @@ pub fn data_moves(pos: &DataPosition, line: &[DataMove]) -> Vec<String> {
 }
 
 /// An info line of a search in a variant defined as data; `pos` is its root.
-fn data_info_line(pos: &DataPosition, i: &Info<DataMove>) -> String {
-    format_info(i, &data_moves(pos, &i.pv))
+fn data_info_line(pos: &DataPosition, i: &Info<DataMove>, wdl: Option<RootWdl>) -> String {
+    format_info(i, &data_moves(pos, &i.pv), wdl)
 }
 
 fn data_bestmove_line(pos: &DataPosition, best: Option<DataMove>, ponder: Option<DataMove>) -> String {
@@ -126,6 +148,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             send("option name UCI_LimitStrength type check default false");
             send(&format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"));
             send("option name UCI_Chess960 type check default false");
+            send("option name UCI_ShowWDL type check default false");
             send(&format!(
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MAX_MOVE_OVERHEAD}"
             ));
@@ -249,6 +272,10 @@ fn setoption(s: &mut Session, rest: &[&str]) {
         "move overhead" => match value.parse::<u64>() {
             Ok(ms) if ms <= MAX_MOVE_OVERHEAD => s.move_overhead = Duration::from_millis(ms),
             _ => send(&format!("info string Move Overhead must be 0..{MAX_MOVE_OVERHEAD}, got '{value}'")),
+        },
+        "uci_showwdl" => match check(&value) {
+            Some(on) => s.show_wdl = on,
+            None => send(&format!("info string UCI_ShowWDL must be true or false, got '{value}'")),
         },
         "uci_chess960" => match check(&value) {
             Some(on) => {
@@ -418,11 +445,13 @@ fn start_search(s: &mut Session, limits: Limits) {
         let quiet = s.quiet_abort.clone();
         let only = s.data_searchmoves.clone();
         let info_root = root.clone();
+        let def = root.variant();
+        let wdl = s.show_wdl.then(|| RootWdl::new(&def.name, &root.fen(), &def.start_fen));
         s.go_data(
             limits,
             only,
             hold,
-            move |info| send(&data_info_line(&info_root, &info)),
+            move |info| send(&data_info_line(&info_root, &info, wdl)),
             move |r| {
                 if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
                     send(&data_bestmove_line(&root, r.best, r.ponder));
@@ -435,10 +464,12 @@ fn start_search(s: &mut Session, limits: Limits) {
     let chess960 = s.chess960;
     let hold = limits.infinite;
     let quiet = s.quiet_abort.clone();
+    let v = root.variant();
+    let wdl = s.show_wdl.then(|| RootWdl::new(v.name(), &menagerie_notation::fen::format(&root), v.start_fen()));
     s.go(
         limits,
         hold,
-        move |info| send(&info_line(&root, &info, chess960)),
+        move |info| send(&info_line(&root, &info, chess960, wdl)),
         move |r| {
             if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
                 send(&bestmove_line(&root, r.best, r.ponder, chess960));

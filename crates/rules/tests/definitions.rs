@@ -1,6 +1,6 @@
 //! Loading variant definitions: the built-in set, custom variants, and errors.
 
-use menagerie_rules::{CountingRule, DefinitionError, Definitions, GameValue, Position};
+use menagerie_rules::{CountingRule, DefinitionError, Definitions, GameValue, LoadOptions, Position};
 
 const CUSTOM: &str = "
 # A small test variant with every kind of movement
@@ -297,4 +297,110 @@ fn takeover_and_swap_keys_are_checked() {
         assert!(matches!(&err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
         assert!(err.to_string().contains(why), "{text:?}: {err}");
     }
+}
+
+/// A file mixing sections Menagerie plays and sections it cannot.
+const MIXED: &str = "\
+[good:chess]
+castling = false
+
+[drops:chess]
+pieceDrops = true
+
+[child-of-drops:drops]
+maxFile = 10
+
+[orphan:crazyhouse]
+
+[typo:chess]
+just words
+
+[chess]
+maxRank = 6
+
+[also-good:good]
+startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
+";
+
+fn lenient() -> LoadOptions<'static> {
+    LoadOptions::default()
+}
+
+#[test]
+fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(MIXED, "mixed.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(loaded.added, vec!["good", "also-good"]);
+    let skipped: Vec<(String, usize, String)> =
+        loaded.skipped.iter().map(|s| (s.name.clone(), s.error.location().1, s.error.reason())).collect();
+    assert_eq!(
+        skipped,
+        vec![
+            (
+                "drops".to_string(),
+                5,
+                "'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play".to_string()
+            ),
+            ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
+            ("orphan".to_string(), 10, "unknown parent 'crazyhouse'".to_string()),
+            ("typo".to_string(), 13, "syntax error: just words".to_string()),
+            ("chess".to_string(), 15, "a variant of that name is already defined".to_string()),
+        ]
+    );
+    // One line per section: file, line, section and reason.
+    assert_eq!(
+        loaded.skipped[0].to_string(),
+        "mixed.ini:5: variant 'drops' skipped: 'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play"
+    );
+    assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
+    assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
+    // The built-in chess was not replaced.
+    assert_eq!(Position::start(defs.get("chess").unwrap()).perft(1), 20);
+    // A later file's child of a skipped section names the skipped parent.
+    let later = defs.load_with("[grandchild:child-of-drops]\n", "later.ini", lenient()).unwrap();
+    assert!(later.added.is_empty());
+    assert_eq!(later.skipped[0].error.reason(), "its parent 'child-of-drops' was skipped");
+}
+
+#[test]
+fn strict_load_stops_at_the_first_unplayable_section() {
+    let mut defs = Definitions::builtin();
+    let options = LoadOptions { strict: true, ..LoadOptions::default() };
+    let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "pieceDrops"), "{err:?}");
+    // Nothing was added, not even the good section before it.
+    assert!(defs.get("good").is_none());
+    // `load` is strict.
+    assert_eq!(defs.load(MIXED, "mixed.ini").unwrap_err(), err);
+}
+
+#[test]
+fn file_level_errors_stop_a_lenient_load() {
+    for (text, line) in [("maxRank = 8\n[x:chess]\n", 1), ("[x:chess]\n[y:chess\n", 2)] {
+        let mut defs = Definitions::builtin();
+        let err = defs.load_with(text, "bad.ini", lenient()).expect_err(text);
+        assert!(matches!(err, DefinitionError::Syntax { line: l, .. } if l == line), "{text:?}: {err:?}");
+        assert!(defs.get("x").is_none());
+    }
+    let mut defs = Definitions::builtin();
+    defs.limit_added(2);
+    let err = defs.load_with("[a:chess]\n[b:nosuch]\n[c:chess]\n[d:chess]\n", "many.ini", lenient()).unwrap_err();
+    // Skipped sections do not count against the limit.
+    assert!(matches!(err, DefinitionError::TooMany { line: 4, max: 2, .. }), "{err:?}");
+}
+
+#[test]
+fn reserved_names_are_refused() {
+    let mut defs = Definitions::builtin();
+    let reserved = |name: &str| name.eq_ignore_ascii_case("alpaca");
+    let options = LoadOptions { strict: false, reserved: Some(&reserved) };
+    let loaded = defs.load_with("[ALPACA:chess]\n[ok:chess]\n", "r.ini", options).unwrap();
+    assert_eq!(loaded.added, vec!["ok"]);
+    assert!(matches!(&loaded.skipped[0].error, DefinitionError::Reserved { line: 1, name, .. } if name == "ALPACA"));
+    let strict = LoadOptions { strict: true, reserved: Some(&reserved) };
+    let err = defs.load_with("[alpaca:chess]\n", "r.ini", strict).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "r.ini:1: variant 'alpaca' is built into Menagerie and cannot be redefined (rename the section)"
+    );
 }

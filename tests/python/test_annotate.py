@@ -42,6 +42,11 @@ def test_a_long_game_opens_in_python_chess():
     assert marked, "weak engines' game: some move is marked ?!, ? or ??"
     # The summary per side goes to stderr.
     assert "game 1 (MenagerieA - MenagerieB): White accuracy" in proc.stderr
+    # Comments are never wrapped inside: python-chess keeps a newline in a
+    # comment as one, and a reader would show it.
+    comments = [node.comment for node in game.mainline() if node.comment]
+    assert any("best" in c for c in comments), comments[:5]
+    assert not any("\n" in c for c in comments), [c for c in comments if "\n" in c][:3]
 
 
 def test_json_review_and_pictures(tmp_path):

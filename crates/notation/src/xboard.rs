@@ -1,8 +1,9 @@
 //! Moves and positions the way XBoard (CECP) writes them, for every variant.
 //!
-//! XBoard 4.9 (with `-testLegality false`) numbers the ranks of ten-rank
-//! boards from 0, has no notation for the prelude, and updates its own board
-//! by simple rules ([`xboard_apply`]). [`to_xboard`] writes a Menagerie move
+//! XBoard 4.9 numbers the ranks of ten-rank boards from 0, has no notation
+//! for the prelude, and updates its own board by simple rules
+//! ([`xboard_apply`]); with legality testing on (its default) it also checks
+//! every move against the `setup`/`piece` description the engine gave it. [`to_xboard`] writes a Menagerie move
 //! in a form whose board update XBoard gets right, [`from_xboard`] reads
 //! one back. Shared by the engine's CECP mode and the match runner's
 //! driver for XBoard engines.
@@ -49,18 +50,88 @@ pub fn xboard_fen(pos: &AnyPosition) -> String {
     }
 }
 
+/// The start position of a gating variant as XBoard is told it (the FEN of
+/// the `setup` command) and writes it back: the reserve pieces in XBoard's
+/// holdings (`[Aa]`, `[AAaa]`), and in the castling field, as S-Chess FEN
+/// does, every back-rank file a piece may still gate on (`KGFDCBQkgfdcbq`:
+/// XBoard's S-Chess gating test wants the piece in hand and the file's
+/// home piece "virgin"). Other variants: [`xboard_fen`] of the start.
+pub fn xboard_start_fen(v: VariantId) -> String {
+    let start = AnyPosition::start(v);
+    let f = fen::format(&start);
+    let (Some(a), Some(b)) = (f.find('['), f.find(']')) else { return xboard_fen(&start) };
+    if v.rules().gating.is_none() || b < a {
+        return xboard_fen(&start);
+    }
+    let held: String = f[a + 1..b].chars().filter(char::is_ascii_alphabetic).collect();
+    let rest: Vec<&str> = f[b + 1..].split_whitespace().collect();
+    let (Some(side), Some(castling)) = (rest.first(), rest.get(1)) else { return xboard_fen(&start) };
+    let files = v.size().0;
+    let board = grid(&start);
+    let king_file =
+        |king: char, rank: usize| (0..files as usize).find(|&x| board.get(rank * files as usize + x) == Some(&king));
+    let ranks = v.size().1 as usize;
+    let mut rights = String::new();
+    for (king_side, queen_side, king, rank, case) in [('K', 'Q', 'K', 0usize, b'A'), ('k', 'q', 'k', ranks - 1, b'a')] {
+        let kf = king_file(king, rank);
+        let (k, q) = (usize::from(castling.contains(king_side)), usize::from(castling.contains(queen_side)));
+        if k == 1 {
+            rights.push(king_side);
+        }
+        for x in (q..files as usize - k).rev() {
+            if (Some(x) != kf || k + q == 0) && board[rank * files as usize + x] != '.' {
+                rights.push((case + x as u8) as char);
+            }
+        }
+        if q == 1 {
+            rights.push(queen_side);
+        }
+    }
+    let tail: Vec<&str> = rest[2..].to_vec();
+    format!("{}[{held}] {side} {rights} {}", &f[..a], tail.join(" "))
+}
+
 /// Reads a FEN from XBoard's `setboard`, in any of the forms XBoard writes
 /// ([`fen::parse`] reads the omitted castling and en passant fields of its
-/// boards without castling; an empty holdings bracket `[-]` is dropped).
-/// XBoard's FEN has no prelude state, so in a gating variant a bracketless
-/// FEN of the start array with the start castling rights is read as the
-/// prelude XBoard is playing: the start itself (White to move, move 1),
-/// after White's `decline` (Black to move: XBoard sends the position after
-/// a pass), or after both declined (White to move, move 2 or later).
-/// Anything else is read as Menagerie FEN.
+/// boards without castling). In a gating variant XBoard's holdings bracket
+/// (`[Aa]`, `[aa]`, `[-]`: piece letters, no `@` or `?`) and the S-Chess
+/// file letters of its castling field (see [`xboard_start_fen`]) are
+/// dropped when the field has such letters or the text is no Menagerie
+/// FEN (Menagerie's `[a]`, Black to place, is read as such otherwise). XBoard's FEN has no prelude state, so a FEN of the start array
+/// with the start castling rights is read as the prelude XBoard is
+/// playing: the start itself (White to move, move 1), after White's
+/// `decline` (Black to move: XBoard sends the position after a pass), or
+/// after both declined (White to move, move 2 or later). Anything else is
+/// read as Menagerie FEN (a position of XBoard's with pieces still in hand
+/// after the prelude is read without them: its FEN does not say on which
+/// files they would enter).
 pub fn from_xboard_fen(v: VariantId, text: &str) -> Result<AnyPosition, String> {
-    let text = text.replacen("[-]", "", 1);
+    let mut text = text.replacen("[-]", "", 1);
     let start = AnyPosition::start(v);
+    // XBoard's holdings and S-Chess castling field: told apart from
+    // Menagerie's reserve bracket (`[a]`: accepted, Black places) by the
+    // file letters XBoard writes while pieces are in hand, or else by
+    // Menagerie's reading failing.
+    let xboard_rights = text
+        .split_whitespace()
+        .nth(2)
+        .is_some_and(|c| c.chars().any(|ch| ch.is_ascii_alphabetic() && !"KQkq".contains(ch)));
+    if v.rules().gating.is_some() && (xboard_rights || fen::parse(v, &text).is_err()) {
+        if let (Some(a), Some(b)) = (text.find('['), text.find(']'))
+            && a < b
+            && text[a + 1..b].chars().all(|c| c.is_ascii_alphabetic())
+        {
+            text.replace_range(a..=b, "");
+        }
+        let mut fields: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        if let Some(c) = fields.get_mut(2)
+            && xboard_rights
+        {
+            let kept: String = c.chars().filter(|ch| "KQkq".contains(*ch)).collect();
+            *c = if kept.is_empty() { "-".to_string() } else { kept };
+        }
+        text = fields.join(" ");
+    }
     if v.rules().gating.is_some() && !text.contains('[') {
         let got = fen::parse_setup(v, &text).map_err(|e| e.to_string())?;
         let want = start.to_setup();
@@ -146,9 +217,9 @@ pub fn name(idx: usize, files: u8, first: u32) -> String {
     format!("{f}{}", idx / files as usize + first as usize)
 }
 
-/// How XBoard (with `-testLegality false`) changes its board for a
-/// coordinate move: the piece moves (a capture replaces), a king's
-/// two-square step on its rank castles with the corner rook, a pawn's
+/// How XBoard changes its board for a coordinate move: the piece moves (a
+/// capture replaces), a king's two-square step on its rank castles with the
+/// corner rook (so does a rook moved onto its own king, S-Chess's form), a pawn's
 /// diagonal step to an empty square captures en passant, a move onto a
 /// friendly piece swaps the two where there is no castling, and a suffix
 /// letter is the gated piece (on the square left, `seirawan` parent) or the
@@ -168,6 +239,15 @@ pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix
         b[rook_from] = '.';
         b[to] = piece;
         b[from] = '.';
+    } else if piece.eq_ignore_ascii_case(&'r') && b[to].eq_ignore_ascii_case(&'k') && own(b[to]) && castles {
+        // S-Chess castling written rook onto king (gating on the rook's square).
+        let king = b[to];
+        let (king_to, rook_to) =
+            if ff > tf { (fr * files + files - 2, fr * files + files - 3) } else { (fr * files + 2, fr * files + 3) };
+        b[from] = '.';
+        b[to] = '.';
+        b[king_to] = king;
+        b[rook_to] = piece;
     } else if own(b[to]) && !castles {
         b.swap(from, to);
     } else {
@@ -190,17 +270,21 @@ pub fn xboard_apply(v: VariantId, board: &[char], from: usize, to: usize, suffix
 
 /// Writes a move the way XBoard reads it, or None for a move XBoard would
 /// not show correctly (a kidnap, a takeover's converted pieces, a gate
-/// fired other than by the home piece's own move, ...).
+/// fired other than by the home piece's own move, ...) or, with legality
+/// testing on, would refuse (a King swap its check test misjudges).
 ///
 /// - prelude: `decline` is a pass (`@@@@`); an `accept` by Black and each
-///   placement are a "visit" that changes nothing on XBoard's board: the
-///   piece on the home square of the (first) gate file goes to an empty
-///   square of the (last) gate file and back, `g1g3-g1` (one file g) or
-///   `b1g3-b1` (files b and g); Black's accept is the visit of its
-///   highest-file home-rank piece that is no king or rook (`g8g6-g8`). White's `accept` is always followed by its own placement, so the
-///   two are one XBoard move: the placement's visit (see `run`).
+///   placement are a pawn's "visit" that changes nothing on XBoard's board
+///   (see [`pawn_visit`]): `g2g3-g2` (one file g), `b2g3-b2` (files b
+///   and g), Black's accept `h7h6-h7`. White's `accept` is always followed
+///   by its own placement, so the two are one XBoard move: the placement's
+///   visit (see the engine's `run`).
 /// - a move that fires a gate from its own home square gets the entering
-///   piece as suffix (`g1f3a`, `e1g1a`);
+///   piece as suffix (`g1f3a`, `e1g1a`); castling that fires the gate of
+///   the rook's file would be the rook onto its king (`h1e1a`), as in
+///   S-Chess, which XBoard mangles from an engine: not sent, only read;
+/// - a swap is a move onto the friendly piece, from the King's square if
+///   it is one of them, else from the square that holds no pawn;
 /// - a takeover leap is a "promotion" of the leaper to itself (`h2g4c` for a
 ///   Camel): XBoard keeps the leaper, but the converted pieces keep their
 ///   colour on XBoard's board, so it is refused here;
@@ -219,26 +303,29 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
         MoveKind::Decline => return Some("@@@@".into()),
         MoveKind::Accept | MoveKind::Place => {
             let white = pos.side_to_move() == Color::White;
+            let f = files as usize;
             let home = if white { 0 } else { ranks as usize - 1 };
             let (first, last) = if m.kind == MoveKind::Accept {
                 let king = if white { 'K' } else { 'k' };
                 let k = board.iter().position(|&c| c == king)?;
-                (k % files as usize, k % files as usize)
+                (k % f, k % f)
             } else {
                 let mask = m.to.0;
-                let fs: Vec<usize> = (0..8).filter(|f| mask & (1 << f) != 0).collect();
+                let fs: Vec<usize> = (0..8).filter(|x| mask & (1 << x) != 0).collect();
                 (*fs.first()?, *fs.last()?)
             };
-            // Black's accept is a visit of a home-rank piece that is no king
-            // or rook (XBoard revokes the castling rights of a king or rook
-            // that moves, even back to its square), highest file first.
-            if m.kind == MoveKind::Accept {
-                let f = files as usize;
-                let (ahead, row) = if white { (2 * f as isize, home * f) } else { (-2 * (f as isize), home * f) };
+            if let Some(text) = pawn_visit(&board, files, ranks, white, m.kind == MoveKind::Accept, first, last) {
+                return Some(text);
+            }
+            // Without a pawn to visit with (a position set up without
+            // them): a home-rank piece's visit, which XBoard follows only
+            // with legality testing off.
+            if m.kind == MoveKind::Accept && !white {
+                let (ahead, row) = (-2 * (f as isize), home * f);
                 let s = (0..f).rev().map(|x| row + x).find(|&s| {
                     let c = board[s].to_ascii_lowercase();
                     board[s] != '.'
-                        && board[s].is_ascii_uppercase() == white
+                        && !board[s].is_ascii_uppercase()
                         && !matches!(c, 'k' | 'r' | 'p')
                         && s.checked_add_signed(ahead).is_some_and(|t| t < board.len() && board[t] == '.')
                 })?;
@@ -249,11 +336,11 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
             let start = if m.kind == MoveKind::Accept {
                 board.iter().position(|&c| c == if white { 'K' } else { 'k' })?
             } else {
-                home * files as usize + first
+                home * f + first
             };
             let rows: Vec<usize> =
                 if white { (0..ranks as usize).collect() } else { (0..ranks as usize).rev().collect() };
-            let visit = rows.into_iter().map(|r| r * files as usize + last).find(|&s| board[s] == '.')?;
+            let visit = rows.into_iter().map(|r| r * f + last).find(|&s| board[s] == '.')?;
             let (s, t) = (name(start, files, 1), name(visit, files, 1));
             return Some(shift(&format!("{s}{t}-{s}"), ranks, -1));
         }
@@ -265,12 +352,35 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
     }
     let text = uci::format(v, m);
     let (mut from, mut to, _) = squares(&text, files, ranks, 1)?;
-    // A swap is written from the square without a pawn: XBoard's legality
-    // test knows the other pieces' steps onto a friend (`dK`), not a pawn's.
-    if m.kind == MoveKind::Swap && board[from].eq_ignore_ascii_case(&'p') {
+    let is = |c: char, p: char| c.eq_ignore_ascii_case(&p);
+    // A swap is written from the King's square, else from the square
+    // without a pawn: XBoard's legality test knows the other pieces' steps
+    // onto a friend (`dK`), not a pawn's, and it finds no King (so
+    // "check") after a move onto its own King.
+    if m.kind == MoveKind::Swap && (is(board[to], 'k') || (!is(board[from], 'k') && is(board[from], 'p'))) {
         (from, to) = (to, from);
     }
     let after = grid(&pos.play(m).ok()?);
+    // Castling that fires the gate of the rook's file is XBoard's S-Chess
+    // form of it, the rook onto its king (`h1e1a`): the piece enters on the
+    // square the move names first. XBoard 4.9 reads it so from a user, but
+    // from an engine in a TwoMachines game with legality testing on its
+    // HandleMachineMove "corrects" the move as an engine's FRC castling
+    // (the destination one file over, h1d1: the rook takes the queen), so
+    // such a castling is not sent (strict).
+    if m.kind == MoveKind::Castle
+        && let Some(g) = v.rules().gating
+    {
+        let f = files as usize;
+        let rank = from / f;
+        let rook = if to % f > from % f { rank * f + f - 1 } else { rank * f };
+        if is(board[rook], 'r') && is(after[rook], g.piece.letter()) {
+            if strict {
+                return None;
+            }
+            (from, to) = (rook, from);
+        }
+    }
     let mover = board[from];
     let mut base = format!("{}{}", name(from, files, 1), name(to, files, 1));
     let suffix = if m.kind == MoveKind::Takeover {
@@ -293,10 +403,91 @@ pub fn xboard_move(pos: &AnyPosition, m: Move, strict: bool) -> Option<String> {
     if strict && xboard_apply(v, &board, from, to, suffix) != after {
         return None;
     }
+    if strict && m.kind == MoveKind::Swap && is(board[from], 'k') && !xboard_king_swap_safe(pos, &after, from, to) {
+        return None;
+    }
     if let Some(s) = suffix {
         base.push(s);
     }
     Some(shift(&base, ranks, -1))
+}
+
+/// Whether XBoard's legality test lets the King on `from` swap with the
+/// friend on `to`: XBoard tests a move onto a friend as a capture, so it
+/// looks for checks on the King's new square with the square it left
+/// empty (`CheckTest`), while after the swap the friend stands there. A
+/// line through that square makes such a swap legal here but illegal for
+/// XBoard: the engine does not play it.
+fn xboard_king_swap_safe(pos: &AnyPosition, after: &[char], from: usize, to: usize) -> bool {
+    let v = pos.variant();
+    let (files, ranks) = v.size();
+    let mut cells = after.to_vec();
+    cells[from] = '.';
+    let mut rows = Vec::with_capacity(ranks as usize);
+    for r in (0..ranks as usize).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for c in &cells[r * files as usize..(r + 1) * files as usize] {
+            if *c == '.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                row.push(*c);
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    let mover = pos.side_to_move();
+    let side = if mover == Color::White { "w" } else { "b" };
+    let Ok(test) = fen::parse(v, &format!("{} {side} - - 0 1", rows.join("/"))) else { return false };
+    let Ok(sq) = u8::try_from(to) else { return false };
+    !test.is_attacked(menagerie_geometry::Square(sq), mover.flip())
+}
+
+/// A prelude action as a pawn's "visit" (`g2g3-g2`): the pawn on the
+/// mover's second rank of file `first` steps to the empty square ahead and
+/// back, with the square it names between (the "kill" square of XBoard's
+/// two-leg moves) an empty square of file `last`: `b2g3-b2` for the files
+/// b and g. XBoard's board is unchanged and, as no back-rank piece moves,
+/// so are its S-Chess gating rights; with legality testing on XBoard
+/// accepts it as the pawn's `fmabmW` (see the engine's `piece` command: a
+/// two-leg move through an empty square is judged by its end squares
+/// only). Black's `accept` (`any`) is the visit of its highest-file pawn
+/// that can step. None without such a pawn.
+fn pawn_visit(
+    board: &[char],
+    files: u8,
+    ranks: u8,
+    white: bool,
+    any: bool,
+    first: usize,
+    last: usize,
+) -> Option<String> {
+    let f = files as usize;
+    let pawn = if white { 'P' } else { 'p' };
+    let second = if white { 1 } else { ranks as usize - 2 };
+    let ahead = |s: usize| if white { s.checked_add(f) } else { s.checked_sub(f) };
+    let can_step = |s: usize| board.get(s) == Some(&pawn) && ahead(s).is_some_and(|t| board.get(t) == Some(&'.'));
+    let from = if any && !white {
+        (0..f).rev().map(|x| second * f + x).find(|&s| can_step(s))?
+    } else {
+        Some(second * f + first).filter(|&s| can_step(s))?
+    };
+    let kill = if first == last || (any && !white) {
+        ahead(from)?
+    } else {
+        let rows: Vec<usize> =
+            if white { (2..ranks as usize).collect() } else { (0..ranks as usize - 2).rev().collect() };
+        rows.into_iter().map(|r| r * f + last).find(|&s| board[s] == '.')?
+    };
+    let (s, k) = (name(from, files, 1), name(kill, files, 1));
+    Some(shift(&format!("{s}{k}-{s}"), ranks, -1))
 }
 
 /// Renumbers the ranks of every square in a move text by `delta` on a
@@ -417,6 +608,11 @@ pub fn from_xboard(pos: &AnyPosition, text: &str) -> Option<Vec<Move>> {
             }
         }
     }
+    // The other forms written here (castling as the rook onto its king).
+    let shown = legal.iter().copied().find(|&m| !m.is_prelude() && xboard_move(pos, m, false).as_deref() == Some(text));
+    if let Some(m) = shown {
+        return Some(vec![m]);
+    }
     parse_move(pos, text).ok().map(|m| vec![m])
 }
 
@@ -494,9 +690,9 @@ mod tests {
         assert_eq!(from_xboard(&p, "b1d4"), Some(vec![m]));
         assert_eq!(from_xboard(&p, "e3e4"), Some(vec![parse_move(&p, "e4e5").unwrap()]));
         // A swap is a move onto the friendly piece (XBoard swaps them).
-        let swap = parse_move(&p, "e2f2").unwrap();
-        assert_eq!(to_xboard(&p, swap).as_deref(), Some("e1f1"));
-        assert_eq!(from_xboard(&p, "f1e1"), Some(vec![swap]));
+        let swap = parse_move(&p, "d2e2").unwrap();
+        assert_eq!(to_xboard(&p, swap).as_deref(), Some("d1e1"));
+        assert_eq!(from_xboard(&p, "e1d1"), Some(vec![swap]));
         assert!(round_trip(&p) > 20);
         let p = after(VariantId::CamelRhino, &["e4e5", "e7e6", "e5e6"]);
         round_trip(&p);
@@ -526,31 +722,42 @@ mod tests {
         let v = VariantId::Alpaca;
         let p = AnyPosition::start(v);
         assert_eq!(to_xboard(&p, Move::DECLINE).as_deref(), Some("@@@@"));
-        // White's accept and placement on g are one visit g1-g3-g1.
+        // White's accept and placement on g are one pawn visit g2-g3-g2
+        // (XBoard forwards it as g2g3,g3g2); a home-rank visit is read too.
         let place_g = parse_move(&after(v, &["accept"]), "A@g").unwrap();
-        assert_eq!(from_xboard(&p, "g1g3-g1"), Some(vec![Move::ACCEPT, place_g]));
-        assert_eq!(from_xboard(&p, "g1g3,g3g1"), Some(vec![Move::ACCEPT, place_g]));
+        assert_eq!(choose_text(&p, &["accept", "A@g"]), "g2g3-g2", "the placement's visit stands for accept and place");
+        for text in ["g2g3-g2", "g2g3,g3g2", "g1g3-g1", "g1g3,g3g1"] {
+            assert_eq!(from_xboard(&p, text), Some(vec![Move::ACCEPT, place_g]), "{text}");
+        }
         // Black's answers: a pass declines, a visit accepts.
         let p = after(v, &["decline"]);
-        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("g8g6-g8"));
-        assert_eq!(from_xboard(&p, "g8g6-g8"), Some(vec![Move::ACCEPT]));
-        assert_eq!(from_xboard(&p, "e8e6-e8"), Some(vec![Move::ACCEPT]));
-        // As XBoard forwards Black's visit: e8e8,e6d8 (a8a8,a6`8 on file a).
-        assert_eq!(from_xboard(&p, "e8e8,e6d8"), Some(vec![Move::ACCEPT]));
-        let a = parse_move(&after(v, &["accept", "A@g"]), "A@a").unwrap();
-        assert_eq!(from_xboard(&after(v, &["accept", "A@g"]), "a8a8,a6`8"), Some(vec![a]));
+        assert_eq!(to_xboard(&p, Move::ACCEPT).as_deref(), Some("h7h6-h7"));
+        for text in ["h7h6-h7", "h7h7,h6g7", "g8g6-g8", "e8e8,e6d8"] {
+            assert_eq!(from_xboard(&p, text), Some(vec![Move::ACCEPT]), "{text}");
+        }
         assert_eq!(from_xboard(&p, "@@@@"), Some(vec![Move::DECLINE]));
-        // Black places on f: f8-f6-f8; XBoard forwards f8f8,f6e8.
+        // Black places on a: a7-a6-a7, which XBoard 4.9 forwards garbled as a7a7,a6`7.
         let p = after(v, &["accept", "A@g"]);
+        let a = parse_move(&p, "A@a").unwrap();
+        assert_eq!(to_xboard(&p, a).as_deref(), Some("a7a6-a7"));
+        assert_eq!(from_xboard(&p, "a7a7,a6`7"), Some(vec![a]));
+        assert_eq!(from_xboard(&p, "a8a8,a6`8"), Some(vec![a]));
         let f = parse_move(&p, "A@f").unwrap();
-        assert_eq!(to_xboard(&p, f).as_deref(), Some("f8f6-f8"));
-        assert_eq!(from_xboard(&p, "f8f8,f6e8"), Some(vec![f]));
+        assert_eq!(to_xboard(&p, f).as_deref(), Some("f7f6-f7"));
+        assert_eq!(from_xboard(&p, "f7f7,f6e7"), Some(vec![f]));
         round_trip(&p);
-        // Two Alpacas: files b and g.
+        // Two Alpacas: the pawn of the first file, the kill square on the
+        // second (exactly as XBoard 4.9 relayed them in a game).
         let p = after(VariantId::Alpaca2, &["accept"]);
+        let ab = parse_move(&p, "A@ab").unwrap();
+        assert_eq!(to_xboard(&p, ab).as_deref(), Some("a2b3-a2"));
+        assert_eq!(from_xboard(&AnyPosition::start(VariantId::Alpaca2), "a2b3,b3a2"), Some(vec![Move::ACCEPT, ab]));
         let bg = parse_move(&p, "A@bg").unwrap();
-        assert_eq!(to_xboard(&p, bg).as_deref(), Some("b1g3-b1"));
+        assert_eq!(to_xboard(&p, bg).as_deref(), Some("b2g3-b2"));
         round_trip(&p);
+        let p = after(VariantId::Alpaca2, &["accept", "A@ab"]);
+        let black_ab = parse_move(&p, "A@ab").unwrap();
+        assert_eq!(from_xboard(&p, "a7a7,b6`7"), Some(vec![black_ab]));
         // A gating move carries the entering piece.
         let p = after(v, &["accept", "A@g", "A@f"]);
         let nf3 = parse_move(&p, "g1f3").unwrap();
@@ -558,6 +765,84 @@ mod tests {
         assert_eq!(from_xboard(&p, "g1f3a"), Some(vec![nf3]));
         assert_eq!(from_xboard(&p, "g1f3"), Some(vec![nf3]));
         round_trip(&p);
+    }
+
+    /// The text of the last of `moves` from `p` (a placement after White's accept).
+    fn choose_text(p: &AnyPosition, moves: &[&str]) -> String {
+        let mut q = *p;
+        for m in &moves[..moves.len() - 1] {
+            q = q.play(parse_move(&q, m).unwrap()).unwrap();
+        }
+        to_xboard(&q, parse_move(&q, moves[moves.len() - 1]).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn castling_that_gates_on_the_rooks_file_is_read_as_the_rook_onto_its_king() {
+        // The gate on h fires when the king castles short: S-Chess's h1e1a.
+        let p = fen::parse(VariantId::Alpaca, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[A@ha@a] w KQkq - 0 1").unwrap();
+        let short = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 > m.from.0).unwrap();
+        // Not sent to XBoard (it would play h1d1), read from it.
+        assert_eq!(to_xboard(&p, short), None);
+        assert_eq!(xboard_move(&p, short, false).as_deref(), Some("h1e1a"));
+        assert_eq!(from_xboard(&p, "h1e1a"), Some(vec![short]));
+        let long = p.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 < m.from.0).unwrap();
+        assert_eq!(to_xboard(&p, long).as_deref(), Some("e1c1"));
+        let black =
+            fen::parse(VariantId::Alpaca, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[A@ha@a] b KQkq - 0 1").unwrap();
+        let long =
+            black.legal_moves().iter().copied().find(|m| m.kind == MoveKind::Castle && m.to.0 < m.from.0).unwrap();
+        assert_eq!(xboard_move(&black, long, false).as_deref(), Some("a8e8a"));
+        assert_eq!(from_xboard(&black, "a8e8a"), Some(vec![long]));
+    }
+
+    #[test]
+    fn xboard_start_fens_hold_the_reserve() {
+        assert_eq!(
+            xboard_start_fen(VariantId::Alpaca),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa] w KGFDCBQkgfdcbq - 0 1"
+        );
+        assert_eq!(
+            xboard_start_fen(VariantId::Alpaca2),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[AAaa] w KGFDCBQkgfdcbq - 0 1"
+        );
+        assert_eq!(
+            xboard_start_fen(VariantId::CamelRhino),
+            "r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - - 0 1"
+        );
+        // What XBoard 4.9 sends back with `setboard` during the prelude.
+        let v = VariantId::Alseid;
+        let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Ss]";
+        assert_eq!(from_xboard_fen(v, &format!("{board} w KGFDCBQkgfdcbq - 0 1")), Ok(AnyPosition::start(v)));
+        assert_eq!(from_xboard_fen(v, &format!("{board} b KGFDCBQkgfdcbq - 0 1")), Ok(after(v, &["decline"])));
+        assert_eq!(
+            from_xboard_fen(v, &format!("{board} w KGFDCBQkgfdcbq - 0 2")),
+            Ok(after(v, &["decline", "decline"]))
+        );
+        // Later, pieces still in hand are left out (XBoard's FEN has no gate files).
+        let later = from_xboard_fen(
+            VariantId::Alpaca,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR[a] b KQkgfdcbq - 1 2",
+        )
+        .unwrap();
+        assert_eq!(fen::format(&later).split(' ').next(), Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKBAR"));
+    }
+
+    #[test]
+    fn king_swaps_are_written_from_the_king() {
+        let p = AnyPosition::start(VariantId::CamelRhino);
+        let swap = parse_move(&p, "e2f2").unwrap();
+        assert_eq!(to_xboard(&p, swap).as_deref(), Some("f1e1"));
+        assert_eq!(from_xboard(&p, "f1e1"), Some(vec![swap]));
+        assert_eq!(from_xboard(&p, "e1f1"), Some(vec![swap]));
+        // XBoard tests the King on e2 with f2 empty: the rook on j2 would
+        // check it there, so XBoard would refuse this legal swap.
+        let p = fen::parse(VariantId::CamelRhino, "c5k3/10/10/10/10/10/10/10/4RK3r/C9 w - - 0 1").unwrap();
+        let swap = parse_move(&p, "e2f2").unwrap();
+        assert_eq!(swap.kind, MoveKind::Swap);
+        assert_eq!(to_xboard(&p, swap), None);
+        assert_eq!(xboard_move(&p, swap, false).as_deref(), Some("f1e1"));
+        let p = fen::parse(VariantId::CamelRhino, "c5k3/10/10/10/10/10/10/10/4RK4/C8r w - - 0 1").unwrap();
+        assert!(to_xboard(&p, parse_move(&p, "e2f2").unwrap()).is_some());
     }
 
     #[test]

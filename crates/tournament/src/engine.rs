@@ -187,6 +187,9 @@ pub struct Engine {
     /// UCI: `UCI_Chess960` is on, so castling is written king-takes-rook
     /// (`e1h1`); otherwise a Chess960 castling is written king-to-square.
     chess960: bool,
+    /// XBoard: whether the engine takes Chess960 castling king-takes-rook
+    /// rather than `O-O` (`None`: not yet known).
+    castles_king_takes_rook: Option<bool>,
 }
 
 /// A mate score's magnitude: scores at least this far from 0 are mates.
@@ -230,6 +233,7 @@ impl Engine {
             options: Vec::new(),
             variants: Vec::new(),
             chess960: false,
+            castles_king_takes_rook: None,
         };
         match config.protocol {
             Protocol::Uci => e.handshake_uci()?,
@@ -716,14 +720,52 @@ impl Engine {
             };
             let text =
                 text.unwrap_or_else(|| xboard::shift(&uci::format(pos.variant(), m), pos.variant().size().1, -1));
-            let line = if self.usermove { format!("usermove {text}") } else { text };
-            self.send(&line)?;
+            if m.kind == MoveKind::Castle && pos.variant().rules().chess960 {
+                self.tell_chess960_castling(&text, &uci::format_wire(&pos, m))?;
+            } else {
+                let line = if self.usermove { format!("usermove {text}") } else { text };
+                self.send(&line)?;
+            }
             for &m in &moves[i..i + played] {
                 pos = pos.play_unchecked(m);
             }
             i += played;
         }
         Ok(())
+    }
+
+    /// Tells a Chess960 castling to an XBoard engine: in the protocol's
+    /// `O-O`/`O-O-O` (`frc`), or king-takes-rook (`wire`, `e1h1`) for
+    /// engines that refuse it (Fairy-Stockfish 11 answers `Error (unkown
+    /// command): O-O`). Each try is followed by a `ping`, so a refusal is
+    /// seen before the game goes on; the form that worked is kept.
+    fn tell_chess960_castling(&mut self, frc: &str, wire: &str) -> Result<(), EngineError> {
+        let forms: Vec<(bool, &str)> = match self.castles_king_takes_rook {
+            Some(true) => vec![(true, wire)],
+            Some(false) => vec![(false, frc)],
+            None => vec![(false, frc), (true, wire)],
+        };
+        let mut refused = String::new();
+        for (king_takes_rook, text) in forms {
+            let line = if self.usermove { format!("usermove {text}") } else { text.to_string() };
+            self.send(&line)?;
+            self.send("ping 960")?;
+            let mut error = None;
+            self.read_until(self.config.start_timeout, |l| {
+                if l.starts_with("Illegal") || l.starts_with("Error") {
+                    error = Some(l.to_string());
+                }
+                l == "pong 960"
+            })?;
+            match error {
+                None => {
+                    self.castles_king_takes_rook = Some(king_takes_rook);
+                    return Ok(());
+                }
+                Some(e) => refused = e,
+            }
+        }
+        Err(EngineError::RejectedMove(refused))
     }
 
     /// Ends the process: `quit`, then a kill if it has not exited within 1 s.

@@ -520,3 +520,35 @@ fn fairy_stockfish_over_xboard_plays_chess960_against_stockfish() {
     config.adjudication.max_moves = Some(60);
     check_chess960_games(&play(&config));
 }
+
+/// A Chess960 castling told to an XBoard engine reaches its board: both
+/// sides' long castling, then the engine (Black, then White) plays a legal
+/// move of the position after it. Fairy-Stockfish 11 refuses `O-O-O`
+/// (`Error (unkown command)`) and takes king-takes-rook (`e1a1`).
+#[test]
+fn chess960_castling_reaches_an_xboard_engine() {
+    let Some(fsf) = fairy_stockfish() else {
+        println!("skipped: no Fairy-Stockfish");
+        return;
+    };
+    use menagerie_tournament::engine::{Engine, GoLimits};
+    use menagerie_variants::{AnyPosition, MoveKind, VariantId};
+    let mut config = engine(&fsf, "FSF-XBoard");
+    config.protocol = Protocol::Xboard;
+    config.options.clear();
+    let start =
+        menagerie_notation::fen::parse(VariantId::Chess960, "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+    let mut e = Engine::start(&config).unwrap();
+    let limits = GoLimits { depth: Some(3), ..GoLimits::default() };
+    e.new_game(&start, &limits).unwrap();
+    let long = |p: &AnyPosition| {
+        *p.legal_moves().iter().find(|m| m.kind == MoveKind::Castle && m.to.0 < m.from.0).expect("long castling")
+    };
+    let white = long(&start);
+    e.tell(&start, &[white]).unwrap();
+    let after = start.play_unchecked(white);
+    let reply = e.think(&start, &[white], &limits, Duration::from_secs(60)).unwrap();
+    assert!(after.legal_moves().contains(&reply.moves[0]), "{:?}", e.log());
+    e.quit();
+}

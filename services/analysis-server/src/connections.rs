@@ -25,6 +25,10 @@ use tonic::transport::server::{Connected, TcpConnectInfo, TcpIncoming};
 /// metrics and health listeners' connections, files, the runtime).
 const RESERVED_FDS: u64 = 256;
 
+/// Connections open at once on the health listener, and on the metrics
+/// listener (probes and scrapers need a few; more are closed at once).
+pub const PROBE_CONNECTIONS: usize = 64;
+
 /// Connection limits (flags).
 #[derive(clap::Args, Clone, Debug)]
 pub struct ConnectionConfig {
@@ -282,7 +286,8 @@ impl Stream for Limited {
                             tracing::warn!(
                                 max_connections = self.max,
                                 refused = n,
-                                "connection limit reached: refusing new connections (--max-connections)"
+                                "connection limit reached: refusing new connections (the API listener's \
+                                 --max-connections; the health listener's is fixed)"
                             );
                         }
                     }

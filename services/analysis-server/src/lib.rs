@@ -159,7 +159,9 @@ pub async fn serve_with(
         // however busy the API's runtime is (hundreds of streams), a probe
         // never waits behind it.
         let listener = listener.into_std()?;
-        let observe = metrics::ObserveLayer::new(options.metrics.clone());
+        let probe_activity = connections::Activity::default();
+        let observe = metrics::ObserveLayer::new(options.metrics.clone()).with_activity(probe_activity.clone());
+        let timeouts = options.timeouts;
         let health = health_server(draining_rx);
         let stop = stopped(stop_rx.clone());
         let span = tracing::Span::current();
@@ -172,6 +174,10 @@ pub async fn serve_with(
             let served = rt.block_on(async move {
                 let listener = TcpListener::from_std(listener)?;
                 let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+                // Capped and timed out like the API listener's: probes left
+                // open cannot take the server's file descriptors.
+                let incoming =
+                    connections::Limited::new(incoming, connections::PROBE_CONNECTIONS, timeouts, probe_activity);
                 tonic::transport::Server::builder()
                     .layer(observe)
                     .add_service(health)

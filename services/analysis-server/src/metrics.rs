@@ -319,8 +319,14 @@ pub fn code_name(code: i32) -> &'static str {
     }
 }
 
-/// Serves `GET /metrics` on `listener` until the task is dropped.
+/// Serves `GET /metrics` on `listener` until the task is dropped, to at
+/// most [`crate::connections::PROBE_CONNECTIONS`] connections at once (more
+/// are closed as soon as accepted, so that scrapers left open cannot take the
+/// server's file descriptors).
 pub async fn serve_metrics(listener: TcpListener, metrics: Metrics) {
+    let permits = Arc::new(tokio::sync::Semaphore::new(crate::connections::PROBE_CONNECTIONS));
+    let mut refused = 0u64;
+    let mut last_warning: Option<Instant> = None;
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
@@ -331,8 +337,23 @@ pub async fn serve_metrics(listener: TcpListener, metrics: Metrics) {
                 continue;
             }
         };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            drop(stream);
+            refused += 1;
+            if last_warning.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) {
+                tracing::warn!(
+                    max_connections = crate::connections::PROBE_CONNECTIONS,
+                    refused,
+                    "metrics listener: connection limit reached, refusing new connections"
+                );
+                last_warning = Some(Instant::now());
+                refused = 0;
+            }
+            continue;
+        };
         let metrics = metrics.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             let service = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
                 let response = respond(&metrics, &req);
                 async move { Ok::<_, std::convert::Infallible>(response) }

@@ -5,17 +5,19 @@
 //! variant and piece-to-char table (`setup`: Camel, Zebra and Wazir on
 //! XBoard's own pieces, the Rhino on the Gnu, the Alpaca on the Camel, the
 //! Alseid on the Princess picture) and the fairy pieces' Betza movement
-//! (`piece`). Moves are written the way XBoard 4.9 (with `-testLegality
-//! false`) can follow them: see [`to_xboard`] and [`from_xboard`]. In short:
-//! ranks from 0 on ten-rank boards; the prelude as passes (`@@@@` =
-//! `decline`) and "visits" that leave XBoard's board unchanged (`g1g3-g1` =
-//! place on g; White's `accept` and placement are one such move); gating
-//! with the entering piece as suffix (`g1f3a`); swaps as a move onto the
-//! friendly piece. Chess960 is XBoard's `fischerandom` (castling written
-//! `O-O`/`O-O-O`; king-takes-rook and king-to-square are read too). Moves XBoard cannot show (kidnaps, takeovers, gates
-//! fired by castling on the rook's file or by a kidnap) are not played by
-//! the engine while another move exists (without one it claims a draw);
-//! from the user they are accepted.
+//! (`piece`), the reserve of a gating variant as XBoard holdings. Moves are
+//! written the way XBoard 4.9 can follow them, with its legality testing on
+//! or off: see [`to_xboard`] and [`from_xboard`]. In short: ranks from 0 on
+//! ten-rank boards; the prelude as passes (`@@@@` = `decline`) and pawn
+//! "visits" that leave XBoard's board unchanged (`g2g3-g2` = place on g;
+//! White's `accept` and placement are one such move); gating with the
+//! entering piece as suffix (`g1f3a`); swaps as a move onto the friendly
+//! piece. Chess960 is XBoard's
+//! `fischerandom` (castling written `O-O`/`O-O-O`; king-takes-rook and
+//! king-to-square are read too). Moves XBoard cannot show (kidnaps,
+//! takeovers, a gate fired by a kidnap or by castling on the rook's file;
+//! a King swap its legality test misjudges) are not played by the engine while another move exists
+//! (without one it claims a draw); from the user they are accepted.
 //!
 //! Variants defined as data (`variants.ini`) are played in their own
 //! coordinate notation: those XBoard knows by name under that name
@@ -25,7 +27,7 @@
 
 use crate::session::{Session, send};
 use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
-use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_fen, xboard_move};
+use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_move, xboard_start_fen};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
 use menagerie_rules::{EndReason, GameResult, Move as DataMove};
@@ -102,8 +104,15 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     let white: String = white.into_iter().collect();
     let (w, h) = v.size();
     let parent = xboard::parent(v);
-    let start = xboard_fen(&AnyPosition::start(v));
-    let mut out = vec![format!("setup ({white}{black}) {w}x{h}+0_{parent} {start}")];
+    let start = xboard_start_fen(v);
+    // Gating variants hold the reserve pieces in XBoard's holdings, one
+    // slot per piece kind up to the reserve piece's (XBoard counts them in
+    // its piece order: S-Chess gating takes the piece from there).
+    let hand = match v.rules().gating {
+        Some(g) => kinds.iter().filter(|&&k| xboard_slot(k) <= xboard_slot(g.piece) && k != PieceKind::King).count(),
+        None => 0,
+    };
+    let mut out = vec![format!("setup ({white}{black}) {w}x{h}+{hand}_{parent} {start}")];
     for k in kinds {
         let extra = legality_betza(v, k);
         let orthodox = matches!(
@@ -116,22 +125,25 @@ fn describe_variant(v: VariantId) -> Vec<String> {
                 | PieceKind::King
         );
         if !orthodox || !extra.is_empty() {
-            out.push(format!("piece {}& {}{extra}", k.letter(), k.movement().betza));
+            // XBoard's own pawn (double step, en passant) in Betza, when its move is added to.
+            let base = if k == PieceKind::Pawn { "fmWfceFifmnD" } else { k.movement().betza };
+            out.push(format!("piece {}& {base}{extra}", k.letter()));
         }
     }
     out
 }
 
 /// Moves added to a piece's Betza so that XBoard 4.9 with legality testing
-/// on accepts the forms [`to_xboard`] writes: in a gating variant a
-/// back-rank piece's "visit" (`mabmD`: two squares straight ahead to an
-/// empty square and back, Black's `accept` and a one-file placement), and in
-/// Camel and Rhino Chess a step onto an adjacent friendly piece (`dK`,
-/// XBoard's swap; written from the square that holds no pawn).
+/// on accepts the forms [`to_xboard`] writes: in a gating variant the
+/// pawn's "visit" (`fmabmW`: a step ahead to an empty square and back, the
+/// prelude's accept and placements; the whole Betza of the pawn is then
+/// given), and in Camel and Rhino Chess a step onto an adjacent friendly
+/// piece (`dK`, XBoard's swap; written from the King's square or else the
+/// square that holds no pawn).
 fn legality_betza(v: VariantId, k: PieceKind) -> &'static str {
     if v.rules().gating.is_some() {
         match k {
-            PieceKind::King | PieceKind::Queen | PieceKind::Rook | PieceKind::Bishop | PieceKind::Knight => "mabmD",
+            PieceKind::Pawn => "fmabmW",
             _ => "",
         }
     } else if xboard::parent(v) == "grand" && k != PieceKind::Pawn {
@@ -687,7 +699,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                         send(&l);
                     }
                 }
-                None => send(&format!("Error (unknown variant): {}", args.join(" "))),
+                None => {
+                    let name = args.join(" ");
+                    let hint = s.variants.suggest(&name).map(|m| format!(" (did you mean '{m}'?)")).unwrap_or_default();
+                    send(&format!("Error (unknown variant): {name}{hint}"));
+                }
             },
             "force" => {
                 s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Engine, QUICK, legal, position_after};
-use menagerie_notation::fen;
+use menagerie_notation::{fen, xboard};
 use menagerie_variants::{AnyPosition, VariantId};
 use std::time::{Duration, Instant};
 
@@ -34,11 +34,21 @@ fn sync(e: &mut Engine, n: u32) -> Vec<String> {
 fn engine_move(e: &mut Engine, pos: &AnyPosition, timeout: Duration) -> (Vec<String>, String) {
     let mut lines = e.read_until_prefix("move ", timeout);
     let mv = lines.pop().unwrap()["move ".len()..].to_string();
-    legal(pos, &mv).unwrap_or_else(|err| e.fail(&format!("engine move: {err}")));
+    xboard_legal(pos, &mv).unwrap_or_else(|err| e.fail(&format!("engine move: {err}")));
     for l in &lines {
         check_thinking(e, pos, l);
     }
     (lines, mv)
+}
+
+/// A legal move the engine wrote for XBoard: plain moves in coordinate
+/// notation, a gating move with the entering piece (`b8c6a`, read by the
+/// XBoard reader and written back the same).
+fn xboard_legal(pos: &AnyPosition, text: &str) -> Result<menagerie_variants::Move, String> {
+    legal(pos, text).or_else(|err| match xboard::from_xboard(pos, text).as_deref() {
+        Some(&[m]) if xboard::to_xboard(pos, m).as_deref() == Some(text) => Ok(m),
+        _ => Err(err),
+    })
 }
 
 /// A thinking line: `depth score centiseconds nodes pv...`, the pv legal.
@@ -54,7 +64,7 @@ fn check_thinking(e: &mut Engine, pos: &AnyPosition, line: &str) {
     }
     let mut p = *pos;
     for m in &w[4..] {
-        let mv = legal(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{line}': {err}")));
+        let mv = xboard_legal(&p, m).unwrap_or_else(|err| e.fail(&format!("pv of '{line}': {err}")));
         p = p.play(mv).unwrap();
     }
 }
@@ -94,69 +104,16 @@ fn variants_describe_board_and_pieces() {
     assert!(sync(&mut e, 1).is_empty(), "orthodox chess needs no setup");
 
     let expect = [
-        // Back-rank pieces "visit" (`mabmD`: Black's accept, a placement)
-        // and Camel and Rhino pieces step onto a friend (`dK`: a swap), so
-        // that XBoard with legality testing on accepts those moves.
-        (
-            "alpaca",
-            "8x8+0_seirawan",
-            &[
-                "piece A& WmD",
-                "piece K& KmabmD",
-                "piece Q& QmabmD",
-                "piece R& RmabmD",
-                "piece B& BmabmD",
-                "piece N& NmabmD",
-            ][..],
-        ),
-        (
-            "alpaca2",
-            "8x8+0_seirawan",
-            &[
-                "piece A& WmD",
-                "piece K& KmabmD",
-                "piece Q& QmabmD",
-                "piece R& RmabmD",
-                "piece B& BmabmD",
-                "piece N& NmabmD",
-            ][..],
-        ),
-        (
-            "alpaca-samefile",
-            "8x8+0_seirawan",
-            &[
-                "piece A& WmD",
-                "piece K& KmabmD",
-                "piece Q& QmabmD",
-                "piece R& RmabmD",
-                "piece B& BmabmD",
-                "piece N& NmabmD",
-            ][..],
-        ),
-        (
-            "alseid",
-            "8x8+0_seirawan",
-            &[
-                "piece S& ",
-                "piece K& KmabmD",
-                "piece Q& QmabmD",
-                "piece R& RmabmD",
-                "piece B& BmabmD",
-                "piece N& NmabmD",
-            ][..],
-        ),
-        (
-            "alseid-weak",
-            "8x8+0_seirawan",
-            &[
-                "piece S& ",
-                "piece K& KmabmD",
-                "piece Q& QmabmD",
-                "piece R& RmabmD",
-                "piece B& BmabmD",
-                "piece N& NmabmD",
-            ][..],
-        ),
+        // Pawns "visit" (`fmabmW`: the prelude's accept and placements,
+        // leaving XBoard's S-Chess gating rights alone), the reserve piece is
+        // in XBoard's holdings (6 slots: P N B R Q and it), and Camel and
+        // Rhino pieces step onto a friend (`dK`: a swap), so that XBoard with
+        // legality testing on accepts those moves.
+        ("alpaca", "8x8+6_seirawan", &["piece A& WmD", "piece P& fmWfceFifmnDfmabmW"][..]),
+        ("alpaca2", "8x8+6_seirawan", &["piece A& WmD", "piece P& fmWfceFifmnDfmabmW"][..]),
+        ("alpaca-samefile", "8x8+6_seirawan", &["piece A& WmD", "piece P& fmWfceFifmnDfmabmW"][..]),
+        ("alseid", "8x8+6_seirawan", &["piece S& mQ", "piece P& fmWfceFifmnDfmabmW"][..]),
+        ("alseid-weak", "8x8+6_seirawan", &["piece S& mQ", "piece P& fmWfceFifmnDfmabmW"][..]),
         (
             "camel-rhino",
             "10x10+0_grand",
@@ -183,10 +140,21 @@ fn variants_describe_board_and_pieces() {
         let lines = sync(&mut e, 10 + i as u32);
         let v = VariantId::from_name(name).unwrap();
         let setup = &lines[0];
-        // XBoard's FEN has no reserve bracket.
+        // XBoard's FEN has no prelude: the reserve pieces are in its
+        // holdings, and the files they may gate on in the castling field
+        // (S-Chess FEN).
         let start = fen::format(&AnyPosition::start(v));
         let start = match (start.find('['), start.find(']')) {
-            (Some(a), Some(b)) => format!("{}{}", &start[..a], &start[b + 1..]),
+            (Some(_), Some(_)) => {
+                let held = if name == "alpaca2" {
+                    "AAaa"
+                } else if name.starts_with("alseid") {
+                    "Ss"
+                } else {
+                    "Aa"
+                };
+                format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{held}] w KGFDCBQkgfdcbq - 0 1")
+            }
             _ => start,
         };
         assert!(setup.starts_with("setup (") && setup.ends_with(&format!(") {size} {start}")), "{setup}");
@@ -216,6 +184,9 @@ fn variants_describe_board_and_pieces() {
     }
     e.send("variant shogi");
     assert_eq!(sync(&mut e, 99), ["Error (unknown variant): shogi"]);
+    // A misspelt name gets the closest one.
+    e.send("variant camel-rino");
+    assert_eq!(sync(&mut e, 98), ["Error (unknown variant): camel-rino (did you mean 'camel-rhino'?)"]);
     e.quit(Some("quit"));
 }
 
@@ -548,11 +519,13 @@ fn variant_games_over_xboard() {
     legal(&pos.play(legal(&pos, "a3a1").unwrap()).unwrap(), &reply).unwrap_or_else(|err| e.fail(&err));
 
     // Alpaca prelude as XBoard moves: White's accept-and-place on g is the
-    // knight's visit g1-g3-g1; the engine (Black) places with a visit too.
+    // pawn's visit g2-g3-g2 (as XBoard 4.9 relays it: g2g3,g3g2; the
+    // knight's g1g3,g3g1 is read too); the engine (Black) places with a
+    // pawn's visit.
     e.send("new");
     e.send("variant alpaca");
     e.send("sd 2");
-    e.send("usermove g1g3,g3g1");
+    e.send("usermove g2g3,g3g2");
     let mut lines = e.read_until_prefix("move ", QUICK);
     let placed = lines.pop().unwrap()["move ".len()..].to_string();
     assert!(
@@ -560,7 +533,10 @@ fn variant_games_over_xboard() {
         "{lines:?}"
     );
     let b = placed.as_bytes();
-    assert!(placed.len() == 7 && b[1] == b'8' && b[4] == b'-' && placed[..2] == placed[5..], "{placed}");
+    assert!(
+        placed.len() == 7 && b[1] == b'7' && b[3] == b'6' && b[4] == b'-' && placed[..2] == placed[5..],
+        "{placed}"
+    );
     let files: String = {
         let mut f = vec![b[0] as char, b[2] as char];
         f.sort();
@@ -573,19 +549,24 @@ fn variant_games_over_xboard() {
     let pos = pos.play(legal(&pos, "g1f3").unwrap()).unwrap();
     engine_move(&mut e, &pos, QUICK);
 
-    // Declining is a pass (@@@@); XBoard then sends the position after it,
-    // without the bracket, and the engine to move (here Black) plays.
+    // Declining is a pass (@@@@); XBoard then sends the position after it
+    // (here exactly as XBoard 4.9 writes it: holdings and S-Chess castling
+    // field; the bracketless form is read too), and the engine to move
+    // (here Black) plays.
     e.send("new");
     e.send("variant alpaca");
     e.send("sd 2");
     e.send("force");
-    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-    e.send("go");
-    let lines = e.read_until_prefix("move ", QUICK);
-    let answer = &lines.last().unwrap()["move ".len()..];
-    // Black's accept is a visit of its g-knight (not the king: XBoard would
-    // revoke its castling rights).
-    assert!(answer == "@@@@" || answer == "g8g6-g8", "{answer}");
+    for board in ["RNBQKBNR[Aa] b KGFDCBQkgfdcbq - 0 1", "RNBQKBNR b KQkq - 0 1"] {
+        e.send("force");
+        e.send(&format!("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/{board}"));
+        e.send("go");
+        let lines = e.read_until_prefix("move ", QUICK);
+        let answer = &lines.last().unwrap()["move ".len()..];
+        // Black's accept is a visit of its h-pawn (no back-rank piece moves:
+        // XBoard would revoke its castling and gating rights).
+        assert!(answer == "@@@@" || answer == "h7h6-h7", "{answer}");
+    }
     // The user (White) declines by a pass, then Black declines: orthodox chess.
     e.send("new");
     e.send("variant alpaca");

@@ -237,22 +237,23 @@ fn odd_betza_combinations_behave_as_in_fairy_stockfish() {
 }
 
 #[test]
-fn inconsistent_castling_settings() {
+fn castling_that_does_not_fit_the_board_is_off() {
+    // Fairy-Stockfish accepts these sections (castling is on by default,
+    // whatever the board): Menagerie loads them without castling, and
+    // castling rights in their FENs are ignored.
     for text in [
         "[x:chess]\ncastlingRank = 9\n",
         "[x:chess]\ncastlingKingsideFile = a\n",
         "[x:chess]\ncastlingQueensideFile = h\n",
+        "[x:chess]\nmaxFile = e\nmaxRank = 5\nstartFen = r1k1r/ppppp/5/PPPPP/R1K1R w KQkq - 0 1\n",
     ] {
-        let err = load_err(text);
-        assert!(matches!(err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
+        let mut defs = Definitions::builtin();
+        defs.load(text, "x.ini").unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let x = defs.get("x").expect("loaded");
+        assert!(x.castling_squares().is_none(), "{text:?}");
+        let pos = Position::start(x);
+        assert!(pos.fen().contains(" w - - 0 1"), "{text:?}: {}", pos.fen());
     }
-    // Without castling the files do not matter.
-    let mut defs = Definitions::builtin();
-    defs.load(
-        "[x:chess]\ncastling = false\ncastlingKingsideFile = a\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n",
-        "x.ini",
-    )
-    .unwrap();
 }
 
 #[test]
@@ -403,4 +404,101 @@ fn reserved_names_are_refused() {
         err.to_string(),
         "r.ini:1: variant 'alpaca' is built into Menagerie and cannot be redefined (rename the section)"
     );
+}
+
+const FORMS: &str = include_str!("../../../tests/variants/fsf-forms.ini");
+
+/// Each form of `tests/variants/fsf-forms.ini` loads and reads as
+/// Fairy-Stockfish reads it (legal move counts and FENs from pyffish
+/// 0.0.90 with the same file); each skipped section has its reason.
+#[test]
+fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(FORMS, "fsf-forms.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(
+        loaded.added,
+        vec![
+            "form-no-flags",
+            "form-board-only",
+            "form-digit-in-ep-slot",
+            "form-kqkq-without-castling",
+            "form-small-board-castling",
+            "form-unsupported-default",
+        ]
+    );
+    for (name, moves, fen) in [
+        ("form-no-flags", 6, "ssssss/6/6/6/6/SSSSSS w - - 0 1"),
+        ("form-board-only", 12, "mmmm/4/4/4/MMMM w - - 0 1"),
+        ("form-digit-in-ep-slot", 7, "rnbkq/ppppp/5/5/PPPPP/RNBKQ w - - 1 1"),
+        ("form-kqkq-without-castling", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        ("form-small-board-castling", 9, "r1k1r/ppppp/5/PPPPP/R1K1R w - - 0 1"),
+        ("form-unsupported-default", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ] {
+        let pos = Position::start(defs.get(name).expect(name));
+        assert_eq!((pos.legal_moves().len(), pos.fen().as_str()), (moves, fen), "{name}");
+    }
+    let skipped: Vec<(&str, usize, String)> =
+        loaded.skipped.iter().map(|s| (s.name.as_str(), s.error.location().1, s.error.reason())).collect();
+    let expect = |name: &str| skipped.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("{name} not skipped"));
+    let reasons = [
+        ("skip-unsupported", "'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play"),
+        ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
+        ("skip-invalid-value", "expected true or false"),
+        ("skip-betza", "customPiece1"),
+        ("skip-unknown-parent", "unknown parent 'no-such-parent'"),
+        ("skip-skipped-parent", "its parent 'skip-unsupported' was skipped"),
+        ("makruk", "a variant of that name is already defined"),
+        ("skip-syntax", "syntax error: this line has no equals sign"),
+        ("skip-walls", "needs walls, duck, arrows"),
+        ("skip-invalid", "invalid startFen"),
+    ];
+    for (name, reason) in reasons {
+        let (_, line, text) = expect(name);
+        assert!(text.contains(reason), "{name}: {text}");
+        // The line is in the section: its header or one of its keys.
+        let header = FORMS
+            .lines()
+            .position(|l| l.starts_with(&format!("[{name}:")) || l.starts_with(&format!("[{name}]")))
+            .expect(name)
+            + 1;
+        assert!((header..header + 6).contains(line), "{name}: line {line}, header {header}");
+    }
+    assert_eq!(skipped.len(), reasons.len(), "{skipped:?}");
+    // The built-in makruk is untouched.
+    assert!(defs.get("makruk").expect("makruk").castling_squares().is_none());
+    // Strict: the first unplayable section is an error and nothing loads.
+    let mut strict = Definitions::builtin();
+    let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "pieceDrops"), "{err}");
+    assert!(strict.get("form-no-flags").is_none());
+}
+
+/// Loads the variants file named by `MENAGERIE_FSF_VARIANTS_INI` (e.g.
+/// Fairy-Stockfish's own `src/variants.ini`) when it is set: the load
+/// never fails nor panics, every section is either added or skipped with a
+/// reason and a line inside the file, and each added variant's start
+/// position has legal moves counted. Skipped when the variable is unset.
+#[test]
+fn a_fairy_stockfish_variants_file_loads_leniently() {
+    let Some(path) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") else {
+        eprintln!("MENAGERIE_FSF_VARIANTS_INI not set: skipped");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
+    let sections = text.lines().filter(|l| l.trim_start().starts_with('[')).count();
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(&text, "variants.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(loaded.added.len() + loaded.skipped.len(), sections);
+    let lines = text.lines().count();
+    for s in &loaded.skipped {
+        let (file, line) = s.error.location();
+        assert_eq!(file, "variants.ini");
+        assert!((1..=lines).contains(&line), "{s}");
+        assert!(!s.error.reason().is_empty(), "{s}");
+    }
+    for name in &loaded.added {
+        let pos = Position::start(defs.get(name).expect("added"));
+        let _ = pos.perft(2);
+    }
+    eprintln!("{} sections: {} loaded, {} skipped", sections, loaded.added.len(), loaded.skipped.len());
 }

@@ -62,8 +62,7 @@ UCI options (the `uci` command lists them with their ranges):
   UCI_Chess960         Chess960 castling, written king-takes-rook
   UCI_Variant          the variant played
   VariantPath          variants.ini files to load, as Fairy-Stockfish reads it
-  StrictVariants       a VariantPath section that cannot be played is an
-                       error (default: --strict)
+  StrictVariants       unplayable VariantPath sections are errors (--strict)
 "#
 );
 

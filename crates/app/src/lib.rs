@@ -27,7 +27,8 @@ mod position;
 /// [`menagerie_notation::twin`]).
 pub use menagerie_notation::twin::compiled as compiled_twin;
 pub use menagerie_rules::{
-    Game as DataGame, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, VariantDef,
+    Game as DataGame, Loaded, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, Skipped,
+    VariantDef,
 };
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,

@@ -4,7 +4,8 @@
 use menagerie_notation::fen::{self, FenError};
 use menagerie_notation::{MoveError, parse_move, twin};
 use menagerie_rules::{
-    DefinitionError, Definitions, Game as DataGame, MENAGERIE_INI, Position as DataPosition, VariantDef,
+    DefinitionError, Definitions, Game as DataGame, LoadOptions, Loaded, MENAGERIE_INI, Position as DataPosition,
+    VariantDef,
 };
 use menagerie_variants::{AnyPosition, Game, Move, VariantId};
 use std::sync::Arc;
@@ -147,17 +148,10 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
-    /// A definition is malformed or asks for a rule Menagerie cannot play.
+    /// A definition is malformed or asks for a rule Menagerie cannot play
+    /// (strict loads), or the file as a whole cannot be read.
     #[error(transparent)]
     Definition(#[from] DefinitionError),
-    /// A section is named like a compiled variant.
-    #[error("{file}: variant '{name}' is built into Menagerie and cannot be redefined (rename the section)")]
-    Reserved {
-        /// The file.
-        file: String,
-        /// The section name.
-        name: String,
-    },
 }
 
 impl Variants {
@@ -174,19 +168,15 @@ impl Variants {
     }
 
     /// Adds the variants defined in `text` (Fairy-Stockfish's `variants.ini`
-    /// format; `file` names it in errors). Returns the names added; on an
-    /// error nothing is added.
-    pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, LoadError> {
-        // A compiled game's name is refused as such, before the definitions
-        // (which hold that game's own section) call it a duplicate.
-        let sections = text.lines().filter_map(|l| l.trim().strip_prefix('[')?.split([':', ']']).next());
-        if let Some(name) = sections.map(str::trim).find(|n| VariantId::from_name_including_tests(n).is_some()) {
-            return Err(LoadError::Reserved { file: file.to_string(), name: name.to_string() });
-        }
-        let mut defs = self.definitions.clone();
-        let added = defs.load(text, file)?;
-        self.definitions = defs;
-        Ok(added)
+    /// format; `file` names it in messages). A section named like a
+    /// compiled game is refused ([`DefinitionError::Reserved`]). `strict`:
+    /// any section that cannot be played is an error and nothing is added;
+    /// else such sections are skipped and listed in [`Loaded::skipped`]
+    /// while the others load ([`Definitions::load_with`]).
+    pub fn load(&mut self, text: &str, file: &str, strict: bool) -> Result<Loaded, LoadError> {
+        let reserved = |name: &str| VariantId::from_name_including_tests(name).is_some();
+        let options = LoadOptions { strict, reserved: Some(&reserved) };
+        Ok(self.definitions.load_with(text, file, options)?)
     }
 
     /// From now on, lets the loads add at most `max` more definitions in all
@@ -196,10 +186,10 @@ impl Variants {
     }
 
     /// Reads and adds a variants file (see [`Variants::load`]).
-    pub fn load_file(&mut self, path: &std::path::Path) -> Result<Vec<String>, LoadError> {
+    pub fn load_file(&mut self, path: &std::path::Path, strict: bool) -> Result<Loaded, LoadError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read { file: file.clone(), source })?;
-        self.load(&text, &file)
+        self.load(&text, &file, strict)
     }
 
     /// The compiled variant called `name` (any letter case).
@@ -475,7 +465,7 @@ mod tests {
         }
         assert!(v.lookup("shogi").unwrap_err().to_string().starts_with("unknown variant 'shogi' (known: chess, "));
         // Loaded variants are suggested too.
-        v.load("[centaurs:chess]\n", "test.ini").expect("loads");
+        v.load("[centaurs:chess]\n", "test.ini", true).expect("loads");
         assert_eq!(v.suggest("centaur").as_deref(), Some("centaurs"));
         assert_eq!(v.data("centuars").unwrap_err().suggestion.as_deref(), Some("centaurs"));
     }

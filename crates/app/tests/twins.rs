@@ -113,8 +113,8 @@ fn twins_count_the_suites_like_the_data_core() {
 fn served_variants_count_through_the_twin() {
     let mut variants = Variants::builtin();
     let added =
-        variants.load("[my-chess:chess]\nstartFen = 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n", "t.ini").expect("loads");
-    assert_eq!(added, ["my-chess"]);
+        variants.load("[my-chess:chess]\nstartFen = 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n", "t.ini", true).expect("loads");
+    assert_eq!(added.added, ["my-chess"]);
     let def = variants.data("my-chess").expect("served");
     let p = DataPosition::start(&def);
     assert!(compiled_twin(&p).is_some());

@@ -20,11 +20,23 @@ use std::time::Instant;
 static CATALOGUE: OnceLock<Variants> = OnceLock::new();
 
 /// Adds the variants of `files` (`--variants`) to the built-in ones; call
-/// once, before any command runs.
-pub(crate) fn load_variants(files: &[PathBuf]) -> Result<()> {
+/// once, before any command runs. Not `strict`, each section that cannot
+/// be played is a warning on stderr, then a count per file.
+pub(crate) fn load_variants(files: &[PathBuf], strict: bool) -> Result<()> {
     let mut variants = Variants::builtin();
     for file in files {
-        variants.load_file(file)?;
+        let loaded = variants.load_file(file, strict)?;
+        for skipped in &loaded.skipped {
+            eprintln!("warning: {skipped}");
+        }
+        if !loaded.skipped.is_empty() {
+            eprintln!(
+                "warning: {}: {} variant(s) loaded, {} skipped (--strict makes a skipped section an error)",
+                file.display(),
+                loaded.added.len(),
+                loaded.skipped.len()
+            );
+        }
     }
     CATALOGUE.set(variants).map_err(|_| anyhow!("variants loaded twice"))
 }

@@ -48,6 +48,12 @@ struct Cli {
     /// `variants.ini` format (see README "Variants as data"); repeatable.
     #[arg(long = "variants", global = true, env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
     variant_files: Vec<PathBuf>,
+    /// A `--variants` section Menagerie cannot play (an unknown or
+    /// unsupported key or value, an unknown parent, ...) is an error. Without
+    /// it such a section is skipped with a warning on stderr naming the
+    /// file, line and reason, and the other sections load.
+    #[arg(long, global = true, env = "MENAGERIE_STRICT_VARIANTS")]
+    strict: bool,
     /// Run the command on menagerie-server replicas (comma-separated URLs,
     /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
     /// name resolving to several addresses counts as one replica per address.
@@ -254,7 +260,7 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     ui::init(cli.json, cli.no_progress);
     let result = check_flags(&matches, !cli.remote.is_empty())
-        .and_then(|()| local::load_variants(&cli.variant_files))
+        .and_then(|()| local::load_variants(&cli.variant_files, cli.strict))
         .and_then(|()| run(cli));
     match result {
         Ok(code) => code,

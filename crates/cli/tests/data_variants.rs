@@ -76,15 +76,25 @@ fn bad_definitions_and_missing_tasks_are_clear_errors() {
         p.display().to_string()
     };
     let bad_key = write("bad-key.ini", "[mine:chess]\n\nflyingKings = true\n");
+    // Leniently (the default) a section that cannot be played is skipped
+    // with a warning naming the file and line; --strict makes it an error.
     let o = run(&["--variants", &bad_key, "variants"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: ") && stderr(&o).contains("bad-key.ini:3"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("variant 'mine' skipped") && stderr(&o).contains("flyingKings"), "{}", stderr(&o));
+    assert!(!stdout(&o).lines().any(|l| l.starts_with("mine ")), "{}", stdout(&o));
+    let o = run(&["--strict", "--variants", &bad_key, "variants"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad-key.ini:3") && stderr(&o).contains("flyingKings"), "{}", stderr(&o));
     let bad_betza = write("bad-betza.ini", "[mine:chess]\ncustomPiece1 = x:Nq\n");
-    let o = run(&["--variants", &bad_betza, "variants"]);
+    let o = run(&["--strict", "--variants", &bad_betza, "variants"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad-betza.ini:2"), "{}", stderr(&o));
     let clash = write("clash.ini", "[alpaca:chess]\ncustomPiece1 = a:WmD\n");
     let o = run(&["--variants", &clash, "variants"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("'alpaca' skipped: the name is built into Menagerie"), "{}", stderr(&o));
+    let o = run(&["--strict", "--variants", &clash, "variants"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'alpaca' is built into Menagerie"), "{}", stderr(&o));
     let o = run(&["--variants", "no/such/file.ini", "variants"]);

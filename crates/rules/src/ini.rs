@@ -7,7 +7,7 @@
 //! Fairy-Stockfish's order (board size, then pieces, then the rest), whatever
 //! their order in the file; a repeated key keeps its last value.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
@@ -91,6 +91,45 @@ pub enum DefinitionError {
         /// Section name.
         name: String,
     },
+    /// A Fairy-Stockfish option whose rule Menagerie does not play (any
+    /// value but the option's default).
+    #[error("{file}:{line}: '{key} = {value}' needs {mechanism}, which Menagerie does not play")]
+    Unsupported {
+        /// File name.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// The mechanism the option belongs to (e.g. `drops / pieces in hand`).
+        mechanism: &'static str,
+    },
+    /// `[name:parent]` whose parent was skipped earlier (a lenient load,
+    /// [`LoadOptions::strict`] off).
+    #[error("{file}:{line}: variant '{name}' derives from '{parent}', which was skipped")]
+    SkippedParent {
+        /// File name.
+        file: String,
+        /// 1-based line number of the section header.
+        line: usize,
+        /// Section name.
+        name: String,
+        /// Parent name.
+        parent: String,
+    },
+    /// A section named like a variant the caller reserves
+    /// ([`LoadOptions::reserved`], e.g. Menagerie's compiled games).
+    #[error("{file}:{line}: variant '{name}' is built into Menagerie and cannot be redefined (rename the section)")]
+    Reserved {
+        /// File name.
+        file: String,
+        /// 1-based line number of the section header.
+        line: usize,
+        /// Section name.
+        name: String,
+    },
     /// More definitions than [`Definitions::limit_added`] allows.
     #[error("{file}:{line}: too many variant definitions: at most {max} may be loaded")]
     TooMany {
@@ -114,6 +153,81 @@ pub enum DefinitionError {
         /// What is wrong.
         reason: String,
     },
+}
+
+impl DefinitionError {
+    /// The file and 1-based line the error is about.
+    pub fn location(&self) -> (&str, usize) {
+        use DefinitionError::*;
+        match self {
+            Syntax { file, line, .. }
+            | UnknownKey { file, line, .. }
+            | InvalidValue { file, line, .. }
+            | Betza { file, line, .. }
+            | UnknownParent { file, line, .. }
+            | Duplicate { file, line, .. }
+            | Unsupported { file, line, .. }
+            | SkippedParent { file, line, .. }
+            | Reserved { file, line, .. }
+            | TooMany { file, line, .. }
+            | Invalid { file, line, .. } => (file, *line),
+        }
+    }
+
+    /// What is wrong, without the file and line (and without the section's
+    /// name, which a [`Skipped`] section gives beside it).
+    pub fn reason(&self) -> String {
+        use DefinitionError::*;
+        match self {
+            UnknownParent { parent, .. } => format!("unknown parent '{parent}'"),
+            Duplicate { .. } => "a variant of that name is already defined".to_string(),
+            SkippedParent { parent, .. } => format!("its parent '{parent}' was skipped"),
+            Reserved { .. } => "the name is built into Menagerie and cannot be redefined".to_string(),
+            Invalid { reason, .. } => reason.clone(),
+            other => {
+                let (file, line) = other.location();
+                let text = other.to_string();
+                text.strip_prefix(&format!("{file}:{line}: ")).map_or(text.clone(), str::to_string)
+            }
+        }
+    }
+
+    /// True for an error about the whole file (its form, or the number of
+    /// definitions), which stops a load even when sections may be skipped.
+    fn is_fatal(&self) -> bool {
+        matches!(self, DefinitionError::TooMany { .. })
+    }
+}
+
+/// How [`Definitions::load_with`] reads a file.
+#[derive(Clone, Copy, Default)]
+pub struct LoadOptions<'a> {
+    /// Any section that cannot be played stops the load with its error and
+    /// adds nothing (as [`Definitions::load`]); off, such a section is
+    /// skipped and reported in [`Loaded::skipped`] while the others load.
+    pub strict: bool,
+    /// Names no section may take ([`DefinitionError::Reserved`]).
+    pub reserved: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+/// What a load added and what it left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// Names of the variants added, in file order.
+    pub added: Vec<String>,
+    /// Sections that cannot be played, in file order (none in a strict load).
+    pub skipped: Vec<Skipped>,
+}
+
+/// A section left out of a lenient load, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}:{}: variant '{name}' skipped: {}", .error.location().0, .error.location().1, .error.reason())]
+pub struct Skipped {
+    /// Section name.
+    pub name: String,
+    /// Why it cannot be played; its line is that of the offending key (or
+    /// of the section header).
+    pub error: DefinitionError,
 }
 
 /// Outcome value of a game-end rule, from the point of view of the side it applies to.
@@ -363,6 +477,15 @@ impl Config {
     }
 }
 
+/// A section being read: its header, its lines, and the first malformed one.
+struct Section {
+    name: String,
+    parent: Option<String>,
+    line: usize,
+    entries: BTreeMap<String, Entry>,
+    error: Option<DefinitionError>,
+}
+
 /// One `key = value` line of a section.
 struct Entry {
     line: usize,
@@ -418,6 +541,8 @@ pub struct Definitions {
     room: Option<usize>,
     /// The limit `room` was set from, for the error message.
     max_added: usize,
+    /// Sections skipped by lenient loads: their children are skipped too.
+    skipped: BTreeSet<String>,
 }
 
 /// The embedded definitions of the built-in variants.
@@ -458,27 +583,40 @@ impl Definitions {
     }
 
     /// Adds the variants of an ini text; `file` names it in error messages.
-    /// Returns the names added, in file order. On error nothing is added.
+    /// Returns the names added, in file order. Strict: any section that
+    /// cannot be played is an error, and on error nothing is added.
     pub fn load(&mut self, text: &str, file: &str) -> Result<Vec<String>, DefinitionError> {
+        let options = LoadOptions { strict: true, ..LoadOptions::default() };
+        self.load_with(text, file, options).map(|loaded| loaded.added)
+    }
+
+    /// Adds the variants of an ini text; `file` names it in messages.
+    ///
+    /// Not [strict](LoadOptions::strict), as Fairy-Stockfish reads a file:
+    /// a section that cannot be played (an unknown or unsupported key or
+    /// value, an unknown parent, a name already taken, a malformed line in
+    /// it, settings that do not hold together) is left out and reported in
+    /// [`Loaded::skipped`], with its children; every other section is
+    /// added. Still errors, and then nothing is added: a malformed section
+    /// header, a line before the first section, more sections than
+    /// [`Definitions::limit_added`] allows.
+    pub fn load_with(&mut self, text: &str, file: &str, options: LoadOptions<'_>) -> Result<Loaded, DefinitionError> {
         let mut staged = self.clone();
-        let mut added = Vec::new();
-        let mut section: Option<(String, Option<String>, usize)> = None;
-        let mut entries: BTreeMap<String, Entry> = BTreeMap::new();
+        let mut loaded = Loaded::default();
+        let mut section: Option<Section> = None;
         for (i, raw) in text.lines().enumerate() {
             let line_no = i + 1;
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
                 continue;
             }
+            let syntax = || DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() };
             if line.starts_with('[') {
-                let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
-                    return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
-                };
-                if let Some((name, parent, at)) = section.take() {
-                    staged.finish(file, &name, parent.as_deref(), at, std::mem::take(&mut entries))?;
-                    added.push(name);
+                let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(syntax)?;
+                if let Some(done) = section.take() {
+                    staged.close(file, done, &options, &mut loaded)?;
                 }
-                if staged.room.is_some_and(|room| added.len() >= room) {
+                if staged.room.is_some_and(|room| loaded.added.len() >= room) {
                     return Err(DefinitionError::TooMany { file: file.into(), line: line_no, max: staged.max_added });
                 }
                 let (name, parent) = match inner.split_once(':') {
@@ -486,32 +624,60 @@ impl Definitions {
                     None => (inner.trim().to_string(), None),
                 };
                 if name.is_empty() || parent.as_deref() == Some("") {
-                    return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+                    return Err(syntax());
                 }
-                section = Some((name, parent, line_no));
+                section = Some(Section { name, parent, line: line_no, entries: BTreeMap::new(), error: None });
                 continue;
             }
-            let Some((key, value)) = line.split_once('=') else {
-                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
-            };
-            if section.is_none() {
-                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
+            let Some(current) = section.as_mut() else { return Err(syntax()) };
+            match line.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+                Some((key, value)) if !key.is_empty() => {
+                    current.entries.insert(key.to_string(), Entry { line: line_no, value: value.to_string() });
+                }
+                _ => {
+                    current.error.get_or_insert_with(syntax);
+                }
             }
-            let key = key.trim();
-            if key.is_empty() {
-                return Err(DefinitionError::Syntax { file: file.into(), line: line_no, text: raw.into() });
-            }
-            entries.insert(key.to_string(), Entry { line: line_no, value: value.trim().to_string() });
         }
-        if let Some((name, parent, at)) = section.take() {
-            staged.finish(file, &name, parent.as_deref(), at, entries)?;
-            added.push(name);
+        if let Some(done) = section.take() {
+            staged.close(file, done, &options, &mut loaded)?;
         }
         if let Some(room) = staged.room.as_mut() {
-            *room -= added.len();
+            *room -= loaded.added.len();
         }
         *self = staged;
-        Ok(added)
+        Ok(loaded)
+    }
+
+    /// Adds a section read whole, or records it as skipped (an error if strict).
+    fn close(
+        &mut self,
+        file: &str,
+        section: Section,
+        options: &LoadOptions<'_>,
+        loaded: &mut Loaded,
+    ) -> Result<(), DefinitionError> {
+        let Section { name, parent, line, entries, error } = section;
+        let result = match error {
+            Some(e) => Err(e),
+            None if options.reserved.is_some_and(|reserved| reserved(&name)) => {
+                Err(DefinitionError::Reserved { file: file.into(), line, name: name.clone() })
+            }
+            None => self.finish(file, &name, parent.as_deref(), line, entries),
+        };
+        match result {
+            Ok(()) => loaded.added.push(name),
+            Err(e) if options.strict || e.is_fatal() => return Err(e),
+            Err(error) => {
+                // A name already defined stays what it was; any other
+                // skipped name takes its children with it.
+                if !matches!(error, DefinitionError::Duplicate { .. }) {
+                    self.skipped.insert(name.clone());
+                }
+                loaded.skipped.push(Skipped { name, error });
+            }
+        }
+        Ok(())
     }
 
     /// The variant of that name.
@@ -543,6 +709,14 @@ impl Definitions {
         let base = match parent {
             Some(p) => match self.configs.get(p) {
                 Some(c) => c.clone(),
+                None if self.skipped.contains(p) => {
+                    return Err(DefinitionError::SkippedParent {
+                        file: file.into(),
+                        line: at,
+                        name: name.into(),
+                        parent: p.into(),
+                    });
+                }
                 None => {
                     return Err(DefinitionError::UnknownParent {
                         file: file.into(),
@@ -574,25 +748,153 @@ impl Definitions {
 /// Keys accepted and ignored (display, evaluation or engine hints).
 const IGNORED_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate", "pieceValueMg", "pieceValueEg", "nnueAlias"];
 
-/// Boolean options of Fairy-Stockfish whose non-default value this crate does
-/// not implement; they are accepted only with their default value.
-const UNSUPPORTED_FLAGS: &[(&str, &str)] = &[
-    ("pieceDrops", "false"),
-    ("capturesToHand", "false"),
-    ("mustCapture", "false"),
-    ("mustDrop", "false"),
-    ("twoBoards", "false"),
-    ("blastOnCapture", "false"),
-    ("checkCounting", "false"),
-    ("flyingGeneral", "false"),
-    ("makpongRule", "false"),
-    ("cambodianMoves", "false"),
-    ("sittuyinPromotion", "false"),
-    ("immobilityIllegal", "false"),
-    ("extinctionPseudoRoyal", "false"),
-    ("oppositeCastling", "false"),
-    ("checking", "true"),
+/// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
+/// [`DefinitionError::Unsupported`] names them.
+const DROPS: &str = "drops / pieces in hand";
+const FLAGS: &str = "flag wins (reaching a region)";
+const REPETITION: &str = "repetition and chasing rules";
+const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
+const IMMOBILITY: &str = "immobilityIllegal";
+const PSEUDO_ROYAL: &str = "pseudo-royal extinction, duple check";
+const XIANGQI: &str = "xiangqi and janggi pieces and rules";
+const FORCED_CAPTURE: &str = "forced capture";
+const PAWN_TYPES: &str = "pawn-type options";
+const MOBILITY_REGION: &str = "mobility regions";
+const MATERIAL: &str = "material counting adjudication";
+const WALLS: &str = "walls, duck, arrows";
+const CONNECT: &str = "connect-N wins";
+const PASSING: &str = "passing";
+const ENCLOSING: &str = "enclosing drops and flips";
+const ATOMIC: &str = "atomic blasts, petrification, immunity";
+const CHECK_COUNTING: &str = "check counting";
+const OTHER: &str = "a rule of Fairy-Stockfish's";
+
+/// Fairy-Stockfish's options whose rules this crate does not implement,
+/// with their mechanism and, for the flags, their default value, which is
+/// accepted (it changes nothing).
+const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
+    ("pieceDrops", DROPS, Some("false")),
+    ("capturesToHand", DROPS, Some("false")),
+    ("mustDrop", DROPS, Some("false")),
+    ("mustDropType", DROPS, None),
+    ("twoBoards", DROPS, Some("false")),
+    ("pocketSize", DROPS, None),
+    ("dropLoop", DROPS, Some("false")),
+    ("dropChecks", DROPS, Some("true")),
+    ("dropNoDoubled", DROPS, None),
+    ("dropNoDoubledCount", DROPS, None),
+    ("dropOnTop", DROPS, Some("false")),
+    ("dropOppositeColoredBishop", DROPS, Some("false")),
+    ("dropPromoted", DROPS, Some("false")),
+    ("dropRegionWhite", DROPS, None),
+    ("dropRegionBlack", DROPS, None),
+    ("whiteDropRegion", DROPS, None),
+    ("blackDropRegion", DROPS, None),
+    ("firstRankPawnDrops", DROPS, Some("false")),
+    ("promotionZonePawnDrops", DROPS, Some("false")),
+    ("shogiPawnDropMateIllegal", DROPS, Some("false")),
+    ("sittuyinRookDrop", DROPS, Some("false")),
+    ("castlingDroppedPiece", DROPS, Some("false")),
+    ("flagPiece", FLAGS, None),
+    ("flagPieceWhite", FLAGS, None),
+    ("flagPieceBlack", FLAGS, None),
+    ("flagRegion", FLAGS, None),
+    ("flagRegionWhite", FLAGS, None),
+    ("flagRegionBlack", FLAGS, None),
+    ("whiteFlag", FLAGS, None),
+    ("blackFlag", FLAGS, None),
+    ("flagMove", FLAGS, Some("false")),
+    ("flagPieceCount", FLAGS, None),
+    ("flagPieceBlockedWin", FLAGS, Some("false")),
+    ("flagPieceSafe", FLAGS, Some("false")),
+    ("perpetualCheckIllegal", REPETITION, Some("false")),
+    ("moveRepetitionIllegal", REPETITION, Some("false")),
+    ("chasingRule", REPETITION, Some("none")),
+    ("nFoldValueAbsolute", REPETITION, Some("false")),
+    ("promotedPieceType", SHOGI_PROMOTION, None),
+    ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
+    ("mandatoryPiecePromotion", SHOGI_PROMOTION, Some("false")),
+    ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
+    ("promotionLimit", SHOGI_PROMOTION, None),
+    ("immobilityIllegal", IMMOBILITY, Some("false")),
+    ("extinctionPseudoRoyal", PSEUDO_ROYAL, Some("false")),
+    ("dupleCheck", PSEUDO_ROYAL, Some("false")),
+    ("flyingGeneral", XIANGQI, Some("false")),
+    ("bikjangRule", XIANGQI, Some("false")),
+    ("soldierPromotionRank", XIANGQI, None),
+    ("janggiCannon", XIANGQI, None),
+    ("soldier", XIANGQI, None),
+    ("banner", XIANGQI, None),
+    ("janggiElephant", XIANGQI, None),
+    ("diagonalLines", XIANGQI, None),
+    ("mustCapture", FORCED_CAPTURE, Some("false")),
+    ("pawnTypes", PAWN_TYPES, None),
+    ("promotionPawnTypes", PAWN_TYPES, None),
+    ("promotionPawnTypesWhite", PAWN_TYPES, None),
+    ("promotionPawnTypesBlack", PAWN_TYPES, None),
+    ("enPassantTypes", PAWN_TYPES, None),
+    ("enPassantTypesWhite", PAWN_TYPES, None),
+    ("enPassantTypesBlack", PAWN_TYPES, None),
+    ("tripleStepRegionWhite", PAWN_TYPES, None),
+    ("tripleStepRegionBlack", PAWN_TYPES, None),
+    ("nMoveRuleTypes", PAWN_TYPES, None),
+    ("nMoveRuleTypesWhite", PAWN_TYPES, None),
+    ("nMoveRuleTypesBlack", PAWN_TYPES, None),
+    ("materialCounting", MATERIAL, Some("none")),
+    ("adjudicateFullBoard", MATERIAL, Some("false")),
+    ("wallingRule", WALLS, Some("none")),
+    ("wallingRegion", WALLS, None),
+    ("wallingRegionWhite", WALLS, None),
+    ("wallingRegionBlack", WALLS, None),
+    ("wallOrMove", WALLS, Some("false")),
+    ("connectN", CONNECT, Some("0")),
+    ("connectNxN", CONNECT, Some("0")),
+    ("collinearN", CONNECT, Some("0")),
+    ("connectHorizontal", CONNECT, Some("true")),
+    ("connectVertical", CONNECT, Some("true")),
+    ("connectDiagonal", CONNECT, Some("true")),
+    ("connectPieceTypes", CONNECT, None),
+    ("connectRegion1White", CONNECT, None),
+    ("connectRegion2White", CONNECT, None),
+    ("connectRegion1Black", CONNECT, None),
+    ("connectRegion2Black", CONNECT, None),
+    ("connectValue", CONNECT, Some("win")),
+    ("pass", PASSING, Some("false")),
+    ("passWhite", PASSING, Some("false")),
+    ("passBlack", PASSING, Some("false")),
+    ("passOnStalemate", PASSING, Some("false")),
+    ("passOnStalemateWhite", PASSING, Some("false")),
+    ("passOnStalemateBlack", PASSING, Some("false")),
+    ("enclosingDrop", ENCLOSING, Some("none")),
+    ("enclosingDropStart", ENCLOSING, None),
+    ("flipEnclosedPieces", ENCLOSING, Some("none")),
+    ("blastOnCapture", ATOMIC, Some("false")),
+    ("blastImmuneTypes", ATOMIC, None),
+    ("mutuallyImmuneTypes", ATOMIC, None),
+    ("petrifyOnCaptureTypes", ATOMIC, None),
+    ("petrifyBlastPieces", ATOMIC, Some("false")),
+    ("checkCounting", CHECK_COUNTING, Some("false")),
+    ("makpongRule", OTHER, Some("false")),
+    ("cambodianMoves", OTHER, Some("false")),
+    ("sittuyinPromotion", OTHER, Some("false")),
+    ("shatarMateRule", OTHER, Some("false")),
+    ("castlingWins", OTHER, Some("-")),
+    ("oppositeCastling", OTHER, Some("false")),
+    ("checking", OTHER, Some("true")),
+    ("stalematePieceCount", OTHER, Some("false")),
 ];
+
+/// The mechanism of an unsupported Fairy-Stockfish option, and the value
+/// accepted for it (its default), if any.
+fn unsupported(key: &str) -> Option<(&'static str, Option<&'static str>)> {
+    if key.starts_with("mobilityRegion") {
+        return Some((MOBILITY_REGION, None));
+    }
+    if custom_number(key).is_some_and(|n| n > 8) {
+        return Some(("more than 8 custom pieces", None));
+    }
+    UNSUPPORTED.iter().find(|(k, _, _)| *k == key).map(|&(_, m, d)| (m, d))
+}
 
 struct Ctx<'a> {
     file: &'a str,
@@ -785,9 +1087,15 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
             || BUILTIN_PIECES.iter().any(|p| p.1 == key)
             || key == "king"
             || custom_index(key).is_some();
-        if let Some((_, default)) = UNSUPPORTED_FLAGS.iter().find(|(k, _)| k == key) {
-            if e.value != *default {
-                return Err(DefinitionError::UnknownKey { file: file.into(), line: e.line, key: key.clone() });
+        if let Some((mechanism, default)) = unsupported(key) {
+            if default != Some(e.value.as_str()) {
+                return Err(DefinitionError::Unsupported {
+                    file: file.into(),
+                    line: e.line,
+                    key: key.clone(),
+                    value: e.value.clone(),
+                    mechanism,
+                });
             }
             continue;
         }
@@ -868,6 +1176,18 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
 
     ctx.bool("chess960", &mut c.chess960)?;
     if let Some(f) = ctx.get("startFen") {
+        // `*` on Fairy-Stockfish's board is a wall square.
+        if f.split_whitespace().next().is_some_and(|board| board.contains('*')) {
+            let line = entries.get("startFen").map_or(0, |e| e.line);
+            let value = f.to_string();
+            return Err(DefinitionError::Unsupported {
+                file: file.into(),
+                line,
+                key: "startFen".into(),
+                value,
+                mechanism: WALLS,
+            });
+        }
         c.start_fen = f.to_string();
     }
     ctx.region("promotionRegionWhite", &mut c.promotion_region[0])?;
@@ -1007,8 +1327,13 @@ fn zone(color: usize, r: u8, max_rank: u8) -> u128 {
 }
 
 fn custom_index(key: &str) -> Option<u8> {
-    let n: u8 = key.strip_prefix("customPiece")?.parse().ok()?;
+    let n = custom_number(key)?;
     (1..=8).contains(&n).then_some(CUSTOM_BASE + n - 1)
+}
+
+/// `n` of a `customPieceN` key.
+fn custom_number(key: &str) -> Option<u8> {
+    key.strip_prefix("customPiece")?.parse().ok()
 }
 
 const KNOWN_KEYS: &[&str] = &[

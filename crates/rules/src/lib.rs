@@ -65,7 +65,8 @@ mod position;
 mod variant;
 
 pub use ini::{
-    BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, MAX_FILES, MAX_RANKS, MENAGERIE_INI,
+    BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, LoadOptions, Loaded, MAX_FILES,
+    MAX_RANKS, MENAGERIE_INI, Skipped,
 };
 pub use position::access::Piece;
 pub use position::{EndReason, FenError, Game, GameResult, Move, MoveError, Outcome, Position};

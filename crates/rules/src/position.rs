@@ -1508,14 +1508,26 @@ impl State {
             Some("b") => 1,
             Some(x) => return Err(FenError::Side(x.to_string())),
         };
-        let castling = fields.next().unwrap_or("-");
+        // Without castling and en-passant fields (`w 0 1`), the clocks
+        // follow the side to move, as Fairy-Stockfish reads them.
+        let mut fields = fields.peekable();
+        let no_flags = fields.peek().is_some_and(|f| f.starts_with(|c: char| c.is_ascii_digit()));
+        let castling = if no_flags { "-" } else { fields.next().unwrap_or("-") };
         s.parse_castling(d, castling)?;
-        let ep = fields.next().unwrap_or("-");
+        let ep = if no_flags { "-" } else { fields.next().unwrap_or("-") };
+        // A digit where the en-passant square belongs (`w - 0 1`): as
+        // Fairy-Stockfish reads it, that one character is taken for the
+        // missing en-passant field and the rest are the clocks (`w - 0 1`
+        // reads halfmove clock 1, move 1).
+        let mut after_ep = None;
         if d.game_end.counting_rule != CountingRule::None && ep.chars().all(|c| c.is_ascii_digit()) {
             s.counting_limit = ep.parse().map_err(|_| FenError::EnPassant(ep.to_string()))?;
+        } else if ep.starts_with(|c: char| c.is_ascii_digit()) {
+            after_ep = Some(&ep[1..]).filter(|rest| !rest.is_empty());
         } else if ep != "-" {
             s.parse_ep(d, ep)?;
         }
+        let mut fields = after_ep.into_iter().chain(fields);
         if let Some(h) = fields.next() {
             s.rule50 = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;
         }
@@ -1655,6 +1667,9 @@ impl State {
                 d.sq(f, rank)
             } else if (up as u8) >= b'A' && (up as u8) < b'A' + d.files {
                 d.sq(up as u8 - b'A', rank)
+            } else if !d.castling && (up == 'K' || up == 'Q') {
+                // `KQkq` of a variant without castling: ignored, as Fairy-Stockfish does.
+                continue;
             } else {
                 return Err(FenError::Castling(field.to_string()));
             };

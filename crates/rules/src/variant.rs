@@ -877,16 +877,18 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
     }
-    if c.castling {
-        if c.castling_rank > c.max_rank {
-            return Err("castlingRank is beyond the board".into());
-        }
-        if c.castling_kingside_file == 0 || c.castling_kingside_file > c.max_file {
-            return Err("castlingKingsideFile must be on the board and not the a-file".into());
-        }
-        if c.castling_queenside_file >= c.max_file {
-            return Err("castlingQueensideFile must be on the board and not the last file".into());
-        }
+    // Castling left on (Fairy-Stockfish's default) on a board its squares
+    // do not fit, e.g. the g-file king's destination on a 6x6 board:
+    // Fairy-Stockfish accepts the section, and its start positions give no
+    // castling rights. Such a variant cannot castle, and castling rights in
+    // its FENs are ignored, as with `castling = false`.
+    if c.castling
+        && (c.castling_rank > c.max_rank
+            || c.castling_kingside_file == 0
+            || c.castling_kingside_file > c.max_file
+            || c.castling_queenside_file >= c.max_file)
+    {
+        def.castling = false;
     }
     def.board = (0..ranks).fold(0u128, |b, r| b | ((1u128 << files) - 1) << (r as u32 * files as u32));
     def.pawn = def.types.iter().position(|t| t.pawn).map(|i| i as u8);

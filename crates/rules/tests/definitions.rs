@@ -1,6 +1,6 @@
 //! Loading variant definitions: the built-in set, custom variants, and errors.
 
-use menagerie_rules::{CountingRule, DefinitionError, Definitions, GameValue, Position};
+use menagerie_rules::{CountingRule, DefinitionError, Definitions, GameValue, LoadOptions, Position};
 
 const CUSTOM: &str = "
 # A small test variant with every kind of movement
@@ -237,22 +237,23 @@ fn odd_betza_combinations_behave_as_in_fairy_stockfish() {
 }
 
 #[test]
-fn inconsistent_castling_settings() {
+fn castling_that_does_not_fit_the_board_is_off() {
+    // Fairy-Stockfish accepts these sections (castling is on by default,
+    // whatever the board): Menagerie loads them without castling, and
+    // castling rights in their FENs are ignored.
     for text in [
         "[x:chess]\ncastlingRank = 9\n",
         "[x:chess]\ncastlingKingsideFile = a\n",
         "[x:chess]\ncastlingQueensideFile = h\n",
+        "[x:chess]\nmaxFile = e\nmaxRank = 5\nstartFen = r1k1r/ppppp/5/PPPPP/R1K1R w KQkq - 0 1\n",
     ] {
-        let err = load_err(text);
-        assert!(matches!(err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
+        let mut defs = Definitions::builtin();
+        defs.load(text, "x.ini").unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let x = defs.get("x").expect("loaded");
+        assert!(x.castling_squares().is_none(), "{text:?}");
+        let pos = Position::start(x);
+        assert!(pos.fen().contains(" w - - 0 1"), "{text:?}: {}", pos.fen());
     }
-    // Without castling the files do not matter.
-    let mut defs = Definitions::builtin();
-    defs.load(
-        "[x:chess]\ncastling = false\ncastlingKingsideFile = a\nstartFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1\n",
-        "x.ini",
-    )
-    .unwrap();
 }
 
 #[test]
@@ -297,4 +298,207 @@ fn takeover_and_swap_keys_are_checked() {
         assert!(matches!(&err, DefinitionError::Invalid { line: 1, .. }), "{text:?}: {err:?}");
         assert!(err.to_string().contains(why), "{text:?}: {err}");
     }
+}
+
+/// A file mixing sections Menagerie plays and sections it cannot.
+const MIXED: &str = "\
+[good:chess]
+castling = false
+
+[drops:chess]
+pieceDrops = true
+
+[child-of-drops:drops]
+maxFile = 10
+
+[orphan:crazyhouse]
+
+[typo:chess]
+just words
+
+[chess]
+maxRank = 6
+
+[also-good:good]
+startFen = 4k3/8/8/8/8/8/8/4K3 w - - 0 1
+";
+
+fn lenient() -> LoadOptions<'static> {
+    LoadOptions::default()
+}
+
+#[test]
+fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(MIXED, "mixed.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(loaded.added, vec!["good", "also-good"]);
+    let skipped: Vec<(String, usize, String)> =
+        loaded.skipped.iter().map(|s| (s.name.clone(), s.error.location().1, s.error.reason())).collect();
+    assert_eq!(
+        skipped,
+        vec![
+            (
+                "drops".to_string(),
+                5,
+                "'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play".to_string()
+            ),
+            ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
+            ("orphan".to_string(), 10, "unknown parent 'crazyhouse'".to_string()),
+            ("typo".to_string(), 13, "syntax error: just words".to_string()),
+            ("chess".to_string(), 15, "a variant of that name is already defined".to_string()),
+        ]
+    );
+    // One line per section: file, line, section and reason.
+    assert_eq!(
+        loaded.skipped[0].to_string(),
+        "mixed.ini:5: variant 'drops' skipped: 'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play"
+    );
+    assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
+    assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
+    // The built-in chess was not replaced.
+    assert_eq!(Position::start(defs.get("chess").unwrap()).perft(1), 20);
+    // A later file's child of a skipped section names the skipped parent.
+    let later = defs.load_with("[grandchild:child-of-drops]\n", "later.ini", lenient()).unwrap();
+    assert!(later.added.is_empty());
+    assert_eq!(later.skipped[0].error.reason(), "its parent 'child-of-drops' was skipped");
+}
+
+#[test]
+fn strict_load_stops_at_the_first_unplayable_section() {
+    let mut defs = Definitions::builtin();
+    let options = LoadOptions { strict: true, ..LoadOptions::default() };
+    let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "pieceDrops"), "{err:?}");
+    // Nothing was added, not even the good section before it.
+    assert!(defs.get("good").is_none());
+    // `load` is strict.
+    assert_eq!(defs.load(MIXED, "mixed.ini").unwrap_err(), err);
+}
+
+#[test]
+fn file_level_errors_stop_a_lenient_load() {
+    for (text, line) in [("maxRank = 8\n[x:chess]\n", 1), ("[x:chess]\n[y:chess\n", 2)] {
+        let mut defs = Definitions::builtin();
+        let err = defs.load_with(text, "bad.ini", lenient()).expect_err(text);
+        assert!(matches!(err, DefinitionError::Syntax { line: l, .. } if l == line), "{text:?}: {err:?}");
+        assert!(defs.get("x").is_none());
+    }
+    let mut defs = Definitions::builtin();
+    defs.limit_added(2);
+    let err = defs.load_with("[a:chess]\n[b:nosuch]\n[c:chess]\n[d:chess]\n", "many.ini", lenient()).unwrap_err();
+    // Skipped sections do not count against the limit.
+    assert!(matches!(err, DefinitionError::TooMany { line: 4, max: 2, .. }), "{err:?}");
+}
+
+#[test]
+fn reserved_names_are_refused() {
+    let mut defs = Definitions::builtin();
+    let reserved = |name: &str| name.eq_ignore_ascii_case("alpaca");
+    let options = LoadOptions { strict: false, reserved: Some(&reserved) };
+    let loaded = defs.load_with("[ALPACA:chess]\n[ok:chess]\n", "r.ini", options).unwrap();
+    assert_eq!(loaded.added, vec!["ok"]);
+    assert!(matches!(&loaded.skipped[0].error, DefinitionError::Reserved { line: 1, name, .. } if name == "ALPACA"));
+    let strict = LoadOptions { strict: true, reserved: Some(&reserved) };
+    let err = defs.load_with("[alpaca:chess]\n", "r.ini", strict).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "r.ini:1: variant 'alpaca' is built into Menagerie and cannot be redefined (rename the section)"
+    );
+}
+
+const FORMS: &str = include_str!("../../../tests/variants/fsf-forms.ini");
+
+/// Each form of `tests/variants/fsf-forms.ini` loads and reads as
+/// Fairy-Stockfish reads it (legal move counts and FENs from pyffish
+/// 0.0.90 with the same file); each skipped section has its reason.
+#[test]
+fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(FORMS, "fsf-forms.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(
+        loaded.added,
+        vec![
+            "form-no-flags",
+            "form-board-only",
+            "form-digit-in-ep-slot",
+            "form-kqkq-without-castling",
+            "form-small-board-castling",
+            "form-unsupported-default",
+        ]
+    );
+    for (name, moves, fen) in [
+        ("form-no-flags", 6, "ssssss/6/6/6/6/SSSSSS w - - 0 1"),
+        ("form-board-only", 12, "mmmm/4/4/4/MMMM w - - 0 1"),
+        ("form-digit-in-ep-slot", 7, "rnbkq/ppppp/5/5/PPPPP/RNBKQ w - - 1 1"),
+        ("form-kqkq-without-castling", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+        ("form-small-board-castling", 9, "r1k1r/ppppp/5/PPPPP/R1K1R w - - 0 1"),
+        ("form-unsupported-default", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    ] {
+        let pos = Position::start(defs.get(name).expect(name));
+        assert_eq!((pos.legal_moves().len(), pos.fen().as_str()), (moves, fen), "{name}");
+    }
+    let skipped: Vec<(&str, usize, String)> =
+        loaded.skipped.iter().map(|s| (s.name.as_str(), s.error.location().1, s.error.reason())).collect();
+    let expect = |name: &str| skipped.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("{name} not skipped"));
+    let reasons = [
+        ("skip-unsupported", "'pieceDrops = true' needs drops / pieces in hand, which Menagerie does not play"),
+        ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
+        ("skip-invalid-value", "expected true or false"),
+        ("skip-betza", "customPiece1"),
+        ("skip-unknown-parent", "unknown parent 'no-such-parent'"),
+        ("skip-skipped-parent", "its parent 'skip-unsupported' was skipped"),
+        ("makruk", "a variant of that name is already defined"),
+        ("skip-syntax", "syntax error: this line has no equals sign"),
+        ("skip-walls", "needs walls, duck, arrows"),
+        ("skip-invalid", "invalid startFen"),
+    ];
+    for (name, reason) in reasons {
+        let (_, line, text) = expect(name);
+        assert!(text.contains(reason), "{name}: {text}");
+        // The line is in the section: its header or one of its keys.
+        let header = FORMS
+            .lines()
+            .position(|l| l.starts_with(&format!("[{name}:")) || l.starts_with(&format!("[{name}]")))
+            .expect(name)
+            + 1;
+        assert!((header..header + 6).contains(line), "{name}: line {line}, header {header}");
+    }
+    assert_eq!(skipped.len(), reasons.len(), "{skipped:?}");
+    // The built-in makruk is untouched.
+    assert!(defs.get("makruk").expect("makruk").castling_squares().is_none());
+    // Strict: the first unplayable section is an error and nothing loads.
+    let mut strict = Definitions::builtin();
+    let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "pieceDrops"), "{err}");
+    assert!(strict.get("form-no-flags").is_none());
+}
+
+/// Loads the variants file named by `MENAGERIE_FSF_VARIANTS_INI` (e.g.
+/// Fairy-Stockfish's own `src/variants.ini`) when it is set: the load
+/// never fails nor panics, every section is either added or skipped with a
+/// reason and a line inside the file, and each added variant's start
+/// position has legal moves counted. Skipped when the variable is unset.
+#[test]
+fn a_fairy_stockfish_variants_file_loads_leniently() {
+    let Some(path) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") else {
+        eprintln!("MENAGERIE_FSF_VARIANTS_INI not set: skipped");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
+    let sections = text.lines().filter(|l| l.trim_start().starts_with('[')).count();
+    let mut defs = Definitions::builtin();
+    let loaded = defs.load_with(&text, "variants.ini", lenient()).expect("a lenient load only skips");
+    assert_eq!(loaded.added.len() + loaded.skipped.len(), sections);
+    let lines = text.lines().count();
+    for s in &loaded.skipped {
+        let (file, line) = s.error.location();
+        assert_eq!(file, "variants.ini");
+        assert!((1..=lines).contains(&line), "{s}");
+        assert!(!s.error.reason().is_empty(), "{s}");
+    }
+    for name in &loaded.added {
+        let pos = Position::start(defs.get(name).expect("added"));
+        let _ = pos.perft(2);
+    }
+    eprintln!("{} sections: {} loaded, {} skipped", sections, loaded.added.len(), loaded.skipped.len());
 }

@@ -86,6 +86,12 @@ pub struct Config {
     /// comma-separated. Read at start-up: a bad file stops the server.
     #[arg(long = "variants", env = "MENAGERIE_VARIANTS", value_name = "FILE", value_delimiter = ',')]
     pub variants: Vec<PathBuf>,
+    /// A --variants section Menagerie cannot play (an unknown or unsupported
+    /// key or value, an unknown parent, ...) stops the server at start-up.
+    /// Without it such a section is skipped with a warning in the log (file,
+    /// line, section, reason) and the other sections are served.
+    #[arg(long, env = "MENAGERIE_STRICT_VARIANTS")]
+    pub strict_variants: bool,
     /// Most variant definitions the --variants files may add in all; a file
     /// with more stops the server at start-up (each definition costs a few KB;
     /// definitions with the same board and pieces share their move tables).
@@ -139,12 +145,32 @@ impl Config {
         }
     }
     /// The variants to serve: the built-in ones and those of `variants`, in
-    /// order (an error names the file, line and key).
+    /// order (an error names the file, line and key). Unless
+    /// `strict_variants`, a section that cannot be played is logged as a
+    /// warning and skipped.
     pub fn load_variants(&self) -> Result<Variants, LoadError> {
         let mut variants = Variants::builtin();
         variants.limit_added(self.max_variants);
         for file in &self.variants {
-            variants.load_file(file)?;
+            let loaded = variants.load_file(file, self.strict_variants)?;
+            for skipped in &loaded.skipped {
+                let (path, line) = skipped.error.location();
+                tracing::warn!(
+                    file = path,
+                    line,
+                    section = skipped.name.as_str(),
+                    reason = skipped.error.reason(),
+                    "variant skipped: {skipped}"
+                );
+            }
+            if !loaded.skipped.is_empty() {
+                tracing::warn!(
+                    file = %file.display(),
+                    loaded = loaded.added.len(),
+                    skipped = loaded.skipped.len(),
+                    "some variants were skipped (--strict-variants makes a skipped section an error)"
+                );
+            }
         }
         Ok(variants)
     }

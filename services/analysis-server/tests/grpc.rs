@@ -2587,8 +2587,9 @@ async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.ini");
     std::fs::write(&bad, "[broken:chess]\nmaxFile = 10\ncustomPiece1 = o:mRcpQ!!\n").unwrap();
+    // With --strict-variants a section that cannot be played stops the server.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--variants"])
+        .args(["--listen", "127.0.0.1:0", "--strict-variants", "--variants"])
         .arg(format!("{EXAMPLE_INI},{}", bad.display()))
         .output()
         .unwrap();
@@ -2599,9 +2600,21 @@ async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
         .args(["--listen", "127.0.0.1:0"])
         .env("MENAGERIE_VARIANTS", &bad)
+        .env("MENAGERIE_STRICT_VARIANTS", "true")
         .output()
         .unwrap();
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("bad.ini:3"), "{out:?}");
+    // Without it the section is skipped (and logged) and the rest are served.
+    let both = format!("{EXAMPLE_INI},{}", bad.display());
+    let (mut child, _lines, mut client) = spawn_binary(&["--variants", &both]).await;
+    let names: Vec<String> = client
+        .list_variants(pb::ListVariantsRequest {})
+        .await
+        .map(|r| r.into_inner().variants.into_iter().map(|v| v.name).collect())
+        .unwrap_or_default();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(names.iter().any(|n| n == "cannons") && !names.iter().any(|n| n == "broken"), "{names:?}");
 
     // A good file is served by the binary.
     let (mut child, _lines, mut client) = spawn_binary(&["--variants", EXAMPLE_INI]).await;

@@ -23,6 +23,10 @@ pub struct Session {
     pub engine: Engine,
     /// The variants `UCI_Variant` and XBoard's `variant` may name.
     pub variants: Variants,
+    /// `--strict` / `StrictVariants`: a section of a variants file that
+    /// cannot be played makes the whole file an error (else it is skipped
+    /// with a warning).
+    pub strict_variants: bool,
     pub variant: VariantId,
     pub start: AnyPosition,
     pub moves: Vec<Move>,
@@ -66,6 +70,7 @@ impl Session {
         Session {
             engine: Engine::new(EngineOptions::default()),
             variants: Variants::builtin(),
+            strict_variants: false,
             variant: VariantId::Chess,
             start: AnyPosition::start(VariantId::Chess),
             moves: Vec::new(),

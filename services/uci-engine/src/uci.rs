@@ -153,6 +153,7 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MAX_MOVE_OVERHEAD}"
             ));
             send("option name VariantPath type string default <empty>");
+            send(&format!("option name StrictVariants type check default {}", s.strict_variants));
             send(&variants_combo(&s.variants));
             send("uciok");
         }
@@ -295,6 +296,10 @@ fn setoption(s: &mut Session, rest: &[&str]) {
             }
         }
         "variantpath" => variant_path(s, &value),
+        "strictvariants" => match check(&value) {
+            Some(on) => s.strict_variants = on,
+            None => send(&format!("info string StrictVariants must be true or false, got '{value}'")),
+        },
         _ => send(&format!("info string unknown option '{name}'")),
     }
 }
@@ -302,23 +307,30 @@ fn setoption(s: &mut Session, rest: &[&str]) {
 /// `VariantPath`: loads `variants.ini` files (Fairy-Stockfish's format;
 /// several separated as in `PATH`, as Fairy-Stockfish reads the option).
 /// Fairy-Stockfish only updates its `UCI_Variant` combo, seen at the next
-/// `uci`; Menagerie also prints the updated option line at once. A file
-/// that cannot be used adds nothing and is reported (file, line and key)
-/// in an `info string`; the files before it stay loaded.
+/// `uci`; Menagerie also prints the updated option line at once. A section
+/// that cannot be played is skipped and reported (file, line, section,
+/// reason) in an `info string warning:`, the others load; with
+/// `StrictVariants` (or `--strict`) it makes the file add nothing and is
+/// reported as an `info string error:`; the files before it stay loaded.
 fn variant_path(s: &mut Session, value: &str) {
     if value.is_empty() || value == "<empty>" {
         return;
     }
     let mut loaded = false;
     for path in std::env::split_paths(value).filter(|p| !p.as_os_str().is_empty()) {
-        match s.variants.load_file(&path) {
-            Ok(added) => {
+        match s.variants.load_file(&path, s.strict_variants) {
+            Ok(file) => {
                 loaded = true;
+                for skipped in &file.skipped {
+                    send(&format!("info string warning: VariantPath: {skipped}"));
+                }
+                let skipped =
+                    if file.skipped.is_empty() { String::new() } else { format!(" ({} skipped)", file.skipped.len()) };
                 send(&format!(
-                    "info string loaded {} variant(s) from {}: {}",
-                    added.len(),
+                    "info string loaded {} variant(s) from {}{skipped}: {}",
+                    file.added.len(),
                     path.display(),
-                    added.join(", ")
+                    file.added.join(", ")
                 ));
             }
             Err(e) => send(&format!("info string error: VariantPath: {e}")),

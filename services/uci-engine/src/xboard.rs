@@ -386,6 +386,9 @@ fn data_result_line(game: &DataGame) -> Option<String> {
             format!("Draw by the {n}-move rule")
         }
         EndReason::Counting => "Draw by the counting rule".to_string(),
+        EndReason::Flag if o.result == GameResult::Draw => "Both kings reached the goal".to_string(),
+        EndReason::Flag => format!("{} reached the goal", side(o.result == GameResult::WhiteWins)),
+        EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
     };
     Some(format!("{result} {{{comment}}}"))
 }

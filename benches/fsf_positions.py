@@ -83,7 +83,7 @@ def main() -> None:
     for variant in args.variants:
         rng = random.Random(f"{args.seed}:{variant}")
         for _ in range(args.games):
-            fen = sf.start_fen(variant)
+            fen = sf.get_fen(variant, sf.start_fen(variant), [])
             for ply in range(args.plies + 1):
                 legal = sorted(sf.legal_moves(variant, fen, []))
                 end = result(variant, fen, legal)

@@ -547,7 +547,10 @@ struct Entry {
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
 /// and the older `bareKingValue`/`bareKingMove` (bare king = extinction of
-/// all but one piece against two). Display and engine keys
+/// all but one piece against two); flag wins (`flagPiece(White/Black)`,
+/// `flagRegion(White/Black)`, `whiteFlag`, `blackFlag`, `flagPieceCount`,
+/// `flagPieceBlockedWin`, `flagMove`, `flagPieceSafe`), `checkCounting`
+/// and `checking`. Display and engine keys
 /// (`pieceToCharTable`, `variantTemplate`, `pieceValueMg/Eg`, `nnueAlias`)
 /// are ignored; rule flags this crate does not implement (`pieceDrops`,
 /// `mustCapture`, ...) are accepted only with their default value; any

@@ -4,7 +4,9 @@
 //!
 //! The committed file covers the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check); `MENAGERIE_FSF_POSITIONS`
-//! names a larger file made by the same script.
+//! names a larger file made by the same script, whose variants may come
+//! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
+//! leniently, as the script's `--ini`).
 
 use menagerie_rules::{Definitions, GameResult, Position};
 
@@ -21,7 +23,11 @@ fn fnv1a(text: &str) -> String {
 
 /// Checks every line; returns (positions, game ends) seen.
 fn check(text: &str) -> (usize, usize) {
-    let defs = Definitions::builtin();
+    let mut defs = Definitions::builtin();
+    if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
+        let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
+        defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
+    }
     let mut failures = Vec::new();
     let (mut positions, mut ends) = (0, 0);
     let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();

@@ -310,3 +310,21 @@ fn a_misspelt_variant_gets_the_closest_name_suggested() {
     let o = run(&["perft", "--variant", "shogi", "1"]);
     assert!(stderr(&o).contains("unknown variant 'shogi' (known: chess, "), "{}", stderr(&o));
 }
+
+#[test]
+fn flag_wins_and_check_counting_end_games_in_the_cli() {
+    // King of the hill: the king's step onto e4 wins at once.
+    let o = run(&["--json", "validate", "--variant", "kingofthehill", "--fen", "k7/8/8/8/8/3K4/8/8 w - - 0 1", "d3e4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(r#""outcome":"flag, White wins""#), "{}", stdout(&o));
+    // Three-check: the third check wins; the FEN counts the checks left.
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+1 0 3";
+    let o = run(&["validate", "--variant", "3check", "--fen", fen, "Bb5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("san: Bb5#") && out.contains(" b KQkq - 0+1 1 3"), "{out}");
+    assert!(out.contains("outcome: checks, White wins"), "{out}");
+    // Racing kings: no move may give check, and perft counts as Fairy-Stockfish.
+    let o = run(&["perft", "--variant", "racingkings", "3"]);
+    assert_eq!(last_line(&o), "11264");
+}

@@ -396,6 +396,20 @@ pub(crate) struct Config {
     pub game_end: GameEnd,
     /// Extinction piece types as a set over piece indices (bit 0 = all pieces).
     pub extinction_set: u64,
+    /// Flag wins: each side's flag piece (Fairy-Stockfish index; `None`:
+    /// any piece) and region (12-file squares, as Fairy-Stockfish's
+    /// bitboards), the pieces needed there, and the rule's variations.
+    pub flag_piece: [Option<u8>; 2],
+    pub flag_region: [u128; 2],
+    pub flag_piece_count: u32,
+    pub flag_piece_blocked_win: bool,
+    pub flag_move: bool,
+    pub flag_piece_safe: bool,
+    /// Check counting: the side that has given the start FEN's number of
+    /// checks wins.
+    pub check_counting: bool,
+    /// Moves that give check are legal (`checking = false`: racing kings).
+    pub checking: bool,
 }
 
 pub(crate) fn rank_bb(r: u8) -> u128 {
@@ -462,6 +476,14 @@ impl Config {
                 counting_rule: CountingRule::None,
             },
             extinction_set: 0,
+            flag_piece: [None; 2],
+            flag_region: [0; 2],
+            flag_piece_count: 1,
+            flag_piece_blocked_win: false,
+            flag_move: false,
+            flag_piece_safe: false,
+            check_counting: false,
+            checking: true,
         }
     }
 
@@ -525,7 +547,10 @@ struct Entry {
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
 /// and the older `bareKingValue`/`bareKingMove` (bare king = extinction of
-/// all but one piece against two). Display and engine keys
+/// all but one piece against two); flag wins (`flagPiece(White/Black)`,
+/// `flagRegion(White/Black)`, `whiteFlag`, `blackFlag`, `flagPieceCount`,
+/// `flagPieceBlockedWin`, `flagMove`, `flagPieceSafe`), `checkCounting`
+/// and `checking`. Display and engine keys
 /// (`pieceToCharTable`, `variantTemplate`, `pieceValueMg/Eg`, `nnueAlias`)
 /// are ignored; rule flags this crate does not implement (`pieceDrops`,
 /// `mustCapture`, ...) are accepted only with their default value; any
@@ -751,7 +776,6 @@ const IGNORED_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate", "pieceVal
 /// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
 /// [`DefinitionError::Unsupported`] names them.
 const DROPS: &str = "drops / pieces in hand";
-const FLAGS: &str = "flag wins (reaching a region)";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const IMMOBILITY: &str = "immobilityIllegal";
@@ -766,7 +790,6 @@ const CONNECT: &str = "connect-N wins";
 const PASSING: &str = "passing";
 const ENCLOSING: &str = "enclosing drops and flips";
 const ATOMIC: &str = "atomic blasts, petrification, immunity";
-const CHECK_COUNTING: &str = "check counting";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
@@ -795,18 +818,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("shogiPawnDropMateIllegal", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("castlingDroppedPiece", DROPS, Some("false")),
-    ("flagPiece", FLAGS, None),
-    ("flagPieceWhite", FLAGS, None),
-    ("flagPieceBlack", FLAGS, None),
-    ("flagRegion", FLAGS, None),
-    ("flagRegionWhite", FLAGS, None),
-    ("flagRegionBlack", FLAGS, None),
-    ("whiteFlag", FLAGS, None),
-    ("blackFlag", FLAGS, None),
-    ("flagMove", FLAGS, Some("false")),
-    ("flagPieceCount", FLAGS, None),
-    ("flagPieceBlockedWin", FLAGS, Some("false")),
-    ("flagPieceSafe", FLAGS, Some("false")),
     ("perpetualCheckIllegal", REPETITION, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
@@ -873,14 +884,12 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("mutuallyImmuneTypes", ATOMIC, None),
     ("petrifyOnCaptureTypes", ATOMIC, None),
     ("petrifyBlastPieces", ATOMIC, Some("false")),
-    ("checkCounting", CHECK_COUNTING, Some("false")),
     ("makpongRule", OTHER, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
     ("shatarMateRule", OTHER, Some("false")),
     ("castlingWins", OTHER, Some("-")),
     ("oppositeCastling", OTHER, Some("false")),
-    ("checking", OTHER, Some("true")),
     ("stalematePieceCount", OTHER, Some("false")),
 ];
 
@@ -1064,6 +1073,16 @@ impl Ctx<'_> {
             out.push((index(a)?, index(b)?));
         }
         Ok(Some(out))
+    }
+
+    /// A flag piece: one letter, or `*` (or `-`) for any piece
+    /// (`Some(None)`).
+    fn flag_piece(&self, key: &str, config: &Config) -> Result<Option<Option<u8>>, DefinitionError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some("*" | "-") => Ok(Some(None)),
+            Some(_) => self.piece(key, config).map(|p| p.map(Some)),
+        }
     }
 
     fn piece(&self, key: &str, config: &Config) -> Result<Option<u8>, DefinitionError> {
@@ -1277,6 +1296,32 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.bool("extinctionTogether", &mut c.extinction_together)?;
 
+    // Flag wins, in Fairy-Stockfish's order (the older `whiteFlag` and
+    // `blackFlag` first, so that `flagRegion...` overrides them).
+    ctx.region("whiteFlag", &mut c.flag_region[0])?;
+    ctx.region("blackFlag", &mut c.flag_region[1])?;
+    for (key, sides) in
+        [("flagPiece", [true, true]), ("flagPieceWhite", [true, false]), ("flagPieceBlack", [false, true])]
+    {
+        if let Some(p) = ctx.flag_piece(key, &c)? {
+            for (side, set) in sides.into_iter().enumerate() {
+                if set {
+                    c.flag_piece[side] = p;
+                }
+            }
+        }
+    }
+    ctx.region("flagRegion", &mut c.flag_region[0])?;
+    ctx.region("flagRegion", &mut c.flag_region[1])?;
+    ctx.region("flagRegionWhite", &mut c.flag_region[0])?;
+    ctx.region("flagRegionBlack", &mut c.flag_region[1])?;
+    ctx.int("flagPieceCount", &mut c.flag_piece_count)?;
+    ctx.bool("flagPieceBlockedWin", &mut c.flag_piece_blocked_win)?;
+    ctx.bool("flagMove", &mut c.flag_move)?;
+    ctx.bool("flagPieceSafe", &mut c.flag_piece_safe)?;
+    ctx.bool("checkCounting", &mut c.check_counting)?;
+    ctx.bool("checking", &mut c.checking)?;
+
     // Game end.
     let g = &mut c.game_end;
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
@@ -1337,6 +1382,20 @@ fn custom_number(key: &str) -> Option<u8> {
 }
 
 const KNOWN_KEYS: &[&str] = &[
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagRegion",
+    "flagRegionWhite",
+    "flagRegionBlack",
+    "whiteFlag",
+    "blackFlag",
+    "flagMove",
+    "flagPieceCount",
+    "flagPieceBlockedWin",
+    "flagPieceSafe",
+    "checkCounting",
+    "checking",
     "maxRank",
     "maxFile",
     "chess960",

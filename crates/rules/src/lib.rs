@@ -37,9 +37,11 @@
 //! - En passant squares in a FEN are kept only if a pawn can take there and
 //!   an enemy pawn stands in front; after a double step one is set only if an
 //!   enemy pawn can take.
-//! - Extinction (e.g. the bare king of shatranj and courier) ends the game at
-//!   once: such positions have no legal moves. [`Position::outcome`] reports
-//!   extinction, checkmate and stalemate with the variant's values; the
+//! - Extinction (e.g. the bare king of shatranj and courier), a flag reached
+//!   (king of the hill, racing kings) and the last check of a check-counting
+//!   variant (three-check) end the game at once, in Fairy-Stockfish's order:
+//!   such positions have no legal moves. [`Position::outcome`] reports
+//!   them, checkmate and stalemate with the variant's values; the
 //!   n-move and n-fold rules and counting are data for the caller
 //!   ([`GameEnd`]); Makruk's counting is kept in the FEN as Fairy-Stockfish
 //!   writes it.

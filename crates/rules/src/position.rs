@@ -6,7 +6,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::ini::{CountingRule, GameValue};
-use crate::variant::{MAX_TYPES, Pioneer, VariantDef, opposite};
+use crate::variant::{Flag, MAX_TYPES, Pioneer, VariantDef, opposite};
 
 /// Fairy-Stockfish's indices of the pieces its counting rules look at.
 const PAWN_FSF: u8 = 1;
@@ -102,6 +102,14 @@ pub enum EndReason {
     /// A counting rule's limit was passed (Makruk's board's and pieces'
     /// honour).
     Counting,
+    /// A side's flag pieces reached its flag region (`flagPiece`,
+    /// `flagRegion...`: king of the hill, racing kings); valued for the
+    /// side to move ([`Outcome::white_ended`]).
+    Flag,
+    /// A side has given the checks of a check-counting variant
+    /// (`checkCounting`: three-check); the side to move, checked that
+    /// often, has lost.
+    Checks,
 }
 
 /// The result of an ended game.
@@ -215,6 +223,8 @@ pub(crate) struct State {
     /// The FEN had a reserve bracket (a Pioneer-gating FEN without one is
     /// written back without one).
     bracket: bool,
+    /// Check counting: the checks each side has still to give to win.
+    checks: [u8; 2],
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -283,6 +293,7 @@ impl State {
             counting_ply: 0,
             pending: false,
             bracket: false,
+            checks: [0; 2],
         }
     }
 
@@ -452,6 +463,7 @@ impl State {
             && self.ep == other.ep
             && self.hand == other.hand
             && self.pending == other.pending
+            && self.checks == other.checks
             && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
     }
 
@@ -602,10 +614,89 @@ impl State {
         None
     }
 
-    /// Whether the game has ended by extinction.
+    /// Whether the game has ended at once (extinction, a flag, checks).
     #[inline(always)]
     fn game_over(&self, d: &VariantDef) -> bool {
-        d.extinction.is_some() && self.extinct(d).is_some()
+        d.immediate_end && self.ended_at_once(d).is_some()
+    }
+
+    /// Fairy-Stockfish's immediate game ends, in its order: extinction,
+    /// flags, check counting; with the rule's value for the side it
+    /// applies to (`true`: White).
+    pub(crate) fn ended_at_once(&self, d: &VariantDef) -> Option<(EndReason, GameValue, bool)> {
+        if d.extinction.is_some() {
+            if let Some(c) = self.extinct(d) {
+                return Some((EndReason::Extinction, d.game_end.extinction_value, c == 0));
+            }
+        }
+        let us = self.side;
+        let white = us == 0;
+        if let Some(f) = &d.flag {
+            if let Some(value) = self.flag_end(d, f) {
+                return Some((EndReason::Flag, value, white));
+            }
+        }
+        if d.check_counting && self.checks[(us ^ 1) as usize] == 0 {
+            return Some((EndReason::Checks, GameValue::Loss, white));
+        }
+        None
+    }
+
+    /// Whether side `c`'s flag is reached, as Fairy-Stockfish's
+    /// `flag_reached`.
+    fn flag_reached(&self, d: &VariantDef, f: &Flag, c: u8) -> bool {
+        let own = self.by_color[c as usize];
+        let pieces = match f.piece[c as usize] {
+            None => own,
+            Some(types) => bits(u128::from(types)).fold(0, |b, t| b | self.by_type[t as usize]) & own,
+        };
+        let region = f.region[c as usize];
+        let there = region & pieces;
+        if there == 0 {
+            return false;
+        }
+        let n = there.count_ones();
+        let reached = n >= f.count || (f.blocked_win && f.on_board[c as usize] && region & !self.occ() == 0);
+        // With flagPieceSafe, at exactly the count every flag piece there
+        // must be unattacked (with flagMove, only for the side not to move).
+        if reached && f.safe && (!f.flag_move || c != self.side) && n == f.count {
+            let occ = self.occ();
+            if bits(there).any(|sq| self.attacked(d, sq, occ, c ^ 1, 0)) {
+                return false;
+            }
+        }
+        reached
+    }
+
+    /// The flag rule's value for the side to move, if it ends the game
+    /// (Fairy-Stockfish's `is_immediate_game_end`, "capture the flag").
+    fn flag_end(&self, d: &VariantDef, f: &Flag) -> Option<GameValue> {
+        let us = self.side;
+        let them = us ^ 1;
+        // Reached a move ago, and the opponent's extra move did not
+        // reach theirs (racing kings: White's king first and Black's
+        // after it is a draw).
+        if (f.flag_move || f.safe) && self.flag_reached(d, f, us) {
+            let draw = ((f.flag_move && us == 0 && f.king[them as usize]) || (f.safe && !f.flag_move))
+                && self.flag_reached(d, f, them);
+            return Some(if draw { GameValue::Draw } else { GameValue::Win });
+        }
+        if (!f.flag_move || f.safe || f.king[us as usize]) && self.flag_reached(d, f, them) {
+            // Black's king may still draw by reaching its region at once.
+            if f.flag_move && f.king[us as usize] && us == 1 && !self.in_check(d) {
+                let kings = d.types.iter().position(|t| t.royal).map_or(0, |k| self.by_type[k] & self.by_color[1]);
+                if kings != 0 {
+                    let mut moves = Vec::new();
+                    self.legal_moves_unended(d, &mut moves);
+                    let region = f.region[1];
+                    if moves.iter().any(|m| kings >> m.from & 1 != 0 && region >> m.to & 1 != 0) {
+                        return None;
+                    }
+                }
+            }
+            return Some(GameValue::Loss);
+        }
+        None
     }
 
     fn castle_squares(&self, d: &VariantDef, cr: usize) -> (u8, u8, u8, u8) {
@@ -1102,6 +1193,13 @@ impl State {
         if self.game_over(d) {
             return;
         }
+        self.legal_moves_unended(d, out);
+    }
+
+    /// The legal moves whether or not the game has ended at once.
+    #[inline(always)]
+    fn legal_moves_unended(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        out.clear();
         if d.extended && self.in_prelude(d) {
             self.prelude_moves(d, out);
             return;
@@ -1112,7 +1210,12 @@ impl State {
             None => Some(0),
         };
         self.pseudo(d, out, sens.is_none());
-        let Some(k) = king else { return };
+        let Some(k) = king else {
+            if !d.checking {
+                out.retain(|&m| !self.play(d, m).in_check(d));
+            }
+            return;
+        };
         let checked = sens.is_none();
         let sens = sens.unwrap_or(u128::MAX);
         out.retain(|&m| {
@@ -1120,6 +1223,10 @@ impl State {
                 matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
             quick || self.legal_in(d, m, checked)
         });
+        if !d.checking {
+            // `checking = false`: a move that gives check is illegal.
+            out.retain(|&m| !self.play(d, m).in_check(d));
+        }
     }
 
     #[inline(always)]
@@ -1247,6 +1354,9 @@ impl State {
         }
         if d.game_end.counting_rule != CountingRule::None {
             n.update_counting(d, captured, m.kind == Kind::Promotion);
+        }
+        if d.check_counting && n.in_check(d) {
+            n.checks[us as usize] = n.checks[us as usize].saturating_sub(1);
         }
     }
 
@@ -1527,7 +1637,20 @@ impl State {
         } else if ep != "-" {
             s.parse_ep(d, ep)?;
         }
-        let mut fields = after_ep.into_iter().chain(fields);
+        let mut fields = after_ep.into_iter().chain(fields).peekable();
+        if d.check_counting {
+            // The checks each side has still to give (`3+3`); without
+            // them, as Fairy-Stockfish reads it, the next check wins.
+            s.checks = [1, 1];
+            let counter = fields.peek().and_then(|f| {
+                let (w, b) = f.split_once('+')?;
+                Some((w.parse::<u8>().ok()?, b.parse::<u8>().ok()?))
+            });
+            if let Some((w, b)) = counter {
+                s.checks = [w, b];
+                fields.next();
+            }
+        }
         if let Some(h) = fields.next() {
             s.rule50 = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;
         }
@@ -1537,6 +1660,13 @@ impl State {
         if s.counting_limit != 0 && s.rule50 != 0 {
             s.counting_ply = s.rule50;
             s.rule50 = 0;
+        }
+        // Lichess's form, the checks given after the clocks (`+1+0`) of
+        // three checks.
+        if let Some(given) = fields.next().filter(|_| d.check_counting).and_then(|f| f.strip_prefix('+')) {
+            let (w, b) = given.split_once('+').ok_or_else(|| FenError::Counter(given.to_string()))?;
+            let given = |n: &str| n.parse::<u8>().map_err(|_| FenError::Counter(n.to_string()));
+            s.checks = [3u8.saturating_sub(given(w)?), 3u8.saturating_sub(given(b)?)];
         }
         if let Some(reserve) = reserve {
             s.parse_reserve(d, reserve)?;
@@ -1872,6 +2002,9 @@ impl State {
                 s += &square_name(d, e);
             }
         }
+        if d.check_counting {
+            s += &format!(" {}+{}", self.checks[0], self.checks[1]);
+        }
         let clock = if self.counting_limit != 0 { self.counting_ply } else { self.rule50 };
         s += &format!(" {clock} {}", self.fullmove);
         s
@@ -2013,17 +2146,19 @@ impl Position {
         self.state.in_check(&self.def)
     }
 
-    /// How the game has ended in this position, if it has: by extinction
-    /// (checked first, as it ends the game at once), checkmate or stalemate,
-    /// valued by the variant's `extinctionValue`, `checkmateValue` and
+    /// How the game has ended in this position, if it has: at once by
+    /// extinction, a flag reached or the checks given (checked first, in
+    /// that order, as Fairy-Stockfish does: such a position has no legal
+    /// moves), else by checkmate or stalemate, valued by the variant's
+    /// `extinctionValue`, the flag rule, `checkmateValue` and
     /// `stalemateValue`. Only the position itself is looked at: repetitions,
     /// the n-move rule and counting rules are not. `None` also when the
     /// variant gives the ending no value.
     pub fn outcome(&self) -> Option<Outcome> {
         let d = &*self.def;
         let rules = &d.game_end;
-        if let Some(c) = self.state.extinct(d) {
-            return Outcome::valued(EndReason::Extinction, rules.extinction_value, c == 0);
+        if let Some((reason, value, white)) = self.state.ended_at_once(d) {
+            return Outcome::valued(reason, value, white);
         }
         if self.perft(1) != 0 {
             return None;

@@ -277,6 +277,10 @@ pub struct RuleFacts {
     pub extinction_letters: Option<Vec<char>>,
     /// The extinction types are counted together.
     pub extinction_together: bool,
+    /// Rules beyond those above, by name (`flag wins`, `check counting`,
+    /// `no checks`): a game with any of them is not the one the facts
+    /// above describe.
+    pub other_rules: Vec<&'static str>,
 }
 
 /// Takeovers as letters of piece types ([`RuleFacts::takeovers`]).
@@ -292,6 +296,29 @@ pub struct TakeoverFacts {
     pub enabled_jump: Vec<char>,
     /// The enablers.
     pub enablers: Vec<char>,
+}
+
+/// Fairy-Stockfish's flag wins ("capture the flag"): a side wins when
+/// its flag pieces stand in its flag region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Flag {
+    /// Each side's flag piece types (bit per type; `None`: any piece).
+    pub piece: [Option<u16>; 2],
+    /// The flag piece is Fairy-Stockfish's king type.
+    pub king: [bool; 2],
+    /// Each side's flag region.
+    pub region: [u128; 2],
+    /// The region lies wholly on the board (else it is never full, as in
+    /// Fairy-Stockfish, for `flagPieceBlockedWin`).
+    pub on_board: [bool; 2],
+    /// Flag pieces needed in the region (`flagPieceCount`).
+    pub count: u32,
+    /// A full region with one flag piece in it wins (`flagPieceBlockedWin`).
+    pub blocked_win: bool,
+    /// The opponent gets one more move to reach its own region (`flagMove`).
+    pub flag_move: bool,
+    /// Only unattacked flag pieces count (`flagPieceSafe`).
+    pub safe: bool,
 }
 
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
@@ -418,6 +445,15 @@ pub struct VariantDef {
     pub(crate) extended: bool,
     /// Extinction: (piece types, or all pieces when `None`; count; opponent count; claim).
     pub(crate) extinction: Option<(Option<u32>, u32, u32, bool)>,
+    /// Flag wins (`flagPiece`, `flagRegion...`), if a side has a flag region.
+    pub(crate) flag: Option<Flag>,
+    /// Check counting (`checkCounting`): a side that has given its checks wins.
+    pub(crate) check_counting: bool,
+    /// Moves may give check (`checking`; false in racing kings).
+    pub(crate) checking: bool,
+    /// A position may end the game at once, without legal moves:
+    /// extinction, a flag reached, the checks given.
+    pub(crate) immediate_end: bool,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
     pub(crate) dir_rays: Arc<[[u128; 8]]>,
     /// Per pair of squares (`from * nsq + to`), the bit of the direction of
@@ -534,6 +570,14 @@ impl VariantDef {
             promoting: letters(self.promoting),
             extinction_letters: self.extinction.and_then(|(set, ..)| set).map(|set| letters(set as u16)),
             extinction_together: self.extinction_together,
+            other_rules: [
+                (self.flag.is_some(), "flag wins"),
+                (self.check_counting, "check counting"),
+                (!self.checking, "no checks"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect(),
         }
     }
 
@@ -867,6 +911,10 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         full_listing: false,
         extended: false,
         extinction: None,
+        flag: None,
+        check_counting: c.check_counting,
+        checking: c.checking,
+        immediate_end: false,
         dir_rays: Arc::new([]),
         dir_mask: Arc::new([]),
         simple_attackers: [0; 2],
@@ -974,6 +1022,30 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     def.special_types = def.promoting | def.kidnap.map_or(0, |k| 1 << k.piece);
     def.full_listing = def.kidnap.is_some() || def.takeovers.is_some() || def.swaps.is_some() || def.promoting != 0;
     def.extended = def.pioneer.is_some() || def.full_listing;
+    if c.flag_region != [0, 0] {
+        let piece =
+            |side: usize| c.flag_piece[side].map(|fsf| index_of.iter().find(|p| p.0 == fsf).map_or(0, |p| 1u16 << p.1));
+        let board12 = (0..=c.max_rank).fold(0u128, |b, r| b | ((1u128 << files) - 1) << (12 * r as u32));
+        def.flag = Some(Flag {
+            piece: [piece(0), piece(1)],
+            king: [c.flag_piece[0] == Some(KING_INDEX), c.flag_piece[1] == Some(KING_INDEX)],
+            region: [def.region(c.flag_region[0]), def.region(c.flag_region[1])],
+            on_board: [c.flag_region[0] & !board12 == 0, c.flag_region[1] & !board12 == 0],
+            count: c.flag_piece_count,
+            blocked_win: c.flag_piece_blocked_win,
+            flag_move: c.flag_move,
+            safe: c.flag_piece_safe,
+        });
+    }
+    if !c.checking {
+        // Every move is listed and tested: one that gives check is illegal.
+        def.full_listing = true;
+        def.extended = true;
+    }
+    if c.check_counting && !c.checking {
+        return Err("checkCounting = true needs checking = true".into());
+    }
+    def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }

@@ -153,3 +153,49 @@ fn pieces_and_promotions_are_published() {
     let letters: String = capablanca.pieces().map(|p| p.letter).collect();
     assert!(letters.contains('A') && letters.contains('C'), "{letters}");
 }
+
+#[test]
+fn flags_and_checks_end_the_game_at_once() {
+    let ended = |name: &str, fen: &str, reason: EndReason, result: GameResult| {
+        let p = pos(name, fen);
+        assert!(p.legal_moves().is_empty() && p.is_extinct(), "{name} {fen}: the game has ended");
+        let o = p.outcome().expect("an outcome");
+        assert_eq!((o.reason, o.result), (reason, result), "{name} {fen}");
+        assert_eq!(o.to_string().split(',').next(), Some(if reason == EndReason::Flag { "flag" } else { "checks" }));
+    };
+    // King of the hill: White's king on e4, Black to move.
+    ended("kingofthehill", "k7/8/8/8/4K3/8/8/8 b - - 1 1", EndReason::Flag, GameResult::WhiteWins);
+    // Racing kings: White reached the eighth rank and Black's reply did not.
+    ended("racingkings", "6K1/k7/8/8/8/8/8/8 w - - 2 2", EndReason::Flag, GameResult::WhiteWins);
+    // ... Black's did: a draw.
+    ended("racingkings", "1k4K1/8/8/8/8/8/8/8 w - - 2 2", EndReason::Flag, GameResult::Draw);
+    // Black reached it first: no reply of White's can help.
+    ended("racingkings", "1k6/7K/8/8/8/8/8/8 w - - 2 2", EndReason::Flag, GameResult::BlackWins);
+    // Three-check: White has given its third check (none left to give).
+    ended(
+        "3check",
+        "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 0+1 1 3",
+        EndReason::Checks,
+        GameResult::WhiteWins,
+    );
+    // White reached the eighth rank, Black may still reach it: the game goes on.
+    let p = pos("racingkings", "6K1/1k6/8/8/8/8/8/8 b - - 1 1");
+    assert!(p.outcome().is_none() && !p.is_extinct());
+    assert_eq!(p.legal_moves().len(), 8);
+    // The check counters in the FEN, and Lichess's form of checks given.
+    let p = pos("3check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +2+1");
+    assert!(p.fen().ends_with(" - 1+2 0 1"), "{}", p.fen());
+    let p = pos("3check", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(p.fen().ends_with(" - 1+1 0 1"), "without counters the next check wins: {}", p.fen());
+    // A check given counts down the giver's checks.
+    let p = pos("3check", "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 3+3 0 3");
+    let after = p.play(p.parse_move("f1b5").expect("legal"));
+    assert!(after.fen().contains(" - 2+3 1 3"), "{}", after.fen());
+    assert!(after.outcome().is_none());
+    // Racing kings: a move giving check is illegal.
+    let p = pos("racingkings", "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1");
+    // Nc3 would check the king on a2.
+    assert!(p.parse_move("e2c3").is_err() && p.parse_move("e2d4").is_ok());
+    let p = pos("racingkings", "8/8/8/k7/8/8/8/1R5K w - - 0 1");
+    assert!(p.parse_move("b1a1").is_err() && p.parse_move("b1b2").is_ok());
+}

@@ -1,9 +1,14 @@
 //! Perft counts from Fairy-Stockfish's test suite, in Menagerie's EPD form
-//! (`tests/perft/data-variants.epd`: `<fen> ;variant NAME ;Dn count`).
+//! (`tests/perft/data-variants.epd`: `<fen> ;variant NAME ;Dn count`), and
+//! Fairy-Stockfish's counts for the flag-win and check-counting variants
+//! (`tests/perft/flags-checks.epd`).
 
 use menagerie_rules::{Definitions, Position};
 
-const EPD: &str = include_str!("../../../tests/perft/data-variants.epd");
+const EPD: &str = concat!(
+    include_str!("../../../tests/perft/data-variants.epd"),
+    include_str!("../../../tests/perft/flags-checks.epd")
+);
 
 struct Case {
     line: usize,
@@ -86,6 +91,10 @@ variant_test!(janus, "janus");
 variant_test!(chancellor, "chancellor");
 variant_test!(courier, "courier");
 variant_test!(shako, "shako");
+variant_test!(kingofthehill, "kingofthehill");
+variant_test!(racingkings, "racingkings");
+variant_test!(threecheck, "3check");
+variant_test!(fivecheck, "5check");
 
 #[test]
 fn every_line_has_a_variant() {

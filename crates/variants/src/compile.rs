@@ -78,6 +78,9 @@ pub(crate) struct CompiledRules {
 /// mechanisms cannot play them exactly.
 pub(crate) fn rules(def: &Arc<VariantDef>) -> Result<CompiledRules, String> {
     let f: RuleFacts = def.facts();
+    if let Some(rule) = f.other_rules.first() {
+        return Err(format!("{rule} (not compiled)"));
+    }
     if def.files != def.ranks || !matches!(def.files, 8 | 10) {
         return Err(format!("a {}x{} board (compiled: 8x8 and 10x10)", def.files, def.ranks));
     }

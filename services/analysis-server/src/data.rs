@@ -41,6 +41,8 @@ fn reason_name(reason: EndReason) -> &'static str {
         EndReason::Repetition => "repetition",
         EndReason::MoveRule => "n_move_rule",
         EndReason::Counting => "counting",
+        EndReason::Flag => "flag",
+        EndReason::Checks => "checks",
     }
 }
 

@@ -2205,6 +2205,18 @@ async fn data_variant_moves_validation_replay_and_fens() {
     assert_eq!(over.outcome.map(|o| o.reason), Some("extinction".into()));
     let refused = client.validate_move(validate_req(pos("shatranj", bare, &["a8a7"]), "b1b8")).await.unwrap();
     assert!(!refused.get_ref().legal && refused.get_ref().reason.contains("extinction"), "{refused:?}");
+    // Flag wins and check counting end the game at once too.
+    let hill = "k7/8/8/8/8/3K4/8/8 w - - 0 1";
+    let m = client.validate_move(validate_req(pos("kingofthehill", hill, &[]), "d3e4")).await.unwrap().into_inner();
+    let o = m.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1-0", "white", "flag"));
+    let over = client.legal_moves(legal_req(pos("kingofthehill", hill, &["d3e4"]))).await.unwrap().into_inner();
+    assert!(over.moves.is_empty() && over.outcome.map(|o| o.reason) == Some("flag".into()));
+    let third = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+1 0 3";
+    let m = client.validate_move(validate_req(pos("3check", third, &[]), "f1b5")).await.unwrap().into_inner();
+    assert!(m.legal && m.check && m.san == "Bb5#", "{m:?}");
+    let o = m.outcome.unwrap();
+    assert_eq!((o.result.as_str(), o.winner.as_str(), o.reason.as_str()), ("1-0", "white", "checks"));
     let stalemate = "k7/Q7/1K6/8/8/8/8/8 b - - 0 1";
     let r = client.legal_moves(legal_req(pos("shatranj", stalemate, &[]))).await.unwrap().into_inner();
     let o = r.outcome.unwrap();

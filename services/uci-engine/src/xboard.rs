@@ -196,7 +196,9 @@ fn xboard_data_variants(variants: &Variants) -> Vec<String> {
         if !out.iter().any(|n| n == name)
             && name != "courier"
             && XBOARD_NAMES_TAKEN.iter().all(|t| !t.eq_ignore_ascii_case(name))
-            && variants.data(name).is_ok_and(|def| describe_data_variant(&def).is_some())
+            // Not flag wins, check counting nor racing kings' ban on checks
+            // yet: XBoard's FEN and rules for its own 3check differ.
+            && variants.data(name).is_ok_and(|def| def.facts().other_rules.is_empty() && describe_data_variant(&def).is_some())
         {
             out.push(name.to_string());
         }
@@ -386,6 +388,9 @@ fn data_result_line(game: &DataGame) -> Option<String> {
             format!("Draw by the {n}-move rule")
         }
         EndReason::Counting => "Draw by the counting rule".to_string(),
+        EndReason::Flag if o.result == GameResult::Draw => "Both kings reached the goal".to_string(),
+        EndReason::Flag => format!("{} reached the goal", side(o.result == GameResult::WhiteWins)),
+        EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
     };
     Some(format!("{result} {{{comment}}}"))
 }
@@ -963,7 +968,7 @@ mod tests {
                 "shako"
             ]
         );
-        for left_out in ["courier", "seirawan960"] {
+        for left_out in ["courier", "seirawan960", "kingofthehill", "racingkings", "3check", "5check"] {
             assert!(variants.data(left_out).is_ok(), "{left_out} is built in");
             assert!(!announced.iter().any(|n| n == left_out), "{left_out}");
         }

@@ -306,6 +306,16 @@ fn a_bad_variant_path_is_reported_and_the_engine_goes_on() {
     let mut e = uci_engine();
     e.send(&format!("setoption name VariantPath value {}", bad.display()));
     let lines = e.sync();
+    // Leniently (the default) the section is skipped with a warning naming
+    // the file, line and key; the rest of the file would load.
+    let l = &lines[0];
+    assert!(l.starts_with("info string warning: VariantPath: ") && l.contains("variant 'bad' skipped"), "{l}");
+    assert!(l.contains(&format!("{}:4:", bad.display())) && l.contains("noSuchKey"), "{l}");
+    assert!(lines.iter().any(|l| l.starts_with("info string loaded 0 variant(s)")), "{lines:?}");
+    // StrictVariants makes it an error.
+    e.send("setoption name StrictVariants value true");
+    e.send(&format!("setoption name VariantPath value {}", bad.display()));
+    let lines = e.sync();
     assert_eq!(lines.len(), 1, "{lines:?}");
     let l = &lines[0];
     assert!(l.starts_with("info string error: VariantPath: "), "{l}");
@@ -353,9 +363,10 @@ fn variants_flag_and_environment() {
         assert_ne!(best, "(none)");
         e.quit(Some("quit"));
     }
-    // A bad file stops the engine at start-up, naming file, line and key.
+    // With --strict a bad file stops the engine at start-up, naming file,
+    // line and key (without it the section is skipped with a warning).
     let bad = bad_ini();
-    let mut e = Engine::start_with(&["--variants", &bad.display().to_string()], &[]);
+    let mut e = Engine::start_with(&["--strict", "--variants", &bad.display().to_string()], &[]);
     let deadline = std::time::Instant::now() + QUICK;
     while e.alive() && std::time::Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
@@ -581,5 +592,28 @@ fn xboard_describes_the_data_variants_it_does_not_know() {
         let theirs = xboard_move(&mut e, &game.current().clone());
         game.play(theirs);
     }
+    e.quit(Some("quit"));
+}
+
+#[test]
+fn uci_plays_flag_and_check_counting_games_to_their_end() {
+    // The search sees a king on the hill, a king on the eighth rank and
+    // the third check as the end of the game: every move it gives is
+    // legal, and after the end it has none.
+    for variant in ["racingkings", "3check"] {
+        let game = uci_game(variant, &["nodes 2000", "depth 3"], 160);
+        assert!(!game.moves().is_empty(), "{variant}");
+    }
+    // A king one step from the hill takes it: a mate in one.
+    let mut e = uci_engine();
+    e.send("setoption name UCI_Variant value kingofthehill");
+    e.send("position fen k7/8/8/8/8/3K4/8/8 w - - 0 1");
+    e.send("go depth 3");
+    let pos = Position::from_fen(Definitions::builtin().get("kingofthehill").unwrap(), "k7/8/8/8/8/3K4/8/8 w - - 0 1")
+        .unwrap();
+    let best = uci_search(&mut e, &pos);
+    let after = pos.play(legal(&mut e, &pos, &best, "bestmove"));
+    let o = after.outcome().unwrap_or_else(|| e.fail(&format!("{best} does not reach the hill")));
+    assert_eq!(o.to_string(), "flag, White wins");
     e.quit(Some("quit"));
 }

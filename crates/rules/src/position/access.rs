@@ -231,6 +231,9 @@ impl State {
         if self.pending {
             k ^= field_key(9, 1);
         }
+        if self.checks != [0, 0] {
+            k ^= field_key(11, u64::from(self.checks[0]) | u64::from(self.checks[1]) << 8);
+        }
         k
     }
 }
@@ -325,10 +328,13 @@ impl Position {
         if m.is_takeover() { self.state.converted(&self.def, m) } else { 0 }
     }
 
-    /// Whether the game has ended by extinction (e.g. a bare king in
-    /// shatranj): such a position has no legal moves.
+    /// Whether the game has ended at once by a rule of the position:
+    /// extinction (e.g. a bare king in shatranj), a flag reached (king of
+    /// the hill, racing kings) or the checks given (three-check). Such a
+    /// position has no legal moves; [`Position::outcome`] says which rule
+    /// and the result.
     pub fn is_extinct(&self) -> bool {
-        self.state.extinct(&self.def).is_some()
+        self.state.ended_at_once(&self.def).is_some()
     }
 
     /// The squares the piece on `sq` attacks (could capture on) with the

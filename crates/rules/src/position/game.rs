@@ -107,6 +107,8 @@ impl std::fmt::Display for Outcome {
             EndReason::Repetition => "repetition",
             EndReason::MoveRule => "n-move rule",
             EndReason::Counting => "counting",
+            EndReason::Flag => "flag",
+            EndReason::Checks => "checks",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

@@ -1,0 +1,103 @@
+//! Positions of seeded random games played by Fairy-Stockfish (pyffish
+//! 0.0.90, `benches/fsf_positions.py`): at each one Menagerie's legal
+//! moves, game end and, after the move played, FEN must be Fairy-Stockfish's.
+//!
+//! The committed file covers the flag wins (king of the hill, racing kings)
+//! and check counting (three-check, five-check); `MENAGERIE_FSF_POSITIONS`
+//! names a larger file made by the same script, whose variants may come
+//! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
+//! leniently, as the script's `--ini`).
+
+use menagerie_rules::{Definitions, GameResult, Position};
+
+const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-pyffish.txt");
+
+fn fnv1a(text: &str) -> String {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01B3);
+    }
+    format!("{h:016x}")
+}
+
+/// Checks every line; returns (positions, game ends) seen.
+fn check(text: &str) -> (usize, usize) {
+    let mut defs = Definitions::builtin();
+    if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
+        let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
+        defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
+    }
+    let mut failures = Vec::new();
+    let (mut positions, mut ends) = (0, 0);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    for (i, line) in lines.iter().enumerate() {
+        let f: Vec<&str> = line.split(';').collect();
+        let [variant, fen, played, result, count, digest] = f[..] else { panic!("bad line {line}") };
+        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+        let pos = match Position::from_fen(def, fen) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{variant} {fen}: {e}"));
+                continue;
+            }
+        };
+        positions += 1;
+        if pos.fen() != fen {
+            failures.push(format!("{variant} {fen}: read back as {}", pos.fen()));
+        }
+        let mut moves: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+        moves.sort();
+        let joined = moves.join(" ");
+        if moves.len().to_string() != count || fnv1a(&joined) != digest {
+            failures.push(format!("{variant} {fen}: {} moves ({joined}), Fairy-Stockfish {count}", moves.len()));
+        }
+        let ours = match pos.outcome().map(|o| o.result) {
+            None => "-",
+            Some(GameResult::Draw) => "draw",
+            Some(GameResult::WhiteWins) if pos.white_to_move() => "win",
+            Some(GameResult::BlackWins) if !pos.white_to_move() => "win",
+            Some(_) => "loss",
+        };
+        if ours != result {
+            failures.push(format!("{variant} {fen}: game end {ours}, Fairy-Stockfish {result}"));
+        }
+        ends += usize::from(result != "-");
+        // The FEN after the move played is the next line's.
+        if played != "-" {
+            let next = lines.get(i + 1).and_then(|l| l.split(';').nth(1));
+            match (pos.parse_move(played), next) {
+                (Ok(m), Some(next)) => {
+                    let after = pos.play(m).fen();
+                    if after != next {
+                        failures.push(format!("{variant} {fen} {played}: {after}, Fairy-Stockfish {next}"));
+                    }
+                }
+                (Err(e), _) => failures.push(format!("{variant} {fen}: {e}")),
+                (Ok(_), None) => {}
+            }
+        }
+        if failures.len() > 20 {
+            break;
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    (positions, ends)
+}
+
+#[test]
+fn flag_wins_and_check_counting_play_as_fairy_stockfish() {
+    let (positions, ends) = check(FLAGS_AND_CHECKS);
+    assert!(positions >= 1000 && ends >= 8, "{positions} positions, {ends} game ends");
+}
+
+#[test]
+fn a_larger_file_of_positions_when_given() {
+    let Some(path) = std::env::var_os("MENAGERIE_FSF_POSITIONS") else {
+        eprintln!("MENAGERIE_FSF_POSITIONS not set: skipped");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("MENAGERIE_FSF_POSITIONS names a readable file");
+    let (positions, ends) = check(&text);
+    eprintln!("{positions} positions, {ends} game ends: equal");
+}

@@ -26,10 +26,12 @@
 //! assert!((q as f32 - f).abs() < 20.0);
 //! ```
 
+pub mod accumulator;
 pub mod features;
 mod network;
 pub mod simd;
 
+pub use accumulator::AccumulatorStack;
 pub use features::{active_features, feature_count};
 pub use network::{
     FloatNetwork, MAGIC, MAX_HIDDEN, MAX_INPUTS, Network, NetworkError, SplitMix, VERSION, crelu, fnv1a64,

@@ -241,3 +241,71 @@ proptest::proptest! {
         let _ = Network::from_bytes(&b);
     }
 }
+
+struct IncrementalCheck {
+    kernels: crate::simd::Kernels,
+    every: usize,
+}
+impl IncrementalCheck {
+    fn run<V: Variant>(&self, path: &[Position<V>], net: &Network) {
+        let mut stack = crate::AccumulatorStack::<V>::with_kernels(self.kernels);
+        for (ply, pos) in path.iter().enumerate() {
+            stack.set(ply, pos);
+            if ply % self.every != 0 && ply + 1 != path.len() {
+                continue;
+            }
+            let (w, b) = stack.accumulators(net, ply).expect("recorded");
+            let (w, b) = (w.to_vec(), b.to_vec());
+            for (c, got) in [(Color::White, w), (Color::Black, b)] {
+                let mut f = Vec::new();
+                active_features(pos, c, &mut f);
+                let mut want = vec![0; net.hidden()];
+                net.refresh(&f, &mut want, crate::simd::Kernels::Portable);
+                assert_eq!(got, want, "{:?} ply {ply} perspective {c:?}", V::ID);
+            }
+            let (stm, nstm) = features_of(pos);
+            assert_eq!(stack.evaluate(net, ply), Some(net.evaluate(&stm, &nstm)));
+        }
+        assert!(stack.stats.0 > 0, "no incremental update happened");
+    }
+}
+
+struct Playout(IncrementalCheck, u64);
+impl PositionVisitor for Playout {
+    type Output = ();
+    fn visit<V: Variant>(self, start: &Position<V>) {
+        let mut rng = SplitMix(self.1);
+        let mut path = vec![*start];
+        let mut pos = *start;
+        for _ in 0..160 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            // A null move now and then (the search's null-move pruning).
+            pos = if rng.next_u64() % 17 == 0 && !pos.is_check() {
+                pos.play_null()
+            } else {
+                pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize])
+            };
+            path.push(pos);
+        }
+        let net = Network::from_float(&FloatNetwork::random(V::ID.name(), feature_count::<V>(), 64, self.1));
+        self.0.run(&path, &net);
+    }
+}
+
+/// Along random playouts of every compiled game, the incrementally updated
+/// accumulators equal a full refresh at every ply (updates from the
+/// previous ply, and chains of updates over plies not evaluated), with both
+/// kernel sets.
+#[test]
+fn incremental_equals_refresh_in_every_game() {
+    for &id in VariantId::EVERY {
+        for seed in 0..6u64 {
+            let kernels = if seed % 2 == 0 { crate::simd::Kernels::detect() } else { crate::simd::Kernels::Portable };
+            let every = [1, 3, 5][seed as usize % 3];
+            AnyPosition::start(id).visit(Playout(IncrementalCheck { kernels, every }, seed));
+        }
+    }
+}

@@ -14,7 +14,7 @@ mod results;
 mod svg;
 mod ui;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write as _;
@@ -54,6 +54,10 @@ struct Cli {
     /// file, line and reason, and the other sections load.
     #[arg(long, global = true, env = "MENAGERIE_STRICT_VARIANTS")]
     strict: bool,
+    /// Network files (docs/nnue.md) for local analysis, replacing the
+    /// embedded network of the game each file's header names; repeatable.
+    #[arg(long = "eval-file", global = true, env = "MENAGERIE_EVAL_FILES", value_name = "FILE", value_delimiter = ',')]
+    eval_files: Vec<PathBuf>,
     /// Run the command on menagerie-server replicas (comma-separated URLs,
     /// e.g. http://127.0.0.1:50051, or https://HOST:50051 for TLS). A host
     /// name resolving to several addresses counts as one replica per address.
@@ -255,12 +259,22 @@ pub(crate) enum Command {
     },
 }
 
+/// Installs the `--eval-file` networks for the local searches.
+fn load_eval_files(paths: &[PathBuf]) -> Result<()> {
+    for path in paths {
+        menagerie_search::nnue::registry::install_file(path)
+            .with_context(|| format!("cannot load --eval-file {}", path.display()))?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     ui::init(cli.json, cli.no_progress);
     let result = check_flags(&matches, !cli.remote.is_empty())
         .and_then(|()| local::load_variants(&cli.variant_files, cli.strict))
+        .and_then(|()| load_eval_files(&cli.eval_files))
         .and_then(|()| run(cli));
     match result {
         Ok(code) => code,

@@ -97,6 +97,11 @@ pub struct Config {
     /// definitions with the same board and pieces share their move tables).
     #[arg(long, env = "MENAGERIE_MAX_VARIANTS", default_value_t = 1_000)]
     pub max_variants: usize,
+    /// Network files (docs/nnue.md) replacing the embedded network of the
+    /// compiled game each file's header names; repeatable or comma-separated.
+    /// Read at start-up: a bad file stops the server.
+    #[arg(long = "eval-file", env = "MENAGERIE_EVAL_FILES", value_name = "FILE", value_delimiter = ',')]
+    pub eval_files: Vec<PathBuf>,
     /// Log format: `text` or `json`.
     #[arg(long, env = "MENAGERIE_LOG_FORMAT", default_value = "text")]
     pub log_format: String,

@@ -35,6 +35,10 @@ async fn main() -> anyhow::Result<()> {
     let security = config.security.load()?;
     // A bad variants file stops the server before it listens.
     let variants = config.load_variants().context("cannot load --variants")?;
+    for path in &config.eval_files {
+        let id = menagerie_search::nnue::registry::install_file(path).context("cannot load --eval-file")?;
+        tracing::info!(variant = %id, path = %path.display(), "network loaded");
+    }
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;

@@ -3,3 +3,4 @@
 
 pub mod data;
 pub mod rng;
+pub mod train;

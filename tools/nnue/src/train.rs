@@ -86,6 +86,19 @@ impl Model {
         Model { variant: variant.to_string(), inputs, hidden, w1, b1, w2, b2: 0.0 }
     }
 
+    /// The model as the engine crate's float network.
+    pub fn to_float(&self) -> menagerie_nnue::FloatNetwork {
+        menagerie_nnue::FloatNetwork {
+            variant: self.variant.clone(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            w1: self.w1.clone(),
+            b1: self.b1.clone(),
+            w2: self.w2.clone(),
+            b2: self.b2,
+        }
+    }
+
     fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);
         for &f in features {
@@ -219,6 +232,11 @@ impl Trainer {
             step: 0,
             rng,
         }
+    }
+
+    /// Changes the learning rate (e.g. a per-epoch decay).
+    pub fn set_lr(&mut self, lr: f32) {
+        self.settings.lr = lr;
     }
 
     /// One epoch over `samples` (shuffled in place); returns the mean

@@ -16,7 +16,7 @@
 
 use menagerie_geometry::{Bits, Shape, Square};
 use menagerie_pieces::{Color, KIND_COUNT, PieceKind};
-use menagerie_variants::{Position, Variant};
+use menagerie_variants::{AnyPosition, Position, PositionVisitor, Variant, VariantId};
 
 /// Gate files of a gating game (its boards are 8 files wide).
 pub const GATE_FILES: usize = 8;
@@ -93,4 +93,16 @@ pub fn active_features<V: Variant>(pos: &Position<V>, perspective: Color, out: &
         }
     }
     reserve_features(pos, perspective, out);
+}
+
+/// [`feature_count`] of the compiled game `id`.
+pub fn feature_count_of(id: VariantId) -> usize {
+    struct Count;
+    impl PositionVisitor for Count {
+        type Output = usize;
+        fn visit<V: Variant>(self, _: &Position<V>) -> usize {
+            feature_count::<V>()
+        }
+    }
+    AnyPosition::start(id).visit(Count)
 }

@@ -29,10 +29,11 @@
 pub mod accumulator;
 pub mod features;
 mod network;
+pub mod registry;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
-pub use features::{active_features, feature_count};
+pub use features::{active_features, feature_count, feature_count_of};
 pub use network::{
     FloatNetwork, MAGIC, MAX_HIDDEN, MAX_INPUTS, Network, NetworkError, SplitMix, VERSION, crelu, fnv1a64,
 };

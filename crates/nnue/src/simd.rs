@@ -53,13 +53,11 @@ mod avx2 {
     }
 }
 
-/// Which kernel set runs.
+/// Which kernel set runs: the portable code, or its AVX2 build, which only
+/// [`Kernels::detect`] can choose (on a CPU with AVX2).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kernels {
-    /// The portable code (whatever the target's baseline vectorises to).
-    Portable,
-    /// The AVX2 build (only offered when the CPU has AVX2).
-    Avx2,
+pub struct Kernels {
+    avx2: bool,
 }
 
 impl Kernels {
@@ -69,43 +67,53 @@ impl Kernels {
         {
             static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
             if *AVX2.get_or_init(|| std::is_x86_feature_detected!("avx2")) {
-                return Kernels::Avx2;
+                return Kernels { avx2: true };
             }
         }
-        Kernels::Portable
+        Kernels::portable()
+    }
+
+    /// The portable code (whatever the target's baseline vectorises to).
+    pub const fn portable() -> Kernels {
+        Kernels { avx2: false }
+    }
+
+    /// True for the AVX2 build.
+    pub const fn is_avx2(self) -> bool {
+        self.avx2
     }
 
     /// Adds `row` to `acc` lane by lane (wrapping), over whole 16-lane chunks.
     #[inline]
     pub fn add(self, acc: &mut [i16], row: &[i16]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx2` is only produced by `detect` on a CPU with AVX2.
-            Kernels::Avx2 => unsafe { avx2::add(acc, row) },
-            _ => add_portable(acc, row),
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is only set by `detect`, on a CPU with AVX2.
+            return unsafe { avx2::add(acc, row) };
         }
+        add_portable(acc, row)
     }
 
     /// Subtracts `row` from `acc` lane by lane (wrapping).
     #[inline]
     pub fn sub(self, acc: &mut [i16], row: &[i16]) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
             // SAFETY: as in `add`.
-            Kernels::Avx2 => unsafe { avx2::sub(acc, row) },
-            _ => sub_portable(acc, row),
+            return unsafe { avx2::sub(acc, row) };
         }
+        sub_portable(acc, row)
     }
 
     /// `sum clamp(acc[i], 0, QA) * w[i]`.
     #[inline]
     pub fn dot(self, acc: &[i16], w: &[i16]) -> i64 {
-        match self {
-            #[cfg(target_arch = "x86_64")]
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
             // SAFETY: as in `add`.
-            Kernels::Avx2 => unsafe { avx2::dot(acc, w) },
-            _ => dot_portable(acc, w),
+            return unsafe { avx2::dot(acc, w) };
         }
+        dot_portable(acc, w)
     }
 }
 
@@ -128,15 +136,15 @@ mod tests {
             let best = Kernels::detect();
             let (mut a, mut b) = (acc.clone(), acc.clone());
             best.add(&mut a, &row);
-            Kernels::Portable.add(&mut b, &row);
+            Kernels::portable().add(&mut b, &row);
             assert_eq!(a, b);
             best.sub(&mut a, &row);
-            Kernels::Portable.sub(&mut b, &row);
+            Kernels::portable().sub(&mut b, &row);
             assert_eq!(a, acc);
             assert_eq!(b, acc);
-            assert_eq!(best.dot(&acc, &row), Kernels::Portable.dot(&acc, &row));
+            assert_eq!(best.dot(&acc, &row), Kernels::portable().dot(&acc, &row));
             let scalar: i64 = acc.iter().zip(&row).map(|(&a, &w)| i64::from(a.clamp(0, 255)) * i64::from(w)).sum();
-            assert_eq!(Kernels::Portable.dot(&acc, &row), scalar);
+            assert_eq!(Kernels::portable().dot(&acc, &row), scalar);
         }
     }
 }

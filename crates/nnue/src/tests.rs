@@ -260,7 +260,7 @@ impl IncrementalCheck {
                 let mut f = Vec::new();
                 active_features(pos, c, &mut f);
                 let mut want = vec![0; net.hidden()];
-                net.refresh(&f, &mut want, crate::simd::Kernels::Portable);
+                net.refresh(&f, &mut want, crate::simd::Kernels::portable());
                 assert_eq!(got, want, "{:?} ply {ply} perspective {c:?}", V::ID);
             }
             let (stm, nstm) = features_of(pos);
@@ -303,7 +303,7 @@ impl PositionVisitor for Playout {
 fn incremental_equals_refresh_in_every_game() {
     for &id in VariantId::EVERY {
         for seed in 0..6u64 {
-            let kernels = if seed % 2 == 0 { crate::simd::Kernels::detect() } else { crate::simd::Kernels::Portable };
+            let kernels = if seed % 2 == 0 { crate::simd::Kernels::detect() } else { crate::simd::Kernels::portable() };
             let every = [1, 3, 5][seed as usize % 3];
             AnyPosition::start(id).visit(Playout(IncrementalCheck { kernels, every }, seed));
         }

@@ -124,6 +124,8 @@ pub struct Engine {
     position: AnyPosition,
     history: Vec<u64>,
     data: Option<DataState>,
+    /// Evaluate compiled games with their network when one is loaded.
+    use_nnue: bool,
 }
 
 impl Engine {
@@ -136,7 +138,25 @@ impl Engine {
             position: AnyPosition::start(menagerie_variants::VariantId::Chess),
             history: Vec::new(),
             data: None,
+            use_nnue: true,
         }
+    }
+
+    /// Whether compiled games are evaluated by their network (embedded, or
+    /// installed with `menagerie_nnue::registry::install`) when the game
+    /// has one (`true`, the default), or always by the linear evaluation.
+    /// The transposition table keeps static evaluations: it is cleared
+    /// when the setting changes.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        if self.use_nnue != on {
+            self.use_nnue = on;
+            self.tt.clear();
+        }
+    }
+
+    /// See [`Engine::set_use_nnue`].
+    pub fn use_nnue(&self) -> bool {
+        self.use_nnue
     }
 
     /// Current options.
@@ -196,6 +216,7 @@ impl Engine {
             options: self.options,
             history: self.history.clone(),
             on_info: Box::new(on_info),
+            use_nnue: self.use_nnue,
         };
         let pos = self.position;
         // The search thread reports to the caller's tracing subscriber, its
@@ -349,6 +370,7 @@ impl Engine {
             options: self.options,
             history: keys,
             on_info: Box::new(move |i| on_info(report(i))),
+            use_nnue: self.use_nnue,
         };
         let root = data.clone();
         let answer = move |r: SearchResult| {
@@ -392,16 +414,31 @@ struct Run {
     options: EngineOptions,
     history: Vec<u64>,
     on_info: Box<dyn FnMut(Info) + Send>,
+    use_nnue: bool,
 }
 
 impl PositionVisitor for Run {
     type Output = SearchResult;
 
     fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, pool, stop, limits, options, history, on_info } = self;
+        let Run { tt, pool, stop, limits, options, history, on_info, use_nnue } = self;
         let only = limits.searchmoves.clone();
         let search = Search { tt, pool, stop, limits, options, history, only, on_info };
-        search.run(pos, EvalTables::shared::<V>())
+        search.run(pos, eval_for::<V>(use_nnue))
+    }
+}
+
+/// The evaluation a search of `V` runs with: the linear tables, with the
+/// game's network when `use_nnue` and one is loaded (and fits the game).
+pub fn eval_for<V: Variant>(use_nnue: bool) -> Arc<EvalTables> {
+    let tables = EvalTables::shared::<V>();
+    let net = use_nnue
+        .then(|| menagerie_nnue::registry::network_for(V::ID.name()))
+        .flatten()
+        .filter(|n| n.check(V::ID.name(), menagerie_nnue::feature_count::<V>()).is_ok());
+    match net {
+        Some(net) => Arc::new(tables.with_network(Some(net))),
+        None => tables,
     }
 }
 

@@ -626,6 +626,7 @@ impl Tracer for Collect {
 type PstFeatures = [[i16; 3]; SQ];
 
 /// Per-variant precomputed evaluation tables.
+#[derive(Clone)]
 pub struct EvalTables {
     /// `[color][kind][square]` → (middlegame, endgame) material plus square bonus.
     pst: Vec<[(i32, i32); SQ]>,
@@ -640,6 +641,9 @@ pub struct EvalTables {
     /// This set of tables among all built in the process (what a
     /// [`PawnCache`] holds terms of).
     id: u64,
+    /// The game's network: when set, the search evaluates with it instead
+    /// of the linear evaluation ([`EvalTables::with_network`]).
+    pub(crate) nnue: Option<Arc<menagerie_nnue::Network>>,
 }
 
 /// The next [`EvalTables::id`].
@@ -662,6 +666,18 @@ impl EvalTables {
         let t = Arc::new(EvalTables::new::<V>());
         built.push((V::ID, t.clone()));
         t
+    }
+
+    /// These tables with `net` as the evaluation (the linear terms stay for
+    /// move ordering, exchanges and pruning); `None`: the linear evaluation.
+    /// The network must be the game's (`Network::check`).
+    pub fn with_network(&self, net: Option<Arc<menagerie_nnue::Network>>) -> EvalTables {
+        EvalTables { nnue: net, ..self.clone() }
+    }
+
+    /// The network the tables evaluate with, if any.
+    pub fn network(&self) -> Option<&Arc<menagerie_nnue::Network>> {
+        self.nnue.as_ref()
     }
 
     /// Builds the tables for variant `V` with weights `w`.
@@ -750,7 +766,7 @@ impl EvalTables {
         }
         let full_phase: i32 = V::start_pieces().iter().map(|(_, p)| phase_weight[p.kind.idx()]).sum::<i32>().max(1);
         let id = NEXT_TABLES_ID.fetch_add(1, Ordering::Relaxed);
-        EvalTables { pst, pst_features, phase_weight, full_phase, w, id }
+        EvalTables { pst, pst_features, phase_weight, full_phase, w, id, nnue: None }
     }
 
     /// The weights in use.

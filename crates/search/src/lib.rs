@@ -71,10 +71,11 @@ mod tt;
 
 pub use data::DataPosition;
 pub use data_eval::DataEval;
-pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult};
+pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult, eval_for};
 pub use eval::{EvalTables, PawnCache, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
-pub use position::{MoveBuffer, SearchPosition};
+pub use menagerie_nnue as nnue;
+pub use position::{MoveBuffer, SearchPosition, ThreadEval};
 pub use see::see;
 pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};
 pub use tt::{Bound, TranspositionTable, TtHit};

@@ -125,6 +125,19 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     /// Static evaluation from the side to move's point of view, with the
     /// thread's `cache`.
     fn evaluate(&self, eval: &Self::Eval, cache: &mut Self::EvalCache) -> i32;
+    /// Records that the search path's position at `ply` is this one (its
+    /// ancestors being those recorded at lower plies): an incremental
+    /// evaluation updates from them.
+    #[inline(always)]
+    fn enter(&self, _cache: &mut Self::EvalCache, _ply: usize) {}
+    /// [`SearchPosition::evaluate`] of the position last [`entered`] at
+    /// `ply`, which may update from its ancestors' state.
+    ///
+    /// [`entered`]: SearchPosition::enter
+    #[inline(always)]
+    fn evaluate_at(&self, eval: &Self::Eval, cache: &mut Self::EvalCache, _ply: usize) -> i32 {
+        self.evaluate(eval, cache)
+    }
     /// `m` packed for the transposition table.
     fn pack(m: Self::Move) -> u32;
     /// A move packed by [`SearchPosition::pack`].
@@ -135,11 +148,35 @@ pub trait SearchPosition: Clone + Send + Sync + Sized {
     fn line_text(&self, line: &[Self::Move]) -> Vec<String>;
 }
 
+/// A network's evaluations stay clear of mate scores.
+const NNUE_LIMIT: i32 = 20_000;
+
+#[inline(always)]
+fn clamp_nnue(v: i32) -> i32 {
+    v.clamp(-NNUE_LIMIT, NNUE_LIMIT)
+}
+
+/// What one search thread's evaluation of a compiled game keeps: the
+/// linear evaluation's pawn cache and the network's accumulators along the
+/// search path.
+pub struct ThreadEval<V: Variant> {
+    /// The linear evaluation's pawn-structure cache.
+    pub pawns: PawnCache<V>,
+    /// The network's accumulators, by ply.
+    pub nnue: menagerie_nnue::AccumulatorStack<V>,
+}
+
+impl<V: Variant> Default for ThreadEval<V> {
+    fn default() -> Self {
+        ThreadEval { pawns: PawnCache::default(), nnue: menagerie_nnue::AccumulatorStack::default() }
+    }
+}
+
 impl<V: Variant> SearchPosition for Position<V> {
     type Move = Move;
     type Moves = MoveList;
     type Eval = EvalTables;
-    type EvalCache = PawnCache<V>;
+    type EvalCache = ThreadEval<V>;
 
     #[inline(always)]
     fn key(&self) -> u64 {
@@ -257,8 +294,31 @@ impl<V: Variant> SearchPosition for Position<V> {
         V::GATING.is_some()
     }
     #[inline]
-    fn evaluate(&self, eval: &EvalTables, cache: &mut PawnCache<V>) -> i32 {
-        eval.evaluate_cached(self, cache)
+    fn evaluate(&self, eval: &EvalTables, cache: &mut ThreadEval<V>) -> i32 {
+        match &eval.nnue {
+            Some(net) => {
+                let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+                let side = self.side_to_move();
+                menagerie_nnue::active_features(self, side, &mut stm);
+                menagerie_nnue::active_features(self, side.flip(), &mut nstm);
+                clamp_nnue(net.evaluate(&stm, &nstm))
+            }
+            None => eval.evaluate_cached(self, &mut cache.pawns),
+        }
+    }
+    #[inline(always)]
+    fn enter(&self, cache: &mut ThreadEval<V>, ply: usize) {
+        cache.nnue.set(ply, self);
+    }
+    #[inline]
+    fn evaluate_at(&self, eval: &EvalTables, cache: &mut ThreadEval<V>, ply: usize) -> i32 {
+        match &eval.nnue {
+            Some(net) => match cache.nnue.evaluate(net, ply) {
+                Some(v) => clamp_nnue(v),
+                None => self.evaluate(eval, cache),
+            },
+            None => eval.evaluate_cached(self, &mut cache.pawns),
+        }
     }
     #[inline(always)]
     fn pack(m: Move) -> u32 {

@@ -425,11 +425,17 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// the table's entry `tt` if any), the corrected one, and the
     /// correction slot (`None` where the evaluation is not corrected).
     #[inline]
-    fn static_eval(&mut self, pos: &P, tt: Option<TtHit<P::Move>>, in_check: bool) -> (i32, i32, Option<Slot>) {
+    fn static_eval(
+        &mut self,
+        pos: &P,
+        tt: Option<TtHit<P::Move>>,
+        in_check: bool,
+        ply: usize,
+    ) -> (i32, i32, Option<Slot>) {
         if in_check {
             return (-INF, -INF, None);
         }
-        let raw = tt.map_or_else(|| pos.evaluate(&self.shared.eval, &mut self.eval_cache), |h| h.eval);
+        let raw = tt.map_or_else(|| pos.evaluate_at(&self.shared.eval, &mut self.eval_cache, ply), |h| h.eval);
         if !self.corr.on() {
             return (raw, raw, None);
         }
@@ -489,6 +495,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// expecting to fail low there), where late moves are reduced more.
     fn negamax(&mut self, pos: &P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
         let pv_node = beta - alpha > 1;
+        pos.enter(&mut self.eval_cache, ply);
         self.pv[ply].clear();
         if self.stopped() {
             return 0;
@@ -497,7 +504,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
+            return pos.evaluate_at(&self.shared.eval, &mut self.eval_cache, ply);
         }
         let in_check = pos.in_check();
         if depth <= 0 && !in_check {
@@ -538,7 +545,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             return Self::terminal_score(pos, ply);
         }
         let prelude = moves.moves().iter().any(|&m| P::is_prelude(m));
-        let (raw_eval, static_eval, corr_slot) = self.static_eval(pos, tt, in_check);
+        let (raw_eval, static_eval, corr_slot) = self.static_eval(pos, tt, in_check, ply);
         self.stack[ply].eval = static_eval;
         // Better than two plies ago: prune less.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
@@ -742,13 +749,14 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
     /// Quiescence search over captures, conversions and promotions (all
     /// moves when in check).
     fn qsearch(&mut self, pos: &P, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        pos.enter(&mut self.eval_cache, ply);
         self.count_node();
         self.seldepth = self.seldepth.max(ply);
         if self.stopped() {
             return 0;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
+            return pos.evaluate_at(&self.shared.eval, &mut self.eval_cache, ply);
         }
         if pos.ended() {
             return Self::terminal_score(pos, ply);
@@ -756,7 +764,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         // Conversions never run out of material, so exchanges of takeovers
         // can go on forever: quiescence is bounded.
         if qply >= MAX_QPLY {
-            return pos.evaluate(&self.shared.eval, &mut self.eval_cache);
+            return pos.evaluate_at(&self.shared.eval, &mut self.eval_cache, ply);
         }
         let key = pos.key();
         let tt = self.shared.tt.probe_with(key, P::unpack);
@@ -781,7 +789,7 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         if in_check && moves.moves().is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let (raw_eval, stand_pat, _) = self.static_eval(pos, tt, in_check);
+        let (raw_eval, stand_pat, _) = self.static_eval(pos, tt, in_check, ply);
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -831,8 +839,10 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
 
     /// Searches the root moves from index `pv_idx` on, in a window.
     fn search_root(&mut self, pos: &P, depth: i32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        pos.enter(&mut self.eval_cache, 0);
         self.count_node();
-        self.stack[0].eval = if pos.in_check() { -INF } else { pos.evaluate(&self.shared.eval, &mut self.eval_cache) };
+        self.stack[0].eval =
+            if pos.in_check() { -INF } else { pos.evaluate_at(&self.shared.eval, &mut self.eval_cache, 0) };
         let mut best = -INF;
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;

@@ -130,6 +130,8 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
                 "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MAX_MOVE_OVERHEAD}"
             ));
             send("option name VariantPath type string default <empty>");
+            send("option name EvalFile type string default <empty>");
+            send("option name UseNNUE type check default true");
             send(&variants_combo(&s.variants));
             send("uciok");
         }
@@ -268,7 +270,35 @@ fn setoption(s: &mut Session, rest: &[&str]) {
             }
         }
         "variantpath" => variant_path(s, &value),
+        "evalfile" => eval_file(s, &value),
+        "usennue" => match check(&value) {
+            Some(on) => s.engine.set_use_nnue(on),
+            None => send(&format!("info string UseNNUE must be true or false, got '{value}'")),
+        },
         _ => send(&format!("info string unknown option '{name}'")),
+    }
+}
+
+/// `EvalFile`: loads a network file (docs/nnue.md) for the compiled game
+/// its header names, replacing the embedded network of that game for the
+/// rest of the process. A file that cannot be used is reported in an
+/// `info string` and changes nothing.
+fn eval_file(s: &mut Session, value: &str) {
+    if value.is_empty() || value == "<empty>" {
+        return;
+    }
+    match menagerie_search::nnue::registry::install_file(std::path::Path::new(value)) {
+        Ok(id) => {
+            // The table's entries hold the old evaluations.
+            s.engine.new_game();
+            let note = if id == s.variant || s.data.is_some() {
+                String::new()
+            } else {
+                format!(" (the current game is {})", s.variant)
+            };
+            send(&format!("info string loaded network for {id} from {value}{note}"));
+        }
+        Err(e) => send(&format!("info string error: EvalFile: {e}")),
     }
 }
 

@@ -173,6 +173,22 @@ fn main() -> Result<()> {
     let net = Network::from_float(&model.to_float());
     let bytes = net.to_bytes();
     Network::from_bytes(&bytes).context("the written network does not load")?;
+    // The quantised net against the float model, and the float model
+    // against the search scores, over the validation positions.
+    let (mut diff, mut max_diff, mut sq_err) = (0.0f64, 0.0f64, 0.0f64);
+    for s in &valid {
+        let float_cp = f64::from(model.forward(&s.stm, &s.nstm)) * 400.0;
+        let d = (f64::from(net.evaluate(&s.stm, &s.nstm)) - float_cp).abs();
+        diff += d;
+        max_diff = max_diff.max(d);
+        sq_err += (float_cp - f64::from(s.score)).powi(2);
+    }
+    let n = valid.len() as f64;
+    eprintln!(
+        "validation: quantised - float {:.2} cp mean, {max_diff:.1} cp max; float vs search score {:.0} cp RMS",
+        diff / n,
+        (sq_err / n).sqrt()
+    );
     std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
     eprintln!(
         "wrote {} ({} bytes) and {} in {:.0} s total",

@@ -410,6 +410,24 @@ pub(crate) struct Config {
     pub check_counting: bool,
     /// Moves that give check are legal (`checking = false`: racing kings).
     pub checking: bool,
+    /// Drops (`pieceDrops`): pieces in hand may be put on empty squares.
+    pub piece_drops: bool,
+    /// Captured pieces go to the capturer's hand (`capturesToHand`).
+    pub captures_to_hand: bool,
+    /// A captured promoted piece goes to hand as itself, not as a pawn (`dropLoop`).
+    pub drop_loop: bool,
+    /// Drops may give check (`dropChecks`).
+    pub drop_checks: bool,
+    /// Pawns may be dropped on their first rank (`firstRankPawnDrops`).
+    pub first_rank_pawn_drops: bool,
+    /// Pawns may be dropped in their promotion region (`promotionZonePawnDrops`).
+    pub promotion_zone_pawn_drops: bool,
+    /// Each side's drop region (`dropRegionWhite/Black`).
+    pub drop_region: [u128; 2],
+    /// The piece type that may not be dropped on a file holding
+    /// `drop_no_doubled_count` of its own (`dropNoDoubled`, Fairy-Stockfish index).
+    pub drop_no_doubled: Option<u8>,
+    pub drop_no_doubled_count: u32,
 }
 
 pub(crate) fn rank_bb(r: u8) -> u128 {
@@ -484,6 +502,15 @@ impl Config {
             flag_piece_safe: false,
             check_counting: false,
             checking: true,
+            piece_drops: false,
+            captures_to_hand: false,
+            drop_loop: false,
+            drop_checks: true,
+            first_rank_pawn_drops: false,
+            promotion_zone_pawn_drops: false,
+            drop_region: [u128::MAX, u128::MAX],
+            drop_no_doubled: None,
+            drop_no_doubled_count: 1,
         }
     }
 
@@ -775,7 +802,7 @@ const IGNORED_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate", "pieceVal
 
 /// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
 /// [`DefinitionError::Unsupported`] names them.
-const DROPS: &str = "drops / pieces in hand";
+const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const IMMOBILITY: &str = "immobilityIllegal";
@@ -796,25 +823,13 @@ const OTHER: &str = "a rule of Fairy-Stockfish's";
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
-    ("pieceDrops", DROPS, Some("false")),
-    ("capturesToHand", DROPS, Some("false")),
     ("mustDrop", DROPS, Some("false")),
     ("mustDropType", DROPS, None),
     ("twoBoards", DROPS, Some("false")),
     ("pocketSize", DROPS, None),
-    ("dropLoop", DROPS, Some("false")),
-    ("dropChecks", DROPS, Some("true")),
-    ("dropNoDoubled", DROPS, None),
-    ("dropNoDoubledCount", DROPS, None),
     ("dropOnTop", DROPS, Some("false")),
     ("dropOppositeColoredBishop", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),
-    ("dropRegionWhite", DROPS, None),
-    ("dropRegionBlack", DROPS, None),
-    ("whiteDropRegion", DROPS, None),
-    ("blackDropRegion", DROPS, None),
-    ("firstRankPawnDrops", DROPS, Some("false")),
-    ("promotionZonePawnDrops", DROPS, Some("false")),
     ("shogiPawnDropMateIllegal", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("castlingDroppedPiece", DROPS, Some("false")),
@@ -1322,6 +1337,24 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("checkCounting", &mut c.check_counting)?;
     ctx.bool("checking", &mut c.checking)?;
 
+    // Drops, in Fairy-Stockfish's order (the older region names first).
+    ctx.region("whiteDropRegion", &mut c.drop_region[0])?;
+    ctx.region("blackDropRegion", &mut c.drop_region[1])?;
+    ctx.bool("dropChecks", &mut c.drop_checks)?;
+    ctx.bool("pieceDrops", &mut c.piece_drops)?;
+    ctx.bool("dropLoop", &mut c.drop_loop)?;
+    ctx.bool("capturesToHand", &mut c.captures_to_hand)?;
+    ctx.bool("firstRankPawnDrops", &mut c.first_rank_pawn_drops)?;
+    ctx.bool("promotionZonePawnDrops", &mut c.promotion_zone_pawn_drops)?;
+    ctx.region("dropRegionWhite", &mut c.drop_region[0])?;
+    ctx.region("dropRegionBlack", &mut c.drop_region[1])?;
+    if ctx.get("dropNoDoubled") == Some("-") {
+        c.drop_no_doubled = None;
+    } else if let Some(p) = ctx.piece("dropNoDoubled", &c)? {
+        c.drop_no_doubled = Some(p);
+    }
+    ctx.int("dropNoDoubledCount", &mut c.drop_no_doubled_count)?;
+
     // Game end.
     let g = &mut c.game_end;
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
@@ -1396,6 +1429,18 @@ const KNOWN_KEYS: &[&str] = &[
     "flagPieceSafe",
     "checkCounting",
     "checking",
+    "pieceDrops",
+    "capturesToHand",
+    "dropLoop",
+    "dropChecks",
+    "firstRankPawnDrops",
+    "promotionZonePawnDrops",
+    "dropRegionWhite",
+    "dropRegionBlack",
+    "whiteDropRegion",
+    "blackDropRegion",
+    "dropNoDoubled",
+    "dropNoDoubledCount",
     "maxRank",
     "maxFile",
     "chess960",

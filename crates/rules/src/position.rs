@@ -74,6 +74,9 @@ pub(crate) enum Kind {
     Decline,
     /// Pioneer prelude: choose the gate files ([`Move::place_mask`]).
     Place,
+    /// A piece put from the hand on an empty square (`pieceDrops`): the
+    /// type in `gate`, the square in `from` and `to`.
+    Drop,
     /// A kidnapper's move that takes its victim along ([`State::victim`]).
     Kidnap,
     /// A leap converting the enemy pieces on its path (`takeover`).
@@ -181,6 +184,12 @@ impl Move {
         }
     }
 
+    /// A drop of a piece of type `t` from the hand on `sq`.
+    #[inline(always)]
+    fn drop(t: u8, sq: u8) -> Move {
+        Move { from: sq, to: sq, kind: Kind::Drop, promo: NONE, gate: t, gate_sq: NONE }
+    }
+
     /// The files of a placement.
     fn place_mask(self) -> u16 {
         u16::from(self.from) | u16::from(self.to) << 7
@@ -225,6 +234,9 @@ pub(crate) struct State {
     bracket: bool,
     /// Check counting: the checks each side has still to give to win.
     checks: [u8; 2],
+    /// Drops with demotion: the squares of promoted pieces (`~` in a FEN),
+    /// which go to hand as pawns when captured.
+    promoted: u128,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -294,6 +306,7 @@ impl State {
             pending: false,
             bracket: false,
             checks: [0; 2],
+            promoted: 0,
         }
     }
 
@@ -464,6 +477,7 @@ impl State {
             && self.hand == other.hand
             && self.pending == other.pending
             && self.checks == other.checks
+            && self.promoted == other.promoted
             && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
     }
 
@@ -863,6 +877,65 @@ impl State {
         if d.extended {
             self.takeovers_and_swaps(d, out);
         }
+        if d.drops.is_some() {
+            self.drop_moves(d, out);
+        }
+    }
+
+    /// The squares where the side to move may drop a piece of type `t`:
+    /// the empty squares of its drop region (for pawns, without the
+    /// promotion region and the first rank unless allowed; `dropNoDoubled`
+    /// bars the files holding enough of its type).
+    #[inline(always)]
+    fn drop_targets(&self, d: &VariantDef, t: u8) -> u128 {
+        let Some(dr) = &d.drops else { return 0 };
+        let us = self.side as usize;
+        let region = if Some(t) == d.pawn { dr.pawn_region[us] } else { dr.region[us] };
+        let mut b = region & d.board & !self.occ();
+        if let Some((nt, count)) = dr.no_doubled {
+            if nt == t {
+                let own = self.by_type[t as usize] & self.by_color[us];
+                for f in 0..d.files {
+                    let file = d.first_file << f;
+                    if (own & file).count_ones() >= count {
+                        b &= !file;
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// The drops of the side to move (pseudo-legal), by type in hand.
+    #[inline(always)]
+    fn drop_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        let us = self.side as usize;
+        for t in 0..d.types.len() as u8 {
+            if self.hand[us][t as usize] > 0 {
+                for to in bits(self.drop_targets(d, t)) {
+                    out.push(Move::drop(t, to));
+                }
+            }
+        }
+    }
+
+    /// For [`State::count_legal`] out of check: the number of drops that
+    /// need no legality test, the others pushed on `buf`.
+    #[inline(always)]
+    fn count_drops(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
+        let Some(dr) = &d.drops else { return 0 };
+        if !(dr.quick && dr.checks) {
+            self.drop_moves(d, buf);
+            return 0;
+        }
+        let us = self.side as usize;
+        let mut n = 0;
+        for t in 0..d.types.len() as u8 {
+            if self.hand[us][t as usize] > 0 {
+                n += u64::from(self.drop_targets(d, t).count_ones());
+            }
+        }
+        n
     }
 
     /// Whether `m` leaves the mover's king unattacked, judged after the
@@ -1022,6 +1095,9 @@ impl State {
             }
         }
         self.castling_moves(d, buf);
+        if d.drops.is_some() {
+            count += self.count_drops(d, buf);
+        }
         // Each move from a gate square comes once plain and once per piece in hand.
         let gated =
             if d.seirawan_gating { 1 + self.hand[us as usize].iter().filter(|&&n| n > 0).count() as u64 } else { 1 };
@@ -1097,6 +1173,15 @@ impl State {
                 !self.attacked(d, k, occ2, them, bb(cap))
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
+            Kind::Drop => {
+                let Some(dr) = &d.drops else { return false };
+                // Out of check a drop can only expose the king by making a hurdle.
+                let safe = match self.king_sq(d, us) {
+                    Some(k) if checked || !dr.quick => !self.attacked(d, k, occ | bb(m.to), them, 0),
+                    _ => true,
+                };
+                safe && (dr.checks || !self.play(d, m).in_check(d))
+            }
             Kind::Kidnap | Kind::Takeover | Kind::Jump | Kind::Swap => self.legal_after(d, m),
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
@@ -1241,8 +1326,12 @@ impl State {
     #[inline(always)]
     fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
         *n = *self;
-        if m.is_prelude() {
-            self.play_prelude(d, m, n);
+        if matches!(m.kind, Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop) {
+            if m.kind == Kind::Drop {
+                self.play_drop(d, m, n);
+            } else {
+                self.play_prelude(d, m, n);
+            }
             return;
         }
         let us = self.side;
@@ -1257,9 +1346,14 @@ impl State {
         let kidnapped = if m.kind == Kind::Kidnap { self.victim(d, m.from, m.to) } else { None };
         let converted = if matches!(m.kind, Kind::Takeover | Kind::Jump) { self.converted(d, m) } else { 0 };
         let captured = match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
-                EMPTY
-            }
+            Kind::Castling
+            | Kind::Accept
+            | Kind::Decline
+            | Kind::Place
+            | Kind::Drop
+            | Kind::Kidnap
+            | Kind::Jump
+            | Kind::Swap => EMPTY,
             Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
             Kind::Normal | Kind::Promotion | Kind::Takeover => self.board[m.to as usize],
         };
@@ -1301,7 +1395,10 @@ impl State {
             }
             Kind::Takeover | Kind::Jump => self.play_takeover(m, n, converted),
             Kind::Swap => self.play_swap(d, m, n),
-            Kind::Accept | Kind::Decline | Kind::Place => {}
+            Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop => {}
+        }
+        if let Some(dr) = &d.drops {
+            self.hand_and_promotions(d, dr, m, n, captured);
         }
         if d.pioneer.is_some() {
             self.pioneer_entries(d, m, n, kidnapped);
@@ -1358,6 +1455,74 @@ impl State {
         if d.check_counting && n.in_check(d) {
             n.checks[us as usize] = n.checks[us as usize].saturating_sub(1);
         }
+    }
+
+    /// Plays a drop into `n` (a copy of `self`): the piece leaves the hand
+    /// for its square; the halfmove clock restarts, as in Fairy-Stockfish.
+    #[inline(always)]
+    fn play_drop(&self, d: &VariantDef, m: Move, n: &mut State) {
+        let us = self.side;
+        n.put(m.to, m.gate, us);
+        let h = &mut n.hand[us as usize][m.gate as usize];
+        *h = h.saturating_sub(1);
+        n.rule50 = 0;
+        n.ep = 0;
+        if n.counting_limit != 0 {
+            n.counting_ply = n.counting_ply.saturating_add(1);
+        }
+        n.side = us ^ 1;
+        if us == 1 {
+            n.fullmove = n.fullmove.saturating_add(1);
+        }
+        if d.game_end.counting_rule != CountingRule::None {
+            n.update_counting(d, EMPTY, false);
+        }
+        if d.check_counting && n.in_check(d) {
+            n.checks[us as usize] = n.checks[us as usize].saturating_sub(1);
+        }
+    }
+
+    /// Drops' part of playing the board move `m` into `n`: a captured
+    /// piece goes to the capturer's hand (`capturesToHand`; a promoted one
+    /// as a pawn unless `dropLoop`), and promoted pieces keep their mark
+    /// as they move.
+    #[inline(always)]
+    fn hand_and_promotions(&self, d: &VariantDef, dr: &crate::variant::Drops, m: Move, n: &mut State, captured: u8) {
+        let us = self.side as usize;
+        let capsq = if m.kind == Kind::EnPassant { capture_square(d, self.side, m.to) } else { m.to };
+        if captured != EMPTY && dr.to_hand {
+            let demoted = dr.demote && self.promoted >> capsq & 1 != 0;
+            let t = if demoted { d.pawn.unwrap_or(captured >> 1) } else { captured >> 1 };
+            let h = &mut n.hand[us][t as usize];
+            *h = h.saturating_add(1);
+        }
+        if !dr.demote || (self.promoted == 0 && m.kind != Kind::Promotion) {
+            return;
+        }
+        let mut p = self.promoted;
+        if captured != EMPTY {
+            p &= !bb(capsq);
+        }
+        match m.kind {
+            Kind::Castling => {
+                let (kfrom, rfrom, kto, rto) = self.castle_squares(d, 2 * us + usize::from(m.to < m.from));
+                let (pk, pr) = (p >> kfrom & 1 != 0, p >> rfrom & 1 != 0);
+                p &= !(bb(kfrom) | bb(rfrom));
+                if pk {
+                    p |= bb(kto);
+                }
+                if pr {
+                    p |= bb(rto);
+                }
+            }
+            Kind::Promotion => p = (p & !bb(m.from)) | bb(m.to),
+            _ => {
+                if p >> m.from & 1 != 0 {
+                    p = (p & !bb(m.from)) | bb(m.to);
+                }
+            }
+        }
+        n.promoted = p;
     }
 
     /// Pioneer gating's part of playing `m` into `n`: a live gate's piece
@@ -1564,7 +1729,13 @@ impl State {
             Some(i) => (&board[..i], Some(&board[i..])),
             None => (board, None),
         };
-        let rows: Vec<&str> = board.split('/').collect();
+        let mut rows: Vec<&str> = board.split('/').collect();
+        // The pocket after one more `/` (`.../RNBQKBNR/Qn`), as
+        // Fairy-Stockfish also reads it.
+        let mut pocket = None;
+        if hand.is_none() && d.pioneer.is_none() && rows.len() == d.ranks as usize + 1 {
+            pocket = rows.pop();
+        }
         if rows.len() != d.ranks as usize {
             return Err(FenError::Board(format!("{} ranks, expected {}", rows.len(), d.ranks)));
         }
@@ -1573,6 +1744,7 @@ impl State {
             let mut file = 0u32;
             let chars: Vec<char> = row.chars().collect();
             let mut j = 0;
+            let mut last = None;
             while j < chars.len() {
                 let ch = chars[j];
                 if let Some(n) = ch.to_digit(10) {
@@ -1583,13 +1755,18 @@ impl State {
                     }
                     file += n;
                 } else if ch == '~' {
-                    // Promoted-piece marker: no meaning here.
+                    // Promoted-piece marker: meaningful only where promoted
+                    // pieces go to hand as pawns.
+                    if let Some(sq) = last.filter(|_| d.drops.is_some_and(|dr| dr.demote)) {
+                        s.promoted |= bb(sq);
+                    }
                 } else {
                     let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
                     if file >= d.files as u32 {
                         return Err(FenError::Board(format!("rank {} too long", rank + 1)));
                     }
                     s.put(d.sq(file as u8, rank), t, u8::from(ch.is_ascii_lowercase()));
+                    last = Some(d.sq(file as u8, rank));
                     file += 1;
                 }
                 j += 1;
@@ -1599,9 +1776,15 @@ impl State {
             }
         }
         let reserve = if d.pioneer.is_some() { hand } else { None };
-        if let Some(hand) = hand.filter(|_| d.pioneer.is_none()) {
-            let inner = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
-            let inner = inner.ok_or_else(|| FenError::Board(hand.to_string()))?;
+        let inner = match hand.filter(|_| d.pioneer.is_none()) {
+            Some(hand) => {
+                let inner = hand.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
+                Some(inner.ok_or_else(|| FenError::Board(hand.to_string()))?)
+            }
+            None => pocket,
+        };
+        if let Some(inner) = inner {
+            let hand = inner;
             // An empty pocket (`[]`, `[-]`) says nothing; pieces in it
             // could not be played, so they are refused.
             if !d.uses_hand() && inner.chars().any(|c| c != '-') {
@@ -1907,6 +2090,9 @@ impl State {
                     empty = 0;
                 }
                 s.push(piece_char(d, p));
+                if self.promoted >> d.sq(file, rank) & 1 != 0 {
+                    s.push('~');
+                }
             }
             if empty > 0 {
                 s += &empty.to_string();
@@ -2176,9 +2362,14 @@ impl Position {
     /// position's legal moves.
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
-                false
-            }
+            Kind::Castling
+            | Kind::Accept
+            | Kind::Decline
+            | Kind::Place
+            | Kind::Drop
+            | Kind::Kidnap
+            | Kind::Jump
+            | Kind::Swap => false,
             Kind::EnPassant => true,
             Kind::Normal | Kind::Promotion | Kind::Takeover => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
@@ -2230,6 +2421,10 @@ impl Position {
                 s.push('@');
                 s.extend((0..d.files).filter(|f| mask >> f & 1 != 0).map(file_char));
                 return s;
+            }
+            Kind::Drop => {
+                let letter = d.types.get(m.gate as usize).map_or('?', |t| t.letter);
+                return format!("{letter}@{}", square_name(d, m.to));
             }
             _ => {}
         }

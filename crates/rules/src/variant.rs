@@ -321,6 +321,30 @@ pub(crate) struct Flag {
     pub safe: bool,
 }
 
+/// Fairy-Stockfish's drops (`pieceDrops`): a side may put a piece from
+/// its hand on an empty square of its drop region instead of moving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Drops {
+    /// Captured pieces go to the capturer's hand (`capturesToHand`).
+    pub to_hand: bool,
+    /// Promoted pieces are marked (`~` in a FEN) and go to hand as pawns
+    /// when captured (`capturesToHand` without `dropLoop`).
+    pub demote: bool,
+    /// Drops may give check (`dropChecks`).
+    pub checks: bool,
+    /// Each side's drop squares, for every piece type.
+    pub region: [u128; 2],
+    /// Each side's drop squares for its pawns (without the promotion
+    /// region and the first rank unless allowed).
+    pub pawn_region: [u128; 2],
+    /// `dropNoDoubled`: the type and the count of own pieces of that type
+    /// on a file that bars it.
+    pub no_doubled: Option<(u8, u32)>,
+    /// No drop can expose the own king (no hoppers, every type simple): a
+    /// drop out of check needs no legality test.
+    pub quick: bool,
+}
+
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
 /// pieces enter on the home square of a file chosen in a prelude, as part of
 /// the move that first takes the piece standing there away.
@@ -449,6 +473,8 @@ pub struct VariantDef {
     pub(crate) flag: Option<Flag>,
     /// Check counting (`checkCounting`): a side that has given its checks wins.
     pub(crate) check_counting: bool,
+    /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
+    pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
     pub(crate) checking: bool,
     /// A position may end the game at once, without legal moves:
@@ -493,10 +519,15 @@ impl VariantDef {
         })
     }
 
-    /// Whether pieces in hand take part in the game (S-chess gating): only
-    /// such a variant's FEN may hold a `[pocket]`.
+    /// Whether pieces in hand take part in the game (S-chess gating,
+    /// drops): only such a variant's FEN may hold a `[pocket]`.
     pub fn uses_hand(&self) -> bool {
-        self.gating
+        self.gating || self.drops.is_some()
+    }
+
+    /// Whether pieces in hand may be dropped (`pieceDrops`: crazyhouse).
+    pub fn has_drops(&self) -> bool {
+        self.drops.is_some()
     }
 
     /// Whether reserve pieces enter by Pioneer gating (`pioneerGating`,
@@ -574,6 +605,7 @@ impl VariantDef {
                 (self.flag.is_some(), "flag wins"),
                 (self.check_counting, "check counting"),
                 (!self.checking, "no checks"),
+                (self.drops.is_some(), "drops"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))
@@ -913,6 +945,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         extinction: None,
         flag: None,
         check_counting: c.check_counting,
+        drops: None,
         checking: c.checking,
         immediate_end: false,
         dir_rays: Arc::new([]),
@@ -1046,8 +1079,53 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("checkCounting = true needs checking = true".into());
     }
     def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting;
+    drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// Drops (`pieceDrops` and the keys that shape them), checked against the
+/// rules they are not combined with here.
+fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
+    if !c.piece_drops {
+        if c.captures_to_hand {
+            return Err("capturesToHand = true needs pieceDrops = true".into());
+        }
+        return Ok(());
+    }
+    if def.extended {
+        return Err("pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces) or checking = false".into());
+    }
+    if def.gating {
+        return Err("pieceDrops together with gating".into());
+    }
+    let region = [def.region(c.drop_region[0]), def.region(c.drop_region[1])];
+    let mut pawn_region = region;
+    for (side, r) in pawn_region.iter_mut().enumerate() {
+        if !c.promotion_zone_pawn_drops {
+            *r &= !def.promotion_zone[side];
+        }
+        if !c.first_rank_pawn_drops {
+            let first = if side == 0 { 0 } else { def.ranks - 1 };
+            *r &= !(0..def.files).fold(0u128, |b, f| b | 1u128 << def.sq(f, first));
+        }
+    }
+    let no_doubled = match c.drop_no_doubled {
+        None => None,
+        Some(fsf) => index_of.iter().find(|p| p.0 == fsf).map(|p| (p.1, c.drop_no_doubled_count)),
+    };
+    let all = ((1u32 << def.types.len()) - 1) as u16;
+    let quick = def.simple_attackers == [all, all] && def.hop_attackers.iter().flatten().all(|&h| h == 0);
+    def.drops = Some(Drops {
+        to_hand: c.captures_to_hand,
+        demote: c.captures_to_hand && !c.drop_loop,
+        checks: c.drop_checks,
+        region,
+        pawn_region,
+        no_doubled,
+        quick,
+    });
+    Ok(())
 }
 
 /// Takeovers, swaps, promoting pieces and extinction of a set of types

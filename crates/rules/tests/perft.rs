@@ -1,13 +1,16 @@
 //! Perft counts from Fairy-Stockfish's test suite, in Menagerie's EPD form
 //! (`tests/perft/data-variants.epd`: `<fen> ;variant NAME ;Dn count`), and
 //! Fairy-Stockfish's counts for the flag-win and check-counting variants
-//! (`tests/perft/flags-checks.epd`).
+//! (`tests/perft/flags-checks.epd`), and crazyhouse and its relatives
+//! (`tests/perft/drops.epd`: python-chess's crazyhouse suite and
+//! Fairy-Stockfish's counts).
 
 use menagerie_rules::{Definitions, Position};
 
 const EPD: &str = concat!(
     include_str!("../../../tests/perft/data-variants.epd"),
-    include_str!("../../../tests/perft/flags-checks.epd")
+    include_str!("../../../tests/perft/flags-checks.epd"),
+    include_str!("../../../tests/perft/drops.epd")
 );
 
 struct Case {
@@ -95,6 +98,10 @@ variant_test!(kingofthehill, "kingofthehill");
 variant_test!(racingkings, "racingkings");
 variant_test!(threecheck, "3check");
 variant_test!(fivecheck, "5check");
+variant_test!(crazyhouse, "crazyhouse");
+variant_test!(loop_chess, "loop");
+variant_test!(chessgi, "chessgi");
+variant_test!(pocketknight, "pocketknight");
 
 #[test]
 fn every_line_has_a_variant() {
@@ -123,6 +130,7 @@ fn deeper_start_position_counts() {
         ("chancellor", 5, 13_466_196),
         ("courier", 5, 14_144_849),
         ("shako", 4, 10_273_158),
+        ("crazyhouse", 5, 4_888_832),
     ] {
         let def = defs.get(name).expect("built-in variant");
         assert_eq!(Position::start(def).perft(depth), count, "{name} D{depth}");

@@ -55,7 +55,14 @@ impl Move {
 
     /// The piece type gated in (S-chess), if any.
     pub fn gated(self) -> Option<u8> {
-        (self.gate != NONE && !self.is_prelude()).then_some(self.gate)
+        (self.gate != NONE && !self.is_prelude() && self.kind != Kind::Drop).then_some(self.gate)
+    }
+
+    /// The piece type dropped from the hand (`pieceDrops`), if the move is
+    /// a drop; its square is [`Move::to_square`] (and
+    /// [`Move::from_square`]), where no piece stands before the move.
+    pub fn dropped(self) -> Option<u8> {
+        (self.kind == Kind::Drop).then_some(self.gate)
     }
 
     /// The move in 29 bits, for hash tables; [`Move::unpack`] restores it.
@@ -64,10 +71,10 @@ impl Move {
             Kind::Normal | Kind::Accept | Kind::Takeover => 0,
             Kind::Promotion | Kind::Decline | Kind::Jump => 1,
             Kind::EnPassant | Kind::Place | Kind::Swap => 2,
-            Kind::Castling | Kind::Kidnap => 3,
+            Kind::Castling | Kind::Kidnap | Kind::Drop => 3,
         };
-        // Takeovers and swaps are told apart by bit 28.
-        let special = u32::from(matches!(self.kind, Kind::Takeover | Kind::Jump | Kind::Swap));
+        // Takeovers, swaps and drops are told apart by bit 28.
+        let special = u32::from(matches!(self.kind, Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop));
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
         // Prelude actions and kidnaps are told apart by a gate-square code of 3.
         let gate_sq = if self.is_prelude() || self.kind == Kind::Kidnap {
@@ -104,7 +111,7 @@ impl Move {
             (0, _) => Kind::Takeover,
             (1, _) => Kind::Jump,
             (2, _) => Kind::Swap,
-            _ => return None,
+            _ => Kind::Drop,
         };
         let small = |x: u32| -> Option<u8> {
             match x & 31 {
@@ -130,6 +137,9 @@ impl Move {
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
             }
         };
+        if kind == Kind::Drop && (gate == NONE || from != to || promo != NONE || gate_sq != NONE) {
+            return None;
+        }
         Some(Move { from, to, kind, promo, gate, gate_sq })
     }
 }
@@ -234,6 +244,7 @@ impl State {
         if self.checks != [0, 0] {
             k ^= field_key(11, u64::from(self.checks[0]) | u64::from(self.checks[1]) << 8);
         }
+        k ^= bitboard_key(12, self.promoted);
         k
     }
 }
@@ -251,9 +262,14 @@ impl Position {
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {
         match m.kind {
-            Kind::Castling | Kind::Accept | Kind::Decline | Kind::Place | Kind::Kidnap | Kind::Jump | Kind::Swap => {
-                None
-            }
+            Kind::Castling
+            | Kind::Accept
+            | Kind::Decline
+            | Kind::Place
+            | Kind::Drop
+            | Kind::Kidnap
+            | Kind::Jump
+            | Kind::Swap => None,
             Kind::EnPassant => self.def.pawn,
             Kind::Normal | Kind::Promotion | Kind::Takeover => {
                 self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)

@@ -2,7 +2,7 @@
 //! Fairy-Stockfish writes it: the piece's letter (none for the pawn),
 //! disambiguation by file, then rank, then both, `x` for captures, `=L` for
 //! promotions, `O-O`/`O-O-O` for castling, `/L` for an S-chess gating (with
-//! the gate square after castling), and
+//! the gate square after castling), `P@e4` for a drop, and
 //! `+`/`#` for check and checkmate; Menagerie's own moves as the compiled
 //! games write them: `Nf3(A@g1)` (a Pioneer entry), `Se4-e6(Ke1-e4)` (a
 //! kidnap), `Cxe7(=d5)(=d6)` (a takeover), `Ka1<>Rb1` (a swap).
@@ -95,7 +95,8 @@ impl Position {
     fn san_body(&self, m: Move, legal: &[Move], disambiguate: bool) -> String {
         let d = &*self.def;
         let st = &self.state;
-        if m.is_prelude() {
+        // A drop: the piece's letter, `@`, the square (`P@e4`).
+        if m.is_prelude() || m.dropped().is_some() {
             return self.move_text(m);
         }
         let mut s = String::new();
@@ -201,6 +202,9 @@ impl Position {
     fn long_form(&self, m: Move) -> String {
         if m.is_prelude() {
             return self.move_text(m);
+        }
+        if m.dropped().is_some() {
+            return normalise(&self.move_text(m));
         }
         let d = &*self.def;
         let t = self.state.board[m.from as usize] >> 1;

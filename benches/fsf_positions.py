@@ -45,7 +45,7 @@ def toward_end(variant: str, fen: str, legal: list[str]) -> list[str]:
     """The moves that end the game at once, else those giving check, else king moves, else all."""
     ending = [m for m in legal if sf.is_immediate_game_end(variant, fen, [m])[0]]
     checks = [m for m in legal if sf.gives_check(variant, fen, [m])]
-    board = fen.split()[0].split("/")
+    board = fen.split()[0].split("[")[0].replace("~", "").split("/")
     ranks = len(board)
 
     def piece_on(square: str) -> str:
@@ -58,7 +58,7 @@ def toward_end(variant: str, fen: str, legal: list[str]) -> list[str]:
             file -= n
         return ""
 
-    kings = [m for m in legal if piece_on(m[:2]).lower() == "k"]
+    kings = [m for m in legal if "@" not in m and piece_on(m[:2]).lower() == "k"]
     return ending or checks or kings or legal
 
 

@@ -798,7 +798,8 @@ impl Definitions {
 }
 
 /// Keys accepted and ignored (display, evaluation or engine hints).
-const IGNORED_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate", "pieceValueMg", "pieceValueEg", "nnueAlias"];
+const IGNORED_KEYS: &[&str] =
+    &["pieceToCharTable", "variantTemplate", "pieceValueMg", "pieceValueEg", "nnueAlias", "pocketSize"];
 
 /// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
 /// [`DefinitionError::Unsupported`] names them.
@@ -826,7 +827,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("mustDrop", DROPS, Some("false")),
     ("mustDropType", DROPS, None),
     ("twoBoards", DROPS, Some("false")),
-    ("pocketSize", DROPS, None),
     ("dropOnTop", DROPS, Some("false")),
     ("dropOppositeColoredBishop", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),

@@ -2,8 +2,9 @@
 //! 0.0.90, `benches/fsf_positions.py`): at each one Menagerie's legal
 //! moves, game end and, after the move played, FEN must be Fairy-Stockfish's.
 //!
-//! The committed file covers the flag wins (king of the hill, racing kings)
-//! and check counting (three-check, five-check); `MENAGERIE_FSF_POSITIONS`
+//! The committed files cover the flag wins (king of the hill, racing kings)
+//! and check counting (three-check, five-check), and drops (crazyhouse,
+//! loop, chessgi, pocket knight); `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
 //! leniently, as the script's `--ini`).
@@ -11,6 +12,7 @@
 use menagerie_rules::{Definitions, GameResult, Position};
 
 const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-pyffish.txt");
+const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -89,6 +91,15 @@ fn check(text: &str) -> (usize, usize) {
 fn flag_wins_and_check_counting_play_as_fairy_stockfish() {
     let (positions, ends) = check(FLAGS_AND_CHECKS);
     assert!(positions >= 1000 && ends >= 8, "{positions} positions, {ends} game ends");
+}
+
+/// Crazyhouse, loop, chessgi and pocket knight: drops, pockets and promoted
+/// pieces (`~`) in the FENs, checkmates by drops.
+#[test]
+fn drops_play_as_fairy_stockfish() {
+    let (positions, ends) = check(DROPS);
+    assert!(positions >= 1000 && ends >= 4, "{positions} positions, {ends} game ends");
+    assert!(DROPS.contains('~') && DROPS.contains("P@"), "the file has promoted pieces and pawn drops");
 }
 
 #[test]

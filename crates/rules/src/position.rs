@@ -907,7 +907,7 @@ impl State {
     }
 
     /// The drops of the side to move (pseudo-legal), by type in hand.
-    #[inline(always)]
+    #[inline(never)]
     fn drop_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let us = self.side as usize;
         for t in 0..d.types.len() as u8 {
@@ -921,7 +921,7 @@ impl State {
 
     /// For [`State::count_legal`] out of check: the number of drops that
     /// need no legality test, the others pushed on `buf`.
-    #[inline(always)]
+    #[inline(never)]
     fn count_drops(&self, d: &VariantDef, buf: &mut Vec<Move>) -> u64 {
         let Some(dr) = &d.drops else { return 0 };
         if !(dr.quick && dr.checks) {
@@ -1459,7 +1459,7 @@ impl State {
 
     /// Plays a drop into `n` (a copy of `self`): the piece leaves the hand
     /// for its square; the halfmove clock restarts, as in Fairy-Stockfish.
-    #[inline(always)]
+    #[inline(never)]
     fn play_drop(&self, d: &VariantDef, m: Move, n: &mut State) {
         let us = self.side;
         n.put(m.to, m.gate, us);
@@ -1486,7 +1486,7 @@ impl State {
     /// piece goes to the capturer's hand (`capturesToHand`; a promoted one
     /// as a pawn unless `dropLoop`), and promoted pieces keep their mark
     /// as they move.
-    #[inline(always)]
+    #[inline(never)]
     fn hand_and_promotions(&self, d: &VariantDef, dr: &crate::variant::Drops, m: Move, n: &mut State, captured: u8) {
         let us = self.side as usize;
         let capsq = if m.kind == Kind::EnPassant { capture_square(d, self.side, m.to) } else { m.to };

@@ -2305,9 +2305,11 @@ impl Position {
         Position { def: Arc::clone(def), state }
     }
 
-    /// Parses a FEN (with `[pockets]` after the board for gating variants, and
-    /// castling as `KQkq`, rook files or Shredder letters). Pieces in a
-    /// pocket of a variant without pieces in hand are [`FenError::Hand`].
+    /// Parses a FEN (with `[pockets]` after the board for gating and drop
+    /// variants, or the pocket after one more `/`; `Q~` for a promoted
+    /// piece; castling as `KQkq`, rook files or Shredder letters). Pieces
+    /// in a pocket of a variant without pieces in hand are
+    /// [`FenError::Hand`].
     pub fn from_fen(def: &Arc<VariantDef>, fen: &str) -> Result<Position, FenError> {
         Ok(Position { def: Arc::clone(def), state: State::parse(def, fen)? })
     }

@@ -225,7 +225,7 @@ pub fn parse_in(pos: &AnyPosition, text: &str, legal: &[Move]) -> Result<Move, M
         if !named && !want.contains(&square_name(m.to, files)) {
             continue;
         }
-        let f = strip(&body(pos, m, &legal, &pos.play_unchecked(m)));
+        let f = strip(&body(pos, m, legal, &pos.play_unchecked(m)));
         // Compare without the gate-entry suffix too: it is implied by the move.
         let plain = f.split('(').next().unwrap_or("").to_string();
         // A swap may be written from either square.

@@ -319,7 +319,9 @@ def split_cases():
 
 
 def test_split_cases_cover_every_variant():
-    assert {c.values[0] for c in split_cases()} == set(VARIANTS)
+    # Every compiled game, and the games defined as data whose suites have
+    # small enough lines (king of the hill, racing kings).
+    assert {c.values[0] for c in split_cases()} >= set(VARIANTS) | {"kingofthehill", "racingkings"}
 
 
 def perft_count(*args: str) -> int:

@@ -7,6 +7,8 @@
 //!   request describes (variant name, FEN, moves) as a [`ParsedPosition`].
 //! - [`pgn`]: reading PGN games of every variant, compiled or defined as
 //!   data ([`Variants::pgn_reader`], [`Variants::read_pgn`]).
+//! - [`play`]: how a game stands by the game-end policy, and move
+//!   validation ([`Variants::validate`]).
 //! - [`epd`]: verifying EPD perft suites: the suite's positions, the depths
 //!   to check, each line's verdict and the tally.
 //!
@@ -21,6 +23,7 @@
 
 pub mod epd;
 pub mod pgn;
+pub mod play;
 mod position;
 
 /// The compiled core's copy of a position of a variant defined as data (see

@@ -2,7 +2,7 @@
 //! from it.
 
 use menagerie_notation::fen::{self, FenError};
-use menagerie_notation::{MoveError, parse_move, twin};
+use menagerie_notation::{MoveError, parse_move_in, twin};
 use menagerie_rules::{
     DefinitionError, Definitions, Game as DataGame, LoadOptions, Loaded, MENAGERIE_INI, Position as DataPosition,
     VariantDef,
@@ -388,34 +388,34 @@ pub struct ParsedPosition {
     pub moves: Vec<Move>,
     /// The position after the moves.
     pub current: AnyPosition,
+    /// The same as a game (with its repetition history).
+    history: Game,
 }
 
 impl ParsedPosition {
     /// The moves as a game (with its repetition history).
     pub fn game(&self) -> Game {
-        let mut g = Game::new(self.start);
-        for &m in &self.moves {
-            let _ = g.play(m);
-        }
-        g
+        self.history.clone()
     }
 }
 
-/// Plays `moves` (coordinate or SAN, one move each) from `start`.
+/// Plays `moves` (coordinate or SAN, one move each) from `start`,
+/// generating the legal moves of each position once.
 pub fn play_moves<S: AsRef<str>>(start: AnyPosition, moves: &[S]) -> Result<ParsedPosition, PositionError> {
-    let mut current = start;
+    let mut history = Game::new(start);
     let mut played = Vec::with_capacity(moves.len());
     for (index, text) in moves.iter().enumerate() {
         let text = text.as_ref();
-        let m = parse_move(&current, text).map_err(|source| PositionError::Move {
+        let current = history.position();
+        let m = parse_move_in(current, text, &current.legal_moves()).map_err(|source| PositionError::Move {
             index,
             text: text.to_string(),
             source,
         })?;
-        current = current.play_unchecked(m);
+        history.play_unchecked(m);
         played.push(m);
     }
-    Ok(ParsedPosition { start, moves: played, current })
+    Ok(ParsedPosition { start, moves: played, current: *history.position(), history })
 }
 
 #[cfg(test)]

@@ -101,25 +101,7 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             }
             report::write_moves_total(out, &p.fen(), legal.len())?;
         }
-        Command::Validate { pos, mv } => {
-            let mut g = game(&pos)?;
-            let p = g.current().clone();
-            if let Some(o) = g.outcome() {
-                bail!("the game is over: {o}");
-            }
-            match p.parse_any(&mv) {
-                Ok(m) => {
-                    g.play(m);
-                    // The position's own ending, else a game rule's (repetition, n-move, counting).
-                    let outcome = g.outcome().or_else(|| g.claimable()).map(|o| o.to_string());
-                    report::write_legal(out, &p.move_text(m), &p.san(m), &g.current().fen(), outcome.as_deref())?
-                }
-                Err(e) => {
-                    report::write_illegal(out, &mv, &e.to_string())?;
-                    return Err(anyhow!(e));
-                }
-            }
-        }
+        Command::Validate { .. } => bail!("moves are validated by `validate` for every variant, not here"),
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
             let g = game(&pos)?;
             if let Some(o) = g.outcome() {

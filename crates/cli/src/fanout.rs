@@ -355,22 +355,22 @@ pub(crate) async fn epd(
     report::epd_summary(&mut out, tally, max)
 }
 
-/// The distinct positions after `plies` plies from `root`, with how many
-/// move sequences reach each (transpositions merged by FEN without clocks).
-pub(crate) fn split(root: &AnyPosition, plies: u32) -> Vec<(AnyPosition, u64)> {
-    let mut layer: Vec<(AnyPosition, u64)> = vec![(*root, 1)];
+/// The distinct positions `plies` moves after `root`, in first-reached
+/// order, each with the number of move sequences that reach it (positions
+/// with the same `key` are one).
+fn split_by<P>(root: P, plies: u32, children: impl Fn(&P) -> Vec<P>, key: impl Fn(&P) -> String) -> Vec<(P, u64)> {
+    let mut layer: Vec<(P, u64)> = vec![(root, 1)];
     for _ in 0..plies {
-        let mut next: HashMap<String, (AnyPosition, u64)> = HashMap::new();
+        let mut next: HashMap<String, (P, u64)> = HashMap::new();
         let mut order: Vec<String> = Vec::new();
         for (p, n) in layer {
-            for &m in p.legal_moves().iter() {
-                let c = p.play_unchecked(m);
-                let key = position_key(&c);
-                match next.get_mut(&key) {
+            for c in children(&p) {
+                let k = key(&c);
+                match next.get_mut(&k) {
                     Some(e) => e.1 += n,
                     None => {
-                        order.push(key.clone());
-                        next.insert(key, (c, n));
+                        order.push(k.clone());
+                        next.insert(k, (c, n));
                     }
                 }
             }
@@ -380,9 +380,36 @@ pub(crate) fn split(root: &AnyPosition, plies: u32) -> Vec<(AnyPosition, u64)> {
     layer
 }
 
+/// [`split_by`] for a compiled game: positions equal but for their move
+/// counters are one (perft does not depend on them).
+fn split(root: &AnyPosition, plies: u32) -> Vec<(AnyPosition, u64)> {
+    let children = |p: &AnyPosition| p.legal_moves().iter().map(|&m| p.play_unchecked(m)).collect();
+    split_by(*root, plies, children, position_key)
+}
+
 /// The FEN without its move counters: perft does not depend on them.
 fn position_key(p: &AnyPosition) -> String {
     fen::format(p).split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// A stable 64-bit FNV-1a hash of `text` (job ids of data variants' subtrees).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// The subtrees of the position `pos` names after `k` plies, as (FEN, key
+/// for the job id, multiplicity): a compiled game's split merges positions
+/// that differ only in their move counters; a game defined as data keeps
+/// its whole FEN (its counters may count: check counts, n-move rules).
+fn subtrees(pos: &PositionArgs, k: u32) -> Result<Vec<(String, u64, u64)>> {
+    if crate::local::is_data(&pos.variant) {
+        let root = crate::data::game(pos)?.current().clone();
+        let children = |p: &menagerie_app::DataPosition| p.legal_moves().into_iter().map(|m| p.play(m)).collect();
+        let parts = split_by(root, k, children, |p| p.fen());
+        return Ok(parts.into_iter().map(|(p, n)| (p.fen(), fnv1a(&p.fen()), n)).collect());
+    }
+    let root = crate::local::position(pos)?;
+    Ok(split(&root, k).into_iter().map(|(p, n)| (fen::format(&p), p.hash(), n)).collect())
 }
 
 /// Perft of `depth`, split after `k` plies and fanned out over the replicas.
@@ -398,15 +425,14 @@ pub(crate) async fn perft_split(
     if k == 0 || k >= depth {
         bail!("--split-depth must be between 1 and depth - 1");
     }
-    let root = crate::local::position(pos)?;
-    let parts = split(&root, k);
-    let variant = root.variant().name().to_string();
+    let parts = subtrees(pos, k)?;
+    let variant = pos.variant.clone();
     let mut results = Results::open(args.results.as_deref())?;
     let mut jobs = Vec::new();
     let mut weight: HashMap<String, u64> = HashMap::new();
     let mut seen = HashSet::new();
-    for (p, mult) in &parts {
-        let id = format!("{:016x}-d{}", p.hash(), depth - k);
+    for (fen, hash, mult) in &parts {
+        let id = format!("{hash:016x}-d{}", depth - k);
         if !seen.insert(id.clone()) {
             // Distinct keys never share a hash in practice; if they did, keep both counts.
             *weight.entry(id.clone()).or_default() += mult;
@@ -415,7 +441,7 @@ pub(crate) async fn perft_split(
         weight.insert(id.clone(), *mult);
         jobs.push(Job {
             id,
-            position: pb::Position { variant: variant.clone(), fen: fen::format(p), moves: Vec::new() },
+            position: pb::Position { variant: variant.clone(), fen: fen.clone(), moves: Vec::new() },
             depth: depth - k,
             expected: 0,
             weight: 1,
@@ -430,7 +456,7 @@ pub(crate) async fn perft_split(
     eprintln!(
         "{} subtrees ({} move sequences) over {} replica(s)",
         jobs.len(),
-        parts.iter().map(|p| p.1).sum::<u64>(),
+        parts.iter().map(|p| p.2).sum::<u64>(),
         reps.len()
     );
     let progress = Progress::units(todo.len() as u64, "subtrees");

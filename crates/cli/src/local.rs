@@ -6,9 +6,9 @@ use crate::ui::{self, Progress};
 use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
+use menagerie_app::play::Validation;
 use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
-use menagerie_notation::MoveError;
-use menagerie_notation::{fen, parse_move, san, uci};
+use menagerie_notation::{fen, san, uci};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -131,6 +131,25 @@ fn count(p: &AnyPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progr
     divide_rows(p, depth, None, pool, progress, || {}).iter().map(|r| r.1).sum()
 }
 
+/// `menagerie validate` on this machine, in a compiled game or one defined
+/// as data: exit 1 (with the reason) for an illegal or ambiguous move or a
+/// finished game.
+fn validate(pos: &PositionArgs, mv: &str, out: &mut impl Write) -> Result<ExitCode> {
+    let moves: Vec<&str> = pos.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let request = PositionRequest::new(&pos.variant, pos.fen.as_deref().unwrap_or(""), &moves);
+    match catalogue().validate(&request, mv)? {
+        Validation::Legal(v) => {
+            let outcome = v.status.ended.as_ref().map(|e| e.description.as_str());
+            report::write_legal(out, &v.uci, &v.san, &v.fen, outcome, v.status.claimable_draw)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Validation::Illegal(why) => {
+            report::write_illegal(out, mv, &why)?;
+            Err(crate::IllegalMove(why).into())
+        }
+    }
+}
+
 /// Runs a command on this machine.
 pub fn run(command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
@@ -143,6 +162,9 @@ pub fn run(command: Command) -> Result<ExitCode> {
         // A suite may mix compiled and data variants: `epd` handles both.
         Command::Epd { .. } => "",
     };
+    if let Command::Validate { pos, mv } = &command {
+        return validate(pos, mv, &mut out);
+    }
     if is_data(name) {
         return crate::data::run(command, &mut out);
     }
@@ -195,22 +217,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
             }
             report::write_moves_total(&mut out, &fen::format(&p), legal.len())?;
         }
-        Command::Validate { pos, mv } => {
-            let p = position(&pos)?;
-            match parse_move(&p, &mv) {
-                Ok(m) => {
-                    let after = p.play_unchecked(m);
-                    let (uci, san, fen) = (uci::format(p.variant(), m), san::format(&p, m), fen::format(&after));
-                    let outcome = after.outcome().map(|o| o.describe());
-                    report::write_legal(&mut out, &uci, &san, &fen, outcome.as_deref())?;
-                }
-                Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous(_))) => {
-                    report::write_illegal(&mut out, &mv, &e.to_string())?;
-                    return Err(anyhow!(e));
-                }
-                Err(e) => return Err(anyhow!(e)),
-            }
-        }
+        Command::Validate { pos, mv } => return validate(&pos, &mv, &mut out),
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
             let p = parsed_position(&pos)?;
             analyze(&p, depth, nodes, movetime, multipv, threads, &mut out)?;

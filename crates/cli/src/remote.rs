@@ -572,7 +572,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 .into_inner();
             if r.legal {
                 let outcome = r.outcome.map(|o| o.description);
-                report::write_legal(&mut out, &r.uci, &r.san, &r.fen, outcome.as_deref())?;
+                report::write_legal(&mut out, &r.uci, &r.san, &r.fen, outcome.as_deref(), &r.claimable_draw)?;
             } else {
                 report::write_illegal(&mut out, &mv, &r.reason)?;
                 return Err(crate::IllegalMove(r.reason).into());

@@ -78,11 +78,22 @@ pub(crate) fn write_moves_total(out: &mut impl Write, fen: &str, count: usize) -
     Ok(())
 }
 
-/// `validate` of a legal move, as text or JSON.
-pub(crate) fn write_legal(out: &mut impl Write, uci: &str, san: &str, fen: &str, outcome: Option<&str>) -> Result<()> {
+/// `validate` of a legal move, as text or JSON: where it leads, the game's
+/// end if it ends it, and the draw the player to move may then claim
+/// (empty if none).
+pub(crate) fn write_legal(
+    out: &mut impl Write,
+    uci: &str,
+    san: &str,
+    fen: &str,
+    outcome: Option<&str>,
+    claimable_draw: &str,
+) -> Result<()> {
     if ui::json() {
+        let claim = (!claimable_draw.is_empty()).then_some(claimable_draw);
         let v = serde_json::json!({
             "type": "validate", "legal": true, "move": uci, "san": san, "fen": fen, "outcome": outcome,
+            "claimable_draw": claim,
         });
         return ui::emit(out, &v);
     }
@@ -92,6 +103,9 @@ pub(crate) fn write_legal(out: &mut impl Write, uci: &str, san: &str, fen: &str,
     writeln!(out, "fen: {fen}")?;
     if let Some(o) = outcome {
         writeln!(out, "outcome: {o}")?;
+    }
+    if !claimable_draw.is_empty() {
+        writeln!(out, "claimable draw: {claimable_draw}")?;
     }
     Ok(())
 }

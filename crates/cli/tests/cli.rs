@@ -317,6 +317,7 @@ fn a_replica_that_goes_away_is_named_with_what_happened() {
         format!("{addr} closed the connection"),
         format!("the connection to {addr} failed: Connection reset"),
         "connection closed".to_string(),
+        "connection reset".to_string(),
         "broken pipe".to_string(),
     ];
     assert!(named.iter().any(|n| e.contains(n.as_str())), "{e}");

@@ -30,19 +30,24 @@ pub use uci::MoveError;
 
 /// Reads a move in coordinate form or SAN.
 pub fn parse_move(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
+    parse_move_in(pos, text, &pos.legal_moves())
+}
+
+/// [`parse_move`] given the legal moves of `pos` (avoids regenerating them).
+pub fn parse_move_in(pos: &AnyPosition, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
     let t = text.trim();
     let (files, ranks) = pos.variant().size();
     if let Some(square) = uci::off_board_square(t, files, ranks) {
         return Err(MoveError::OffBoard { mv: t.to_string(), square, files, ranks });
     }
     if uci::looks_like_coordinate(t) {
-        match uci::parse(pos, t) {
+        match uci::parse_in(pos, t, legal) {
             Ok(m) => return Ok(m),
             // `b4` style pawn moves never look like coordinates, but some
             // SAN (`Bb4b5`?) might; fall through to SAN on illegality.
-            Err(e @ MoveError::Illegal { .. }) => return san::parse(pos, t).map_err(|_| e),
+            Err(e @ MoveError::Illegal { .. }) => return san::parse_in(pos, t, legal).map_err(|_| e),
             Err(_) => {}
         }
     }
-    san::parse(pos, t)
+    san::parse_in(pos, t, legal)
 }

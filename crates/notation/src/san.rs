@@ -40,6 +40,16 @@ pub fn format_with(pos: &AnyPosition, m: Move, legal: &[Move]) -> String {
     s
 }
 
+/// [`format_with`] given also the position after `m` and its number of
+/// legal moves (a caller that needs both anyway generates nothing here).
+pub fn format_known(pos: &AnyPosition, m: Move, legal: &[Move], after: &AnyPosition, after_legal: u64) -> String {
+    let mut s = body(pos, m, legal, after);
+    if after.is_check() {
+        s.push(if after_legal == 0 { '#' } else { '+' });
+    }
+    s
+}
+
 /// The SAN of `m` without its check or mate mark; `after` is `pos` after `m`.
 fn body(pos: &AnyPosition, m: Move, legal: &[Move], after: &AnyPosition) -> String {
     let variant = pos.variant();
@@ -197,11 +207,15 @@ fn conversions(s: &str) -> String {
 
 /// Reads a SAN move and finds it among the legal moves of `pos`.
 pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
+    parse_in(pos, text, &pos.legal_moves())
+}
+
+/// [`parse`] given the legal moves of `pos` (avoids regenerating them).
+pub fn parse_in(pos: &AnyPosition, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
     let want = strip(text);
     if want.is_empty() {
         return Err(MoveError::Syntax(text.to_string()));
     }
-    let legal = pos.legal_moves();
     let files = pos.variant().size().0;
     let marked = want.contains("(=");
     let mut exact = Vec::new();
@@ -211,7 +225,7 @@ pub fn parse(pos: &AnyPosition, text: &str) -> Result<Move, MoveError> {
         if !named && !want.contains(&square_name(m.to, files)) {
             continue;
         }
-        let f = strip(&body(pos, m, &legal, &pos.play_unchecked(m)));
+        let f = strip(&body(pos, m, legal, &pos.play_unchecked(m)));
         // Compare without the gate-entry suffix too: it is implied by the move.
         let plain = f.split('(').next().unwrap_or("").to_string();
         // A swap may be written from either square.

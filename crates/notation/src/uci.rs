@@ -274,12 +274,16 @@ pub fn looks_like_coordinate(s: &str) -> bool {
 /// Reads a coordinate move, in the [`format`] or the [`format_wire`] form,
 /// and finds it among the legal moves of `pos`.
 pub fn parse(pos: &AnyPosition, s: &str) -> Result<Move, MoveError> {
+    parse_in(pos, s, &pos.legal_moves())
+}
+
+/// [`parse`] given the legal moves of `pos` (avoids regenerating them).
+pub fn parse_in(pos: &AnyPosition, s: &str, moves: &[Move]) -> Result<Move, MoveError> {
     let s = s.trim();
     if !looks_like_coordinate(s) {
         return Err(MoveError::Syntax(s.to_string()));
     }
     let variant = pos.variant();
-    let moves = pos.legal_moves();
     let canon = |t: &str| t.to_ascii_lowercase();
     let want = canon(s);
     for &m in moves.iter() {

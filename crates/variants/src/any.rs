@@ -304,6 +304,13 @@ impl Game {
         self.keys.push(self.current.hash());
         Ok(())
     }
+    /// Plays a move known to be legal (one of the current position's
+    /// legal moves; otherwise the game is unspecified but memory-safe).
+    pub fn play_unchecked(&mut self, m: Move) {
+        self.current = self.current.play_unchecked(m);
+        self.moves.push(m);
+        self.keys.push(self.current.hash());
+    }
     /// The current position.
     pub fn position(&self) -> &AnyPosition {
         &self.current

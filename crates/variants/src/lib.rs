@@ -45,6 +45,8 @@ mod camel_rhino;
 mod castling;
 mod compile;
 mod gating;
+#[cfg(feature = "generation-count")]
+pub mod generations;
 mod kidnap;
 mod make;
 mod movegen;

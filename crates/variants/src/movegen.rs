@@ -227,6 +227,8 @@ impl<V: Variant> Position<V> {
     // copy compiled with `popcnt` (perft.rs) gets it for the bulk count.
     #[inline(always)]
     pub(crate) fn generate<K: Sink<BitsOf<V>>>(&self, sink: &mut K) {
+        #[cfg(feature = "generation-count")]
+        crate::generations::bump();
         if self.variant_ended() {
             return;
         }

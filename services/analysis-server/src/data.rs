@@ -6,8 +6,8 @@
 //! `e7e8q`, `g1f3h`) or SAN (`Nf3`, `e8=Q`, `Nf3/H`), and written in both.
 
 use menagerie_api::pb;
-use menagerie_app::{DataGame, DataPosition, VariantDef};
-use menagerie_rules::{EndReason, FenError, GameResult, Move, Outcome};
+use menagerie_app::{DataPosition, VariantDef};
+use menagerie_rules::{FenError, Move};
 
 fn side_name(white: bool) -> &'static str {
     if white { "white" } else { "black" }
@@ -18,60 +18,10 @@ pub fn side_to_move(pos: &DataPosition) -> String {
     side_name(pos.white_to_move()).into()
 }
 
-/// How the game stands: its outcome if it has ended (checkmate, stalemate,
-/// extinction, or a repetition the variant does not value as a draw), else
-/// the draw the side to move may claim (`repetition`, `n_move_rule`,
-/// `counting`; empty if none). Valued as the variant says.
-pub fn status(game: &DataGame) -> (Option<pb::Outcome>, String) {
-    if let Some(o) = game.outcome() {
-        return (Some(outcome_pb(o)), String::new());
-    }
-    match game.claimable() {
-        Some(o) if o.result == GameResult::Draw => (None, reason_name(o.reason).into()),
-        Some(o) => (Some(outcome_pb(o)), String::new()),
-        None => (None, String::new()),
-    }
-}
-
-fn reason_name(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate",
-        EndReason::Extinction => "extinction",
-        EndReason::Repetition => "repetition",
-        EndReason::MoveRule => "n_move_rule",
-        EndReason::Counting => "counting",
-        EndReason::Flag => "flag",
-        EndReason::Checks => "checks",
-    }
-}
-
-/// An ended game's outcome in the API's terms.
-fn outcome_pb(o: Outcome) -> pb::Outcome {
-    let (result, winner) = match o.result {
-        GameResult::WhiteWins => ("1-0", side_name(true)),
-        GameResult::BlackWins => ("0-1", side_name(false)),
-        GameResult::Draw => ("1/2-1/2", ""),
-    };
-    pb::Outcome {
-        result: result.into(),
-        winner: winner.into(),
-        reason: reason_name(o.reason).into(),
-        description: o.to_string(),
-    }
-}
-
 /// One legal move of `pos` described as LegalMoves describes it.
 pub fn legal_move(pos: &DataPosition, m: Move) -> (pb::LegalMove, DataPosition) {
-    let after = pos.play(m);
-    let fen = after.fen();
-    let described = pb::LegalMove {
-        uci: pos.move_text(m),
-        san: pos.san(m),
-        is_capture: pos.is_capture(m),
-        gives_check: after.in_check(),
-        fen,
-    };
+    let (v, after) = menagerie_app::play::describe_data_move(pos, m);
+    let described = pb::LegalMove { uci: v.uci, san: v.san, fen: v.fen, gives_check: v.check, is_capture: v.capture };
     (described, after)
 }
 
@@ -198,7 +148,7 @@ mod hostile {
                     let _ = validate_fen(&def, &fen);
                     if let Ok(p) = DataPosition::from_fen(&def, &fen) {
                         let legal = p.legal_moves();
-                        let _ = status(&menagerie_app::DataGame::new(p.clone()));
+                        let _ = menagerie_app::play::data_status(&menagerie_app::DataGame::new(p.clone()));
                         let _ = p.fen();
                         for &m in &legal {
                             let (_, after) = legal_move(&p, m);

@@ -4,15 +4,16 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
+use menagerie_app::play::{self, GameStatus, ValidateError, Validation};
 use menagerie_app::{
     DataGame, DataPosition, GamePosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants,
     epd,
 };
-use menagerie_notation::{fen, parse_move, pgn, san, uci};
+use menagerie_notation::{fen, pgn, san, uci};
 use menagerie_rules::Move as DataMove;
 use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
-use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, PerftControl, PerftTable, WinReason};
+use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -106,60 +107,16 @@ impl Faults {
     }
 }
 
-/// What the rules say about a game now: the result if it has ended (FIDE:
-/// checkmate, stalemate, a variant's win, insufficient material, fivefold
-/// repetition, seventy-five moves) and the draw a player may claim
-/// (threefold repetition, fifty moves: "repetition", "fifty_moves" or "").
-fn game_status(game: &Game) -> (Option<pb::Outcome>, String) {
-    let pos = game.position();
-    let reps = game.repetitions();
-    let draw = |reason: &str, description: &str| pb::Outcome {
-        result: "1/2-1/2".into(),
-        winner: String::new(),
-        reason: reason.into(),
-        description: description.into(),
-    };
-    let finished = match pos.outcome() {
-        Some(o @ (Outcome::Win { .. } | Outcome::Draw(DrawReason::Stalemate | DrawReason::InsufficientMaterial))) => {
-            Some(outcome_pb(o))
-        }
-        _ if pos.insufficient_material() => Some(outcome_pb(Outcome::Draw(DrawReason::InsufficientMaterial))),
-        _ if reps >= 5 => Some(draw("fivefold_repetition", "fivefold repetition, draw")),
-        _ if pos.halfmove_clock() >= 150 => Some(draw("seventy_five_moves", "seventy-five-move rule, draw")),
-        _ => None,
-    };
-    let claim = if finished.is_some() {
-        ""
-    } else if reps >= 3 {
-        "repetition"
-    } else if pos.halfmove_clock() >= 100 {
-        "fifty_moves"
-    } else {
-        ""
-    };
-    (finished, claim.into())
-}
-
-fn outcome_pb(o: Outcome) -> pb::Outcome {
-    let (winner, reason) = match o {
-        Outcome::Win { winner, reason } => (
-            winner.name().to_ascii_lowercase(),
-            match reason {
-                WinReason::Checkmate => "checkmate",
-                WinReason::NoCamelOrRhino => "no_camel_or_rhino",
-            },
-        ),
-        Outcome::Draw(d) => (
-            String::new(),
-            match d {
-                DrawReason::Stalemate => "stalemate",
-                DrawReason::FiftyMoves => "fifty_moves",
-                DrawReason::Repetition => "repetition",
-                DrawReason::InsufficientMaterial => "insufficient_material",
-            },
-        ),
-    };
-    pb::Outcome { result: o.result().into(), winner, reason: reason.into(), description: o.describe() }
+/// How a game stands (`menagerie_app::play`'s policy), in the API's terms:
+/// its outcome if it has ended, and the draw the side to move may claim.
+fn status_pb(s: GameStatus) -> (Option<pb::Outcome>, String) {
+    let outcome = s.ended.map(|e| pb::Outcome {
+        result: e.result.into(),
+        winner: e.winner.into(),
+        reason: e.reason.into(),
+        description: e.description,
+    });
+    (outcome, s.claimable_draw.into())
 }
 
 fn score_pb(s: Score) -> pb::Score {
@@ -513,7 +470,7 @@ impl AnalysisApi {
     fn analysis_subject(&self, p: Option<&pb::Position>) -> Result<Subject, ServiceError> {
         if self.data_variant(p).is_some() {
             let game = self.parse_data_game(p)?;
-            if let (Some(o), _) = crate::data::status(&game) {
+            if let (Some(o), _) = status_pb(play::data_status(&game)) {
                 return Err(ServiceError::GameOver(o.description));
             }
             return Ok(Subject::Data(game));
@@ -1516,7 +1473,7 @@ impl AnalysisApi {
             }
             set_pgn_tags(&mut game, &r.tags)?;
             // An ended game's result (a draw the side to move may claim is not one).
-            let ended = crate::data::status(&played).0;
+            let ended = status_pb(play::data_status(&played)).0;
             let own = || {
                 ended.as_ref().and_then(|o| pgn::GameResult::from_token(&o.result)).unwrap_or(pgn::GameResult::Unknown)
             };
@@ -1531,7 +1488,7 @@ impl AnalysisApi {
         }
         set_pgn_tags(&mut game, &r.tags)?;
         let own = || parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome);
-        let decided = game_status(&parsed.game()).0;
+        let decided = status_pb(play::status(&parsed.game())).0;
         game.result = pgn_result(&r.result, decided.as_ref(), own)?;
         Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? })
     }
@@ -1557,7 +1514,7 @@ impl AnalysisApi {
             });
             pos = after;
         }
-        let (outcome, claimable_draw) = game_status(&parsed.game());
+        let (outcome, claimable_draw) = status_pb(play::status(&parsed.game()));
         Ok(pb::ReplayMovesResponse { moves, fen: fen::format(&parsed.current), outcome, claimable_draw })
     }
 
@@ -1613,41 +1570,32 @@ impl AnalysisApi {
     /// ValidateMove's answer (CPU work: runs off the async runtime).
     fn validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
         self.faults.trip();
-        if self.data_variant(r.position.as_ref()).is_some() {
-            return self.data_validate(r);
-        }
-        let parsed = self.parse_position(r.position.as_ref(), "move validation")?;
-        let pos = parsed.current;
-        let game = parsed.game();
-        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
-        if let Some(o) = game.outcome().filter(|_| pos.count_legal() == 0) {
-            return Ok(illegal(format!("the game is over: {}", o.describe())));
-        }
-        let m = match parse_move(&pos, &r.r#move) {
-            Ok(m) => m,
-            Err(e @ menagerie_notation::MoveError::Illegal { .. }) => {
-                return Ok(illegal(crate::error::clip(&e.to_string())));
+        let empty = pb::Position::default();
+        let p = r.position.as_ref().unwrap_or(&empty);
+        let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
+        let request =
+            PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) };
+        match self.variants.validate(&request, &r.r#move) {
+            Ok(Validation::Legal(v)) => {
+                let (outcome, claimable_draw) = status_pb(v.status);
+                Ok(pb::ValidateMoveResponse {
+                    legal: true,
+                    reason: String::new(),
+                    uci: v.uci,
+                    san: v.san,
+                    fen: v.fen,
+                    check: v.check,
+                    outcome,
+                    is_capture: v.capture,
+                    claimable_draw,
+                })
             }
-            Err(e @ menagerie_notation::MoveError::Ambiguous(_)) => {
-                return Ok(illegal(crate::error::clip(&e.to_string())));
+            Ok(Validation::Illegal(why)) => {
+                Ok(pb::ValidateMoveResponse { legal: false, reason: crate::error::clip(&why), ..Default::default() })
             }
-            Err(e) => return Err(ServiceError::mv("move", e)),
-        };
-        let after = pos.play_unchecked(m);
-        let mut g = game;
-        let _ = g.play(m);
-        let (outcome, claimable_draw) = game_status(&g);
-        Ok(pb::ValidateMoveResponse {
-            legal: true,
-            reason: String::new(),
-            uci: uci::format(pos.variant(), m),
-            san: san::format(&pos, m),
-            fen: fen::format(&after),
-            check: after.is_check(),
-            outcome,
-            is_capture: pos.is_capture(m),
-            claimable_draw,
-        })
+            Err(ValidateError::Position(e)) => Err(ServiceError::position(e)),
+            Err(ValidateError::Malformed(message)) => Err(ServiceError::BadField { field: "move".into(), message }),
+        }
     }
 
     /// LegalMoves' answer (CPU work: runs off the async runtime).
@@ -1659,7 +1607,7 @@ impl AnalysisApi {
         let pos = parsed.current;
         let legal = pos.legal_moves();
         let v = pos.variant();
-        let (outcome, claimable_draw) = game_status(&parsed.game());
+        let (outcome, claimable_draw) = status_pb(play::status(&parsed.game()));
         Ok(pb::LegalMovesResponse {
             moves: legal
                 .iter()
@@ -1684,46 +1632,13 @@ impl AnalysisApi {
         })
     }
 
-    /// ValidateMove in a variant defined as data.
-    fn data_validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
-        let mut game = self.parse_data_game(r.position.as_ref())?;
-        let illegal = |reason: String| pb::ValidateMoveResponse { legal: false, reason, ..Default::default() };
-        if let (Some(o), _) = crate::data::status(&game) {
-            return Ok(illegal(format!("the game is over: {}", o.description)));
-        }
-        let pos = game.current().clone();
-        let m = match pos.parse_any(&r.r#move) {
-            Ok(m) => m,
-            Err(e) => {
-                return match ServiceError::data_move("move", e) {
-                    ServiceError::IllegalMove { message, .. } => Ok(illegal(crate::error::clip(&message))),
-                    other => Err(other),
-                };
-            }
-        };
-        let (described, _) = crate::data::legal_move(&pos, m);
-        game.play(m);
-        let (outcome, claimable_draw) = crate::data::status(&game);
-        Ok(pb::ValidateMoveResponse {
-            legal: true,
-            reason: String::new(),
-            uci: described.uci,
-            san: described.san,
-            fen: described.fen,
-            check: described.gives_check,
-            outcome,
-            is_capture: described.is_capture,
-            claimable_draw,
-        })
-    }
-
     /// LegalMoves in a variant defined as data.
     fn data_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
         let game = self.parse_data_game(r.position.as_ref())?;
         let pos = game.current();
         let fen = pos.fen();
         let legal = pos.legal_moves();
-        let (outcome, claimable_draw) = crate::data::status(&game);
+        let (outcome, claimable_draw) = status_pb(play::data_status(&game));
         Ok(pb::LegalMovesResponse {
             moves: legal.iter().map(|&m| crate::data::legal_move(pos, m).0).collect(),
             side_to_move: crate::data::side_to_move(pos),
@@ -1761,7 +1676,7 @@ impl AnalysisApi {
             moves.push(described);
             game.play(m);
         }
-        let (outcome, claimable_draw) = crate::data::status(&game);
+        let (outcome, claimable_draw) = status_pb(play::data_status(&game));
         Ok(pb::ReplayMovesResponse { moves, fen, outcome, claimable_draw })
     }
 

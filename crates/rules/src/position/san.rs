@@ -294,8 +294,14 @@ fn square(s: &[u8]) -> Option<&[u8]> {
 }
 
 /// Whether `text` is written like a coordinate move: two squares, then
-/// optionally a piece letter and a square (promotion, or gating).
+/// optionally a piece letter and a square (promotion, or gating); or a
+/// piece letter, `@` and a square (a drop) or gate files (a Pioneer
+/// placement, `H@bg`).
 pub(crate) fn coordinate_shaped(text: &str) -> bool {
+    if let [piece, b'@', place @ ..] = text.as_bytes() {
+        let files = !place.is_empty() && place.iter().all(|f| (b'a'..=b'l').contains(f));
+        return piece.is_ascii_alphabetic() && (files || square(place) == Some(&[]));
+    }
     let Some(rest) = square(text.as_bytes()).and_then(square) else { return false };
     match rest {
         [] => true,
@@ -362,10 +368,13 @@ mod tests {
 
     #[test]
     fn coordinate_shape_is_two_squares_and_an_optional_piece_and_square() {
-        for ok in ["e2e4", "a10l1", "e7e8q", "g1f3h", "h1e1e", "e1g1", "b1c3h", "e1h1ee1"] {
+        for ok in ["e2e4", "a10l1", "e7e8q", "g1f3h", "h1e1e", "e1g1", "b1c3h", "e1h1ee1", "P@e4", "H@cg", "A@b"] {
             assert!(coordinate_shaped(ok), "{ok}");
         }
-        for bad in ["", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1"] {
+        for bad in [
+            "", "e4", "Nf3", "e2e44", "m2m4", "e0e1", "e2e4Q", "e2e4qq", "e2 e4", "é2e4", "a11a1", "@e4", "P@", "P@m4",
+            "P@e44", "1@e4",
+        ] {
             assert!(!coordinate_shaped(bad), "{bad}");
         }
     }

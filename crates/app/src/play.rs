@@ -10,6 +10,7 @@
 //! (Fairy-Stockfish's keys: `nFoldRule`, `nMoveRule`, counting, flags...).
 
 use menagerie_notation::{MoveError, fen, parse_move_in, san, uci};
+use menagerie_pieces::Color;
 use menagerie_rules::{EndReason, GameResult, Outcome as DataOutcome};
 use menagerie_variants::{DrawReason, Game, Move, Outcome, WinReason};
 
@@ -66,8 +67,27 @@ pub struct ValidMove {
     pub check: bool,
     /// Whether it captures (or converts) material.
     pub capture: bool,
-    /// How the game stands after it.
+    /// How the game stands after it (left at its default in
+    /// [`LegalMoves::moves`], where only the position's own status is given).
     pub status: GameStatus,
+}
+
+/// A position's legal moves, each described, and how the game stands.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LegalMoves {
+    /// Every legal move, in generation order.
+    pub moves: Vec<ValidMove>,
+    /// The position.
+    pub fen: String,
+    /// The side to move, `white` or `black`.
+    pub side_to_move: &'static str,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// How the game stands.
+    pub status: GameStatus,
+    /// Whether White, then Black, can no longer mate by any sequence of
+    /// moves (compiled games; false for games defined as data).
+    pub insufficient_material: [bool; 2],
 }
 
 /// Why a move could not be checked at all: the position is wrong, or the
@@ -190,6 +210,53 @@ pub fn describe_data_move(pos: &DataPosition, m: menagerie_rules::Move) -> (Vali
 }
 
 impl Variants {
+    /// The legal moves of the position `request` describes, each in both
+    /// notations with the position it leads to, and how the game stands.
+    pub fn legal_moves<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<LegalMoves, PositionError> {
+        if let VariantRef::Data(_) = self.find(request.variant)? {
+            let game = self.data_game(request)?;
+            let pos = game.current();
+            return Ok(LegalMoves {
+                moves: pos.legal_moves().into_iter().map(|m| describe_data_move(pos, m).0).collect(),
+                fen: pos.fen(),
+                side_to_move: if pos.white_to_move() { "white" } else { "black" },
+                check: pos.in_check(),
+                status: data_status(&game),
+                insufficient_material: [false, false],
+            });
+        }
+        let parsed = self.position(request)?;
+        let game = parsed.game();
+        let pos = parsed.current;
+        let legal = pos.legal_moves();
+        let v = pos.variant();
+        let moves = legal
+            .iter()
+            .map(|&m| {
+                let after = pos.play_unchecked(m);
+                ValidMove {
+                    uci: uci::format(v, m),
+                    san: san::format_with(&pos, m, &legal),
+                    fen: fen::format(&after),
+                    check: after.is_check(),
+                    capture: pos.is_capture(m),
+                    status: GameStatus::default(),
+                }
+            })
+            .collect();
+        Ok(LegalMoves {
+            moves,
+            fen: fen::format(&pos),
+            side_to_move: if pos.side_to_move() == Color::White { "white" } else { "black" },
+            check: pos.is_check(),
+            status: status_with(&game, legal.len() as u64),
+            insufficient_material: [
+                pos.insufficient_material_for(Color::White),
+                pos.insufficient_material_for(Color::Black),
+            ],
+        })
+    }
+
     /// Whether `mv` (coordinate form or SAN) may be played in the position
     /// `request` describes, and if so where it leads and how the game then
     /// stands. A move in a finished game is illegal, with the reason.

@@ -109,3 +109,25 @@ fn games_defined_as_data_are_validated_by_their_own_rules() {
     let why = illegal("kingofthehill", "4k3/8/8/8/3K4/8/8/8 b - - 0 1", &[], "Kd7");
     assert!(why.starts_with("the game is over: "), "{why}");
 }
+
+#[test]
+fn legal_moves_are_listed_for_both_kinds_of_game() {
+    let v = Variants::builtin();
+    let none: &[&str] = &[];
+    let l = v.legal_moves(&PositionRequest::new("chess", "", none)).expect("chess");
+    assert_eq!(l.moves.len(), 20);
+    assert_eq!((l.side_to_move, l.check, l.insufficient_material), ("white", false, [false, false]));
+    let nf3 = l.moves.iter().find(|m| m.uci == "g1f3").expect("Nf3 listed");
+    assert_eq!(nf3.san, "Nf3");
+    assert_eq!(nf3.fen, "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+    // A mated side has no moves, and the status says why.
+    let mated = v.legal_moves(&PositionRequest::new("chess", "", &["f3", "e5", "g4", "Qh4"])).expect("mate");
+    assert!(mated.moves.is_empty() && mated.check);
+    assert_eq!(mated.status.ended.map(|e| e.reason), Some("checkmate"));
+    // A game defined as data: Capablanca chess has 28 first moves.
+    let capa = v.legal_moves(&PositionRequest::new("capablanca", "", none)).expect("capablanca");
+    assert_eq!(capa.moves.len(), 28);
+    assert_eq!(capa.side_to_move, "white");
+    assert!(capa.moves.iter().any(|m| m.uci == "i1h3" && m.san == "Nh3"));
+    assert!(v.legal_moves(&PositionRequest::new("chess", "", &["e5"])).is_err());
+}

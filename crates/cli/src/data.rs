@@ -92,16 +92,9 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             }
             report::write_divide_total(out, depth, rows.iter().map(|r| r.1).sum(), rows.len())?;
         }
-        Command::Moves { pos, san, fens } => {
-            let p = position(&pos)?;
-            let legal = p.legal_moves();
-            for &m in &legal {
-                let san_text = if san { p.san(m) } else { String::new() };
-                report::write_move_row(out, &p.move_text(m), &san_text, &p.play(m).fen(), san, fens)?;
-            }
-            report::write_moves_total(out, &p.fen(), legal.len())?;
+        Command::Validate { .. } | Command::Moves { .. } => {
+            bail!("moves are listed and validated by `moves` and `validate` for every variant, not here")
         }
-        Command::Validate { .. } => bail!("moves are validated by `validate` for every variant, not here"),
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
             let g = game(&pos)?;
             if let Some(o) = g.outcome() {

@@ -131,6 +131,20 @@ fn count(p: &AnyPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progr
     divide_rows(p, depth, None, pool, progress, || {}).iter().map(|r| r.1).sum()
 }
 
+/// `menagerie moves` on this machine, in a compiled game or one defined as
+/// data: a row per legal move (with its SAN and the FEN it leads to when
+/// asked), then the position and the count.
+fn moves(pos: &PositionArgs, with_san: bool, fens: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let list: Vec<&str> = pos.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let request = PositionRequest::new(&pos.variant, pos.fen.as_deref().unwrap_or(""), &list);
+    let legal = catalogue().legal_moves(&request)?;
+    for m in &legal.moves {
+        report::write_move_row(out, &m.uci, &m.san, &m.fen, with_san, fens)?;
+    }
+    report::write_moves_total(out, &legal.fen, legal.moves.len())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `menagerie validate` on this machine, in a compiled game or one defined
 /// as data: exit 1 (with the reason) for an illegal or ambiguous move or a
 /// finished game.
@@ -162,8 +176,10 @@ pub fn run(command: Command) -> Result<ExitCode> {
         // A suite may mix compiled and data variants: `epd` handles both.
         Command::Epd { .. } => "",
     };
-    if let Command::Validate { pos, mv } = &command {
-        return validate(pos, mv, &mut out);
+    match &command {
+        Command::Validate { pos, mv } => return validate(pos, mv, &mut out),
+        Command::Moves { pos, san, fens } => return moves(pos, *san, *fens, &mut out),
+        _ => {}
     }
     if is_data(name) {
         return crate::data::run(command, &mut out);
@@ -207,16 +223,7 @@ pub fn run(command: Command) -> Result<ExitCode> {
             }
             report::write_divide_total(&mut out, depth, total, rows.len())?;
         }
-        Command::Moves { pos, san: with_san, fens } => {
-            let p = position(&pos)?;
-            let v = p.variant();
-            let legal = p.legal_moves();
-            for &m in legal.iter() {
-                let (san, fen) = (san::format_with(&p, m, &legal), fen::format(&p.play_unchecked(m)));
-                report::write_move_row(&mut out, &uci::format(v, m), &san, &fen, with_san, fens)?;
-            }
-            report::write_moves_total(&mut out, &fen::format(&p), legal.len())?;
-        }
+        Command::Moves { pos, san, fens } => return moves(&pos, san, fens, &mut out),
         Command::Validate { pos, mv } => return validate(&pos, &mv, &mut out),
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
             let p = parsed_position(&pos)?;

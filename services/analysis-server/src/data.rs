@@ -9,15 +9,6 @@ use menagerie_api::pb;
 use menagerie_app::{DataPosition, VariantDef};
 use menagerie_rules::{FenError, Move};
 
-fn side_name(white: bool) -> &'static str {
-    if white { "white" } else { "black" }
-}
-
-/// The name of the side to move, `white` or `black`.
-pub fn side_to_move(pos: &DataPosition) -> String {
-    side_name(pos.white_to_move()).into()
-}
-
 /// One legal move of `pos` described as LegalMoves describes it.
 pub fn legal_move(pos: &DataPosition, m: Move) -> (pb::LegalMove, DataPosition) {
     let (v, after) = menagerie_app::play::describe_data_move(pos, m);

@@ -392,28 +392,27 @@ impl AnalysisApi {
     /// The request's game (start and moves) in a variant defined as data,
     /// at most `max_moves` moves from its start.
     fn parse_data_game(&self, p: Option<&pb::Position>) -> Result<DataGame, ServiceError> {
-        let empty = pb::Position::default();
-        let p = p.unwrap_or(&empty);
-        let request = PositionRequest {
-            max_moves: Some(self.config.max_moves),
-            ..PositionRequest::new(&p.variant, &p.fen, &p.moves)
-        };
-        self.variants.data_game(&request).map_err(ServiceError::position)
+        self.variants.data_game(&self.position_request(p)).map_err(ServiceError::position)
     }
 
     /// The request's position (an empty variant is chess), at most
     /// `max_moves` moves from its start, for `task`, which a variant defined
     /// as data is refused.
     fn parse_position(&self, p: Option<&pb::Position>, task: &'static str) -> Result<ParsedPosition, ServiceError> {
-        let empty = pb::Position::default();
-        let p = p.unwrap_or(&empty);
-        let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
-        if let Some(def) = self.data_variant(Some(p)) {
+        if let Some(def) = self.data_variant(p) {
             return Err(Self::not_for_data("position.variant", &def.name, task));
         }
-        let request =
-            PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) };
-        self.variants.position(&request).map_err(ServiceError::position)
+        self.variants.position(&self.position_request(p)).map_err(ServiceError::position)
+    }
+
+    /// The position a request names (chess when its variant is blank, the
+    /// start position when its FEN is), its moves capped by the configuration.
+    fn position_request<'a>(&self, p: Option<&'a pb::Position>) -> PositionRequest<'a, String> {
+        static NO_POSITION: pb::Position =
+            pb::Position { variant: String::new(), fen: String::new(), moves: Vec::new() };
+        let p = p.unwrap_or(&NO_POSITION);
+        let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
+        PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) }
     }
 
     /// What stops a streaming job: the client, its deadline, the shutdown.
@@ -1570,11 +1569,7 @@ impl AnalysisApi {
     /// ValidateMove's answer (CPU work: runs off the async runtime).
     fn validate(&self, r: &pb::ValidateMoveRequest) -> Result<pb::ValidateMoveResponse, ServiceError> {
         self.faults.trip();
-        let empty = pb::Position::default();
-        let p = r.position.as_ref().unwrap_or(&empty);
-        let name = if p.variant.is_empty() { "chess" } else { p.variant.as_str() };
-        let request =
-            PositionRequest { max_moves: Some(self.config.max_moves), ..PositionRequest::new(name, &p.fen, &p.moves) };
+        let request = self.position_request(r.position.as_ref());
         match self.variants.validate(&request, &r.r#move) {
             Ok(Validation::Legal(v)) => {
                 let (outcome, claimable_draw) = status_pb(v.status);
@@ -1600,54 +1595,28 @@ impl AnalysisApi {
 
     /// LegalMoves' answer (CPU work: runs off the async runtime).
     fn list_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
-        if self.data_variant(r.position.as_ref()).is_some() {
-            return self.data_legal(r);
-        }
-        let parsed = self.parse_position(r.position.as_ref(), "legal moves")?;
-        let pos = parsed.current;
-        let legal = pos.legal_moves();
-        let v = pos.variant();
-        let (outcome, claimable_draw) = status_pb(play::status(&parsed.game()));
+        let request = self.position_request(r.position.as_ref());
+        let l = self.variants.legal_moves(&request).map_err(ServiceError::position)?;
+        let (outcome, claimable_draw) = status_pb(l.status);
         Ok(pb::LegalMovesResponse {
-            moves: legal
-                .iter()
-                .map(|&m| {
-                    let after = pos.play_unchecked(m);
-                    pb::LegalMove {
-                        uci: uci::format(v, m),
-                        san: san::format_with(&pos, m, &legal),
-                        fen: fen::format(&after),
-                        gives_check: after.is_check(),
-                        is_capture: pos.is_capture(m),
-                    }
+            moves: l
+                .moves
+                .into_iter()
+                .map(|m| pb::LegalMove {
+                    uci: m.uci,
+                    san: m.san,
+                    fen: m.fen,
+                    gives_check: m.check,
+                    is_capture: m.capture,
                 })
                 .collect(),
-            fen: fen::format(&pos),
-            side_to_move: pos.side_to_move().name().to_ascii_lowercase(),
-            check: pos.is_check(),
+            fen: l.fen,
+            side_to_move: l.side_to_move.into(),
+            check: l.check,
             outcome,
             claimable_draw,
-            white_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::White),
-            black_insufficient_material: pos.insufficient_material_for(menagerie_pieces::Color::Black),
-        })
-    }
-
-    /// LegalMoves in a variant defined as data.
-    fn data_legal(&self, r: &pb::LegalMovesRequest) -> Result<pb::LegalMovesResponse, ServiceError> {
-        let game = self.parse_data_game(r.position.as_ref())?;
-        let pos = game.current();
-        let fen = pos.fen();
-        let legal = pos.legal_moves();
-        let (outcome, claimable_draw) = status_pb(play::data_status(&game));
-        Ok(pb::LegalMovesResponse {
-            moves: legal.iter().map(|&m| crate::data::legal_move(pos, m).0).collect(),
-            side_to_move: crate::data::side_to_move(pos),
-            check: pos.in_check(),
-            outcome,
-            fen,
-            claimable_draw,
-            white_insufficient_material: false,
-            black_insufficient_material: false,
+            white_insufficient_material: l.insufficient_material[0],
+            black_insufficient_material: l.insufficient_material[1],
         })
     }
 

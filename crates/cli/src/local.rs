@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
 use menagerie_app::play::Validation;
 use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
-use menagerie_notation::{fen, san, uci};
+use menagerie_notation::{san, uci};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -445,7 +445,8 @@ mod tests {
     /// its node counter ends at the total.
     #[test]
     fn divide_rows_agree_with_perft() {
-        let p = fen::parse_or_start(menagerie_variants::VariantId::Chess, "").expect("the start position");
+        let p = menagerie_notation::fen::parse_or_start(menagerie_variants::VariantId::Chess, "")
+            .expect("the start position");
         let pool = pool(2).expect("a pool");
         for table in [None, Some(PerftTable::new(1))] {
             let progress = Progress::units(20, "root moves");

@@ -356,11 +356,11 @@ fn variant_path(s: &mut Session, value: &str) {
                 }
                 let skipped =
                     if file.skipped.is_empty() { String::new() } else { format!(" ({} skipped)", file.skipped.len()) };
+                let names = if file.added.is_empty() { String::new() } else { format!(": {}", file.added.join(", ")) };
                 send(&format!(
-                    "info string loaded {} variant(s) from {}{skipped}: {}",
+                    "info string loaded {} variant(s) from {}{skipped}{names}",
                     file.added.len(),
-                    path.display(),
-                    file.added.join(", ")
+                    path.display()
                 ));
             }
             Err(e) => send(&format!("info string error: VariantPath: {e}")),

@@ -311,7 +311,8 @@ fn a_bad_variant_path_is_reported_and_the_engine_goes_on() {
     let l = &lines[0];
     assert!(l.starts_with("info string warning: VariantPath: ") && l.contains("variant 'bad' skipped"), "{l}");
     assert!(l.contains(&format!("{}:4:", bad.display())) && l.contains("noSuchKey"), "{l}");
-    assert!(lines.iter().any(|l| l.starts_with("info string loaded 0 variant(s)")), "{lines:?}");
+    let loaded = lines.iter().find(|l| l.starts_with("info string loaded 0 variant(s)")).expect("a summary line");
+    assert_eq!(*loaded, format!("info string loaded 0 variant(s) from {} (1 skipped)", bad.display()));
     // StrictVariants makes it an error.
     e.send("setoption name StrictVariants value true");
     e.send(&format!("setoption name VariantPath value {}", bad.display()));

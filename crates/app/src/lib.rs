@@ -9,6 +9,11 @@
 //!   data ([`Variants::pgn_reader`], [`Variants::read_pgn`]).
 //! - [`play`]: how a game stands by the game-end policy, and move
 //!   validation ([`Variants::validate`]).
+//! - [`perft`]: perft and divide of any position, over threads, with the
+//!   caller's stop flag, progress counter and table ([`perft::Perft`]).
+//! - [`catalogue`]: every variant described ([`Variants::catalogue`]).
+//! - [`board`]: SVG pictures of a request's position ([`Variants::render_board`]).
+//! - [`fen_check`]: whether a FEN is a position of a variant ([`Variants::check_fen`]).
 //! - [`epd`]: verifying EPD perft suites: the suite's positions, the depths
 //!   to check, each line's verdict and the tally.
 //!
@@ -21,7 +26,11 @@
 //! # Ok::<(), menagerie_app::PositionError>(())
 //! ```
 
+pub mod board;
+pub mod catalogue;
 pub mod epd;
+pub mod fen_check;
+pub mod perft;
 pub mod pgn;
 pub mod play;
 mod position;
@@ -35,8 +44,9 @@ pub use menagerie_rules::{
 };
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
-    Variants, compiled_twin_for, data_divide, data_perft, play_moves,
+    Variants, compiled_twin_for, play_moves,
 };
+pub use perft::data_divide;
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).
 pub fn nps(nodes: u64, seconds: f64) -> u64 {

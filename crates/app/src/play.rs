@@ -12,10 +12,10 @@
 use menagerie_notation::{MoveError, fen, parse_move_in, san, uci};
 use menagerie_pieces::Color;
 use menagerie_rules::{EndReason, GameResult, Outcome as DataOutcome};
-use menagerie_variants::{DrawReason, Game, Move, Outcome, WinReason};
+use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, WinReason};
 
 use crate::position::{PositionError, PositionRequest, VariantRef, Variants};
-use crate::{DataGame, DataPosition};
+use crate::{DataGame, DataMove, DataPosition};
 
 /// A finished game, in the words every front end uses.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -88,6 +88,18 @@ pub struct LegalMoves {
     /// Whether White, then Black, can no longer mate by any sequence of
     /// moves (compiled games; false for games defined as data).
     pub insufficient_material: [bool; 2],
+}
+
+/// A list of moves replayed from a position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Replay {
+    /// Each move, described in the position it is played in (its status
+    /// left at its default: the game's is [`Replay::status`]).
+    pub moves: Vec<ValidMove>,
+    /// The position after the last move.
+    pub fen: String,
+    /// How the game stands there.
+    pub status: GameStatus,
 }
 
 /// Why a move could not be checked at all: the position is wrong, or the
@@ -209,7 +221,70 @@ pub fn describe_data_move(pos: &DataPosition, m: menagerie_rules::Move) -> (Vali
     (described, after)
 }
 
+/// A legal move `m` of a compiled position, described (SAN among `legal`,
+/// the position's legal moves), and the position after it.
+fn describe_move(pos: &AnyPosition, m: Move, legal: &[Move]) -> (ValidMove, AnyPosition) {
+    let after = pos.play_unchecked(m);
+    let described = ValidMove {
+        uci: uci::format(pos.variant(), m),
+        san: san::format_with(pos, m, legal),
+        fen: fen::format(&after),
+        check: after.is_check(),
+        capture: pos.is_capture(m),
+        status: GameStatus::default(),
+    };
+    (described, after)
+}
+
+/// The moves of a compiled game from `start`, each described in the
+/// position it is played in.
+pub(crate) fn describe_moves(start: AnyPosition, moves: impl IntoIterator<Item = Move>) -> Vec<ValidMove> {
+    let mut pos = start;
+    moves
+        .into_iter()
+        .map(|m| {
+            let (described, after) = describe_move(&pos, m, &pos.legal_moves());
+            pos = after;
+            described
+        })
+        .collect()
+}
+
+/// The moves of a game defined as data from `start`, each described in the
+/// position it is played in.
+pub(crate) fn describe_data_moves(start: &DataPosition, moves: &[DataMove]) -> Vec<ValidMove> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let (described, after) = describe_data_move(&pos, m);
+            pos = after;
+            described
+        })
+        .collect()
+}
+
 impl Variants {
+    /// Replays the moves of `request` from its start (the variant's or its
+    /// FEN), describing each in the position it is played in, and says how
+    /// the game then stands. The first move that is not legal is the error.
+    pub fn replay<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<Replay, PositionError> {
+        if let VariantRef::Data(_) = self.find(request.variant)? {
+            let game = self.data_game(request)?;
+            return Ok(Replay {
+                moves: describe_data_moves(game.start(), game.moves()),
+                fen: game.current().fen(),
+                status: data_status(&game),
+            });
+        }
+        let parsed = self.position(request)?;
+        Ok(Replay {
+            moves: describe_moves(parsed.start, parsed.moves.iter().copied()),
+            fen: fen::format(&parsed.current),
+            status: status(&parsed.game()),
+        })
+    }
+
     /// The legal moves of the position `request` describes, each in both
     /// notations with the position it leads to, and how the game stands.
     pub fn legal_moves<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<LegalMoves, PositionError> {
@@ -229,21 +304,7 @@ impl Variants {
         let game = parsed.game();
         let pos = parsed.current;
         let legal = pos.legal_moves();
-        let v = pos.variant();
-        let moves = legal
-            .iter()
-            .map(|&m| {
-                let after = pos.play_unchecked(m);
-                ValidMove {
-                    uci: uci::format(v, m),
-                    san: san::format_with(&pos, m, &legal),
-                    fen: fen::format(&after),
-                    check: after.is_check(),
-                    capture: pos.is_capture(m),
-                    status: GameStatus::default(),
-                }
-            })
-            .collect();
+        let moves = legal.iter().map(|&m| describe_move(&pos, m, &legal).0).collect();
         Ok(LegalMoves {
             moves,
             fen: fen::format(&pos),

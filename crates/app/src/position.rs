@@ -85,41 +85,10 @@ pub enum GamePosition {
     Data(DataPosition),
 }
 
-impl GamePosition {
-    /// Leaf count at `depth`, on this thread (a position defined as data is
-    /// counted by the compiled core when one of its games plays it: see
-    /// [`data_perft`]).
-    pub fn perft(&self, depth: u32) -> u64 {
-        match self {
-            GamePosition::Compiled(p) => p.perft(depth),
-            GamePosition::Data(p) => data_perft(p, depth),
-        }
-    }
-}
-
-/// The depth from which [`data_perft`] looks for a compiled twin: below it,
-/// reading the position into the compiled core costs more than counting.
+/// The depth from which a position defined as data is counted on its
+/// compiled twin ([`twin::compiled`]): below it, reading the position into
+/// the compiled core costs more than counting.
 pub const TWIN_DEPTH: u32 = 3;
-
-/// Leaf count of a position of a variant defined as data at `depth`, on
-/// this thread: on the compiled core when the position has a
-/// [`twin::compiled`] (from [`TWIN_DEPTH`]), else on the data core.
-pub fn data_perft(pos: &DataPosition, depth: u32) -> u64 {
-    match compiled_twin_for(pos, depth) {
-        Some(twin) => twin.perft(depth),
-        None => pos.perft(depth),
-    }
-}
-
-/// Perft per root move of a position of a variant defined as data, in
-/// generation order, each move in the data core's coordinate notation (the
-/// subtrees counted as [`data_perft`] counts).
-pub fn data_divide(pos: &DataPosition, depth: u32) -> Vec<(String, u64)> {
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| (pos.move_text(m), data_perft(&pos.play(m), depth.saturating_sub(1))))
-        .collect()
-}
 
 /// [`twin::compiled`] when counting to `depth` is worth the conversion.
 pub fn compiled_twin_for(pos: &DataPosition, depth: u32) -> Option<AnyPosition> {
@@ -300,6 +269,14 @@ impl Variants {
             game.play(m);
         }
         Ok(game)
+    }
+
+    /// The position `request` describes, compiled or defined as data.
+    pub fn game_position<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<GamePosition, PositionError> {
+        match self.find(request.variant)? {
+            VariantRef::Compiled(_) => self.position(request).map(|p| GamePosition::Compiled(p.current)),
+            VariantRef::Data(_) => self.data_position(request).map(GamePosition::Data),
+        }
     }
 
     /// The position `request` describes: its variant's start position or

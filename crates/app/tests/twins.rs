@@ -2,7 +2,7 @@
 //! by the compiled core: which definitions have such a twin, and that the
 //! twin counts what the data core counts.
 
-use menagerie_app::{DataPosition, Variants, compiled_twin, data_divide, data_perft};
+use menagerie_app::{DataPosition, GamePosition, Variants, compiled_twin, data_divide};
 use menagerie_notation::epd;
 use menagerie_rules::{Definitions, MENAGERIE_INI, VariantDef};
 use menagerie_variants::VariantId;
@@ -16,6 +16,11 @@ fn definitions(extra: &str) -> Definitions {
         defs.load(extra, "test.ini").expect("the test definitions load");
     }
     defs
+}
+
+/// Perft as every front end counts it: on the compiled twin if there is one.
+fn data_perft(p: &DataPosition, depth: u32) -> u64 {
+    GamePosition::Data(p.clone()).perft(depth)
 }
 
 fn def(defs: &Definitions, name: &str) -> Arc<VariantDef> {

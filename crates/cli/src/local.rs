@@ -7,9 +7,10 @@ use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
 use menagerie_app::play::Validation;
+use menagerie_app::perft::Perft;
 use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
 use menagerie_notation::{san, uci};
-use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
+use menagerie_variants::{AnyPosition, PerftControl, PerftTable};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,59 +77,37 @@ pub(crate) fn check_depth(depth: u32) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+pub(crate) fn check_threads(threads: usize) -> Result<()> {
     if threads == 0 || threads > 1024 {
         bail!("--threads must be between 1 and 1024");
     }
-    Ok(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?)
+    Ok(())
 }
 
-/// Perft of `p` per root move, in generation order: the root moves spread
-/// over `pool`, each subtree counted with the table if any. Nodes are added
-/// to `progress` as they are counted (per subtree when no bar is drawn),
-/// and `root_done` is called as each root move finishes.
-pub(crate) fn divide_rows(
-    p: &AnyPosition,
+/// The position of the command line, compiled or defined as data.
+fn game_position(a: &PositionArgs) -> Result<GamePosition> {
+    let moves = a.move_list();
+    let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
+    Ok(catalogue().game_position(&request)?)
+}
+
+/// Perft `depth` (at least 1) per root move, in generation order, over
+/// `threads` threads ([`Perft::divide`]), with the table if any: nodes are
+/// counted in `progress` and each finished root move ticks its bar.
+pub(crate) fn divide(
+    perft: &Perft,
     depth: u32,
+    threads: usize,
     table: Option<&PerftTable>,
-    pool: &rayon::ThreadPool,
     progress: &Progress,
-    root_done: impl Fn() + Sync,
-) -> Vec<(Move, u64)> {
-    use rayon::prelude::*;
-    if depth == 0 {
-        return Vec::new();
-    }
+) -> Result<Vec<u64>> {
     let stop = AtomicBool::new(false);
-    let moves: Vec<Move> = p.legal_moves().to_vec();
-    pool.install(|| {
-        moves
-            .par_iter()
-            .map(|&m| {
-                let child = p.play_unchecked(m);
-                let n = if table.is_none() && !progress.visible() {
-                    let n = child.perft(depth - 1);
-                    progress.add_nodes(n);
-                    n
-                } else {
-                    let ctl = PerftControl { stop: &stop, progress: progress.nodes(), table };
-                    // Never stopped, so always a count.
-                    child.perft_controlled(depth - 1, &ctl).unwrap_or(0)
-                };
-                root_done();
-                (m, n)
-            })
-            .collect()
-    })
-}
-
-/// Leaf count at `depth` (root moves in parallel on `pool`).
-fn count(p: &AnyPosition, depth: u32, pool: &rayon::ThreadPool, progress: &Progress) -> u64 {
-    if depth == 0 {
-        progress.add_nodes(1);
-        return 1;
-    }
-    divide_rows(p, depth, None, pool, progress, || {}).iter().map(|r| r.1).sum()
+    let ctl = PerftControl { stop: &stop, progress: progress.nodes(), table };
+    let tick = |_, _| -> Result<(), std::convert::Infallible> {
+        progress.inc(1);
+        Ok(())
+    };
+    perft.divide(depth, threads, &ctl, tick, || None).map_err(|e| anyhow!("{e}"))
 }
 
 /// `menagerie moves` on this machine, in a compiled game or one defined as
@@ -179,50 +158,16 @@ pub fn run(command: Command) -> Result<ExitCode> {
     match &command {
         Command::Validate { pos, mv } => return validate(pos, mv, &mut out),
         Command::Moves { pos, san, fens } => return moves(pos, *san, *fens, &mut out),
+        Command::Perft { pos, threads, hash, depth, .. } => return perft(pos, *threads, *hash, *depth, &mut out),
+        Command::Divide { pos, threads, depth } => return divide_command(pos, *threads, *depth, &mut out),
         _ => {}
     }
     if is_data(name) {
         return crate::data::run(command, &mut out);
     }
     match command {
-        Command::Perft { pos, threads, hash, depth, .. } => {
-            check_depth(depth)?;
-            if hash > MAX_HASH_MB {
-                bail!("--hash must be at most {MAX_HASH_MB} (MB)");
-            }
-            let p = position(&pos)?;
-            let pool = pool(threads)?;
-            let table = (hash > 0).then(|| PerftTable::new(hash));
-            let t0 = Instant::now();
-            let n = if depth == 0 {
-                1
-            } else {
-                let progress = Progress::units(p.count_legal(), "root moves");
-                let rows = divide_rows(&p, depth, table.as_ref(), &pool, &progress, || progress.inc(1));
-                progress.finish();
-                rows.iter().map(|r| r.1).sum()
-            };
-            let secs = t0.elapsed().as_secs_f64();
-            report::write_perft(&mut out, depth, n, secs, nps(n, secs))?;
-        }
-        Command::Divide { pos, threads, depth } => {
-            check_depth(depth)?;
-            if depth == 0 {
-                bail!("divide needs a depth of at least 1");
-            }
-            let p = position(&pos)?;
-            let v = p.variant();
-            let pool = pool(threads)?;
-            let progress = Progress::units(p.count_legal(), "root moves");
-            let rows = divide_rows(&p, depth, None, &pool, &progress, || progress.inc(1));
-            progress.finish();
-            let total: u64 = rows.iter().map(|r| r.1).sum();
-            let legal = p.legal_moves();
-            for &(m, n) in &rows {
-                report::write_divide_row(&mut out, &uci::format(v, m), &san::format_with(&p, m, &legal), n)?;
-            }
-            report::write_divide_total(&mut out, depth, total, rows.len())?;
-        }
+        Command::Perft { pos, threads, hash, depth, .. } => return perft(&pos, threads, hash, depth, &mut out),
+        Command::Divide { pos, threads, depth } => return divide_command(&pos, threads, depth, &mut out),
         Command::Moves { pos, san, fens } => return moves(&pos, san, fens, &mut out),
         Command::Validate { pos, mv } => return validate(&pos, &mv, &mut out),
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
@@ -233,6 +178,54 @@ pub fn run(command: Command) -> Result<ExitCode> {
             return epd(&file, &vname, max_depth, threads, fanout.results.as_deref(), &mut out);
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `menagerie perft` on this machine, in a compiled game or one defined as
+/// data (a table only for compiled games).
+fn perft(pos: &PositionArgs, threads: usize, hash: usize, depth: u32, out: &mut impl Write) -> Result<ExitCode> {
+    check_depth(depth)?;
+    if hash > MAX_HASH_MB {
+        bail!("--hash must be at most {MAX_HASH_MB} (MB)");
+    }
+    check_threads(threads)?;
+    let p = game_position(pos)?;
+    if hash > 0 && matches!(p, GamePosition::Data(_)) {
+        bail!("--hash is not available for variants defined as data ('{}')", pos.variant);
+    }
+    let table = (hash > 0).then(|| PerftTable::new(hash));
+    let t0 = Instant::now();
+    let n = if depth == 0 {
+        1
+    } else {
+        let perft = Perft::new(p);
+        let progress = Progress::units(perft.root_moves() as u64, "root moves");
+        let counts = divide(&perft, depth, threads, table.as_ref(), &progress)?;
+        progress.finish();
+        counts.iter().sum()
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    report::write_perft(out, depth, n, secs, nps(n, secs))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `menagerie divide` on this machine, in a compiled game or one defined
+/// as data: a row per root move (coordinate form, SAN, count), then the total.
+fn divide_command(pos: &PositionArgs, threads: usize, depth: u32, out: &mut impl Write) -> Result<ExitCode> {
+    check_depth(depth)?;
+    if depth == 0 {
+        bail!("divide needs a depth of at least 1");
+    }
+    check_threads(threads)?;
+    let perft = Perft::new(game_position(pos)?);
+    let progress = Progress::units(perft.root_moves() as u64, "root moves");
+    let counts = divide(&perft, depth, threads, None, &progress)?;
+    progress.finish();
+    for (i, &n) in counts.iter().enumerate() {
+        let (coordinate, san) = perft.move_texts(i);
+        report::write_divide_row(out, &coordinate, &san, n)?;
+    }
+    report::write_divide_total(out, depth, counts.iter().sum(), counts.len())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -253,7 +246,7 @@ fn epd(
     }
     let suite = read_suite(file, &default)?;
     let max = max_depth.unwrap_or(MAX_DEPTH);
-    let pool = pool(threads)?;
+    check_threads(threads)?;
     let mut results = Results::open(results)?;
     let json = ui::json();
     // The jobs (and their sizes) still to run, for the bar; a line with a
@@ -290,10 +283,7 @@ fn epd(
                         Some(done) => (done.clone(), true),
                         None => {
                             let t0 = Instant::now();
-                            let got = match p {
-                                GamePosition::Compiled(p) => count(p, d, &pool, &progress),
-                                GamePosition::Data(p) => crate::data::count(p, d, &pool, &progress),
-                            };
+                            let got = Perft::new(p.clone()).count(d, threads, progress.nodes());
                             let done = Done {
                                 id,
                                 depth: d,
@@ -441,25 +431,22 @@ mod tests {
     use super::*;
 
     /// The per-root-move driver counts as the library's perft does, with or
-    /// without a table (the controlled path, used when a bar is drawn), and
-    /// its node counter ends at the total.
+    /// without a table, ticks once per root move, and its node counter ends
+    /// at the total.
     #[test]
-    fn divide_rows_agree_with_perft() {
+    fn divide_agrees_with_perft() {
         let p = menagerie_notation::fen::parse_or_start(menagerie_variants::VariantId::Chess, "")
             .expect("the start position");
-        let pool = pool(2).expect("a pool");
+        let perft = Perft::new(GamePosition::Compiled(p));
         for table in [None, Some(PerftTable::new(1))] {
             let progress = Progress::units(20, "root moves");
-            let done = std::sync::atomic::AtomicUsize::new(0);
-            let rows = divide_rows(&p, 4, table.as_ref(), &pool, &progress, || {
-                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            });
-            assert_eq!(rows.len(), 20);
-            assert_eq!(done.into_inner(), 20);
-            assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), p.perft(4));
+            let counts = divide(&perft, 4, 2, table.as_ref(), &progress).expect("never stopped");
+            assert_eq!(counts.len(), 20);
+            assert_eq!(counts.iter().sum::<u64>(), p.perft(4));
             assert_eq!(progress.nodes().load(std::sync::atomic::Ordering::Relaxed), 197_281);
         }
-        assert_eq!(count(&p, 0, &pool, &Progress::units(0, "")), 1);
-        assert_eq!(count(&p, 3, &pool, &Progress::units(0, "")), 8902);
+        let nodes = std::sync::atomic::AtomicU64::new(0);
+        assert_eq!(perft.count(0, 2, &nodes), 1);
+        assert_eq!(perft.count(3, 2, &nodes), 8902);
     }
 }

@@ -416,50 +416,30 @@ fn exit_code(e: &anyhow::Error) -> u8 {
 /// `menagerie variants`: every game with its board, pieces and start.
 fn variants() -> Result<ExitCode> {
     let json = ui::json();
-    let catalogue = local::catalogue();
     let mut out = std::io::stdout().lock();
-    for v in catalogue.iter() {
-        let rules = v.rules();
-        let kinds = rules.all_kinds();
-        let (files, ranks) = v.size();
+    for v in local::catalogue().catalogue() {
         if json {
-            let pieces: Vec<serde_json::Value> = kinds
+            // Variants defined as data give their pieces no value.
+            let pieces: Vec<serde_json::Value> = v
+                .pieces
                 .iter()
-                .map(|k| serde_json::json!({"letter": k.letter().to_string(), "name": k.name(), "betza": k.movement().betza, "value": k.value()}))
+                .map(|p| serde_json::json!({"letter": p.letter.to_string(), "name": p.name, "betza": p.betza, "value": p.value}))
                 .collect();
-            let line = serde_json::json!({
-                "type": "variant", "name": v.name(), "files": files, "ranks": ranks, "pieces": pieces,
-                "start_fen": v.start_fen(), "summary": v.summary(),
-                "reserve_piece": rules.gating.map(|g| g.piece.letter().to_string()),
+            let mut line = serde_json::json!({
+                "type": "variant", "name": v.name, "files": v.files, "ranks": v.ranks, "pieces": pieces,
+                "start_fen": v.start_fen, "summary": v.summary,
             });
+            if v.defined_as_data {
+                line["data"] = true.into();
+            } else {
+                line["reserve_piece"] = v.reserve_piece.map(String::from).into();
+            }
             writeln!(out, "{line}")?;
         } else {
-            let pieces: Vec<String> =
-                kinds.iter().map(|k| format!("{} {} ({})", k.letter(), k.name(), k.movement().betza)).collect();
-            writeln!(out, "{}  {files}x{ranks}  {}", v.name(), v.summary())?;
+            let pieces: Vec<String> = v.pieces.iter().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
+            writeln!(out, "{}  {}x{}  {}", v.name, v.files, v.ranks, v.summary)?;
             writeln!(out, "    pieces: {}", pieces.join(", "))?;
-            writeln!(out, "    start:  {}", v.start_fen())?;
-        }
-    }
-    for name in catalogue.data_names() {
-        let def = catalogue.data(name)?;
-        let summary = "Defined as data (variants.ini): perft, divide, moves, validate, analyze and match.";
-        if json {
-            // Such variants give their pieces no value.
-            let pieces: Vec<serde_json::Value> = def
-                .pieces()
-                .map(|p| serde_json::json!({"letter": p.letter.to_string(), "name": p.name, "betza": p.betza, "value": null}))
-                .collect();
-            let line = serde_json::json!({
-                "type": "variant", "name": def.name, "files": def.files, "ranks": def.ranks, "pieces": pieces,
-                "start_fen": def.start_fen, "summary": summary, "data": true,
-            });
-            writeln!(out, "{line}")?;
-        } else {
-            let pieces: Vec<String> = def.pieces().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
-            writeln!(out, "{}  {}x{}  {summary}", def.name, def.files, def.ranks)?;
-            writeln!(out, "    pieces: {}", pieces.join(", "))?;
-            writeln!(out, "    start:  {}", def.start_fen)?;
+            writeln!(out, "    start:  {}", v.start_fen)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use menagerie_render::{BoardRequest, DEFAULT_SIZE, render_request, request_options};
+use menagerie_render::{BoardRequest, DEFAULT_SIZE};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,12 +55,8 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
         size: args.size,
         coordinates: !args.no_coordinates,
     };
-    // Resolved first: an unknown name gets the catalogue's error (every
-    // variant, and the closest name).
-    let svg = match crate::local::catalogue().find(&args.pos.variant)? {
-        menagerie_app::VariantRef::Data(_) => data_svg(&req, &args.pos)?,
-        menagerie_app::VariantRef::Compiled(_) => render_request(&req)?,
-    };
+    let position = menagerie_app::PositionRequest::new(&args.pos.variant, req.fen, &moves);
+    let svg = crate::local::catalogue().render_board(&position, &req)?;
     let json = crate::ui::json();
     match &args.output {
         Some(path) => {
@@ -82,12 +78,3 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The picture of a position of a variant defined as data (its own board
-/// size and pieces; the last move of `--moves` shaded).
-fn data_svg(req: &BoardRequest<'_>, pos: &crate::PositionArgs) -> Result<String> {
-    let game = crate::data::game(pos)?;
-    let def = game.current().variant();
-    let last_move = game.moves().last().and_then(|&m| menagerie_render::data_last_move_squares(m));
-    let options = request_options(req, def.files, def.ranks, last_move)?;
-    Ok(menagerie_render::render_data(game.current(), &options)?)
-}

@@ -26,7 +26,6 @@
 
 pub mod config;
 pub mod connections;
-mod data;
 pub mod error;
 mod health;
 pub mod jobs;

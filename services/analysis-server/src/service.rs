@@ -4,7 +4,9 @@ use crate::config::Config;
 use crate::error::ServiceError;
 use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
-use menagerie_app::play::{self, GameStatus, ValidateError, Validation};
+use menagerie_app::fen_check::FenCheck;
+use menagerie_app::perft::{Perft, PerftHalt};
+use menagerie_app::play::{self, GameStatus, ValidMove, ValidateError, Validation};
 use menagerie_app::{
     DataGame, DataPosition, GamePosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants,
     epd,
@@ -15,7 +17,7 @@ use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
 use menagerie_variants::{AnyPosition, Move, PerftControl, PerftTable};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -56,9 +58,6 @@ impl<T> Stream for JobStream<T> {
     }
 }
 
-/// Perft depths counted on the job's own thread, without workers or a watcher.
-const SMALL_PERFT_DEPTH: u32 = 3;
-
 /// What a Perft stream counts: depth, threads and table size.
 #[derive(Clone, Copy)]
 struct PerftStreamJob {
@@ -72,6 +71,19 @@ struct PerftStreamJob {
 struct PerftCaps {
     nodes: u64,
     time: Duration,
+}
+
+impl PerftCaps {
+    /// The cap a run that started at `t0` and has counted `nodes` is over, if any.
+    fn exceeded(&self, nodes: u64, t0: Instant) -> Option<ServiceError> {
+        if nodes > self.nodes {
+            Some(ServiceError::LimitReached { what: "nodes", max: self.nodes })
+        } else if t0.elapsed() > self.time {
+            Some(ServiceError::LimitReached { what: "ms", max: self.time.as_millis() as u64 })
+        } else {
+            None
+        }
+    }
 }
 
 /// Who sent `req`: the authenticated name the auth layer put in the
@@ -117,6 +129,35 @@ fn status_pb(s: GameStatus) -> (Option<pb::Outcome>, String) {
         description: e.description,
     });
     (outcome, s.claimable_draw.into())
+}
+
+/// A variant of the catalogue in the API's terms.
+fn variant_info_pb(v: menagerie_app::catalogue::VariantInfo) -> pb::VariantInfo {
+    pb::VariantInfo {
+        name: v.name,
+        files: v.files,
+        ranks: v.ranks,
+        pieces: v
+            .pieces
+            .into_iter()
+            .map(|p| pb::PieceInfo {
+                letter: p.letter.to_string(),
+                name: p.name,
+                betza: p.betza,
+                value: p.value.unwrap_or(0),
+            })
+            .collect(),
+        start_fen: v.start_fen,
+        summary: v.summary,
+        promotions: v.promotions.iter().map(char::to_string).collect(),
+        reserve_piece: v.reserve_piece.map(String::from).unwrap_or_default(),
+        defined_as_data: v.defined_as_data,
+    }
+}
+
+/// A described move in the API's terms.
+fn legal_move_pb(m: ValidMove) -> pb::LegalMove {
+    pb::LegalMove { uci: m.uci, san: m.san, fen: m.fen, gives_check: m.check, is_capture: m.capture }
 }
 
 fn score_pb(s: Score) -> pb::Score {
@@ -268,74 +309,6 @@ fn best_move_pb<M: Copy>(
     }
 }
 
-/// A position perft can count below: root moves, and each one's subtree.
-trait PerftNode: Sync {
-    type Move: Copy + Send + Sync;
-    /// The legal moves.
-    fn root_moves(&self) -> Vec<Self::Move>;
-    /// Perft `depth` after `m`; `None` if stopped.
-    fn child_perft(&self, m: Self::Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64>;
-    /// A root move's coordinate form and SAN.
-    fn move_texts(&self, m: Self::Move, legal: &[Self::Move]) -> (String, String);
-}
-
-impl PerftNode for AnyPosition {
-    type Move = Move;
-    fn root_moves(&self) -> Vec<Move> {
-        self.legal_moves().to_vec()
-    }
-    fn child_perft(&self, m: Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
-        self.play_unchecked(m).perft_controlled(depth, ctl)
-    }
-    fn move_texts(&self, m: Move, legal: &[Move]) -> (String, String) {
-        (uci::format(self.variant(), m), san::format_with(self, m, legal))
-    }
-}
-
-/// Perft of a variant defined as data, in subtrees of at most this depth
-/// between looks at the stop flag (a few milliseconds each).
-const DATA_PERFT_CHUNK: u32 = 3;
-
-/// Perft of `pos` that stops (`None`) when `ctl.stop` is set, adding the
-/// leaves of each finished chunk to `ctl.progress` (no table).
-fn data_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
-    // A compiled game that plays the variant counts it at its speed.
-    match menagerie_app::compiled_twin_for(pos, depth) {
-        Some(twin) => twin.perft_controlled(depth, ctl),
-        None => data_core_perft(pos, depth, ctl),
-    }
-}
-
-/// [`data_perft`] on the data core.
-fn data_core_perft(pos: &DataPosition, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
-    if ctl.stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    if depth <= DATA_PERFT_CHUNK {
-        let n = pos.perft(depth);
-        ctl.progress.fetch_add(n, Ordering::Relaxed);
-        return Some(n);
-    }
-    let mut total = 0;
-    for m in pos.legal_moves() {
-        total += data_core_perft(&pos.play(m), depth - 1, ctl)?;
-    }
-    Some(total)
-}
-
-impl PerftNode for DataPosition {
-    type Move = menagerie_rules::Move;
-    fn root_moves(&self) -> Vec<Self::Move> {
-        self.legal_moves()
-    }
-    fn child_perft(&self, m: Self::Move, depth: u32, ctl: &PerftControl<'_>) -> Option<u64> {
-        data_perft(&self.play(m), depth, ctl)
-    }
-    fn move_texts(&self, m: Self::Move, _legal: &[Self::Move]) -> (String, String) {
-        (self.move_text(m), self.san(m))
-    }
-}
-
 impl AnalysisApi {
     /// A service with `config`, serving the built-in variants only (the
     /// files of `config.variants` are read by [`AnalysisApi::try_new`]).
@@ -381,12 +354,6 @@ impl AnalysisApi {
     /// The refusal of `task` for a variant defined as data named in `field`.
     fn not_for_data(field: &str, variant: &str, task: &'static str) -> ServiceError {
         ServiceError::DataVariant { field: field.into(), variant: variant.into(), task }
-    }
-
-    /// The request's position in a variant defined as data, at most
-    /// `max_moves` moves from its start.
-    fn parse_data_position(&self, p: Option<&pb::Position>) -> Result<DataPosition, ServiceError> {
-        self.parse_data_game(p).map(|g| g.current().clone())
     }
 
     /// The request's game (start and moves) in a variant defined as data,
@@ -585,108 +552,42 @@ impl AnalysisApi {
     }
 
     /// Root-parallel perft over `threads` threads; `on_root` gets each root
-    /// move's count as it finishes and says why to stop, if it must. Stops
-    /// at the client, its deadline, the shutdown, or the server's caps; a
-    /// panic in a worker stops the others and propagates.
+    /// move's index and count as it finishes and says why to stop, if it
+    /// must. Stops at the client, its deadline, the shutdown, or the
+    /// server's caps; a panic in a worker stops the others and propagates.
     #[allow(clippy::too_many_arguments)]
-    fn perft_job<P: PerftNode>(
-        pos: &P,
+    fn perft_job(
+        perft: &Perft,
         depth: u32,
         threads: usize,
         table: Option<&PerftTable>,
         watch: &Watch,
         caps: PerftCaps,
         progress: &AtomicU64,
-        on_root: &(dyn Fn(P::Move, u64) -> Result<(), ServiceError> + Sync),
+        on_root: &(dyn Fn(usize, u64) -> Result<(), ServiceError> + Sync),
     ) -> Result<u64, ServiceError> {
-        let moves = pos.root_moves();
         let stop = AtomicBool::new(false);
-        let why: Mutex<Option<ServiceError>> = Mutex::new(None);
-        let halt = |e: ServiceError| {
-            why.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-            stop.store(true, Ordering::Relaxed);
-        };
-        let next = AtomicUsize::new(0);
-        let total = AtomicU64::new(0);
         let ctl = PerftControl { stop: &stop, progress, table };
-        if depth <= SMALL_PERFT_DEPTH {
-            // Small counts (a few milliseconds at most) run on this thread:
-            // a batch of a million depth-1 jobs must not start threads.
-            for &m in moves.iter() {
-                if let Some(r) = watch.reason() {
-                    halt(r);
-                    break;
-                }
-                let Some(n) = pos.child_perft(m, depth - 1, &ctl) else { break };
-                total.fetch_add(n, Ordering::Relaxed);
-                if let Err(e) = on_root(m, n) {
-                    halt(e);
-                    break;
-                }
+        let t0 = Instant::now();
+        let reason = || watch.reason().or_else(|| caps.exceeded(progress.load(Ordering::Relaxed), t0));
+        match perft.divide(depth, threads, &ctl, on_root, reason) {
+            Ok(counts) => {
+                let n = counts.iter().sum();
+                watch.stats.perft_nodes.fetch_add(n, Ordering::Relaxed);
+                Ok(n)
             }
-        } else {
-            let workers = threads.clamp(1, moves.len().max(1));
-            let active = AtomicUsize::new(workers);
-            let t0 = Instant::now();
-            let watcher = std::thread::current();
-            std::thread::scope(|scope| {
-                for _ in 0..workers {
-                    let worker = std::thread::Builder::new().name("menagerie-perft".into());
-                    let spawned = worker.spawn_scoped(scope, || {
-                        // Counted out even when the work panics, so that the
-                        // watcher ends and the other workers stop.
-                        let _out = Defer(|| {
-                            if std::thread::panicking() {
-                                stop.store(true, Ordering::Relaxed);
-                            }
-                            if active.fetch_sub(1, Ordering::Relaxed) == 1 {
-                                watcher.unpark();
-                            }
-                        });
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            if i >= moves.len() || stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let Some(n) = pos.child_perft(moves[i], depth - 1, &ctl) else { break };
-                            total.fetch_add(n, Ordering::Relaxed);
-                            if let Err(e) = on_root(moves[i], n) {
-                                halt(e);
-                            }
-                        }
-                    });
-                    if spawned.is_err() {
-                        active.fetch_sub(1, Ordering::Relaxed);
-                        halt(ServiceError::Internal("could not spawn a perft thread".into()));
-                    }
-                }
-                // This thread watches for the client, the deadline, shutdown
-                // and the caps while the workers run; the last one wakes it.
-                while active.load(Ordering::Relaxed) > 0 {
-                    if let Some(r) = watch.reason() {
-                        halt(r);
-                    } else if progress.load(Ordering::Relaxed) > caps.nodes {
-                        halt(ServiceError::LimitReached { what: "nodes", max: caps.nodes });
-                    } else if t0.elapsed() > caps.time {
-                        halt(ServiceError::LimitReached { what: "ms", max: caps.time.as_millis() as u64 });
-                    }
-                    std::thread::park_timeout(Duration::from_millis(2));
-                }
-            });
+            Err(PerftHalt::Stopped(why)) => Err(watch.stopped_early(why)),
+            Err(PerftHalt::Spawn(_)) => {
+                Err(watch.stopped_early(Some(ServiceError::Internal("could not spawn a perft thread".into()))))
+            }
         }
-        if stop.load(Ordering::Relaxed) {
-            return Err(watch.stopped_early(why.into_inner().unwrap_or_else(|p| p.into_inner())));
-        }
-        let n = total.load(Ordering::Relaxed);
-        watch.stats.perft_nodes.fetch_add(n, Ordering::Relaxed);
-        Ok(n)
     }
 
     /// A Perft stream's job: a divide event per root move (`texts` gives its
     /// coordinate form and SAN), progress events, then the total.
-    fn perft_stream<P: PerftNode + Send + 'static>(
+    fn perft_stream(
         &self,
-        pos: P,
+        perft: Perft,
         job: PerftStreamJob,
         ticket: Ticket,
         watch: Watch,
@@ -697,8 +598,7 @@ impl AnalysisApi {
         let caps = self.perft_caps();
         let faults = self.faults.clone();
         self.stream_job(ticket, watch, span, move |tx, watch| {
-            let legal = pos.root_moves();
-            let n_moves = legal.len() as u32;
+            let n_moves = perft.root_moves() as u32;
             let table = (hash_mb > 0).then(|| PerftTable::new(hash_mb));
             let progress = AtomicU64::new(0);
             let done_moves = AtomicU64::new(0);
@@ -726,21 +626,14 @@ impl AnalysisApi {
                         }
                     }
                 });
-                let on_root = |m: P::Move, n: u64| {
+                let on_root = |i: usize, n: u64| {
                     faults.trip();
                     done_moves.fetch_add(1, Ordering::Relaxed);
-                    let (coordinate, san) = pos.move_texts(m, &legal);
+                    let (coordinate, san) = perft.move_texts(i);
                     let ev = pb::PerftDivide { r#move: coordinate, san, nodes: n };
                     tx.send(Ok(pb::PerftResponse { event: Some(pb::perft_response::Event::Divide(ev)) }), watch)
                 };
-                if depth == 1 {
-                    for &m in legal.iter() {
-                        on_root(m, 1).map_err(|e| watch.stopped_early(Some(e)))?;
-                    }
-                    Ok(legal.len() as u64)
-                } else {
-                    Self::perft_job(&pos, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
-                }
+                Self::perft_job(&perft, depth, threads, table.as_ref(), watch, caps, &progress, &on_root)
             })?;
             Ok(Some(pb::PerftResponse {
                 event: Some(pb::perft_response::Event::Total(pb::PerftTotal {
@@ -765,40 +658,7 @@ impl AnalysisService for AnalysisApi {
         &self,
         _req: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let variants = self
-            .variants
-            .iter()
-            .map(|v| {
-                let rules = v.rules();
-                let kinds = rules.all_kinds();
-                let (files, ranks) = v.size();
-                pb::VariantInfo {
-                    name: v.name().into(),
-                    files: files as u32,
-                    ranks: ranks as u32,
-                    pieces: kinds
-                        .iter()
-                        .map(|k| pb::PieceInfo {
-                            letter: k.letter().to_string(),
-                            name: k.name().into(),
-                            betza: k.movement().betza.into(),
-                            value: k.value(),
-                        })
-                        .collect(),
-                    start_fen: v.start_fen().into(),
-                    summary: v.summary().into(),
-                    promotions: rules.promotions.iter().map(|k| k.letter().to_string()).collect(),
-                    reserve_piece: rules.gating.map(|g| g.piece.letter().to_string()).unwrap_or_default(),
-                    defined_as_data: false,
-                }
-            })
-            .chain(
-                self.variants
-                    .data_names()
-                    .filter_map(|n| self.variants.data(n).ok())
-                    .map(|d| crate::data::variant_info(&d)),
-            )
-            .collect();
+        let variants = self.variants.catalogue().into_iter().map(variant_info_pb).collect();
         Ok(Response::new(pb::ListVariantsResponse { variants }))
     }
 
@@ -830,11 +690,8 @@ impl AnalysisService for AnalysisApi {
 
     async fn perft(&self, req: Request<pb::PerftRequest>) -> Result<Response<Self::PerftStream>, Status> {
         let r = req.get_ref();
-        // The position first (its errors before the limits'), in its kind.
-        let position = match self.data_variant(r.position.as_ref()) {
-            Some(_) => Err(self.parse_data_position(r.position.as_ref())?),
-            None => Ok(self.parse_position(r.position.as_ref(), "perft")?.current),
-        };
+        // The position first (its errors before the limits').
+        let perft = self.perft_subject(r.position.as_ref())?;
         self.check_perft_depth(r.depth, "depth")?;
         let threads = self.perft_threads(r.threads)?;
         if r.hash_mb > self.config.max_perft_hash_mb {
@@ -845,7 +702,7 @@ impl AnalysisService for AnalysisApi {
             }
             .into());
         }
-        if r.hash_mb > 0 && position.is_err() {
+        if r.hash_mb > 0 && matches!(perft.position(), GamePosition::Data(_)) {
             return Err(ServiceError::BadField {
                 field: "hash_mb".into(),
                 message: "a perft table is not available for variants defined as data: give 0".into(),
@@ -855,18 +712,9 @@ impl AnalysisService for AnalysisApi {
         let ticket = self.jobs.admit(&client_of(&req), jobs::deadline_of(&req)).await?;
         let watch = self.watch(&ticket, &req);
         let job = PerftStreamJob { depth: r.depth, threads, hash_mb: r.hash_mb as usize };
-        let stream = match position {
-            Ok(pos) => {
-                let span =
-                    tracing::info_span!("perft", variant = %pos.variant(), depth = job.depth, threads = job.threads);
-                self.perft_stream(pos, job, ticket, watch, span)
-            }
-            Err(pos) => {
-                let span = tracing::info_span!("perft", variant = %pos.variant().name, depth = job.depth, threads = job.threads);
-                self.perft_stream(pos, job, ticket, watch, span)
-            }
-        };
-        Ok(Response::new(stream))
+        let variant = perft.position().variant_name().to_string();
+        let span = tracing::info_span!("perft", variant = %variant, depth = job.depth, threads = job.threads);
+        Ok(Response::new(self.perft_stream(perft, job, ticket, watch, span)))
     }
 
     type PerftBatchStream = EventStream<pb::PerftBatchResponse>;
@@ -990,25 +838,28 @@ impl AnalysisService for AnalysisApi {
         let deadline = jobs::deadline_of(&req);
         let r = req.into_inner();
         let name = if r.variant.is_empty() { "chess" } else { r.variant.as_str() };
-        if let Ok(VariantRef::Data(def)) = self.variants.find(name) {
+        let unknown = |e: menagerie_app::UnknownVariant| ServiceError::BadField { field: "variant".into(), message: e.to_string() };
+        let variant = self.variants.find(name).map_err(unknown)?;
+        let (variants, name) = (self.variants.clone(), variant.name().to_string());
+        let check = move || {
+            let answer = match variants.check_fen(&name, &r.fen).map_err(unknown)? {
+                FenCheck::Valid(fen) => pb::ValidateFenResponse { valid: true, fen, ..Default::default() },
+                FenCheck::Invalid { reason, field } => pb::ValidateFenResponse {
+                    valid: false,
+                    reason: crate::error::clip(&reason),
+                    field,
+                    fen: String::new(),
+                },
+            };
+            Ok(answer)
+        };
+        let answer = match variant {
             // Off the async runtime: the data rules' FEN reader is younger.
-            let span = tracing::info_span!("validate_fen", variant = %def.name);
-            let answer =
-                self.jobs.run_unary(span, deadline, move || Ok(crate::data::validate_fen(&def, &r.fen))).await?;
-            return Ok(Response::new(answer));
-        }
-        let variant = self
-            .variants
-            .lookup(name)
-            .map_err(|e| ServiceError::BadField { field: "variant".into(), message: e.to_string() })?;
-        let answer = match fen::parse(variant, &r.fen) {
-            Ok(p) => pb::ValidateFenResponse { valid: true, fen: fen::format(&p), ..Default::default() },
-            Err(e) => pb::ValidateFenResponse {
-                valid: false,
-                reason: crate::error::clip(&e.to_string()),
-                field: e.field().map(|f| f.to_string().replace(' ', "_")).unwrap_or_default(),
-                fen: String::new(),
-            },
+            VariantRef::Data(def) => {
+                let span = tracing::info_span!("validate_fen", variant = %def.name);
+                self.jobs.run_unary(span, deadline, check).await?
+            }
+            VariantRef::Compiled(_) => check()?,
         };
         Ok(Response::new(answer))
     }
@@ -1042,12 +893,7 @@ impl AnalysisService for AnalysisApi {
             max_threads: clamp(c.max_threads),
             max_moves: clamp(c.max_moves),
             max_jobs: clamp(c.max_jobs),
-            variants: self
-                .variants
-                .iter()
-                .map(|v| v.name().to_string())
-                .chain(self.variants.data_names().map(str::to_string))
-                .collect(),
+            variants: self.variants.all_names(),
         }))
     }
 
@@ -1253,55 +1099,31 @@ fn move_review_pb(m: &menagerie_review::MoveReport) -> pb::MoveReview {
 /// one of `variants` defined as data), or the first bad game's error.
 fn read_pgn(text: &str, variants: &Variants) -> Result<pb::ReadPgnResponse, ServiceError> {
     let bad = |message: String| ServiceError::BadField { field: "pgn".into(), message: crate::error::clip(&message) };
-    let games = variants.read_pgn(text, pgn::ReadOptions::default()).map_err(|e| bad(e.to_string()))?;
-    let mut out = Vec::with_capacity(games.len());
-    for (i, g) in games.iter().enumerate() {
-        let illegal = |e: pgn::IllegalPgnMove| bad(format!("game {}: {e}", i + 1));
-        let g = match g {
-            pgn::AnyPgnGame::Compiled(g) => g,
-            pgn::AnyPgnGame::Data(g) => {
-                out.push(data_pgn_game(g).map_err(illegal)?);
-                continue;
-            }
-        };
-        let positions = g.positions().map_err(illegal)?;
-        let v = g.variant;
-        let moves = g
-            .moves
-            .iter()
-            .zip(positions.windows(2))
-            .map(|(m, w)| pb::LegalMove {
-                uci: uci::format(v, m.mv),
-                san: san::format(&w[0], m.mv),
-                fen: fen::format(&w[1]),
-                gives_check: w[1].is_check(),
-                is_capture: w[0].is_capture(m.mv),
-            })
-            .collect();
-        let start_fen = if g.start == AnyPosition::start(v) { String::new() } else { fen::format(&g.start) };
-        out.push(pb::PgnGame {
-            tags: g.tags.iter().map(|(name, value)| pb::PgnTag { name: name.clone(), value: value.clone() }).collect(),
-            position: Some(pb::Position { variant: v.name().into(), fen: start_fen, moves: g.uci_moves() }),
-            moves,
+    let games = variants.replay_pgn(text, pgn::ReadOptions::default()).map_err(|e| bad(e.to_string()))?;
+    let games = games
+        .into_iter()
+        .map(|g| pb::PgnGame {
+            tags: g.tags.into_iter().map(|(name, value)| pb::PgnTag { name, value }).collect(),
+            position: Some(pb::Position { variant: g.variant, fen: g.start_fen, moves: g.uci_moves }),
+            moves: g.moves.into_iter().map(legal_move_pb).collect(),
             result: g.result.as_str().into(),
-            pgn: g.to_pgn().map_err(illegal)?,
-        });
-    }
-    Ok(pb::ReadPgnResponse { games: out })
+            pgn: g.pgn,
+        })
+        .collect();
+    Ok(pb::ReadPgnResponse { games })
 }
 
-/// A game of a variant defined as data as ReadPgn describes it.
-fn data_pgn_game(g: &pgn::DataPgnGame) -> Result<pb::PgnGame, pgn::IllegalPgnMove> {
-    let positions = g.positions()?;
-    let moves = g.moves.iter().zip(&positions).map(|(m, p)| crate::data::legal_move(p, m.mv).0).collect();
-    let start_fen = if g.start == DataPosition::start(&g.variant) { String::new() } else { g.start.fen() };
-    Ok(pb::PgnGame {
-        tags: g.tags.iter().map(|(name, value)| pb::PgnTag { name: name.clone(), value: value.clone() }).collect(),
-        position: Some(pb::Position { variant: g.variant.name.clone(), fen: start_fen, moves: g.uci_moves()? }),
-        moves,
-        result: g.result.as_str().into(),
-        pgn: g.to_pgn()?,
-    })
+/// WritePgn's text of `game`: with `tags`, and the result `token` (the
+/// game's own when empty) if the game's end (`ended`) allows it.
+fn written_pgn<P: pgn::PgnPosition>(
+    game: &mut pgn::PgnGame<P>,
+    tags: &[pb::PgnTag],
+    token: &str,
+    ended: Option<&pb::Outcome>,
+) -> Result<String, ServiceError> {
+    set_pgn_tags(game, tags)?;
+    game.result = pgn_result(token, ended, || game.result)?;
+    game.to_pgn().map_err(|e| ServiceError::Internal(e.to_string()))
 }
 
 /// Sets WritePgn's tags on `game`.
@@ -1461,75 +1283,31 @@ impl AnalysisApi {
 
     /// WritePgn's answer: the position's game with the tags and result.
     fn write_pgn_answer(&self, r: &pb::WritePgnRequest) -> Result<pb::WritePgnResponse, ServiceError> {
-        let moves_error =
-            |e: pgn::IllegalPgnMove| ServiceError::BadField { field: "position.moves".into(), message: e.to_string() };
-        if self.data_variant(r.position.as_ref()).is_some() {
-            let played = self.parse_data_game(r.position.as_ref())?;
-            let mut game = pgn::PgnGame::from_position(played.start().clone());
-            for &m in played.moves() {
-                // Legal: parse_data_game replayed them.
-                game.push(m).map_err(moves_error)?;
-            }
-            set_pgn_tags(&mut game, &r.tags)?;
-            // An ended game's result (a draw the side to move may claim is not one).
-            let ended = status_pb(play::data_status(&played)).0;
-            let own = || {
-                ended.as_ref().and_then(|o| pgn::GameResult::from_token(&o.result)).unwrap_or(pgn::GameResult::Unknown)
-            };
-            game.result = pgn_result(&r.result, ended.as_ref(), own)?;
-            return Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? });
-        }
-        let parsed = self.parse_position(r.position.as_ref(), "PGN")?;
-        let mut game = pgn::PgnGame::from_position(parsed.start);
-        for &m in &parsed.moves {
-            // Legal: parse_position replayed them.
-            game.push(m).map_err(moves_error)?;
-        }
-        set_pgn_tags(&mut game, &r.tags)?;
-        let own = || parsed.game().outcome().map_or(pgn::GameResult::Unknown, pgn::GameResult::from_outcome);
-        let decided = status_pb(play::status(&parsed.game())).0;
-        game.result = pgn_result(&r.result, decided.as_ref(), own)?;
-        Ok(pb::WritePgnResponse { pgn: game.to_pgn().map_err(moves_error)? })
+        let request = self.position_request(r.position.as_ref());
+        let played = self.variants.pgn_game(&request).map_err(ServiceError::position)?;
+        // An ended game's result (a draw the side to move may claim is not one).
+        let ended = status_pb(played.status).0;
+        let pgn = match played.game {
+            pgn::AnyPgnGame::Compiled(mut g) => written_pgn(&mut g, &r.tags, &r.result, ended.as_ref())?,
+            pgn::AnyPgnGame::Data(mut g) => written_pgn(&mut g, &r.tags, &r.result, ended.as_ref())?,
+        };
+        Ok(pb::WritePgnResponse { pgn })
     }
 
     /// ReplayMoves' answer: every move of the list, described in the
     /// position it is played in.
     fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
-        if self.data_variant(r.position.as_ref()).is_some() {
-            return self.data_replay(r);
-        }
-        let parsed = self.parse_position(r.position.as_ref(), "replay")?;
-        let v = parsed.start.variant();
-        let mut pos = parsed.start;
-        let mut moves = Vec::with_capacity(parsed.moves.len());
-        for &m in &parsed.moves {
-            let after = pos.play_unchecked(m);
-            moves.push(pb::LegalMove {
-                uci: uci::format(v, m),
-                san: san::format(&pos, m),
-                fen: fen::format(&after),
-                gives_check: after.is_check(),
-                is_capture: pos.is_capture(m),
-            });
-            pos = after;
-        }
-        let (outcome, claimable_draw) = status_pb(play::status(&parsed.game()));
-        Ok(pb::ReplayMovesResponse { moves, fen: fen::format(&parsed.current), outcome, claimable_draw })
+        let request = self.position_request(r.position.as_ref());
+        let replay = self.variants.replay(&request).map_err(ServiceError::position)?;
+        let (outcome, claimable_draw) = status_pb(replay.status);
+        let moves = replay.moves.into_iter().map(legal_move_pb).collect();
+        Ok(pb::ReplayMovesResponse { moves, fen: replay.fen, outcome, claimable_draw })
     }
 
     /// RenderBoard's answer: the position is checked as every request's is
-    /// (same errors and caps), then drawn by `menagerie_render`.
+    /// (same errors and caps), then drawn (`menagerie_app::board`).
     fn render(&self, r: &pb::RenderBoardRequest) -> Result<pb::RenderBoardResponse, ServiceError> {
-        /// The game drawn: a compiled variant's or a data variant's.
-        enum Drawn {
-            Compiled(Box<ParsedPosition>),
-            Data(DataGame),
-        }
-        let game = if self.data_variant(r.position.as_ref()).is_some() {
-            Drawn::Data(self.parse_data_game(r.position.as_ref())?)
-        } else {
-            Drawn::Compiled(Box::new(self.parse_position(r.position.as_ref(), "board pictures")?))
-        };
+        use menagerie_app::board::BoardError;
         for (name, list) in [("arrows", &r.arrows), ("highlights", &r.highlights)] {
             if list.len() > 256 {
                 return Err(ServiceError::OutOfRange { field: name.into(), value: list.len() as u64, max: 256 });
@@ -1537,7 +1315,7 @@ impl AnalysisApi {
         }
         let arrows: Vec<&str> = r.arrows.iter().map(String::as_str).collect();
         let highlights: Vec<&str> = r.highlights.iter().map(String::as_str).collect();
-        let req = menagerie_render::BoardRequest {
+        let board = menagerie_render::BoardRequest {
             arrows: &arrows,
             highlights: &highlights,
             flip: r.flip,
@@ -1545,24 +1323,11 @@ impl AnalysisApi {
             coordinates: !r.no_coordinates,
             ..menagerie_render::BoardRequest::default()
         };
-        let bad =
-            |e: menagerie_render::OptionError| ServiceError::BadField { field: e.field, message: e.error.to_string() };
-        let bad_size =
-            |e: menagerie_render::RenderError| ServiceError::BadField { field: "size".into(), message: e.to_string() };
-        let svg = match &game {
-            Drawn::Compiled(p) => {
-                let (files, ranks) = p.current.variant().size();
-                let last_move = p.moves.last().and_then(|&m| menagerie_render::last_move_squares(m));
-                let options = menagerie_render::request_options(&req, files, ranks, last_move).map_err(bad)?;
-                menagerie_render::render(&p.current, &options).map_err(bad_size)?
-            }
-            Drawn::Data(g) => {
-                let def = g.current().variant();
-                let last_move = g.moves().last().and_then(|&m| menagerie_render::data_last_move_squares(m));
-                let options = menagerie_render::request_options(&req, def.files, def.ranks, last_move).map_err(bad)?;
-                menagerie_render::render_data(g.current(), &options).map_err(bad_size)?
-            }
-        };
+        let svg = self.variants.render_board(&self.position_request(r.position.as_ref()), &board).map_err(|e| match e {
+            BoardError::Position(e) => ServiceError::position(e),
+            BoardError::Option(e) => ServiceError::BadField { field: e.field, message: e.error.to_string() },
+            BoardError::Render(e) => ServiceError::BadField { field: "size".into(), message: e.to_string() },
+        })?;
         Ok(pb::RenderBoardResponse { svg })
     }
 
@@ -1599,17 +1364,7 @@ impl AnalysisApi {
         let l = self.variants.legal_moves(&request).map_err(ServiceError::position)?;
         let (outcome, claimable_draw) = status_pb(l.status);
         Ok(pb::LegalMovesResponse {
-            moves: l
-                .moves
-                .into_iter()
-                .map(|m| pb::LegalMove {
-                    uci: m.uci,
-                    san: m.san,
-                    fen: m.fen,
-                    gives_check: m.check,
-                    is_capture: m.capture,
-                })
-                .collect(),
+            moves: l.moves.into_iter().map(legal_move_pb).collect(),
             fen: l.fen,
             side_to_move: l.side_to_move.into(),
             check: l.check,
@@ -1620,41 +1375,10 @@ impl AnalysisApi {
         })
     }
 
-    /// ReplayMoves in a variant defined as data: each move described in the
-    /// position it is played in.
-    fn data_replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {
-        let empty = pb::Position::default();
-        let p = r.position.as_ref().unwrap_or(&empty);
-        // The start (and the cap on the moves), then each move in turn.
-        let start = pb::Position { variant: p.variant.clone(), fen: p.fen.clone(), moves: Vec::new() };
-        if p.moves.len() > self.config.max_moves {
-            return Err(ServiceError::OutOfRange {
-                field: "position.moves".into(),
-                value: p.moves.len() as u64,
-                max: self.config.max_moves as u64,
-            });
-        }
-        let mut game = self.parse_data_game(Some(&start))?;
-        let mut fen = game.current().fen();
-        let mut moves = Vec::with_capacity(p.moves.len());
-        for (index, text) in p.moves.iter().enumerate() {
-            let pos = game.current();
-            let m = pos.parse_any(text).map_err(|e| ServiceError::data_move(&format!("position.moves[{index}]"), e))?;
-            let (described, _) = crate::data::legal_move(pos, m);
-            fen = described.fen.clone();
-            moves.push(described);
-            game.play(m);
-        }
-        let (outcome, claimable_draw) = status_pb(play::data_status(&game));
-        Ok(pb::ReplayMovesResponse { moves, fen, outcome, claimable_draw })
-    }
-
     /// A batch job's position, compiled or defined as data.
-    fn perft_subject(&self, p: Option<&pb::Position>) -> Result<GamePosition, ServiceError> {
-        match self.data_variant(p) {
-            Some(_) => self.parse_data_position(p).map(GamePosition::Data),
-            None => self.parse_position(p, "perft").map(|parsed| GamePosition::Compiled(parsed.current)),
-        }
+    fn perft_subject(&self, p: Option<&pb::Position>) -> Result<Perft, ServiceError> {
+        let position = self.variants.game_position(&self.position_request(p)).map_err(ServiceError::position)?;
+        Ok(Perft::new(position))
     }
 
     /// Runs one batch job to completion (errors become the result's `error`).
@@ -1707,15 +1431,7 @@ impl AnalysisApi {
                 return fail(e);
             }
             let progress = AtomicU64::new(0);
-            let got = match &subject {
-                GamePosition::Compiled(pos) => {
-                    Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
-                }
-                GamePosition::Data(pos) => {
-                    Self::perft_job(pos, d, threads, None, watch, caps, &progress, &|_, _| Ok(()))
-                }
-            };
-            let got = match got {
+            let got = match Self::perft_job(&subject, d, threads, None, watch, caps, &progress, &|_, _| Ok(())) {
                 Ok(n) => n,
                 Err(e) => return fail(e),
             };

@@ -45,51 +45,51 @@ pub struct VariantInfo {
 
 impl From<VariantId> for VariantInfo {
     fn from(v: VariantId) -> VariantInfo {
-    let rules = v.rules();
-    let (files, ranks) = v.size();
-    VariantInfo {
-        name: v.name().into(),
-        files: files as u32,
-        ranks: ranks as u32,
-        pieces: rules
-            .all_kinds()
-            .iter()
-            .map(|k| PieceInfo {
-                letter: k.letter(),
-                name: k.name().into(),
-                betza: k.movement().betza.into(),
-                value: Some(k.value()),
-            })
-            .collect(),
-        start_fen: v.start_fen().into(),
-        summary: v.summary().into(),
-        promotions: rules.promotions.iter().map(|k| k.letter()).collect(),
-        reserve_piece: rules.gating.map(|g| g.piece.letter()),
-        defined_as_data: false,
-    }
+        let rules = v.rules();
+        let (files, ranks) = v.size();
+        VariantInfo {
+            name: v.name().into(),
+            files: files as u32,
+            ranks: ranks as u32,
+            pieces: rules
+                .all_kinds()
+                .iter()
+                .map(|k| PieceInfo {
+                    letter: k.letter(),
+                    name: k.name().into(),
+                    betza: k.movement().betza.into(),
+                    value: Some(k.value()),
+                })
+                .collect(),
+            start_fen: v.start_fen().into(),
+            summary: v.summary().into(),
+            promotions: rules.promotions.iter().map(|k| k.letter()).collect(),
+            reserve_piece: rules.gating.map(|g| g.piece.letter()),
+            defined_as_data: false,
+        }
     }
 }
 
 impl From<&VariantDef> for VariantInfo {
     fn from(def: &VariantDef) -> VariantInfo {
-    VariantInfo {
-        name: def.name.clone(),
-        files: def.files.into(),
-        ranks: def.ranks.into(),
-        pieces: def
-            .pieces()
-            .map(|p| PieceInfo { letter: p.letter, name: p.name, betza: p.betza, value: None })
-            .collect(),
-        start_fen: def.start_fen.clone(),
-        summary: format!(
-            "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form or SAN; \
+        VariantInfo {
+            name: def.name.clone(),
+            files: def.files.into(),
+            ranks: def.ranks.into(),
+            pieces: def
+                .pieces()
+                .map(|p| PieceInfo { letter: p.letter, name: p.name, betza: p.betza, value: None })
+                .collect(),
+            start_fen: def.start_fen.clone(),
+            summary: format!(
+                "{}: defined as data (Fairy-Stockfish variants.ini), {}x{} board; moves in coordinate form or SAN; \
              every call serves it",
-            def.name, def.files, def.ranks
-        ),
-        promotions: def.promotion_letters(true),
-        reserve_piece: def.pioneer_piece().and_then(|t| def.pieces().nth(t.into())).map(|p| p.letter),
-        defined_as_data: true,
-    }
+                def.name, def.files, def.ranks
+            ),
+            promotions: def.promotion_letters(true),
+            reserve_piece: def.pioneer_piece().and_then(|t| def.pieces().nth(t.into())).map(|p| p.letter),
+            defined_as_data: true,
+        }
     }
 }
 

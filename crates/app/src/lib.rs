@@ -42,11 +42,11 @@ pub use menagerie_rules::{
     Game as DataGame, Loaded, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, Skipped,
     VariantDef,
 };
+pub use perft::data_divide;
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
     Variants, compiled_twin_for, play_moves,
 };
-pub use perft::data_divide;
 
 /// Nodes per second of `nodes` counted in `seconds` (0 for no time).
 pub fn nps(nodes: u64, seconds: f64) -> u64 {

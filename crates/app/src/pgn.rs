@@ -148,7 +148,8 @@ impl Variants {
                 (AnyPgnGame::Data(game), data_status(&played))
             }
         };
-        let result = status.ended.as_ref().and_then(|e| GameResult::from_token(e.result)).unwrap_or(GameResult::Unknown);
+        let result =
+            status.ended.as_ref().and_then(|e| GameResult::from_token(e.result)).unwrap_or(GameResult::Unknown);
         match &mut game {
             AnyPgnGame::Compiled(g) => g.result = result,
             AnyPgnGame::Data(g) => g.result = result,
@@ -160,7 +161,9 @@ impl Variants {
     /// is the error.
     pub fn replay_pgn(&self, text: &str, options: ReadOptions) -> Result<Vec<ReplayedGame>, ReplayPgnError> {
         let games = self.read_pgn(text, options)?;
-        let replay = |(i, g): (usize, &AnyPgnGame)| replay_game(g).map_err(|source| ReplayPgnError::Game { number: i + 1, source });
+        let replay = |(i, g): (usize, &AnyPgnGame)| {
+            replay_game(g).map_err(|source| ReplayPgnError::Game { number: i + 1, source })
+        };
         games.iter().enumerate().map(replay).collect()
     }
 

@@ -272,7 +272,10 @@ impl Variants {
     }
 
     /// The position `request` describes, compiled or defined as data.
-    pub fn game_position<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<GamePosition, PositionError> {
+    pub fn game_position<S: AsRef<str>>(
+        &self,
+        request: &PositionRequest<'_, S>,
+    ) -> Result<GamePosition, PositionError> {
         match self.find(request.variant)? {
             VariantRef::Compiled(_) => self.position(request).map(|p| GamePosition::Compiled(p.current)),
             VariantRef::Data(_) => self.data_position(request).map(GamePosition::Data),

@@ -71,4 +71,3 @@ fn hostile_fens_never_panic() {
         }
     }
 }
-

@@ -436,7 +436,8 @@ fn variants() -> Result<ExitCode> {
             }
             writeln!(out, "{line}")?;
         } else {
-            let pieces: Vec<String> = v.pieces.iter().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
+            let pieces: Vec<String> =
+                v.pieces.iter().map(|p| format!("{} {} ({})", p.letter, p.name, p.betza)).collect();
             writeln!(out, "{}  {}x{}  {}", v.name, v.files, v.ranks, v.summary)?;
             writeln!(out, "    pieces: {}", pieces.join(", "))?;
             writeln!(out, "    start:  {}", v.start_fen)?;

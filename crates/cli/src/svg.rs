@@ -77,4 +77,3 @@ pub(crate) fn run(args: SvgArgs) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

@@ -107,11 +107,6 @@ impl Progress {
         Progress::with_template(weight.max(1), &template, jobs)
     }
 
-    /// Whether the bar is drawn.
-    pub(crate) fn visible(&self) -> bool {
-        !self.bar.is_hidden()
-    }
-
     /// The node counter (for `PerftControl::progress`).
     pub(crate) fn nodes(&self) -> &AtomicU64 {
         &self.nodes
@@ -172,7 +167,7 @@ mod tests {
     #[test]
     fn hidden_without_init() {
         let p = Progress::units(20, "root moves");
-        assert!(!p.visible());
+        assert!(p.bar.is_hidden());
         p.add_nodes(5);
         p.inc(1);
         assert_eq!(p.nodes().load(Ordering::Relaxed), 5);

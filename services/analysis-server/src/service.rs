@@ -838,7 +838,10 @@ impl AnalysisService for AnalysisApi {
         let deadline = jobs::deadline_of(&req);
         let r = req.into_inner();
         let name = if r.variant.is_empty() { "chess" } else { r.variant.as_str() };
-        let unknown = |e: menagerie_app::UnknownVariant| ServiceError::BadField { field: "variant".into(), message: e.to_string() };
+        let unknown = |e: menagerie_app::UnknownVariant| ServiceError::BadField {
+            field: "variant".into(),
+            message: e.to_string(),
+        };
         let variant = self.variants.find(name).map_err(unknown)?;
         let (variants, name) = (self.variants.clone(), variant.name().to_string());
         let check = move || {
@@ -1323,11 +1326,12 @@ impl AnalysisApi {
             coordinates: !r.no_coordinates,
             ..menagerie_render::BoardRequest::default()
         };
-        let svg = self.variants.render_board(&self.position_request(r.position.as_ref()), &board).map_err(|e| match e {
-            BoardError::Position(e) => ServiceError::position(e),
-            BoardError::Option(e) => ServiceError::BadField { field: e.field, message: e.error.to_string() },
-            BoardError::Render(e) => ServiceError::BadField { field: "size".into(), message: e.to_string() },
-        })?;
+        let svg =
+            self.variants.render_board(&self.position_request(r.position.as_ref()), &board).map_err(|e| match e {
+                BoardError::Position(e) => ServiceError::position(e),
+                BoardError::Option(e) => ServiceError::BadField { field: e.field, message: e.error.to_string() },
+                BoardError::Render(e) => ServiceError::BadField { field: "size".into(), message: e.to_string() },
+            })?;
         Ok(pb::RenderBoardResponse { svg })
     }
 

@@ -21,7 +21,7 @@ pub enum FenCheck {
 }
 
 /// The field a FEN error of a variant defined as data is about.
-fn data_field(e: &DataFenError, fen: &str) -> &'static str {
+fn field_of(e: &DataFenError, fen: &str) -> &'static str {
     match e {
         DataFenError::Board(_) | DataFenError::Piece(_) | DataFenError::Hand(_) => "board",
         DataFenError::Reserve(_) => "reserve",
@@ -51,7 +51,7 @@ impl Variants {
             }
             VariantRef::Data(def) => match DataPosition::from_fen(&def, text.trim()) {
                 Ok(p) => FenCheck::Valid(p.fen()),
-                Err(e) => FenCheck::Invalid { reason: e.to_string(), field: data_field(&e, text).into() },
+                Err(e) => FenCheck::Invalid { reason: e.to_string(), field: field_of(&e, text).into() },
             },
         })
     }

@@ -81,6 +81,32 @@ async fn run_one(
     }
 }
 
+/// Runs `jobs` over the replicas as [`run_jobs`] does, appending each
+/// result to `results` (its file at once, its table at the end) and handing
+/// it to `each` as it arrives.
+async fn run_recorded(
+    reps: Vec<Replica>,
+    jobs: Vec<Job>,
+    args: &FanoutArgs,
+    bar: Progress,
+    results: &mut Results,
+    mut each: impl FnMut(&Done) -> Result<()>,
+) -> Result<()> {
+    let mut fresh = Vec::new();
+    run_jobs(reps, jobs, args, bar.clone(), |d| {
+        results.record(&d);
+        each(&d)?;
+        fresh.push(d);
+        Ok(())
+    })
+    .await?;
+    bar.finish();
+    for d in fresh {
+        results.done.insert(d.id.clone(), d);
+    }
+    Ok(())
+}
+
 /// Runs `jobs` over the replicas; `done` receives each finished job.
 async fn run_jobs(
     reps: Vec<Replica>,
@@ -300,20 +326,14 @@ pub(crate) async fn epd(
     eprintln!("{} jobs over {} replica(s)", todo.len(), reps.len());
     let total_weight: u64 = todo.iter().map(|j| j.weight.max(1)).sum();
     let progress = Progress::jobs(todo.len() as u64, total_weight);
-    let mut fresh = Vec::new();
-    run_jobs(reps, todo, args, progress.clone(), |d| {
-        results.record(&d);
+    let bar = progress.clone();
+    run_recorded(reps, todo, args, progress, &mut results, |d| {
         if json {
-            progress.suspend(|| ui::emit(&mut out, &d.to_json(false)))?;
+            bar.suspend(|| ui::emit(&mut out, &d.to_json(false)))?;
         }
-        fresh.push(d);
         Ok(())
     })
     .await?;
-    progress.finish();
-    for d in fresh {
-        results.done.insert(d.id.clone(), d);
-    }
     // Per line, from its jobs' results. A line with no job to send still
     // has its FEN checked here, as a local run would: a bad FEN fails the
     // line whatever its depths. With no depth checked (none at most
@@ -460,17 +480,7 @@ pub(crate) async fn perft_split(
         reps.len()
     );
     let progress = Progress::units(todo.len() as u64, "subtrees");
-    let mut fresh = Vec::new();
-    run_jobs(reps, todo, args, progress.clone(), |d| {
-        results.record(&d);
-        fresh.push(d);
-        Ok(())
-    })
-    .await?;
-    progress.finish();
-    for d in fresh {
-        results.done.insert(d.id.clone(), d);
-    }
+    run_recorded(reps, todo, args, progress, &mut results, |_| Ok(())).await?;
     let mut total = 0u64;
     for j in &jobs {
         let d = results.done.get(&j.id).ok_or_else(|| anyhow!("subtree {} was not computed", j.id))?;

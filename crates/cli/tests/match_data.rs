@@ -73,37 +73,13 @@ fn what_cannot_play_data_variants_is_a_clear_error() {
     assert_ne!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("'XB' speaks XBoard") && stderr(&o).contains("UCI engines only"), "{}", stderr(&o));
     let book = temp("book.pgn", "[Variant \"makruk\"]\n\n1. e5 *\n");
-    let o = run(&[
-        "match",
-        "--variant",
-        "makruk",
-        "--openings",
-        book.to_str().expect("UTF-8"),
-        "--engine",
-        "cmd=/nonexistent/a",
-        "--engine",
-        "cmd=/nonexistent/b",
-        "--depth",
-        "1",
-    ]);
+    let o = match_openings("makruk", &book);
     let _ = std::fs::remove_file(&book);
     assert_ne!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("game 1, line 3: move 1. (White): 'e5' is illegal"), "{}", stderr(&o));
     // A FEN of another variant in an EPD file is refused, naming the line.
     let epd = temp("bad.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
-    let o = run(&[
-        "match",
-        "--variant",
-        "capablanca",
-        "--openings",
-        epd.to_str().expect("UTF-8"),
-        "--engine",
-        "cmd=/nonexistent/a",
-        "--engine",
-        "cmd=/nonexistent/b",
-        "--depth",
-        "1",
-    ]);
+    let o = match_openings("capablanca", &epd);
     let _ = std::fs::remove_file(&epd);
     assert_ne!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
@@ -174,4 +150,22 @@ fn loads_custom_pieces(fsf: &str, ini: &str) -> bool {
     }
     let out = child.wait_with_output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
     out.lines().any(|l| l.trim() == "Nodes searched: 19396")
+}
+
+/// A match of `variant` from the openings file `book` between two engines
+/// that do not exist (the openings are read, and refused, first).
+fn match_openings(variant: &str, book: &Path) -> std::process::Output {
+    run(&[
+        "match",
+        "--variant",
+        variant,
+        "--openings",
+        book.to_str().expect("UTF-8"),
+        "--engine",
+        "cmd=/nonexistent/a",
+        "--engine",
+        "cmd=/nonexistent/b",
+        "--depth",
+        "1",
+    ])
 }

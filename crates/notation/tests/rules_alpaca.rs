@@ -10,6 +10,9 @@ use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, IllegalMove, Move, Outcome, PositionError, ReserveEntry, VariantId, WinReason};
 use std::collections::BTreeSet;
 
+mod common;
+use common::{after, moves, pos, san_of, set};
+
 const ALPACA: VariantId = VariantId::Alpaca;
 const ALPACA2: VariantId = VariantId::Alpaca2;
 const SAMEFILE: VariantId = VariantId::AlpacaSameFile;
@@ -18,42 +21,6 @@ const BOARD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
 fn start_fen(bracket: &str, side: &str) -> String {
     format!("{BOARD}[{bracket}] {side} KQkq - 0 1")
-}
-
-#[track_caller]
-fn pos(v: VariantId, text: &str) -> AnyPosition {
-    fen::parse(v, text).unwrap_or_else(|e| panic!("'{text}' does not parse: {e}"))
-}
-
-/// The legal moves of `text` as coordinate strings; also checks that no two
-/// legal moves share a coordinate string.
-#[track_caller]
-fn moves(v: VariantId, text: &str) -> BTreeSet<String> {
-    let p = pos(v, text);
-    let list: Vec<String> = p.legal_moves().iter().map(|&m| uci::format(v, m)).collect();
-    let set: BTreeSet<String> = list.iter().cloned().collect();
-    assert_eq!(set.len(), list.len(), "duplicate coordinate moves in {text}: {list:?}");
-    set
-}
-
-fn set(list: &[&str]) -> BTreeSet<String> {
-    list.iter().map(|s| s.to_string()).collect()
-}
-
-/// FEN after playing the coordinate move `mv` (which must be legal) in `text`.
-#[track_caller]
-fn after(v: VariantId, text: &str, mv: &str) -> String {
-    let p = pos(v, text);
-    let m = uci::parse(&p, mv).unwrap_or_else(|e| panic!("{mv} in {text}: {e}"));
-    fen::format(&p.play(m).unwrap_or_else(|e| panic!("{mv} in {text}: {e:?}")))
-}
-
-/// SAN of the coordinate move `mv` in `text`.
-#[track_caller]
-fn san_of(v: VariantId, text: &str, mv: &str) -> String {
-    let p = pos(v, text);
-    let m = uci::parse(&p, mv).unwrap_or_else(|e| panic!("{mv} in {text}: {e}"));
-    san::format(&p, m)
 }
 
 fn orthodox_first_moves() -> BTreeSet<String> {

@@ -1227,13 +1227,7 @@ impl EvalTables {
             if n == 0 {
                 continue;
             }
-            let mut adj = BitsOf::<V>::ZERO;
-            if f > 0 {
-                adj |= S::<V>::file_mask(File(f - 1));
-            }
-            if f + 1 < files {
-                adj |= S::<V>::file_mask(File(f + 1));
-            }
+            let adj = adjacent_files::<V>(f);
             if n > 1 {
                 mg += w[DOUBLED_MG] * (n - 1);
                 eg += w[DOUBLED_EG] * (n - 1);
@@ -1359,6 +1353,20 @@ impl<V: Variant> PawnCache<V> {
     }
 }
 
+/// The one or two files beside file `f`.
+#[inline]
+fn adjacent_files<V: Variant>(f: u8) -> BitsOf<V> {
+    type S<V> = <V as Variant>::Shape;
+    let mut adj = BitsOf::<V>::ZERO;
+    if f > 0 {
+        adj |= S::<V>::file_mask(File(f - 1));
+    }
+    if f + 1 < S::<V>::FILES {
+        adj |= S::<V>::file_mask(File(f + 1));
+    }
+    adj
+}
+
 /// The squares of ranks 4-6 (counted from `c`'s side; the ranks from just
 /// below the middle to three before the last on other boards) that a pawn
 /// of `c` guards (`pawn_att`) and no enemy pawn can ever attack.
@@ -1381,13 +1389,7 @@ fn outpost_squares<V: Variant>(pos: &Position<V>, c: Color, pawn_att: BitsOf<V>)
     for sq in pos.pieces(Piece::new(c.flip(), PieceKind::Pawn)).iter() {
         let f = S::<V>::file_of(sq).0;
         let r = S::<V>::rank_of(sq).0 as u32;
-        let mut adj = BitsOf::<V>::ZERO;
-        if f > 0 {
-            adj |= S::<V>::file_mask(File(f - 1));
-        }
-        if f + 1 < files {
-            adj |= S::<V>::file_mask(File(f + 1));
-        }
+        let adj = adjacent_files::<V>(f);
         // The enemy's pawns advance towards `c`'s side.
         span |= adj
             & match c {
@@ -1699,13 +1701,7 @@ mod tests {
                 if n == 0 {
                     continue;
                 }
-                let mut adj = BitsOf::<V>::ZERO;
-                if f > 0 {
-                    adj |= S::<V>::file_mask(File(f - 1));
-                }
-                if f + 1 < files {
-                    adj |= S::<V>::file_mask(File(f + 1));
-                }
+                let adj = adjacent_files::<V>(f);
                 if n > 1 {
                     mg -= 12 * (n - 1);
                     eg -= 20 * (n - 1);

@@ -1,22 +1,20 @@
 //! A small seeded random number generator (SplitMix64): the tools must be
 //! reproducible from a `--seed`, and need nothing stronger.
 
-/// SplitMix64.
+use menagerie_nnue::SplitMix;
+
+/// SplitMix64 (the engine crate's [`SplitMix`]) with the tools' draws.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+        Rng(SplitMix(seed ^ 0x9E37_79B9_7F4A_7C15))
     }
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// A uniform integer in `0..n` (`n > 0`; 0 when `n == 0`).
     pub fn below(&mut self, n: usize) -> usize {

@@ -8,7 +8,9 @@
 //! `target = lambda * sigmoid(score / 400) + (1 - lambda) * result`.
 
 use crate::rng::Rng;
+use menagerie_nnue::FloatNetwork;
 use std::io::{self, Read, Write};
+use std::ops::{Deref, DerefMut};
 use thiserror::Error;
 
 /// One training sample, from the side to move's point of view.
@@ -35,25 +37,23 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The float network, laid out as the spec's `FloatNetwork`: `w1` has one
-/// row of `hidden` weights per input, `w2` the `hidden` weights of the side
-/// to move's half, then the other half's.
+/// The network being trained: the engine crate's float network
+/// ([`FloatNetwork`]: `w1` one row of `hidden` weights per input, `w2` the
+/// side to move's half first), with the trainer's operations.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
-    /// Variant name.
-    pub variant: String,
-    /// Number of input features.
-    pub inputs: usize,
-    /// Hidden units per perspective.
-    pub hidden: usize,
-    /// First layer, `inputs * hidden`.
-    pub w1: Vec<f32>,
-    /// First layer bias, `hidden`.
-    pub b1: Vec<f32>,
-    /// Output weights, `2 * hidden`.
-    pub w2: Vec<f32>,
-    /// Output bias.
-    pub b2: f32,
+pub struct Model(pub FloatNetwork);
+
+impl Deref for Model {
+    type Target = FloatNetwork;
+    fn deref(&self) -> &FloatNetwork {
+        &self.0
+    }
+}
+
+impl DerefMut for Model {
+    fn deref_mut(&mut self) -> &mut FloatNetwork {
+        &mut self.0
+    }
 }
 
 /// A checkpoint that cannot be read.
@@ -83,20 +83,12 @@ impl Model {
         let w1 = (0..inputs * hidden).map(|_| uniform(0.1)).collect();
         let b1 = (0..hidden).map(|_| 0.1 + uniform(0.05)).collect();
         let w2 = (0..2 * hidden).map(|_| uniform(1.0 / (hidden as f32).sqrt())).collect();
-        Model { variant: variant.to_string(), inputs, hidden, w1, b1, w2, b2: 0.0 }
+        Model(FloatNetwork { variant: variant.to_string(), inputs, hidden, w1, b1, w2, b2: 0.0 })
     }
 
     /// The model as the engine crate's float network.
-    pub fn to_float(&self) -> menagerie_nnue::FloatNetwork {
-        menagerie_nnue::FloatNetwork {
-            variant: self.variant.clone(),
-            inputs: self.inputs,
-            hidden: self.hidden,
-            w1: self.w1.clone(),
-            b1: self.b1.clone(),
-            w2: self.w2.clone(),
-            b2: self.b2,
-        }
+    pub fn to_float(&self) -> FloatNetwork {
+        self.0.clone()
     }
 
     fn accumulate(&self, features: &[u32], acc: &mut [f32]) {
@@ -183,7 +175,7 @@ impl Model {
         let (w1, r) = floats.split_at(inputs * hidden);
         let (b1, r) = r.split_at(hidden);
         let (w2, r) = r.split_at(2 * hidden);
-        Ok(Model { variant, inputs, hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: r[0] })
+        Ok(Model(FloatNetwork { variant, inputs, hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: r[0] }))
     }
 }
 

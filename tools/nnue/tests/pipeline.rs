@@ -55,26 +55,21 @@ fn datagen_then_train_lowers_validation_loss_and_writes_a_loadable_net() {
     // Continue from the checkpoint; a corrupt checkpoint is an error.
     let mut ckpt = net.clone().into_os_string();
     ckpt.push(".ckpt");
-    let out = Command::new(env!("CARGO_BIN_EXE_menagerie-train"))
-        .args(["--variant", "chess", "--epochs", "1", "--data"])
-        .arg(&data)
-        .arg("--resume")
-        .arg(&ckpt)
-        .arg("--out")
-        .arg(&net)
-        .output()
-        .expect("run menagerie-train --resume");
+    let resume = || {
+        Command::new(env!("CARGO_BIN_EXE_menagerie-train"))
+            .args(["--variant", "chess", "--epochs", "1", "--data"])
+            .arg(&data)
+            .arg("--resume")
+            .arg(&ckpt)
+            .arg("--out")
+            .arg(&net)
+            .output()
+            .expect("run menagerie-train --resume")
+    };
+    let out = resume();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::write(&ckpt, b"not a checkpoint").expect("overwrite the checkpoint");
-    let out = Command::new(env!("CARGO_BIN_EXE_menagerie-train"))
-        .args(["--variant", "chess", "--epochs", "1", "--data"])
-        .arg(&data)
-        .arg("--resume")
-        .arg(&ckpt)
-        .arg("--out")
-        .arg(&net)
-        .output()
-        .expect("run menagerie-train --resume");
+    let out = resume();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a trainer checkpoint"));
     if let Some(dir) = data.parent() {

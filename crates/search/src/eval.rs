@@ -1701,7 +1701,7 @@ mod tests {
                 if n == 0 {
                     continue;
                 }
-                let adj = adjacent_files::<V>(f);
+                let adj = super::super::adjacent_files::<V>(f);
                 if n > 1 {
                     mg -= 12 * (n - 1);
                     eg -= 20 * (n - 1);

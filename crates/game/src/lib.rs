@@ -236,10 +236,15 @@ impl Position {
         }
     }
 
-    /// `m` in coordinate notation (UCI; Fairy-Stockfish's for games
-    /// defined as data).
+    /// `m` in coordinate notation (Menagerie's for compiled games, with
+    /// `accept`, `decline` and `A@fg` for the prelude; Fairy-Stockfish's
+    /// for games defined as data).
     pub fn move_text(&self, m: Move) -> String {
-        self.wire_text(m, true)
+        match (&self.0, m.0) {
+            (PositionOf::Compiled(p), MoveOf::Compiled(cm)) => uci::format(p.variant(), cm),
+            (PositionOf::Data(p), MoveOf::Data(dm)) => p.move_text(dm),
+            _ => format!("{m:?}"),
+        }
     }
 
     /// `m` as a UCI engine writes it: for compiled games with

@@ -581,7 +581,7 @@ mod tests {
         for start in [Position::from(AnyPosition::start(VariantId::Chess)), data("capablanca")] {
             let mut g = Game::new(start);
             for _ in 0..2 {
-                for t in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                for t in ["b1c3", "b8c6", "c3b1", "c6b8"] {
                     let m = g.current().parse_move(t).expect("legal");
                     g.play(m).expect("legal");
                 }

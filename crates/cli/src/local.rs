@@ -353,8 +353,8 @@ fn analyze(
         bail!("the game is over: {}", p.outcome().map_or("no legal moves".into(), |o| o.describe()));
     }
     let moves: Vec<menagerie_game::Move> = parsed.moves.iter().map(|&m| m.into()).collect();
-    let game = menagerie_game::Game::from_moves(parsed.start.into(), &moves)
-        .map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
+    let game =
+        menagerie_game::Game::from_moves(parsed.start.into(), &moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
     analyze_game(&game, depth, nodes, movetime, multipv, threads, out)
 }
 

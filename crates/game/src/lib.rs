@@ -104,6 +104,9 @@ pub enum MoveError {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Position(PositionOf);
 
+// A compiled position stays inline: playing a move makes one without
+// allocating (the data engine's, boxed, allocates anyway).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 enum PositionOf {
     Compiled(AnyPosition),
@@ -219,7 +222,7 @@ impl Position {
     /// True if `m` is a legal move here.
     pub fn is_legal(&self, m: Move) -> bool {
         match (&self.0, m.0) {
-            (PositionOf::Compiled(p), MoveOf::Compiled(m)) => p.legal_moves().iter().any(|&l| l == m),
+            (PositionOf::Compiled(p), MoveOf::Compiled(m)) => p.legal_moves().contains(&m),
             (PositionOf::Data(p), MoveOf::Data(m)) => p.legal_moves().contains(&m),
             _ => false,
         }
@@ -389,6 +392,8 @@ pub struct Game {
     of: GameOf,
 }
 
+// One per game: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum GameOf {
     Compiled(menagerie_variants::Game),
@@ -503,6 +508,8 @@ impl Game {
 }
 
 /// Where a search runs (see [`Game::search_root`]).
+// One per search: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum SearchRoot {
     /// On the compiled core.
     Compiled(CompiledRoot),

@@ -498,7 +498,7 @@ fn a_variant_with_compiled_rules_is_searched_by_the_compiled_core() {
     assert_eq!(r.best, r.lines[0].pv.first().copied());
     // `searchmoves` in data moves.
     let here = e.position().data().unwrap().clone();
-    let only = vec![here.parse_any("a7a6").unwrap()];
+    let only = [here.parse_any("a7a6").unwrap()];
     let searchmoves = only.iter().map(|&m| m.into()).collect();
     let r = data(e.go(Limits { depth: Some(4), searchmoves, ..Limits::default() }, |_| {}).wait());
     assert_eq!(r.best, Some(only[0]));

@@ -28,27 +28,10 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             if let Some(o) = g.outcome() {
                 bail!("the game is over: {o}");
             }
-            let (options, limits) = crate::local::analysis_setup(depth, nodes, movetime, multipv, threads)?;
-            let mut engine = menagerie_search::Engine::new(options);
-            engine
-                .set_data_position(g.start().clone(), g.moves())
-                .map_err(|e| anyhow!("moves[{}]: illegal", e.index))?;
-            let p = g.current().clone();
-            let (tx, rx) = std::sync::mpsc::channel();
-            let handle = engine.go_data(limits, move |i| {
-                let _ = tx.send(i);
-            });
-            let line = |pv: &[menagerie_app::DataMove]| {
-                let mut q = p.clone();
-                let mut texts = (Vec::new(), Vec::new());
-                for &m in pv {
-                    texts.0.push(q.move_text(m));
-                    texts.1.push(q.san(m));
-                    q = q.play(m);
-                }
-                texts
-            };
-            crate::local::write_analysis(rx, handle, line, out)?;
+            let moves: Vec<menagerie_game::Move> = g.moves().iter().map(|&m| m.into()).collect();
+            let game = menagerie_game::Game::from_moves(g.start().clone().into(), &moves)
+                .map_err(|(i, _)| anyhow!("moves[{i}]: illegal"))?;
+            crate::local::analyze_game(&game, depth, nodes, movetime, multipv, threads, out)?;
         }
         Command::Epd { .. } => bail!("suites are verified by `epd` for every variant, not here"),
     }

@@ -342,22 +342,41 @@ fn analyze(
     if p.count_legal() == 0 {
         bail!("the game is over: {}", p.outcome().map_or("no legal moves".into(), |o| o.describe()));
     }
+    let moves: Vec<menagerie_game::Move> = parsed.moves.iter().map(|&m| m.into()).collect();
+    let game =
+        menagerie_game::Game::from_moves(parsed.start.into(), &moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
+    analyze_game(&game, depth, nodes, movetime, multipv, threads, out)
+}
+
+/// Analyses the current position of `game` (of any variant), printing
+/// UCI-style info lines with SAN, then `bestmove`.
+pub(crate) fn analyze_game(
+    game: &menagerie_game::Game,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    multipv: u32,
+    threads: u32,
+    out: &mut impl Write,
+) -> Result<()> {
     let (options, limits) = analysis_setup(depth, nodes, movetime, multipv, threads)?;
     let mut engine = menagerie_search::Engine::new(options);
-    engine.set_position(parsed.start, &parsed.moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
-    let v = p.variant();
-    let pos = *p;
+    engine.set_game(game);
+    let pos = game.current().clone();
     let (tx, rx) = std::sync::mpsc::channel();
     let handle = engine.go(limits, move |i| {
         let _ = tx.send(i);
     });
-    let line = |pv: &[menagerie_variants::Move]| {
-        let mut q = pos;
+    let line = |pv: &[menagerie_game::Move]| {
+        let mut q = pos.clone();
         let mut texts = (Vec::new(), Vec::new());
         for &m in pv {
-            texts.0.push(uci::format(v, m));
-            texts.1.push(san::format(&q, m));
-            q = q.play_unchecked(m);
+            texts.0.push(q.move_text(m));
+            texts.1.push(q.san(m));
+            match q.play(m) {
+                Ok(next) => q = next,
+                Err(_) => break,
+            }
         }
         texts
     };
@@ -395,10 +414,10 @@ pub(crate) fn analysis_setup(
 
 /// Writes each info line of a running search as it comes (`line` gives a
 /// variation's coordinate and SAN forms), then its best move.
-pub(crate) fn write_analysis<M: Copy>(
-    rx: std::sync::mpsc::Receiver<menagerie_search::Info<M>>,
-    handle: menagerie_search::SearchHandle<M>,
-    line: impl Fn(&[M]) -> (Vec<String>, Vec<String>),
+fn write_analysis(
+    rx: std::sync::mpsc::Receiver<menagerie_search::Info>,
+    handle: menagerie_search::SearchHandle,
+    line: impl Fn(&[menagerie_game::Move]) -> (Vec<String>, Vec<String>),
     out: &mut impl Write,
 ) -> Result<()> {
     use menagerie_search::Score;

@@ -287,9 +287,13 @@ impl<P: ReviewPosition> Worker<'_, P> {
                 *s = None;
             }
         }
-        let best = result.best.ok_or_else(no_move)?;
+        let best = result.best.and_then(P::from_game_move).ok_or_else(no_move)?;
         let stm: Side = pos.side().into();
-        let mut pv = result.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+        let mut pv: Vec<P::Move> = result
+            .lines
+            .first()
+            .map(|l| l.pv.iter().map_while(|&m| P::from_game_move(m)).collect())
+            .unwrap_or_default();
         if pv.first() != Some(&best) {
             pv = vec![best];
         }

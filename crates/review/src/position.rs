@@ -3,6 +3,7 @@
 //! ([`menagerie_rules::Position`]).
 
 use crate::{Eval, GameEnd, ReviewError, Side};
+use menagerie_game::{Move as GameMove, Position as GamePosition};
 use menagerie_notation::pgn::{DataPgnGame, PgnGame, PgnPosition};
 use menagerie_notation::uci;
 use menagerie_pieces::Color;
@@ -12,7 +13,9 @@ use menagerie_variants::{AnyPosition, DrawReason, Game, Outcome};
 
 /// A position whose games can be reviewed: PGN ([`PgnPosition`]) plus the
 /// search, coordinate moves, the game's end and board pictures.
-pub trait ReviewPosition: PgnPosition<Move: Send + Sync + Eq + 'static> + Send + Sync {
+pub trait ReviewPosition:
+    PgnPosition<Move: Send + Sync + Eq + 'static + Into<GameMove>> + Send + Sync + Clone + Into<GamePosition>
+{
     /// The name of `variant`.
     fn variant_name(variant: &Self::Variant) -> String;
     /// The FEN of `variant`'s start position.
@@ -23,10 +26,17 @@ pub trait ReviewPosition: PgnPosition<Move: Send + Sync + Eq + 'static> + Send +
     fn parse_coordinates(&self, text: &str) -> Option<Self::Move>;
     /// How `game`'s main line has ended, if it has.
     fn game_end(game: &PgnGame<Self>) -> Result<Option<(Eval, GameEnd)>, ReviewError>;
+    /// This position's own move for the game's move `m` (what the engine
+    /// answers), if it is one.
+    fn from_game_move(m: GameMove) -> Option<Self::Move>;
     /// Starts `engine`'s search of the position after `moves` from `start`
     /// (the positions along the way count for repetition); `None` if a move
     /// is not legal.
-    fn go(engine: &mut Engine, start: &Self, moves: &[Self::Move], limits: Limits) -> Option<SearchHandle<Self::Move>>;
+    fn go(engine: &mut Engine, start: &Self, moves: &[Self::Move], limits: Limits) -> Option<SearchHandle> {
+        let moves: Vec<GameMove> = moves.iter().map(|&m| m.into()).collect();
+        engine.set_position(start.clone(), &moves).ok()?;
+        Some(engine.go(limits, |_| {}))
+    }
     /// The position before a move, from the mover's side: the move before
     /// it shaded, the played move as a red arrow and the best one as a
     /// green arrow (only the green one when they are the same).
@@ -78,9 +88,8 @@ impl ReviewPosition for AnyPosition {
         Ok(compiled_end(&game.to_game()?))
     }
 
-    fn go(engine: &mut Engine, start: &Self, moves: &[Self::Move], limits: Limits) -> Option<SearchHandle> {
-        engine.set_position(*start, moves).ok()?;
-        Some(engine.go(limits, |_| {}))
+    fn from_game_move(m: GameMove) -> Option<Self::Move> {
+        m.compiled()
     }
 
     fn picture(
@@ -155,9 +164,8 @@ impl ReviewPosition for menagerie_rules::Position {
         }))
     }
 
-    fn go(engine: &mut Engine, start: &Self, moves: &[Self::Move], limits: Limits) -> Option<SearchHandle<Self::Move>> {
-        engine.set_data_position(start.clone(), moves).ok()?;
-        Some(engine.go_data(limits, |_| {}))
+    fn from_game_move(m: GameMove) -> Option<Self::Move> {
+        m.data()
     }
 
     fn picture(

@@ -31,21 +31,13 @@ fn main() {
         println!("{} {:<12} {:<10} {}", p.letter, p.name, p.betza, eval.value(i as u8));
     }
     let mut engine = Engine::new(EngineOptions { hash_mb: 64, threads: 1, multipv: 1 });
-    if let Err(e) = engine.set_data_position(pos.clone(), &[]) {
+    if let Err(e) = engine.set_position(pos.clone(), &[]) {
         eprintln!("{e}");
         return;
     }
-    let root = pos.clone();
-    let r = engine.search_data(Limits::movetime(Duration::from_millis(ms)), move |i| {
-        let mut p = root.clone();
-        let pv: Vec<String> =
-            i.pv.iter()
-                .map(|&m| {
-                    let t = p.move_text(m);
-                    p = p.play(m);
-                    t
-                })
-                .collect();
+    let root = engine.position().clone();
+    let r = engine.search(Limits::movetime(Duration::from_millis(ms)), move |i| {
+        let pv = root.line_text(&i.pv, false);
         println!(
             "info depth {} seldepth {} score {:?} nodes {} nps {} time {} pv {}",
             i.depth,
@@ -59,7 +51,7 @@ fn main() {
     });
     println!(
         "bestmove {} depth {} nodes {} time {} ms nps {}",
-        r.best.map_or("(none)".into(), |m| pos.move_text(m)),
+        r.best.map_or("(none)".into(), |m| engine.position().move_text(m)),
         r.depth,
         r.nodes,
         r.time_ms,

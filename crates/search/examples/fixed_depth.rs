@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p menagerie-search --example fixed_depth [runs]`
 
-use menagerie_notation::{fen, uci};
+use menagerie_notation::fen;
 use menagerie_search::{Engine, EngineOptions, Limits};
 use menagerie_variants::VariantId;
 
@@ -50,7 +50,7 @@ fn main() {
             rates.push(nps);
             println!(
                 "{name}: depth {d} best {} score {:?} nodes {} time {} ms nps {nps}",
-                r.best.map_or("-".into(), |m| uci::format(v, m)),
+                r.best.map_or("-".into(), |m| e.position().move_text(m)),
                 r.score,
                 r.nodes,
                 r.time_ms

@@ -11,8 +11,9 @@ use crate::search::{Shared, TablePool, Worker};
 use crate::strength::{choose, strength_params};
 use crate::tt::TranspositionTable;
 use crate::{Info, Score};
-use menagerie_notation::twin;
-use menagerie_variants::{AnyPosition, IllegalMove, Move, Position, PositionVisitor, Variant};
+use menagerie_game::{Game, IllegalMove, Move, Position as GamePosition, SearchRoot};
+use menagerie_rules::Move as DataMove;
+use menagerie_variants::{AnyPosition, Move as CompiledMove, Position, PositionVisitor, Variant};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
@@ -94,36 +95,27 @@ impl<M> SearchHandle<M> {
     }
 }
 
-/// A move of a data-defined variant ([`menagerie_rules::Move`]) that is not
-/// legal where it was to be played.
+/// A move of a game that is not legal where it was to be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("move {index} ({text}) is not legal in its position")]
-pub struct IllegalDataMove {
+#[error("move {} ({}) is not legal in its position", .index + 1, .error.text)]
+pub struct IllegalMoveAt {
     /// Index of the move in the list given.
     pub index: usize,
-    /// The move, as debug text.
-    pub text: String,
+    /// Why.
+    pub error: IllegalMove,
 }
 
-/// The data-variant position an engine searches, with what goes with it.
-struct DataState {
-    position: DataPosition,
-    history: Vec<u64>,
-    eval: Arc<DataEval>,
-    /// The position's compiled twin and the compiled keys of the positions
-    /// before it, when a compiled game plays the variant and every position
-    /// of the game has a twin: the search then runs on the compiled core.
-    twin: Option<(AnyPosition, Vec<u64>)>,
-}
-
-/// A chess-variant engine: a position, a transposition table and options.
+/// A chess-variant engine: a game, a transposition table and options.
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     pool: Arc<TablePool>,
-    position: AnyPosition,
-    history: Vec<u64>,
-    data: Option<DataState>,
+    game: Game,
+    /// Where a search of the game runs, chosen when the game is set.
+    root: Arc<SearchRoot>,
+    /// The evaluation of the game defined as data searched on the data
+    /// engine (kept while the variant stays the same).
+    data_eval: Option<Arc<DataEval>>,
     /// Evaluate compiled games with their network when one is loaded.
     use_nnue: bool,
 }
@@ -131,13 +123,14 @@ pub struct Engine {
 impl Engine {
     /// A new engine at the start position of orthodox chess.
     pub fn new(options: EngineOptions) -> Engine {
+        let game = Game::new(AnyPosition::start(menagerie_variants::VariantId::Chess).into());
         Engine {
             options,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             pool: Arc::default(),
-            position: AnyPosition::start(menagerie_variants::VariantId::Chess),
-            history: Vec::new(),
-            data: None,
+            root: Arc::new(game.search_root()),
+            game,
+            data_eval: None,
             use_nnue: true,
         }
     }
@@ -185,40 +178,84 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Sets the position: `start` followed by `moves` (the positions along
-    /// the way count for repetition).
-    pub fn set_position(&mut self, start: AnyPosition, moves: &[Move]) -> Result<(), (usize, IllegalMove)> {
-        let mut pos = start;
-        let mut history = Vec::with_capacity(moves.len());
-        for (i, &m) in moves.iter().enumerate() {
-            history.push(pos.hash());
-            pos = pos.play(m).map_err(|e| (i, e))?;
+    /// Sets the game to search from: its current position, the positions
+    /// before it counting for repetition. Any variant: the engine picks
+    /// the compiled search (for a compiled game, or a game defined as data
+    /// that a compiled game plays exactly) or the data engine's.
+    pub fn set_game(&mut self, game: &Game) {
+        let root = game.search_root();
+        if let SearchRoot::Data { position, .. } = &root {
+            let same = self.data_eval.as_ref().is_some_and(|e| Arc::ptr_eq(e.variant(), position.variant()));
+            if !same {
+                self.data_eval = Some(Arc::new(DataEval::new(position.variant())));
+            }
         }
-        self.position = pos;
-        self.history = history;
+        self.root = Arc::new(root);
+        self.game = game.clone();
+    }
+
+    /// Sets the game: `start` followed by `moves` (see [`Engine::set_game`]).
+    pub fn set_position(&mut self, start: impl Into<GamePosition>, moves: &[Move]) -> Result<(), IllegalMoveAt> {
+        let game = Game::from_moves(start.into(), moves).map_err(|(index, error)| IllegalMoveAt { index, error })?;
+        self.set_game(&game);
         Ok(())
     }
 
     /// The current position.
-    pub fn position(&self) -> &AnyPosition {
-        &self.position
+    pub fn position(&self) -> &GamePosition {
+        self.game.current()
+    }
+
+    /// The game set.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// Starts a search in the background; `on_info` receives each
-    /// iteration's info lines as they complete.
-    pub fn go(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchHandle {
+    /// iteration's info lines as they complete. The compiled search runs
+    /// monomorphic for the game; its moves are answered as the game's.
+    pub fn go(&self, limits: Limits, mut on_info: impl FnMut(Info) + Send + 'static) -> SearchHandle {
         let stop = Arc::new(AtomicBool::new(false));
-        let run = Run {
-            tt: self.tt.clone(),
-            pool: self.pool.clone(),
-            stop: stop.clone(),
-            limits,
-            options: self.options,
-            history: self.history.clone(),
-            on_info: Box::new(on_info),
-            use_nnue: self.use_nnue,
+        let root = self.root.clone();
+        let job: Box<dyn FnOnce() -> SearchResult + Send> = match &*self.root {
+            SearchRoot::Compiled(compiled) => {
+                let only = limits.searchmoves.iter().filter_map(|&m| compiled.to_compiled(m)).collect();
+                let report = root.clone();
+                let run = Run {
+                    tt: self.tt.clone(),
+                    pool: self.pool.clone(),
+                    stop: stop.clone(),
+                    limits,
+                    options: self.options,
+                    history: compiled.history.clone(),
+                    only,
+                    on_info: Box::new(move |i| on_info(answer_info(&report, i, |r, pv| compiled_line(r, pv)))),
+                    use_nnue: self.use_nnue,
+                };
+                Box::new(move || {
+                    let SearchRoot::Compiled(c) = &*root else { return SearchResult::empty() };
+                    let r = c.position.visit(run);
+                    answer(r, |pv| c.line(pv))
+                })
+            }
+            SearchRoot::Data { position, history } => {
+                let Some(eval) = self.data_eval.clone() else {
+                    return SearchHandle { stop, join: std::thread::spawn(SearchResult::empty) };
+                };
+                let search = Search {
+                    tt: self.tt.clone(),
+                    pool: self.pool.clone(),
+                    stop: stop.clone(),
+                    limits: limits.clone(),
+                    options: self.options,
+                    history: history.clone(),
+                    only: limits.searchmoves.iter().filter_map(|m| m.data()).collect(),
+                    on_info: Box::new(move |i: Info<DataMove>| on_info(answer_info(&(), i, |_, pv| data_line(pv)))),
+                };
+                let pos = DataPosition::new((**position).clone());
+                Box::new(move || answer(search.run(&pos, eval), data_line))
+            }
         };
-        let pos = self.position;
         // The search thread reports to the caller's tracing subscriber, its
         // spans nested under the caller's current span.
         let dispatch = tracing::dispatcher::get_default(|d| d.clone());
@@ -226,7 +263,7 @@ impl Engine {
         let join = std::thread::Builder::new()
             .name("menagerie-search".into())
             .stack_size(64 << 20)
-            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| pos.visit(run))))
+            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(job)))
             .unwrap_or_else(|_| {
                 // Spawning failed (resource exhaustion): report no move.
                 std::thread::spawn(SearchResult::empty)
@@ -238,171 +275,48 @@ impl Engine {
     pub fn search(&self, limits: Limits, on_info: impl FnMut(Info) + Send + 'static) -> SearchResult {
         self.go(limits, on_info).wait()
     }
+}
 
-    /// Sets the position of a data-defined variant to search with
-    /// [`Engine::go_data`]: `start` followed by `moves` (the positions along
-    /// the way count for repetition). The compiled position is kept.
-    pub fn set_data_position(
-        &mut self,
-        start: menagerie_rules::Position,
-        moves: &[menagerie_rules::Move],
-    ) -> Result<(), IllegalDataMove> {
-        let mut pos = start;
-        let mut history = Vec::with_capacity(moves.len());
-        let mut twin_keys = Some(Vec::with_capacity(moves.len()));
-        for (index, &m) in moves.iter().enumerate() {
-            if !pos.legal_moves().contains(&m) {
-                return Err(IllegalDataMove { index, text: format!("{m:?}") });
-            }
-            history.push(pos.key());
-            if let Some(keys) = &mut twin_keys {
-                match twin::compiled(&pos) {
-                    Some(t) => keys.push(t.hash()),
-                    None => twin_keys = None,
-                }
-            }
-            pos = pos.play(m);
-        }
-        let twin = twin_keys
-            .and_then(|keys| twin::compiled(&pos).filter(|t| twin::moves_correspond(&pos, t)).map(|t| (t, keys)));
-        let eval = match &self.data {
-            Some(d) if Arc::ptr_eq(d.eval.variant(), pos.variant()) => d.eval.clone(),
-            _ => Arc::new(DataEval::new(pos.variant())),
-        };
-        self.data = Some(DataState { position: DataPosition::new(pos), history, eval, twin });
-        Ok(())
+/// The game's moves of a compiled line searched from `root`.
+fn compiled_line(root: &SearchRoot, pv: &[CompiledMove]) -> Vec<Move> {
+    match root {
+        SearchRoot::Compiled(c) => c.line(pv),
+        SearchRoot::Data { .. } => Vec::new(),
     }
+}
 
-    /// The data-variant position set by [`Engine::set_data_position`].
-    pub fn data_position(&self) -> Option<&menagerie_rules::Position> {
-        self.data.as_ref().map(|d| d.position.position())
+/// The game's moves of a line of the data engine.
+fn data_line(pv: &[DataMove]) -> Vec<Move> {
+    pv.iter().map(|&m| Move::from(m)).collect()
+}
+
+/// An info line of a backend's search in the game's moves.
+fn answer_info<R: ?Sized, M>(root: &R, i: Info<M>, line: impl Fn(&R, &[M]) -> Vec<Move>) -> Info {
+    Info {
+        depth: i.depth,
+        seldepth: i.seldepth,
+        multipv: i.multipv,
+        score: i.score,
+        nodes: i.nodes,
+        nps: i.nps,
+        time_ms: i.time_ms,
+        hashfull: i.hashfull,
+        pv: line(root, &i.pv),
     }
+}
 
-    /// The compiled game that searches the data-variant position, if one
-    /// plays its variant exactly ([`menagerie_notation::twin`]): the search
-    /// then runs that game's compiled code and evaluation and answers in
-    /// data moves.
-    pub fn data_twin(&self) -> Option<menagerie_variants::VariantId> {
-        self.data.as_ref()?.twin.as_ref().map(|(t, _)| t.variant())
-    }
-
-    /// Starts a search of the data-variant position in the background (as
-    /// [`Engine::go`]; `Limits::searchmoves` does not apply). Without a
-    /// data position set the search ends at once with no move.
-    pub fn go_data(
-        &self,
-        limits: Limits,
-        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
-    ) -> SearchHandle<menagerie_rules::Move> {
-        self.go_data_only(limits, Vec::new(), on_info)
-    }
-
-    /// As [`Engine::go_data`], searching only the root moves `only` (all
-    /// if it lists no legal move).
-    pub fn go_data_only(
-        &self,
-        limits: Limits,
-        only: Vec<menagerie_rules::Move>,
-        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
-    ) -> SearchHandle<menagerie_rules::Move> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let Some(data) = &self.data else {
-            return SearchHandle { stop, join: std::thread::spawn(SearchResult::empty) };
-        };
-        if let Some((twin, keys)) = &data.twin {
-            return self.go_twin(data.position.position(), *twin, keys.clone(), limits, only, stop, on_info);
-        }
-        let search = Search {
-            tt: self.tt.clone(),
-            pool: self.pool.clone(),
-            stop: stop.clone(),
-            limits,
-            options: self.options,
-            history: data.history.clone(),
-            only,
-            on_info: Box::new(on_info),
-        };
-        let pos = data.position.clone();
-        let eval = data.eval.clone();
-        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
-        let parent = tracing::Span::current();
-        let join = std::thread::Builder::new()
-            .name("menagerie-search".into())
-            .stack_size(64 << 20)
-            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| search.run(&pos, eval))))
-            .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
-        SearchHandle { stop, join }
-    }
-
-    /// The search of a data-variant position `data` on the compiled core,
-    /// from its twin `twin` reached through positions with the compiled
-    /// keys `keys`; lines and moves are answered as data moves.
-    #[allow(clippy::too_many_arguments)]
-    fn go_twin(
-        &self,
-        data: &menagerie_rules::Position,
-        twin: AnyPosition,
-        keys: Vec<u64>,
-        mut limits: Limits,
-        only: Vec<menagerie_rules::Move>,
-        stop: Arc<AtomicBool>,
-        mut on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
-    ) -> SearchHandle<menagerie_rules::Move> {
-        limits.searchmoves = only.iter().filter_map(|&dm| twin::to_compiled(data, &twin, dm)).collect();
-        let root = data.clone();
-        let info_of = move |i: Info| Info {
-            depth: i.depth,
-            seldepth: i.seldepth,
-            multipv: i.multipv,
-            score: i.score,
-            nodes: i.nodes,
-            nps: i.nps,
-            time_ms: i.time_ms,
-            hashfull: i.hashfull,
-            pv: twin::line_to_data(&root, &twin, &i.pv),
-        };
-        let report = info_of.clone();
-        let run = Run {
-            tt: self.tt.clone(),
-            pool: self.pool.clone(),
-            stop: stop.clone(),
-            limits,
-            options: self.options,
-            history: keys,
-            on_info: Box::new(move |i| on_info(report(i))),
-            use_nnue: self.use_nnue,
-        };
-        let root = data.clone();
-        let answer = move |r: SearchResult| {
-            let line: Vec<Move> = r.best.into_iter().chain(r.ponder).collect();
-            let moves = twin::line_to_data(&root, &twin, &line);
-            SearchResult {
-                best: moves.first().copied(),
-                ponder: moves.get(1).copied(),
-                score: r.score,
-                depth: r.depth,
-                nodes: r.nodes,
-                time_ms: r.time_ms,
-                lines: r.lines.into_iter().map(&info_of).collect(),
-            }
-        };
-        let dispatch = tracing::dispatcher::get_default(|d| d.clone());
-        let parent = tracing::Span::current();
-        let join = std::thread::Builder::new()
-            .name("menagerie-search".into())
-            .stack_size(64 << 20)
-            .spawn(move || tracing::dispatcher::with_default(&dispatch, || parent.in_scope(|| answer(twin.visit(run)))))
-            .unwrap_or_else(|_| std::thread::spawn(SearchResult::empty));
-        SearchHandle { stop, join }
-    }
-
-    /// Searches the data-variant position and waits for the result.
-    pub fn search_data(
-        &self,
-        limits: Limits,
-        on_info: impl FnMut(Info<menagerie_rules::Move>) + Send + 'static,
-    ) -> SearchResult<menagerie_rules::Move> {
-        self.go_data(limits, on_info).wait()
+/// A backend's search result in the game's moves.
+fn answer<M: Copy>(r: SearchResult<M>, line: impl Fn(&[M]) -> Vec<Move>) -> SearchResult {
+    let best: Vec<M> = r.best.into_iter().chain(r.ponder).collect();
+    let moves = line(&best);
+    SearchResult {
+        best: moves.first().copied(),
+        ponder: moves.get(1).copied(),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+        lines: r.lines.into_iter().map(|i| answer_info(&(), i, |_, pv| line(pv))).collect(),
     }
 }
 
@@ -413,16 +327,17 @@ struct Run {
     limits: Limits,
     options: EngineOptions,
     history: Vec<u64>,
-    on_info: Box<dyn FnMut(Info) + Send>,
+    /// Only these root moves (all if empty).
+    only: Vec<CompiledMove>,
+    on_info: Box<dyn FnMut(Info<CompiledMove>) + Send>,
     use_nnue: bool,
 }
 
 impl PositionVisitor for Run {
-    type Output = SearchResult;
+    type Output = SearchResult<CompiledMove>;
 
-    fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult {
-        let Run { tt, pool, stop, limits, options, history, on_info, use_nnue } = self;
-        let only = limits.searchmoves.clone();
+    fn visit<V: Variant>(self, pos: &Position<V>) -> SearchResult<CompiledMove> {
+        let Run { tt, pool, stop, limits, options, history, only, on_info, use_nnue } = self;
         let search = Search { tt, pool, stop, limits, options, history, only, on_info };
         search.run(pos, eval_for::<V>(use_nnue))
     }

@@ -25,10 +25,12 @@
 //! positions (zero cost: the same code as before the abstraction) and
 //! positions of variants defined as data ([`menagerie_rules::Position`],
 //! wrapped as [`DataPosition`] and evaluated by [`DataEval`], which values
-//! pieces from their Betza movement). [`Engine::set_data_position`] and
-//! [`Engine::go_data`] search the latter with the same limits, multipv,
-//! threads and strength settings; their [`Info`] and [`SearchResult`] carry
-//! [`menagerie_rules::Move`]s.
+//! pieces from their Betza movement). The [`Engine`] takes a game of any
+//! variant ([`menagerie_game::Game`]) and picks the search once per `go`:
+//! the compiled one, monomorphic for the game (also for a game defined as
+//! data that a compiled game plays exactly), or the data engine's. Limits,
+//! multipv, threads and strength settings apply to both; [`Info`] and
+//! [`SearchResult`] carry the game's [`menagerie_game::Move`]s.
 //!
 //! `tracing`: a `search` span per search and an `iteration` span per depth
 //! (recording depth, seldepth, score, nodes, nps, hashfull, pv), and a debug
@@ -52,9 +54,9 @@
 //! let defs = Definitions::builtin();
 //! let start = Position::start(defs.get("capablanca").unwrap());
 //! let mut engine = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
-//! engine.set_data_position(start.clone(), &[]).unwrap();
-//! let result = engine.search_data(Limits::depth(4), |_info| {});
-//! assert!(start.legal_moves().contains(&result.best.unwrap()));
+//! engine.set_position(start, &[]).unwrap();
+//! let result = engine.search(Limits::depth(4), |_info| {});
+//! assert!(engine.position().is_legal(result.best.unwrap()));
 //! ```
 
 mod correction;
@@ -72,7 +74,7 @@ pub mod wdl;
 
 pub use data::DataPosition;
 pub use data_eval::DataEval;
-pub use engine::{Engine, EngineOptions, IllegalDataMove, SearchHandle, SearchResult, eval_for};
+pub use engine::{Engine, EngineOptions, IllegalMoveAt, SearchHandle, SearchResult, eval_for};
 pub use eval::{EvalTables, PawnCache, Trace, WEIGHT_COUNT, WeightPhase, Weights, WeightsError};
 pub use limits::Limits;
 pub use menagerie_nnue as nnue;
@@ -81,7 +83,7 @@ pub use see::see;
 pub use strength::{MAX_ELO, MIN_ELO, Strength, StrengthParams, strength_params};
 pub use tt::{Bound, TranspositionTable, TtHit};
 
-use menagerie_variants::Move;
+use menagerie_game::Move;
 
 /// Deepest iteration the search will start.
 pub const MAX_DEPTH: u32 = 100;

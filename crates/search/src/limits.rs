@@ -1,7 +1,7 @@
 //! Search limits and time management.
 
 use crate::strength::Strength;
-use menagerie_variants::Move;
+use menagerie_game::Move;
 use std::time::Duration;
 
 /// What bounds a search. All fields are optional; with none set (and not

@@ -160,7 +160,7 @@ mod tests {
             nps: 0,
             time_ms: 0,
             hashfull: 0,
-            pv: vec![menagerie_variants::Move::DECLINE],
+            pv: vec![menagerie_variants::Move::DECLINE.into()],
         }
     }
 
@@ -187,15 +187,15 @@ mod engine_tests {
         let mut e = Engine::new(EngineOptions { hash_mb: 4, threads: 1, multipv });
         let start = AnyPosition::start(VariantId::Chess);
         let e4 = uci::parse(&start, "e2e4").unwrap();
-        e.set_position(start, &[e4]).unwrap();
+        e.set_position(start, &[e4.into()]).unwrap();
         e
     }
 
     #[test]
     fn searchmoves_restrict_the_root_and_every_line() {
         let e = engine(3);
-        let pos = *e.position();
-        let only: Vec<_> = ["a7a6", "h7h6"].iter().map(|t| uci::parse(&pos, t).unwrap()).collect();
+        let pos = e.position().clone();
+        let only: Vec<_> = ["a7a6", "h7h6"].iter().map(|t| pos.parse_move(t).unwrap()).collect();
         let r = e.search(Limits { depth: Some(5), searchmoves: only.clone(), ..Limits::default() }, |_| {});
         assert!(r.best.is_some_and(|m| only.contains(&m)), "{:?}", r.best);
         assert_eq!(r.lines.len(), 2, "multipv 3 over two root moves");

@@ -6,9 +6,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+use menagerie_game::SearchRoot;
 use menagerie_rules::{Definitions, EndReason, GameResult, Move, Position};
 use menagerie_search::{
-    DataPosition, Engine, EngineOptions, Limits, Score, SearchPosition, SearchResult, Strength, strength_params,
+    DataPosition, Engine, EngineOptions, IllegalMoveAt, Limits, Score, SearchPosition, SearchResult, Strength,
+    strength_params,
 };
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
@@ -34,10 +36,49 @@ fn engine() -> Engine {
     Engine::new(EngineOptions { hash_mb: 16, threads: 1, multipv: 1 })
 }
 
+/// Sets `e`'s game: the data position `p` followed by `moves`.
+fn set(e: &mut Engine, p: Position, moves: &[Move]) -> Result<(), IllegalMoveAt> {
+    let moves: Vec<menagerie_game::Move> = moves.iter().map(|&m| m.into()).collect();
+    e.set_position(p, &moves)
+}
+
+/// A search's result in the data engine's moves.
+fn data(r: SearchResult) -> SearchResult<Move> {
+    let line = |pv: &[menagerie_game::Move]| pv.iter().map(|m| m.data().unwrap()).collect::<Vec<Move>>();
+    SearchResult {
+        best: r.best.map(|m| m.data().unwrap()),
+        ponder: r.ponder.map(|m| m.data().unwrap()),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+        lines: r
+            .lines
+            .into_iter()
+            .map(|i| menagerie_search::Info {
+                depth: i.depth,
+                seldepth: i.seldepth,
+                multipv: i.multipv,
+                score: i.score,
+                nodes: i.nodes,
+                nps: i.nps,
+                time_ms: i.time_ms,
+                hashfull: i.hashfull,
+                pv: line(&i.pv),
+            })
+            .collect(),
+    }
+}
+
+/// Where `e` searches its game: on a compiled twin or not.
+fn searched_on_a_twin(e: &Engine) -> bool {
+    matches!(e.game().search_root(), SearchRoot::Compiled(r) if r.is_twin())
+}
+
 fn search(p: &Position, moves: &[Move], limits: Limits) -> SearchResult<Move> {
     let mut e = engine();
-    e.set_data_position(p.clone(), moves).unwrap();
-    e.search_data(limits, |_| {})
+    set(&mut e, p.clone(), moves).unwrap();
+    data(e.search(limits, |_| {}))
 }
 
 /// Whether the side to move at `p` wins, by the variant's rules alone,
@@ -280,9 +321,9 @@ fn best_move_is_always_legal() {
         let def = defs.get(variant).unwrap();
         for _ in 0..12 {
             let (start, moves) = random_position(def, next(&mut rng), (next(&mut rng) % 120) as u32);
-            e.set_data_position(start, &moves).unwrap();
-            let p = e.data_position().unwrap().clone();
-            let r = e.search_data(Limits { nodes: Some(3000), ..Limits::default() }, |_| {});
+            set(&mut e, start, &moves).unwrap();
+            let p = e.position().data().unwrap().clone();
+            let r = data(e.search(Limits { nodes: Some(3000), ..Limits::default() }, |_| {}));
             let legal = p.legal_moves();
             match r.best {
                 Some(m) => assert!(legal.contains(&m), "{variant} {}: {m:?}", p.fen()),
@@ -344,24 +385,24 @@ fn limits_and_stop_are_honoured() {
     assert!(r.best.is_some());
     // Stop.
     let mut e = engine();
-    e.set_data_position(p.clone(), &[]).unwrap();
-    let handle = e.go_data(Limits { infinite: true, ..Limits::default() }, |_| {});
+    set(&mut e, p.clone(), &[]).unwrap();
+    let handle = e.go(Limits { infinite: true, ..Limits::default() }, |_| {});
     std::thread::sleep(Duration::from_millis(150));
     // An infinite search ends only on `stop`: that it returns is the test.
     handle.stop();
-    let r = handle.wait();
+    let r = data(handle.wait());
     assert!(p.legal_moves().contains(&r.best.unwrap()));
     // Strength limit: a legal move, within the strength's caps.
     let mut e = engine();
-    e.set_data_position(p.clone(), &[]).unwrap();
+    set(&mut e, p.clone(), &[]).unwrap();
     let weak = Limits { strength: Some(Strength { elo: 1200, seed: 3 }), ..Limits::default() };
-    let r = e.search_data(weak, |_| {});
+    let r = data(e.search(weak, |_| {}));
     assert!(p.legal_moves().contains(&r.best.unwrap()));
     assert!(r.depth <= strength_params(1200).depth);
     // Multipv and threads.
     let mut e = Engine::new(EngineOptions { hash_mb: 16, threads: 2, multipv: 3 });
-    e.set_data_position(p.clone(), &[]).unwrap();
-    let r = e.search_data(Limits::depth(5), |_| {});
+    set(&mut e, p.clone(), &[]).unwrap();
+    let r = data(e.search(Limits::depth(5), |_| {}));
     assert_eq!(r.lines.len(), 3);
     let firsts: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
@@ -372,7 +413,7 @@ fn illegal_history_is_rejected() {
     let p = Position::start(defs().get("capablanca").unwrap());
     let m = p.parse_move("e2e4").unwrap();
     let mut e = engine();
-    let err = e.set_data_position(p, &[m, m]).unwrap_err();
+    let err = set(&mut e, p, &[m, m]).unwrap_err();
     assert_eq!(err.index, 1);
 }
 
@@ -429,8 +470,8 @@ fn a_variant_with_compiled_rules_is_searched_by_the_compiled_core() {
     d.load("[my-chess:chess]\nstartFen = rbnqknbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1\n", "t.ini").unwrap();
     let def = d.get("my-chess").unwrap();
     let mut e = engine();
-    e.set_data_position(Position::start(def), &[]).unwrap();
-    assert_eq!(e.data_twin(), Some(menagerie_variants::VariantId::Chess));
+    set(&mut e, Position::start(def), &[]).unwrap();
+    assert!(searched_on_a_twin(&e));
     // The scholar's mate in one, as the brute force confirms.
     let p = Position::from_fen(def, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4").unwrap();
     assert!(forced_win(&p, 1));
@@ -446,21 +487,22 @@ fn a_variant_with_compiled_rules_is_searched_by_the_compiled_core() {
         at = at.play(m);
         moves.push(m);
     }
-    e.set_data_position(start, &moves).unwrap();
-    assert!(e.data_twin().is_some());
-    let r = e.search_data(Limits::depth(6), |_| {});
-    let mut q = e.data_position().unwrap().clone();
+    set(&mut e, start, &moves).unwrap();
+    assert!(searched_on_a_twin(&e));
+    let r = data(e.search(Limits::depth(6), |_| {}));
+    let mut q = e.position().data().unwrap().clone();
     for &m in &r.lines[0].pv {
         assert!(q.legal_moves().contains(&m), "{} in {}", q.move_text(m), q.fen());
         q = q.play(m);
     }
     assert_eq!(r.best, r.lines[0].pv.first().copied());
     // `searchmoves` in data moves.
-    let here = e.data_position().unwrap().clone();
-    let only = vec![here.parse_any("a7a6").unwrap()];
-    let r = e.go_data_only(Limits::depth(4), only.clone(), |_| {}).wait();
+    let here = e.position().data().unwrap().clone();
+    let only = [here.parse_any("a7a6").unwrap()];
+    let searchmoves = only.iter().map(|&m| m.into()).collect();
+    let r = data(e.go(Limits { depth: Some(4), searchmoves, ..Limits::default() }, |_| {}).wait());
     assert_eq!(r.best, Some(only[0]));
     // Makruk has no compiled twin.
-    e.set_data_position(Position::start(d.get("makruk").unwrap()), &[]).unwrap();
-    assert_eq!(e.data_twin(), None);
+    set(&mut e, Position::start(d.get("makruk").unwrap()), &[]).unwrap();
+    assert!(!searched_on_a_twin(&e));
 }

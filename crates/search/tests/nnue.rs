@@ -34,7 +34,7 @@ fn a_loaded_network_evaluates_and_searches() {
         e.set_use_nnue(use_nnue);
         e.set_position(AnyPosition::start(VariantId::CamelRhino), &[]).unwrap();
         let r = e.go(Limits { depth: Some(4), ..Limits::default() }, |_| {}).wait();
-        let best = r.best.unwrap();
+        let best = r.best.unwrap().compiled().unwrap();
         assert!(AnyPosition::start(VariantId::CamelRhino).legal_moves().contains(&best));
     }
     registry::uninstall("camel-rhino");

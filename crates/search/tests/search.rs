@@ -6,7 +6,7 @@
 
 use menagerie_notation::{fen, uci};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchResult};
-use menagerie_variants::{MoveKind, VariantId};
+use menagerie_variants::{Move, MoveKind, VariantId};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,10 +14,38 @@ fn engine(threads: usize, multipv: usize) -> Engine {
     Engine::new(EngineOptions { hash_mb: 16, threads, multipv })
 }
 
-fn search(v: VariantId, f: &str, limits: Limits) -> SearchResult {
+fn search(v: VariantId, f: &str, limits: Limits) -> SearchResult<Move> {
     let mut e = engine(1, 1);
     e.set_position(fen::parse(v, f).unwrap(), &[]).unwrap();
-    e.search(limits, |_| {})
+    compiled(e.search(limits, |_| {}))
+}
+
+/// A compiled game's search result in the compiled core's moves.
+fn compiled(r: SearchResult) -> SearchResult<Move> {
+    SearchResult {
+        best: r.best.map(|m| m.compiled().unwrap()),
+        ponder: r.ponder.map(|m| m.compiled().unwrap()),
+        score: r.score,
+        depth: r.depth,
+        nodes: r.nodes,
+        time_ms: r.time_ms,
+        lines: r.lines.into_iter().map(compiled_info).collect(),
+    }
+}
+
+/// A compiled game's info line in the compiled core's moves.
+fn compiled_info(i: Info) -> Info<Move> {
+    Info {
+        depth: i.depth,
+        seldepth: i.seldepth,
+        multipv: i.multipv,
+        score: i.score,
+        nodes: i.nodes,
+        nps: i.nps,
+        time_ms: i.time_ms,
+        hashfull: i.hashfull,
+        pv: i.pv.iter().map(|m| m.compiled().unwrap()).collect(),
+    }
 }
 
 /// Asserts the search proves mate in `n` and returns the first move.
@@ -88,7 +116,7 @@ fn losing_the_last_camel_or_rhino_scores_as_mate() {
 fn multipv_reports_distinct_lines() {
     let mut e = engine(1, 3);
     e.set_position(fen::parse_or_start(VariantId::Chess, "").unwrap(), &[]).unwrap();
-    let r = e.search(Limits::depth(5), |_| {});
+    let r = compiled(e.search(Limits::depth(5), |_| {}));
     assert_eq!(r.lines.len(), 3);
     let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
@@ -103,7 +131,11 @@ fn one_move_is_searched_for_the_whole_movetime_but_not_on_a_clock() {
     let f = "5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 1";
     let pos = fen::parse(VariantId::Chess, f).unwrap();
     let only = vec![uci::parse(&pos, "f3g2").unwrap()];
-    let analysis = Limits { movetime: Some(Duration::from_millis(300)), searchmoves: only, ..Limits::default() };
+    let analysis = Limits {
+        movetime: Some(Duration::from_millis(300)),
+        searchmoves: only.into_iter().map(Into::into).collect(),
+        ..Limits::default()
+    };
     let t = std::time::Instant::now();
     let r = search(VariantId::Chess, f, analysis);
     assert_eq!(r.best, Some(uci::parse(&pos, "f3g2").unwrap()));
@@ -160,7 +192,7 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 fn lazy_smp_finds_the_same_mate() {
     let mut e = engine(2, 1);
     e.set_position(fen::parse(VariantId::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1").unwrap(), &[]).unwrap();
-    let r = e.search(Limits::depth(6), |_| {});
+    let r = compiled(e.search(Limits::depth(6), |_| {}));
     assert_eq!(r.score, Score::Mate(2));
 }
 
@@ -185,9 +217,10 @@ fn a_game_with_history_sees_repetition_as_a_draw() {
         p = p.play(m).unwrap();
         moves.push(m);
     }
+    let moves: Vec<menagerie_game::Move> = moves.into_iter().map(Into::into).collect();
     e.set_position(start, &moves).unwrap();
     // Black can repeat with f6g8; the search must know the history.
-    let r = e.search(Limits::depth(3), |_| {});
+    let r = compiled(e.search(Limits::depth(3), |_| {}));
     assert!(r.best.is_some());
 }
 
@@ -231,7 +264,7 @@ fn white_accepts_the_reserve_pieces_in_every_gating_game() {
         for limits in [Limits::depth(1), Limits::depth(4), Limits { nodes: Some(5_000), ..Limits::default() }] {
             let mut e = engine(1, 1);
             e.set_position(menagerie_variants::AnyPosition::start(v), &[]).unwrap();
-            let r = e.search(limits.clone(), |_| {});
+            let r = compiled(e.search(limits.clone(), |_| {}));
             let best = r.best.unwrap();
             assert_eq!(best.kind, MoveKind::Accept, "{v:?} {limits:?}: {}", uci::format(v, best));
             assert_eq!(r.lines[0].pv.get(1).map(|m| m.kind), Some(MoveKind::Place), "{v:?} {limits:?}");
@@ -242,7 +275,9 @@ fn white_accepts_the_reserve_pieces_in_every_gating_game() {
         let start = menagerie_variants::AnyPosition::start(v);
         e.set_position(start, &[]).unwrap();
         let decline = uci::parse(&start, "decline").unwrap();
-        let r = e.search(Limits { depth: Some(2), searchmoves: vec![decline], ..Limits::default() }, |_| {});
+        let r = compiled(
+            e.search(Limits { depth: Some(2), searchmoves: vec![decline.into()], ..Limits::default() }, |_| {}),
+        );
         assert_eq!(r.best, Some(decline), "{v:?}");
     }
 }

@@ -10,7 +10,6 @@ use menagerie_app::{
     DataGame, DataPosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants,
 };
 use menagerie_notation::{fen, pgn, san, uci};
-use menagerie_rules::Move as DataMove;
 use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
 use menagerie_variants::{AnyPosition, Move};
@@ -142,18 +141,9 @@ fn score_pb(s: Score) -> pb::Score {
     }
 }
 
-/// PV in coordinate and SAN form.
-fn pv_texts(pos: &AnyPosition, pv: &[Move]) -> (Vec<String>, Vec<String>) {
-    let v = pos.variant();
-    let mut p = *pos;
-    let mut coords = Vec::with_capacity(pv.len());
-    let mut sans = Vec::with_capacity(pv.len());
-    for &m in pv {
-        coords.push(uci::format(v, m));
-        sans.push(san::format(&p, m));
-        p = p.play_unchecked(m);
-    }
-    (coords, sans)
+/// The error of a move of a request's position that is not legal.
+fn illegal_move_at(i: usize) -> ServiceError {
+    ServiceError::IllegalMove { field: format!("position.moves[{i}]"), message: "illegal move".into() }
 }
 
 /// `score` as win/draw/loss chances in the game named `variant`, at the
@@ -163,56 +153,45 @@ fn wdl_pb(variant: &str, fen: &str, start_fen: &str, score: Score) -> pb::Wdl {
     pb::Wdl { win: w.win, draw: w.draw, loss: w.loss }
 }
 
-fn line_pb(pos: &AnyPosition, i: &Info) -> pb::PvLine {
-    let (pv, pv_san) = pv_texts(pos, &i.pv);
-    let v = pos.variant();
-    let wdl = wdl_pb(v.name(), &fen::format(pos), v.start_fen(), i.score);
-    pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san, wdl: Some(wdl) }
-}
-
-/// A line of a data variant's search, in coordinate form and SAN.
-fn data_line_pb(pos: &DataPosition, i: &Info<DataMove>) -> pb::PvLine {
+/// A line of a search from `pos`, in coordinate form and SAN, with the
+/// win/draw/loss chances of its score.
+fn line_pb(pos: &menagerie_game::Position, i: &Info) -> pb::PvLine {
     let mut p = pos.clone();
     let mut pv = Vec::with_capacity(i.pv.len());
     let mut pv_san = Vec::with_capacity(i.pv.len());
     for &m in &i.pv {
         pv.push(p.move_text(m));
         pv_san.push(p.san(m));
-        p = p.play(m);
+        match p.play(m) {
+            Ok(next) => p = next,
+            Err(_) => break,
+        }
     }
-    let def = pos.variant();
-    let wdl = wdl_pb(&def.name, &pos.fen(), &def.start_fen, i.score);
+    let wdl = wdl_pb(&pos.variant_name(), &pos.fen(), &pos.start_fen(), i.score);
     pb::PvLine { multipv: i.multipv, score: Some(score_pb(i.score)), pv, pv_san, wdl: Some(wdl) }
 }
 
-/// What an analysis searches.
-enum Subject {
-    /// A compiled variant's position.
-    Compiled(Box<ParsedPosition>),
-    /// A data variant's game.
-    Data(DataGame),
-}
+/// What an analysis searches: a game of any variant (start and moves,
+/// for repetition).
+struct Subject(menagerie_game::Game);
 
 impl Subject {
     fn variant(&self) -> String {
-        match self {
-            Subject::Compiled(p) => p.current.variant().to_string(),
-            Subject::Data(g) => g.current().variant().name.clone(),
-        }
+        self.0.current().variant_name()
     }
 }
 
 /// The info callback of a search: collects the lines of one iteration
 /// (`wanted` of them) into one event for `info`; flags `gone` when `info`
 /// reports the client gone.
-fn info_sink<M>(
+fn info_sink(
     wanted: u32,
-    line: impl Fn(&Info<M>) -> pb::PvLine + Send + 'static,
+    line: impl Fn(&Info) -> pb::PvLine + Send + 'static,
     mut info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
     gone: Arc<AtomicBool>,
-) -> impl FnMut(Info<M>) + Send + 'static {
+) -> impl FnMut(Info) + Send + 'static {
     let mut pending: Vec<pb::PvLine> = Vec::new();
-    move |i: Info<M>| {
+    move |i: Info| {
         pending.push(line(&i));
         if i.multipv == wanted {
             let event = pb::AnalyzeInfo {
@@ -233,11 +212,11 @@ fn info_sink<M>(
 
 /// Waits for a search, stopping it when the watch says so or the client
 /// is gone (`gone`).
-fn await_search<M>(
-    handle: SearchHandle<M>,
+fn await_search(
+    handle: SearchHandle,
     watch: &Watch,
     gone: &AtomicBool,
-) -> Result<menagerie_search::SearchResult<M>, ServiceError> {
+) -> Result<menagerie_search::SearchResult, ServiceError> {
     let mut reason = None;
     while !handle.is_finished() {
         if let Some(r) = watch.reason() {
@@ -262,10 +241,10 @@ fn await_search<M>(
 
 /// A finished search as BestMoveResponse; `texts` gives the best move's
 /// coordinate form and SAN, and the expected reply's coordinate form.
-fn best_move_pb<M: Copy>(
-    result: &menagerie_search::SearchResult<M>,
-    texts: impl Fn(M, Option<M>) -> (String, String, String),
-    line: impl Fn(&Info<M>) -> pb::PvLine,
+fn best_move_pb(
+    result: &menagerie_search::SearchResult,
+    texts: impl Fn(menagerie_game::Move, Option<menagerie_game::Move>) -> (String, String, String),
+    line: impl Fn(&Info) -> pb::PvLine,
 ) -> pb::BestMoveResponse {
     let (best_move, best_move_san, ponder) = result.best.map(|m| texts(m, result.ponder)).unwrap_or_default();
     let lines: Vec<pb::PvLine> = result.lines.iter().map(line).collect();
@@ -412,13 +391,19 @@ impl AnalysisApi {
             if let (Some(o), _) = status_pb(play::data_status(&game)) {
                 return Err(ServiceError::GameOver(o.description));
             }
-            return Ok(Subject::Data(game));
+            let moves: Vec<menagerie_game::Move> = game.moves().iter().map(|&m| m.into()).collect();
+            let game = menagerie_game::Game::from_moves(game.start().clone().into(), &moves)
+                .map_err(|(i, _)| illegal_move_at(i))?;
+            return Ok(Subject(game));
         }
         let parsed = self.parse_position(p, "analysis")?;
         if let Some(o) = parsed.game().outcome().filter(|_| parsed.current.count_legal() == 0) {
             return Err(ServiceError::GameOver(o.describe()));
         }
-        Ok(Subject::Compiled(Box::new(parsed)))
+        let moves: Vec<menagerie_game::Move> = parsed.moves.iter().map(|&m| m.into()).collect();
+        let game =
+            menagerie_game::Game::from_moves(parsed.start.into(), &moves).map_err(|(i, _)| illegal_move_at(i))?;
+        Ok(Subject(game))
     }
 
     /// Runs an analysis on a job thread, sending info events through `info`.
@@ -430,43 +415,18 @@ impl AnalysisApi {
         info: impl FnMut(pb::AnalyzeInfo) -> bool + Send + 'static,
     ) -> Result<pb::BestMoveResponse, ServiceError> {
         let mut engine = Engine::new(options);
-        match subject {
-            Subject::Compiled(parsed) => {
-                engine.set_position(parsed.start, &parsed.moves).map_err(|(i, _)| ServiceError::IllegalMove {
-                    field: format!("position.moves[{i}]"),
-                    message: "illegal move".into(),
-                })?;
-                let pos = parsed.current;
-                let wanted = options.multipv.min(pos.count_legal() as usize).max(1) as u32;
-                let gone = Arc::new(AtomicBool::new(false));
-                let sink = info_sink(wanted, move |i: &Info| line_pb(&pos, i), info, gone.clone());
-                let result = await_search(engine.go(limits, sink), watch, &gone)?;
-                let texts = |m: Move, reply: Option<Move>| {
-                    let reply = reply.map(|r| uci::format(pos.variant(), r)).unwrap_or_default();
-                    (uci::format(pos.variant(), m), san::format(&pos, m), reply)
-                };
-                Ok(best_move_pb(&result, texts, |i| line_pb(&pos, i)))
-            }
-            Subject::Data(game) => {
-                engine.set_data_position(game.start().clone(), game.moves()).map_err(|e| {
-                    ServiceError::IllegalMove {
-                        field: format!("position.moves[{}]", e.index),
-                        message: "illegal move".into(),
-                    }
-                })?;
-                let pos = game.current().clone();
-                let wanted = options.multipv.min(pos.legal_moves().len()).max(1) as u32;
-                let gone = Arc::new(AtomicBool::new(false));
-                let at = pos.clone();
-                let sink = info_sink(wanted, move |i: &Info<DataMove>| data_line_pb(&at, i), info, gone.clone());
-                let result = await_search(engine.go_data(limits, sink), watch, &gone)?;
-                let texts = |m: DataMove, reply: Option<DataMove>| {
-                    let reply = reply.map(|r| pos.play(m).move_text(r)).unwrap_or_default();
-                    (pos.move_text(m), pos.san(m), reply)
-                };
-                Ok(best_move_pb(&result, texts, |i| data_line_pb(&pos, i)))
-            }
-        }
+        engine.set_game(&subject.0);
+        let pos = subject.0.current().clone();
+        let wanted = options.multipv.min(pos.legal_moves().len()).max(1) as u32;
+        let gone = Arc::new(AtomicBool::new(false));
+        let at = pos.clone();
+        let sink = info_sink(wanted, move |i: &Info| line_pb(&at, i), info, gone.clone());
+        let result = await_search(engine.go(limits, sink), watch, &gone)?;
+        let texts = |m, reply: Option<menagerie_game::Move>| {
+            let reply = reply.zip(pos.play(m).ok()).map(|(r, after)| after.move_text(r)).unwrap_or_default();
+            (pos.move_text(m), pos.san(m), reply)
+        };
+        Ok(best_move_pb(&result, texts, |i| line_pb(&pos, i)))
     }
 
     /// Starts a streaming job on a job thread: `work` sends its events

@@ -1,11 +1,10 @@
 //! State shared by both protocols: the engine, the game and the search in
 //! progress.
 
-use menagerie_app::{DataGame, DataPosition, PositionError, VariantRef, Variants, play_moves};
-use menagerie_notation::fen;
-use menagerie_rules::Move as DataMove;
+use menagerie_app::{DataPosition, VariantRef, Variants};
+use menagerie_game::{Game, Move, Position};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, SearchHandle, SearchResult};
-use menagerie_variants::{AnyPosition, Move, VariantId};
+use menagerie_variants::{AnyPosition, VariantId};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,12 +26,11 @@ pub struct Session {
     /// cannot be played makes the whole file an error (else it is skipped
     /// with a warning).
     pub strict_variants: bool,
+    /// The compiled variant last chosen (what `UCI_Chess960` switches); not
+    /// used while a game defined as data is played.
     pub variant: VariantId,
-    pub start: AnyPosition,
-    pub moves: Vec<Move>,
-    /// The game of a variant defined as data, when one is played (then
-    /// `variant`, `start` and `moves` are not used).
-    pub data: Option<DataGame>,
+    /// The game played, of any variant.
+    pub game: Game,
     search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
     /// Set by [`Session::stop_and_wait`]: a held search (`go infinite`)
     /// announces its result only after this.
@@ -44,10 +42,6 @@ pub struct Session {
     pub debug: Arc<Mutex<bool>>,
     /// XBoard: the move the engine announced, not yet added to the game.
     pub engine_move: Arc<Mutex<Option<Move>>>,
-    /// XBoard: as `engine_move`, in a variant defined as data.
-    pub engine_data_move: Arc<Mutex<Option<DataMove>>>,
-    /// UCI `go searchmoves` in a variant defined as data (kept for `ponderhit`).
-    pub data_searchmoves: Vec<DataMove>,
     /// UCI `UCI_LimitStrength`: play at [`Session::elo`].
     pub limit_strength: bool,
     /// UCI `UCI_Elo`.
@@ -72,17 +66,13 @@ impl Session {
             variants: Variants::builtin(),
             strict_variants: false,
             variant: VariantId::Chess,
-            start: AnyPosition::start(VariantId::Chess),
-            moves: Vec::new(),
-            data: None,
+            game: Game::new(AnyPosition::start(VariantId::Chess).into()),
             search: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
             ponder_limits: None,
             quiet_abort: Arc::new(AtomicBool::new(false)),
             debug: Arc::new(Mutex::new(false)),
             engine_move: Arc::new(Mutex::new(None)),
-            engine_data_move: Arc::new(Mutex::new(None)),
-            data_searchmoves: Vec::new(),
             limit_strength: false,
             elo: crate::uci::DEFAULT_ELO,
             chess960: false,
@@ -93,8 +83,8 @@ impl Session {
     }
 
     /// The current position.
-    pub fn position(&self) -> AnyPosition {
-        *self.engine.position()
+    pub fn position(&self) -> &Position {
+        self.game.current()
     }
 
     /// Sets the variant and resets to its start position. With
@@ -106,10 +96,7 @@ impl Session {
             v => v,
         };
         self.variant = v;
-        self.start = AnyPosition::start(v);
-        self.moves.clear();
-        self.data = None;
-        let _ = self.engine.set_position(self.start, &[]);
+        self.play_game(Game::new(AnyPosition::start(v).into()));
     }
 
     /// Selects the variant called `name`, compiled or defined as data, at
@@ -117,99 +104,57 @@ impl Session {
     pub fn select(&mut self, name: &str) -> Result<(), String> {
         match self.variants.find(name).map_err(|e| e.to_string())? {
             VariantRef::Compiled(v) => self.set_variant(v),
-            VariantRef::Data(def) => self.set_data_game(DataGame::new(DataPosition::start(&def)))?,
+            VariantRef::Data(def) => self.play_game(Game::new(DataPosition::start(&def).into())),
         }
         Ok(())
     }
 
     /// Goes back to the start position of the variant played.
     pub fn restart(&mut self) {
-        match &self.data {
-            Some(g) => {
-                let start = DataPosition::start(g.start().variant());
-                let _ = self.set_data_game(DataGame::new(start));
-            }
-            None => self.set_variant(self.variant),
+        if self.game.start().compiled().is_some() {
+            self.set_variant(self.variant);
+        } else {
+            let start = self.game.start().start();
+            self.play_game(Game::new(start));
         }
     }
 
-    /// Plays the game of a variant defined as data from now on.
-    fn set_data_game(&mut self, game: DataGame) -> Result<(), String> {
-        self.engine.set_data_position(game.start().clone(), game.moves()).map_err(|e| e.to_string())?;
-        self.data = Some(game);
+    /// Plays `game` from now on.
+    fn play_game(&mut self, game: Game) {
+        self.engine.set_game(&game);
+        self.game = game;
+    }
+
+    /// Plays one more move (XBoard `usermove`, or the engine's own move);
+    /// it must be legal.
+    pub fn push_move(&mut self, m: Move) -> Result<(), String> {
+        let mut game = self.game.clone();
+        game.play(m).map_err(|e| e.to_string())?;
+        self.play_game(game);
         Ok(())
-    }
-
-    /// The current position of the variant defined as data played, if one is.
-    pub fn data_position(&self) -> Option<&DataPosition> {
-        self.data.as_ref().map(DataGame::current)
-    }
-
-    /// Plays one more move in the variant defined as data (XBoard
-    /// `usermove`, or the engine's own move); it must be legal.
-    pub fn push_data_move(&mut self, m: DataMove) -> Result<(), String> {
-        let Some(game) = &self.data else { return Err("no variant defined as data is played".to_string()) };
-        if !game.current().legal_moves().contains(&m) {
-            return Err(format!("{} is not legal here", game.current().move_text(m)));
-        }
-        let mut game = game.clone();
-        game.play(m);
-        self.set_data_game(game)
     }
 
     /// Sets the game from a FEN (or the start) and a list of move texts.
     pub fn set_game(&mut self, fen_text: Option<&str>, moves: &[&str]) -> Result<(), String> {
-        if let Some(game) = &self.data {
-            let def = game.start().variant().clone();
-            let start = match fen_text {
-                Some(f) => DataPosition::from_fen(&def, f).map_err(|e| e.to_string())?,
-                None => DataPosition::start(&def),
-            };
-            let mut game = DataGame::new(start);
-            for (i, text) in moves.iter().enumerate() {
-                let m = game.current().parse_any(text).map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
-                game.play(m);
-            }
-            return self.set_data_game(game);
-        }
+        let here = self.game.start();
         let start = match fen_text {
-            Some(f) => fen::parse(self.variant, f).map_err(|e| e.to_string())?,
-            None => AnyPosition::start(self.variant),
+            Some(f) => here.with_fen(f).map_err(|e| e.to_string())?,
+            None => here.start(),
         };
-        let parsed = play_moves(start, moves).map_err(|e| match e {
-            PositionError::Move { index, text, source } => format!("move {} ('{text}'): {source}", index + 1),
-            e => e.to_string(),
-        })?;
-        self.engine.set_position(start, &parsed.moves).map_err(|(i, e)| format!("move {}: {e}", i + 1))?;
-        self.start = start;
-        self.moves = parsed.moves;
-        Ok(())
-    }
-
-    /// Plays one more move (XBoard `usermove`, or the engine's own move).
-    pub fn push_move(&mut self, m: Move) -> Result<(), String> {
-        let mut moves = self.moves.clone();
-        moves.push(m);
-        self.engine.set_position(self.start, &moves).map_err(|(_, e)| e.to_string())?;
-        self.moves = moves;
+        let mut game = Game::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            let m = game.current().parse_move(text).map_err(|e| format!("move {} ('{text}'): {e}", i + 1))?;
+            game.play(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        }
+        self.play_game(game);
         Ok(())
     }
 
     /// Takes back the last move.
     pub fn pop_move(&mut self) {
-        if let Some(game) = &self.data {
-            let moves = game.moves();
-            if let Some((_, earlier)) = moves.split_last() {
-                let mut back = DataGame::new(game.start().clone());
-                for &m in earlier {
-                    back.play(m);
-                }
-                let _ = self.set_data_game(back);
-            }
-            return;
-        }
-        if self.moves.pop().is_some() {
-            let _ = self.engine.set_position(self.start, &self.moves);
+        let mut game = self.game.clone();
+        if game.undo().is_some() {
+            self.play_game(game);
         }
     }
 
@@ -228,35 +173,19 @@ impl Session {
         // If the search thread fails (a panic in the search or the rules
         // code), its result has no move; a legal move is still better than
         // `bestmove (none)`, which a GUI reads as the end of the game.
-        let fallback = self.position().legal_moves().iter().next().copied();
+        let fallback = self.position().legal_moves().first().copied();
         let handle = self.engine.go(limits, on_info);
-        self.wait_for(handle, fallback, hold, on_done);
-    }
-
-    /// As [`Session::go`], in the variant defined as data played, searching
-    /// only the root moves `only` (all if empty).
-    pub fn go_data(
-        &mut self,
-        limits: Limits,
-        only: Vec<DataMove>,
-        hold: bool,
-        on_info: impl FnMut(Info<DataMove>) + Send + 'static,
-        on_done: impl FnOnce(SearchResult<DataMove>) + Send + 'static,
-    ) {
-        self.stop_and_wait();
-        let fallback = self.data_position().and_then(|p| p.legal_moves().first().copied());
-        let handle = self.engine.go_data_only(limits, only, on_info);
         self.wait_for(handle, fallback, hold, on_done);
     }
 
     /// Hands the result of the search `handle` to `on_done` on a thread of
     /// its own (see [`Session::go`] for `fallback` and `hold`).
-    fn wait_for<M: Copy + Send + 'static>(
+    fn wait_for(
         &mut self,
-        handle: SearchHandle<M>,
-        fallback: Option<M>,
+        handle: SearchHandle,
+        fallback: Option<Move>,
         hold: bool,
-        on_done: impl FnOnce(SearchResult<M>) + Send + 'static,
+        on_done: impl FnOnce(SearchResult) + Send + 'static,
     ) {
         self.quiet_abort.store(false, Ordering::Relaxed);
         self.stop_requested.store(false, Ordering::Relaxed);

@@ -1,41 +1,20 @@
 //! The UCI protocol.
 
 use crate::session::{Session, send};
-use menagerie_app::{DataPosition, Variants};
+use menagerie_app::Variants;
+use menagerie_game::{Move, Position};
 use menagerie_notation::uci;
-use menagerie_rules::Move as DataMove;
 use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Info, Limits, Score};
 use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
-use menagerie_variants::{AnyPosition, Move, VariantId};
+use menagerie_variants::VariantId;
 use std::time::Duration;
 
-/// A move in the wire form: [`uci::format_wire`] (Chess960 castling
-/// king-takes-rook, `e1h1`) when `UCI_Chess960` is on, otherwise
-/// [`uci::format_wire_orthodox_castling`] (king-to-square, `e1g1`).
-pub fn wire(pos: &AnyPosition, m: Move, chess960: bool) -> String {
-    if chess960 { uci::format_wire(pos, m) } else { uci::format_wire_orthodox_castling(pos, m) }
-}
-
-/// The moves of `line` from `pos` in the wire form ([`wire`]); a move that
-/// is not legal where it stands (never expected) ends the list.
-pub fn wire_moves(pos: &AnyPosition, line: &[Move], chess960: bool) -> Vec<String> {
-    let mut p = *pos;
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        out.push(wire(&p, m, chess960));
-        match p.play(m) {
-            Ok(next) => p = next,
-            Err(_) => break,
-        }
-    }
-    out
-}
-
-/// Formats an info line; `pos` is the root of the search, `wdl` the
-/// root's win/draw/loss model when `UCI_ShowWDL` is on.
-pub fn info_line(pos: &AnyPosition, i: &Info, chess960: bool, wdl: Option<RootWdl>) -> String {
-    format_info(i, &wire_moves(pos, &i.pv, chess960), wdl)
+/// Formats an info line; `pos` is the root of the search, `chess960`
+/// the castling form of compiled games ([`Position::wire_text`]), `wdl`
+/// the root's win/draw/loss model when `UCI_ShowWDL` is on.
+pub fn info_line(pos: &Position, i: &Info, chess960: bool, wdl: Option<RootWdl>) -> String {
+    format_info(i, &pos.line_text(&i.pv, chess960), wdl)
 }
 
 /// What turns a search's scores into win/draw/loss chances at its root:
@@ -77,11 +56,10 @@ fn format_info<M>(i: &Info<M>, pv: &[String], wdl: Option<RootWdl>) -> String {
     )
 }
 
-fn bestmove_line(pos: &AnyPosition, best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
+fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
     let Some(b) = best else { return "bestmove (none)".to_string() };
     let line: Vec<Move> = std::iter::once(b).chain(ponder).collect();
-    let words = wire_moves(pos, &line, chess960);
-    match &words[..] {
+    match &pos.line_text(&line, chess960)[..] {
         [b, p] => format!("bestmove {b} ponder {p}"),
         [b, ..] => format!("bestmove {b}"),
         [] => "bestmove (none)".to_string(),
@@ -99,36 +77,6 @@ pub fn variants_combo(variants: &Variants) -> String {
         s.push_str(&format!(" var {name}"));
     }
     s
-}
-
-/// The moves of `line` from `pos` in Fairy-Stockfish's coordinate notation;
-/// a move that is not legal where it stands (never expected) ends the list.
-pub fn data_moves(pos: &DataPosition, line: &[DataMove]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &m in line {
-        if !p.legal_moves().contains(&m) {
-            break;
-        }
-        out.push(p.move_text(m));
-        p = p.play(m);
-    }
-    out
-}
-
-/// An info line of a search in a variant defined as data; `pos` is its root.
-fn data_info_line(pos: &DataPosition, i: &Info<DataMove>, wdl: Option<RootWdl>) -> String {
-    format_info(i, &data_moves(pos, &i.pv), wdl)
-}
-
-fn data_bestmove_line(pos: &DataPosition, best: Option<DataMove>, ponder: Option<DataMove>) -> String {
-    let Some(b) = best else { return "bestmove (none)".to_string() };
-    let line: Vec<DataMove> = std::iter::once(b).chain(ponder).collect();
-    match &data_moves(pos, &line)[..] {
-        [b, p] => format!("bestmove {b} ponder {p}"),
-        [b, ..] => format!("bestmove {b}"),
-        [] => "bestmove (none)".to_string(),
-    }
 }
 
 /// Handles one UCI command; returns false on `quit`.
@@ -187,15 +135,9 @@ pub fn handle(s: &mut Session, line: &str) -> bool {
             return false;
         }
         "d" => {
-            if let Some(p) = s.data_position() {
-                send(&format!("info string fen {}", p.fen()));
-                let legal: Vec<String> = p.legal_moves().into_iter().map(|m| p.move_text(m)).collect();
-                send(&format!("info string legal {}", legal.join(" ")));
-                return true;
-            }
             let p = s.position();
-            send(&format!("info string fen {}", menagerie_notation::fen::format(&p)));
-            let legal: Vec<String> = p.legal_moves().iter().map(|&m| wire(&p, m, s.chess960)).collect();
+            send(&format!("info string fen {}", p.fen()));
+            let legal: Vec<String> = p.legal_moves().into_iter().map(|m| p.wire_text(m, s.chess960)).collect();
             send(&format!("info string legal {}", legal.join(" ")));
         }
         _ => send(&format!("info string unknown command '{line}'")),
@@ -283,7 +225,7 @@ fn setoption(s: &mut Session, rest: &[&str]) {
         "uci_chess960" => match check(&value) {
             Some(on) => {
                 s.chess960 = on;
-                if s.data.is_some() {
+                if s.position().compiled().is_none() {
                     // Variants defined as data say themselves whether they are Chess960-like.
                     return;
                 }
@@ -323,7 +265,7 @@ fn eval_file(s: &mut Session, value: &str) {
         Ok(id) => {
             // The table's entries hold the old evaluations.
             s.engine.new_game();
-            let note = if id == s.variant || s.data.is_some() {
+            let note = if id == s.variant || s.position().compiled().is_none() {
                 String::new()
             } else {
                 format!(" (the current game is {})", s.variant)
@@ -409,7 +351,6 @@ const GO_KEYWORDS: [&str; 13] = [
 
 fn go(s: &mut Session, rest: &[&str]) {
     let mut limits = Limits::default();
-    let mut data_searchmoves = Vec::new();
     let mut ponder = false;
     let mut i = 0;
     let num = |i: usize| rest.get(i + 1).and_then(|v| v.parse::<u64>().ok());
@@ -442,16 +383,10 @@ fn go(s: &mut Session, rest: &[&str]) {
             "mate" => limits.depth = num(i).map(|m| m.saturating_mul(2).clamp(1, 100) as u32),
             "searchmoves" => {
                 // Move tokens up to the next keyword of `go`.
-                let pos = s.position();
-                let data = s.data_position().cloned();
+                let pos = s.position().clone();
                 i += 1;
                 while i < rest.len() && !GO_KEYWORDS.contains(&rest[i]) {
-                    let parsed = match &data {
-                        Some(p) => p.parse_any(rest[i]).map(|m| data_searchmoves.push(m)).map_err(|e| e.to_string()),
-                        None => {
-                            uci::parse(&pos, rest[i]).map(|m| limits.searchmoves.push(m)).map_err(|e| e.to_string())
-                        }
-                    };
+                    let parsed = parse_searchmove(&pos, rest[i]).map(|m| limits.searchmoves.push(m));
                     if let Err(e) = parsed {
                         send(&format!("info string searchmoves: ignoring '{}': {e}", rest[i]));
                     }
@@ -473,7 +408,6 @@ fn go(s: &mut Session, rest: &[&str]) {
         limits.strength = Some(Strength { elo: s.elo, seed: s.game_seed });
     }
     s.ponder_limits = None;
-    s.data_searchmoves = data_searchmoves;
     if ponder {
         s.ponder_limits = Some(limits.clone());
         limits = Limits { infinite: true, searchmoves: limits.searchmoves.clone(), ..Limits::default() };
@@ -482,42 +416,31 @@ fn go(s: &mut Session, rest: &[&str]) {
 }
 
 fn start_search(s: &mut Session, limits: Limits) {
-    if let Some(root) = s.data_position().cloned() {
-        let hold = limits.infinite;
-        let quiet = s.quiet_abort.clone();
-        let only = s.data_searchmoves.clone();
-        let info_root = root.clone();
-        let def = root.variant();
-        let wdl = s.show_wdl.then(|| RootWdl::new(&def.name, &root.fen(), &def.start_fen));
-        s.go_data(
-            limits,
-            only,
-            hold,
-            move |info| send(&data_info_line(&info_root, &info, wdl)),
-            move |r| {
-                if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
-                    send(&data_bestmove_line(&root, r.best, r.ponder));
-                }
-            },
-        );
-        return;
-    }
-    let root = s.position();
+    let root = s.position().clone();
     let chess960 = s.chess960;
     let hold = limits.infinite;
     let quiet = s.quiet_abort.clone();
-    let v = root.variant();
-    let wdl = s.show_wdl.then(|| RootWdl::new(v.name(), &menagerie_notation::fen::format(&root), v.start_fen()));
+    let wdl = s.show_wdl.then(|| RootWdl::new(&root.variant_name(), &root.fen(), &root.start_fen()));
+    let info_root = root.clone();
     s.go(
         limits,
         hold,
-        move |info| send(&info_line(&root, &info, chess960, wdl)),
+        move |info| send(&info_line(&info_root, &info, chess960, wdl)),
         move |r| {
             if !quiet.load(std::sync::atomic::Ordering::Relaxed) {
                 send(&bestmove_line(&root, r.best, r.ponder, chess960));
             }
         },
     );
+}
+
+/// A move of `go searchmoves`: coordinate notation as UCI writes it (for
+/// compiled games strictly the wire form, as before: SAN is not read).
+fn parse_searchmove(pos: &Position, text: &str) -> Result<Move, String> {
+    match pos.compiled() {
+        Some(p) => uci::parse(p, text).map(Move::from).map_err(|e| e.to_string()),
+        None => pos.parse_move(text).map_err(|e| e.to_string()),
+    }
 }
 
 /// The opponent played the expected move: the pondering search is replaced
@@ -534,14 +457,13 @@ fn perft(s: &Session, depth: u32) {
     let t = std::time::Instant::now();
     let mut total = 0;
     // A panic in the rules code must not take the engine down with it.
-    let rows = match s.data_position() {
-        Some(p) => std::panic::catch_unwind(|| menagerie_app::data_divide(p, depth.max(1))),
-        None => {
-            let (p, variant) = (s.position(), s.variant);
-            std::panic::catch_unwind(|| {
-                p.divide(depth.max(1)).into_iter().map(|(m, n)| (uci::format(variant, m), n)).collect()
-            })
-        }
+    let pos = s.position();
+    let rows = match (pos.compiled(), pos.data()) {
+        (Some(&p), _) => std::panic::catch_unwind(|| {
+            p.divide(depth.max(1)).into_iter().map(|(m, n)| (uci::format(p.variant(), m), n)).collect()
+        }),
+        (None, Some(p)) => std::panic::catch_unwind(|| menagerie_app::data_divide(p, depth.max(1))),
+        (None, None) => Ok(Vec::new()),
     };
     let Ok(rows) = rows else {
         send("info string error: perft failed (internal error)");

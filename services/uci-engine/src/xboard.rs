@@ -23,16 +23,16 @@
 //! coordinate notation: those XBoard knows by name under that name
 //! ([`XBOARD_DATA_VARIANTS`]), the others it can follow described by
 //! `setup` and `piece` ([`describe_data_variant`]); game ends by the rules
-//! of [`DataGame`].
+//! of [`Game::outcome`].
 
 use crate::session::{Session, send};
-use menagerie_app::{DataGame, DataPosition, VariantDef, Variants};
+use menagerie_app::{VariantDef, Variants};
+use menagerie_game::{Game, GameResult, Move, Position};
 use menagerie_notation::xboard::{self, from_xboard, from_xboard_fen, shift, to_xboard, xboard_move, xboard_start_fen};
 use menagerie_notation::{fen, uci};
 use menagerie_pieces::{Color, PieceKind};
-use menagerie_rules::{EndReason, GameResult, Move as DataMove};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score};
-use menagerie_variants::{AnyPosition, Game, Move, MoveKind, Outcome, VariantId, WinReason};
+use menagerie_variants::{AnyPosition, Move as CompiledMove, MoveKind, VariantId};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -153,23 +153,11 @@ fn legality_betza(v: VariantId, k: PieceKind) -> &'static str {
     }
 }
 
-fn result_line(o: Outcome) -> String {
-    let comment = match o {
-        Outcome::Win { winner, reason: WinReason::Checkmate } => format!("{} mates", winner.name()),
-        Outcome::Win { winner, reason: WinReason::NoCamelOrRhino } => {
-            format!("{} has no Camel or Rhino", winner.flip().name())
-        }
-        Outcome::Draw(_) => o.describe(),
-    };
-    format!("{} {{{comment}}}", o.result())
-}
-
-fn game_outcome(s: &Session) -> Option<Outcome> {
-    let mut g = Game::new(s.start);
-    for &m in &s.moves {
-        g.play(m).ok()?;
-    }
-    g.outcome()
+/// XBoard's result line of `game`, if it has ended ([`Game::outcome`]:
+/// checkmate, stalemate, each variant's wins, and the ends the engine
+/// applies, such as repetition and the n-move rule).
+fn result_line(game: &Game) -> Option<String> {
+    game.outcome().map(|o| format!("{} {{{}}}", o.result.text(), o.reason))
 }
 
 /// The variants defined as data that XBoard 4.9 knows by name (its
@@ -343,71 +331,54 @@ fn castling_betza(def: &VariantDef) -> Option<String> {
     fits.then(|| format!("i{}O{step}", "j".repeat(usize::from(skip))))
 }
 
-/// A move of a data variant in XBoard's form: ranks from 0 on ten-rank boards.
-fn data_to_xboard(pos: &DataPosition, m: DataMove) -> String {
-    shift(&pos.move_text(m), pos.variant().ranks, -1)
+/// A move in XBoard's form (see [`to_xboard`]; a move XBoard cannot show
+/// in Menagerie's coordinates, ranks from 0 on ten-rank boards). Games
+/// defined as data are written in their coordinate notation, ranks from 0
+/// on ten-rank boards.
+fn move_to_xboard(pos: &Position, m: Move) -> String {
+    match (pos.compiled(), m.compiled()) {
+        (Some(p), Some(cm)) => {
+            xboard_move(p, cm, false).unwrap_or_else(|| shift(&uci::format(p.variant(), cm), p.variant().size().1, -1))
+        }
+        _ => shift(&pos.move_text(m), ranks(pos), -1),
+    }
 }
 
-/// A move from XBoard in a data variant (see [`data_to_xboard`]; SAN is read too).
-fn data_from_xboard(pos: &DataPosition, text: &str) -> Result<DataMove, String> {
-    pos.parse_any(&shift(text, pos.variant().ranks, 1)).or_else(|_| pos.parse_any(text)).map_err(|e| e.to_string())
+/// The ranks of `pos`'s board.
+fn ranks(pos: &Position) -> u8 {
+    match (pos.compiled(), pos.data()) {
+        (Some(p), _) => p.variant().size().1,
+        (None, Some(p)) => p.variant().ranks,
+        (None, None) => 8,
+    }
+}
+
+/// The move(s) XBoard's `text` plays in `pos` (see [`from_xboard`]: one
+/// XBoard move can be two of Menagerie's); SAN is read too in games
+/// defined as data. None if it is no legal move.
+fn move_from_xboard(pos: &Position, text: &str) -> Option<Vec<Move>> {
+    match pos.compiled() {
+        Some(p) => from_xboard(p, text).map(|ms| ms.into_iter().map(Move::from).collect()),
+        None => {
+            let m = pos.parse_move(&shift(text, ranks(pos), 1)).or_else(|_| pos.parse_move(text)).ok()?;
+            Some(vec![m])
+        }
+    }
 }
 
 /// Whether White is to move in the game played.
 fn white_to_move(s: &Session) -> bool {
-    match s.data_position() {
-        Some(p) => p.white_to_move(),
-        None => s.position().side_to_move() == Color::White,
-    }
+    s.position().white_to_move()
 }
 
 /// Plies played in the game.
 fn plies(s: &Session) -> usize {
-    s.data.as_ref().map_or(s.moves.len(), |g| g.moves().len())
-}
-
-/// XBoard's result line for a game of a variant defined as data that has
-/// ended: by [`DataGame::outcome`] (checkmate, stalemate, extinction) or by
-/// a rule the engine applies ([`DataGame::claimable`]: repetition, the
-/// n-move rule, counting).
-fn data_result_line(game: &DataGame) -> Option<String> {
-    let o = game.outcome().or_else(|| game.claimable())?;
-    let result = match o.result {
-        GameResult::WhiteWins => "1-0",
-        GameResult::BlackWins => "0-1",
-        GameResult::Draw => "1/2-1/2",
-    };
-    let side = |white: bool| if white { "White" } else { "Black" };
-    let comment = match o.reason {
-        EndReason::Checkmate => format!("{} mates", side(!o.white_ended)),
-        EndReason::Stalemate => "Stalemate".to_string(),
-        EndReason::Extinction => format!("{} has a bare king", side(o.white_ended)),
-        EndReason::Repetition => "Draw by repetition".to_string(),
-        EndReason::MoveRule => {
-            let n = game.current().variant().game_end.n_move_rule;
-            format!("Draw by the {n}-move rule")
-        }
-        EndReason::Counting => "Draw by the counting rule".to_string(),
-        EndReason::Flag if o.result == GameResult::Draw => "Both kings reached the goal".to_string(),
-        EndReason::Flag => format!("{} reached the goal", side(o.result == GameResult::WhiteWins)),
-        EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
-    };
-    Some(format!("{result} {{{comment}}}"))
+    s.game.moves().len()
 }
 
 /// The result line of the game played, if it has ended.
 fn game_result(s: &Session) -> Option<String> {
-    match &s.data {
-        Some(g) => data_result_line(g),
-        None => game_outcome(s).map(result_line),
-    }
-}
-
-/// A thinking line of a search in a variant defined as data (see [`thinking`]).
-fn data_thinking(pos: &DataPosition, i: &Info<DataMove>) -> String {
-    let ranks = pos.variant().ranks;
-    let pv: Vec<String> = crate::uci::data_moves(pos, &i.pv).iter().map(|t| shift(t, ranks, -1)).collect();
-    format!("{} {} {} {} {}", i.depth, xboard_score(i.score), i.time_ms / 10, i.nodes, pv.join(" "))
+    result_line(&s.game)
 }
 
 /// The score of a thinking line: centipawns, or (CECP §10) 100000 + N for
@@ -421,30 +392,19 @@ fn xboard_score(score: Score) -> i32 {
 }
 
 /// A thinking line: `depth score centiseconds nodes pv`, the pv in
-/// XBoard's notation (see [`to_xboard`]) from `pos`.
-fn thinking(pos: &AnyPosition, i: &Info) -> String {
+/// XBoard's notation ([`move_to_xboard`]) from `pos`.
+fn thinking(pos: &Position, i: &Info) -> String {
     let score = xboard_score(i.score);
-    let mut p = *pos;
+    let mut p = pos.clone();
     let mut pv = Vec::with_capacity(i.pv.len());
     for &m in &i.pv {
-        pv.push(
-            xboard_move(&p, m, false).unwrap_or_else(|| shift(&uci::format(p.variant(), m), p.variant().size().1, -1)),
-        );
+        pv.push(move_to_xboard(&p, m));
         match p.play(m) {
             Ok(next) => p = next,
             Err(_) => break,
         }
     }
     format!("{} {} {} {} {}", i.depth, score, i.time_ms / 10, i.nodes, pv.join(" "))
-}
-
-/// The position after `moves` from `start`.
-fn replay(start: &AnyPosition, moves: &[Move]) -> AnyPosition {
-    let mut p = *start;
-    for &m in moves {
-        p = p.play_unchecked(m);
-    }
-    p
 }
 
 /// The engine's move as XBoard will get it: the move, a second Menagerie
@@ -454,48 +414,48 @@ fn replay(start: &AnyPosition, moves: &[Move]) -> AnyPosition {
 /// by a short search after each of them. None when no legal move can be
 /// shown (say the only escape from check is an Alseid kidnapping its own
 /// king): XBoard's board would no longer be the game's.
-fn choose_for_xboard(
-    start: &AnyPosition,
-    moves: &[Move],
-    best: Move,
-    ponder: Option<Move>,
-) -> Option<(Move, Option<Move>, String)> {
-    let pos = replay(start, moves);
+fn choose_for_xboard(game: &Game, best: Move, ponder: Option<Move>) -> Option<(Move, Option<Move>, String)> {
+    let here = game.current();
+    let (Some(&pos), Some(cbest)) = (here.compiled(), best.compiled()) else {
+        // Games defined as data: XBoard shows every move.
+        return here.is_legal(best).then(|| (best, None, move_to_xboard(here, best)));
+    };
     let v = pos.variant();
-    let plain = |p: &AnyPosition, m: Move| {
+    let plain = |p: &AnyPosition, m: CompiledMove| {
         xboard_move(p, m, false).unwrap_or_else(|| shift(&uci::format(v, m), v.size().1, -1))
     };
-    if best.kind == MoveKind::Accept && pos.side_to_move() == Color::White {
-        let Ok(after) = pos.play(best) else { return Some((best, None, plain(&pos, best))) };
+    if cbest.kind == MoveKind::Accept && pos.side_to_move() == Color::White {
+        let Ok(after) = pos.play(cbest) else { return Some((best, None, plain(&pos, cbest))) };
         let placements = after.legal_moves();
         let place = ponder
+            .and_then(Move::compiled)
             .filter(|p| placements.iter().any(|m| m == p))
             .or_else(|| placements.iter().copied().find(|m| m.kind == MoveKind::Place));
         if let Some(p) = place
             && let Some(text) = to_xboard(&after, p)
         {
-            return Some((best, Some(p), text));
+            return Some((best, Some(p.into()), text));
         }
-        return Some((best, None, plain(&pos, best)));
+        return Some((best, None, plain(&pos, cbest)));
     }
-    if let Some(text) = to_xboard(&pos, best) {
+    if let Some(text) = to_xboard(&pos, cbest) {
         return Some((best, None, text));
     }
-    let shown: Vec<(Move, String)> =
+    let shown: Vec<(CompiledMove, String)> =
         pos.legal_moves().iter().filter_map(|&m| to_xboard(&pos, m).map(|t| (m, t))).collect();
     let mut engine = Engine::new(EngineOptions { hash_mb: 1, threads: 1, multipv: 1 });
-    let mut chosen: Option<(i32, Move, String)> = None;
+    let mut chosen: Option<(i32, CompiledMove, String)> = None;
     for (m, text) in shown {
-        let mut line = moves.to_vec();
-        line.push(m);
-        if engine.set_position(*start, &line).is_err() {
+        let mut line = game.clone();
+        if line.play(m.into()).is_err() {
             continue;
         }
+        engine.set_game(&line);
         let r = engine.go(Limits::depth(2), |_| {}).wait();
         let score = match r.best {
             Some(_) => -xboard_score(r.score),
-            None => match replay(start, &line).outcome() {
-                Some(Outcome::Win { .. }) => 200_000,
+            None => match line.current().outcome() {
+                Some(o) if o.result != GameResult::Draw => 200_000,
                 _ => 0,
             },
         };
@@ -503,7 +463,7 @@ fn choose_for_xboard(
             chosen = Some((score, m, text));
         }
     }
-    chosen.map(|(_, m, text)| (m, None, text))
+    chosen.map(|(_, m, text)| (m.into(), None, text))
 }
 
 /// Runs the XBoard protocol until `quit` or end of input.
@@ -524,7 +484,6 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
     // White's placement folded into its `accept` (see `choose_for_xboard`).
     let extra: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
     let think = |s: &mut Session, clock: &Clock, post: bool, analyze: bool| {
-        let v = s.variant;
         let mut limits = Limits::default();
         if analyze {
             limits.infinite = true;
@@ -545,46 +504,11 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
         }
         limits.depth = clock.depth;
-        if let Some(game) = s.data.clone() {
-            let here = game.current().clone();
-            let quiet = s.quiet_abort.clone();
-            let slot = s.engine_data_move.clone();
-            s.go_data(
-                limits,
-                Vec::new(),
-                false,
-                move |info| {
-                    if post && info.multipv == 1 {
-                        send(&data_thinking(&here, &info));
-                    }
-                },
-                move |r| {
-                    if analyze || quiet.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut after = game;
-                    if let Some(best) = r.best.filter(|m| after.current().legal_moves().contains(m)) {
-                        let text = data_to_xboard(after.current(), best);
-                        if let Ok(mut slot) = slot.lock() {
-                            *slot = Some(best);
-                        }
-                        send(&format!("move {text}"));
-                        after.play(best);
-                    }
-                    if let Some(line) = data_result_line(&after) {
-                        send(&line);
-                    }
-                },
-            );
-            return;
-        }
-        let start = s.start;
-        let moves = s.moves.clone();
+        let game = s.game.clone();
         let quiet = s.quiet_abort.clone();
         let slot = s.engine_move.clone();
         let extra_slot = extra.clone();
-        let here = s.position();
-        let _ = v;
+        let here = s.position().clone();
         s.go(
             limits,
             false,
@@ -599,7 +523,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 }
                 match r.best {
                     Some(best) => {
-                        let Some((m, second, text)) = choose_for_xboard(&start, &moves, best, r.ponder) else {
+                        let Some((m, second, text)) = choose_for_xboard(&game, best, r.ponder) else {
                             // Playing on would leave XBoard's board behind the game's.
                             send("1/2-1/2 {no legal move XBoard can show}");
                             return;
@@ -611,24 +535,17 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                             *slot = Some(m);
                         }
                         send(&format!("move {text}"));
-                        let mut g = Game::new(start);
-                        for &x in &moves {
-                            let _ = g.play(x);
-                        }
+                        let mut g = game;
                         if g.play(m).is_ok()
                             && second.is_none_or(|x| g.play(x).is_ok())
-                            && let Some(o) = g.outcome()
+                            && let Some(line) = result_line(&g)
                         {
-                            send(&result_line(o));
+                            send(&line);
                         }
                     }
                     None => {
-                        let mut g = Game::new(start);
-                        for &x in &moves {
-                            let _ = g.play(x);
-                        }
-                        if let Some(o) = g.outcome() {
-                            send(&result_line(o));
+                        if let Some(line) = result_line(&game) {
+                            send(&line);
                         }
                     }
                 }
@@ -690,7 +607,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                     match s.select(args[0]) {
                         Err(e) => send(&format!("Error (unknown variant): {e}")),
                         Ok(()) if !XBOARD_DATA_VARIANTS.contains(&args[0]) => {
-                            let described = s.data_position().and_then(|p| describe_data_variant(p.variant()));
+                            let described = s.position().data().and_then(|p| describe_data_variant(p.variant()));
                             for l in described.unwrap_or_default() {
                                 send(&l);
                             }
@@ -778,7 +695,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 pending_engine_move = false;
                 discard_engine_move(s, &extra);
                 let f = args.join(" ");
-                let set = if s.data.is_some() {
+                let set = if s.position().compiled().is_none() {
                     s.set_game(Some(&f), &[])
                 } else {
                     from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[]))
@@ -806,41 +723,17 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                     pending_engine_move = false;
                     sync_engine_move(s, &extra);
                 }
-                if let Some(pos) = s.data_position() {
-                    match data_from_xboard(pos, text).and_then(|m| s.push_data_move(m)) {
-                        Ok(()) => {
-                            if let Some(line) = game_result(s) {
-                                send(&line);
-                            } else if analyzing {
-                                think(s, &clock, true, true);
-                            } else if !force && white_to_move(s) == engine_white {
-                                think(s, &clock, post, false);
-                                pending_engine_move = true;
-                            }
-                        }
-                        Err(_) => send(&format!("Illegal move: {text}")),
-                    }
-                    continue;
-                }
-                let pos = s.position();
-                match from_xboard(&pos, text) {
-                    Some(ms) => {
-                        for m in ms {
-                            let _ = s.push_move(m);
-                        }
-                        if let Some(o) = game_outcome(s) {
-                            send(&result_line(o));
-                        } else if analyzing {
-                            think(s, &clock, true, true);
-                        } else if !force {
-                            let white = s.position().side_to_move() == menagerie_pieces::Color::White;
-                            if white == engine_white {
-                                think(s, &clock, post, false);
-                                pending_engine_move = true;
-                            }
-                        }
-                    }
-                    None => send(&format!("Illegal move: {text}")),
+                let played = move_from_xboard(s.position(), text)
+                    .is_some_and(|ms| ms.into_iter().all(|m| s.push_move(m).is_ok()));
+                if !played {
+                    send(&format!("Illegal move: {text}"));
+                } else if let Some(line) = game_result(s) {
+                    send(&line);
+                } else if analyzing {
+                    think(s, &clock, true, true);
+                } else if !force && white_to_move(s) == engine_white {
+                    think(s, &clock, post, false);
+                    pending_engine_move = true;
                 }
             }
             "?" => s.stop_and_wait(),
@@ -876,12 +769,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             _ => {
                 // Protocol 1 clients send bare moves.
-                if let Some(m) = s.data_position().and_then(|p| data_from_xboard(p, cmd).ok()) {
-                    let _ = s.push_data_move(m);
-                    continue;
-                }
-                let pos = s.position();
-                if let Some(ms) = from_xboard(&pos, cmd) {
+                if let Some(ms) = move_from_xboard(s.position(), cmd) {
                     for m in ms {
                         let _ = s.push_move(m);
                     }
@@ -908,15 +796,12 @@ fn centiseconds(text: &str) -> Option<Duration> {
 
 /// True once the engine's search has announced its move.
 fn engine_move_announced(s: &Session) -> bool {
-    s.engine_move.lock().is_ok_and(|slot| slot.is_some()) || s.engine_data_move.lock().is_ok_and(|slot| slot.is_some())
+    s.engine_move.lock().is_ok_and(|slot| slot.is_some())
 }
 
 /// Forgets a move the engine announced but that was not added to the game.
 fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
     if let Ok(mut slot) = s.engine_move.lock() {
-        *slot = None;
-    }
-    if let Ok(mut slot) = s.engine_data_move.lock() {
         *slot = None;
     }
     if let Ok(mut slot) = extra.lock() {
@@ -927,10 +812,6 @@ fn discard_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
 /// Applies the engine's announced move (and a placement folded into it) to
 /// the game once its search ended.
 fn sync_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
-    if let Some(m) = s.engine_data_move.lock().ok().and_then(|mut slot| slot.take()) {
-        let _ = s.push_data_move(m);
-        return;
-    }
     let m = s.engine_move.lock().ok().and_then(|mut slot| slot.take());
     let second = extra.lock().ok().and_then(|mut slot| slot.take());
     if let Some(m) = m {

@@ -123,11 +123,12 @@ fn play_game(engine: &mut Engine, mut game: Game, args: &Args, out: &mut impl Wr
         if game.moves().len() as u32 >= args.max_plies {
             break 0.5;
         }
-        engine
-            .set_position(*game.start(), game.moves())
-            .map_err(|(i, e)| anyhow::anyhow!("replaying move {i}: {e:?}"))?;
+        let moves: Vec<menagerie_game::Move> = game.moves().iter().map(|&m| m.into()).collect();
+        engine.set_position(*game.start(), &moves).map_err(|e| anyhow::anyhow!("replaying the game: {e}"))?;
         let res = engine.search(Limits::nodes(args.nodes), |_| {});
-        let Some(best) = res.best else { bail!("the search found no move in a position that is not over") };
+        let Some(best) = res.best.and_then(menagerie_game::Move::compiled) else {
+            bail!("the search found no move in a position that is not over")
+        };
         let pos = *game.position();
         let stm = pos.side_to_move();
         if let Some(cp) = white_cp(res.score, stm)

@@ -9,7 +9,6 @@ use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, T
 use menagerie_app::perft::Perft;
 use menagerie_app::play::Validation;
 use menagerie_app::{GamePosition, ParsedPosition, PositionRequest, VariantRef, Variants, nps};
-use menagerie_notation::{san, uci};
 use menagerie_variants::{AnyPosition, PerftControl, PerftTable};
 use std::io::Write;
 use std::path::{Path, PathBuf};

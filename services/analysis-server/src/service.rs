@@ -6,13 +6,10 @@ use crate::jobs::{self, ClientId, EventSender, Jobs, Ticket, Watch};
 use menagerie_api::pb::{self, analysis_service_server::AnalysisService};
 use menagerie_app::fen_check::FenCheck;
 use menagerie_app::play::{self, GameStatus, ValidMove, ValidateError, Validation};
-use menagerie_app::{
-    DataGame, DataPosition, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants,
-};
-use menagerie_notation::{fen, pgn, san, uci};
+use menagerie_app::{DataGame, LoadError, ParsedPosition, PositionRequest, VariantDef, VariantRef, Variants};
+use menagerie_notation::pgn;
 use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Engine, EngineOptions, Info, Limits, Score, SearchHandle};
-use menagerie_variants::{AnyPosition, Move};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -36,7 +36,31 @@ impl State {
         }
         if d.pseudo_royal.is_some() {
             let royals = self.pseudo_royals(d);
-            out.retain(|&m| self.pseudo_royal_legal(d, m, royals));
+            let occ = self.occ();
+            let theirs = royals[(self.side ^ 1) as usize];
+            // The mover's royal pieces that count (not next to an enemy
+            // one under blasts); whether one of them is attacked now.
+            let exposed = bits(royals[self.side as usize])
+                .filter(|&sq| !self.blast_shielded(d, sq, theirs))
+                .fold(0u128, |b, sq| b | bb(sq));
+            let checked = bits(exposed).any(|sq| self.attacked(d, sq, occ, self.side ^ 1, 0));
+            out.retain(|&m| {
+                // Out of check, a quiet move of another piece can only
+                // expose a royal piece along the lines through its squares
+                // (or to a piece whose attacks are not lines and leaps).
+                let quiet = m.kind == Kind::Normal
+                    && !checked
+                    && self.board[m.to as usize] == EMPTY
+                    && royals[self.side as usize] >> m.from & 1 == 0;
+                if quiet {
+                    let occ2 = (occ ^ bb(m.from)) | bb(m.to);
+                    return bits(exposed).all(|sq| {
+                        let dirs = d.dir_bit(sq, m.from) | d.dir_bit(sq, m.to);
+                        !self.attacked_by_lines(d, sq, occ2, self.side ^ 1, 0, dirs)
+                    });
+                }
+                self.pseudo_royal_legal(d, m, royals)
+            });
         }
         if d.must_capture && out.iter().any(|&m| self.takes(m)) {
             out.retain(|&m| self.takes(m));

@@ -39,9 +39,10 @@ def test_handshake_and_options(engine):
     variant = opts["UCI_Variant"]
     assert variant.type == "combo" and variant.default == "chess"
     # The compiled games, then those defined as data (built in), by name.
-    data = ["3check", "5check", "alpaca960", "alseid960", "amazon", "capablanca", "chancellor", "chessgi", "courier",
-            "crazyhouse", "embassy", "grasshopper", "janus", "kingofthehill", "knightmate", "loop", "makruk",
-            "nightrider", "pocketknight", "racingkings", "seirawan", "seirawan960", "shako", "shatranj"]
+    data = ["3check", "5check", "alpaca960", "alseid960", "amazon", "antichess", "atomic", "capablanca", "chancellor",
+            "chessgi", "courier", "crazyhouse", "embassy", "giveaway", "grasshopper", "horde", "janus",
+            "kingofthehill", "knightmate", "loop", "makruk", "nightrider", "nocheckatomic", "pocketknight",
+            "racingkings", "seirawan", "seirawan960", "shako", "shatranj", "suicide"]
     assert list(variant.var) == VARIANTS + data
     assert "VariantPath" in opts
 

@@ -331,3 +331,27 @@ fn flag_wins_and_check_counting_end_games_in_the_cli() {
     let o = run(&["perft", "--variant", "racingkings", "3"]);
     assert_eq!(last_line(&o), "11264");
 }
+
+#[test]
+fn antichess_horde_and_atomic_in_the_cli() {
+    for (variant, count) in [("antichess", "8067"), ("horde", "1274"), ("atomic", "8902")] {
+        let o = run(&["perft", "--variant", variant, "3"]);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        assert_eq!(last_line(&o), count, "{variant}");
+    }
+    // Atomic: the capture that blows up the black king wins at once.
+    let o = run(&["validate", "--variant", "atomic", "--fen", "1k6/Rb6/8/8/4q3/8/8/4K3 w - - 0 1", "a7b7"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("outcome: extinction, White wins"), "{}", stdout(&o));
+    // Antichess: the only capture is forced.
+    let o = run(&[
+        "validate",
+        "--variant",
+        "antichess",
+        "--fen",
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2",
+        "e4e5",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a quiet move when a capture exists is illegal");
+    assert!(stderr(&o).contains("'e4e5' is not a legal move"), "{}", stderr(&o));
+}

@@ -428,6 +428,18 @@ pub(crate) struct Config {
     /// `drop_no_doubled_count` of its own (`dropNoDoubled`, Fairy-Stockfish index).
     pub drop_no_doubled: Option<u8>,
     pub drop_no_doubled_count: u32,
+    /// A side that can capture must (`mustCapture`: antichess).
+    pub must_capture: bool,
+    /// A stalemate is valued by the piece counts (`stalematePieceCount`:
+    /// suicide chess).
+    pub stalemate_piece_count: bool,
+    /// Captures explode the capturing piece and the non-pawn pieces next to
+    /// the target (`blastOnCapture`: atomic).
+    pub blast_on_capture: bool,
+    /// Piece types a blast leaves standing (`blastImmuneTypes`, Fairy-Stockfish indices).
+    pub blast_immune_types: u64,
+    /// The last extinction pieces are royal (`extinctionPseudoRoyal`).
+    pub extinction_pseudo_royal: bool,
 }
 
 pub(crate) fn rank_bb(r: u8) -> u128 {
@@ -511,6 +523,11 @@ impl Config {
             drop_region: [u128::MAX, u128::MAX],
             drop_no_doubled: None,
             drop_no_doubled_count: 1,
+            must_capture: false,
+            stalemate_piece_count: false,
+            blast_on_capture: false,
+            blast_immune_types: 0,
+            extinction_pseudo_royal: false,
         }
     }
 
@@ -807,9 +824,8 @@ const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const IMMOBILITY: &str = "immobilityIllegal";
-const PSEUDO_ROYAL: &str = "pseudo-royal extinction, duple check";
+const PSEUDO_ROYAL: &str = "duple check";
 const XIANGQI: &str = "xiangqi and janggi pieces and rules";
-const FORCED_CAPTURE: &str = "forced capture";
 const PAWN_TYPES: &str = "pawn-type options";
 const MOBILITY_REGION: &str = "mobility regions";
 const MATERIAL: &str = "material counting adjudication";
@@ -817,7 +833,7 @@ const WALLS: &str = "walls, duck, arrows";
 const CONNECT: &str = "connect-N wins";
 const PASSING: &str = "passing";
 const ENCLOSING: &str = "enclosing drops and flips";
-const ATOMIC: &str = "atomic blasts, petrification, immunity";
+const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
@@ -843,7 +859,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("promotionLimit", SHOGI_PROMOTION, None),
     ("immobilityIllegal", IMMOBILITY, Some("false")),
-    ("extinctionPseudoRoyal", PSEUDO_ROYAL, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("flyingGeneral", XIANGQI, Some("false")),
     ("bikjangRule", XIANGQI, Some("false")),
@@ -853,7 +868,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("banner", XIANGQI, None),
     ("janggiElephant", XIANGQI, None),
     ("diagonalLines", XIANGQI, None),
-    ("mustCapture", FORCED_CAPTURE, Some("false")),
     ("pawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypesWhite", PAWN_TYPES, None),
@@ -894,8 +908,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("enclosingDrop", ENCLOSING, Some("none")),
     ("enclosingDropStart", ENCLOSING, None),
     ("flipEnclosedPieces", ENCLOSING, Some("none")),
-    ("blastOnCapture", ATOMIC, Some("false")),
-    ("blastImmuneTypes", ATOMIC, None),
     ("mutuallyImmuneTypes", ATOMIC, None),
     ("petrifyOnCaptureTypes", ATOMIC, None),
     ("petrifyBlastPieces", ATOMIC, Some("false")),
@@ -905,7 +917,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("shatarMateRule", OTHER, Some("false")),
     ("castlingWins", OTHER, Some("-")),
     ("oppositeCastling", OTHER, Some("false")),
-    ("stalematePieceCount", OTHER, Some("false")),
 ];
 
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
@@ -1355,6 +1366,15 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.int("dropNoDoubledCount", &mut c.drop_no_doubled_count)?;
 
+    // Forced captures and atomic blasts.
+    ctx.bool("mustCapture", &mut c.must_capture)?;
+    ctx.bool("stalematePieceCount", &mut c.stalemate_piece_count)?;
+    ctx.bool("blastOnCapture", &mut c.blast_on_capture)?;
+    if let Some(s) = ctx.piece_set("blastImmuneTypes", &c)? {
+        c.blast_immune_types = s;
+    }
+    ctx.bool("extinctionPseudoRoyal", &mut c.extinction_pseudo_royal)?;
+
     // Game end.
     let g = &mut c.game_end;
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
@@ -1501,4 +1521,9 @@ const KNOWN_KEYS: &[&str] = &[
     "extinctionPieceCount",
     "extinctionOpponentPieceCount",
     "countingRule",
+    "mustCapture",
+    "stalematePieceCount",
+    "blastOnCapture",
+    "blastImmuneTypes",
+    "extinctionPseudoRoyal",
 ];

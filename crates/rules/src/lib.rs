@@ -45,6 +45,13 @@
 //!   n-move and n-fold rules and counting are data for the caller
 //!   ([`GameEnd`]); Makruk's counting is kept in the FEN as Fairy-Stockfish
 //!   writes it.
+//! - Forced captures (`mustCapture`: antichess) keep only the legal
+//!   captures when there is one; atomic's blasts (`blastOnCapture`) and its
+//!   king (`extinctionPseudoRoyal`: royal while it is the last of its type,
+//!   judged with the pieces royal before the move, immune next to the enemy
+//!   king, free to ignore its own safety when it blows up the enemy king)
+//!   follow Fairy-Stockfish; `stalematePieceCount` values a stalemate by
+//!   the piece counts (suicide).
 
 //!
 //! # Menagerie's own rules

@@ -588,7 +588,7 @@ impl State {
     fn in_check(&self, d: &VariantDef) -> bool {
         match self.king_sq(d, self.side) {
             Some(k) => self.attacked(d, k, self.occ(), self.side ^ 1, 0),
-            None => false,
+            None => d.pseudo_royal.is_some() && self.pseudo_royal_checked(d),
         }
     }
 
@@ -1296,8 +1296,8 @@ impl State {
         };
         self.pseudo(d, out, sens.is_none());
         let Some(k) = king else {
-            if !d.checking {
-                out.retain(|&m| !self.play(d, m).in_check(d));
+            if d.extended {
+                self.extended_filter(d, out);
             }
             return;
         };
@@ -1308,9 +1308,8 @@ impl State {
                 matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
             quick || self.legal_in(d, m, checked)
         });
-        if !d.checking {
-            // `checking = false`: a move that gives check is illegal.
-            out.retain(|&m| !self.play(d, m).in_check(d));
+        if d.extended {
+            self.extended_filter(d, out);
         }
     }
 
@@ -1397,6 +1396,10 @@ impl State {
             Kind::Swap => self.play_swap(d, m, n),
             Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop => {}
         }
+        let blasted = match d.blast {
+            Some(immune) if captured != EMPTY => State::blast(d, immune, m.to, n),
+            _ => 0,
+        };
         if let Some(dr) = &d.drops {
             self.hand_and_promotions(d, dr, m, n, captured);
         }
@@ -1410,7 +1413,7 @@ impl State {
                     let k = self.castle_king[cr / 2];
                     let r = self.castle_rook[cr];
                     let gone = m.from == k || m.from == r || m.to == k || m.to == r || kid == k || kid == r;
-                    if gone || converted & (bb(k) | bb(r)) != 0 {
+                    if gone || (converted | blasted) & (bb(k) | bb(r)) != 0 {
                         n.rights &= !(1 << cr);
                     }
                 }
@@ -2354,6 +2357,22 @@ impl Position {
         let white = self.white_to_move();
         if self.in_check() {
             Outcome::valued(EndReason::Checkmate, rules.checkmate_value, white)
+        } else if d.stalemate_piece_count {
+            // Fewer pieces than the opponent: the stalemate value; more:
+            // its opposite; as many: a draw.
+            let s = &self.state;
+            let own = s.by_color[s.side as usize].count_ones();
+            let theirs = s.by_color[(s.side ^ 1) as usize].count_ones();
+            let value = match own.cmp(&theirs) {
+                std::cmp::Ordering::Equal => GameValue::Draw,
+                std::cmp::Ordering::Less => rules.stalemate_value,
+                std::cmp::Ordering::Greater => match rules.stalemate_value {
+                    GameValue::Win => GameValue::Loss,
+                    GameValue::Loss => GameValue::Win,
+                    v => v,
+                },
+            };
+            Outcome::valued(EndReason::Stalemate, value, white)
         } else {
             Outcome::valued(EndReason::Stalemate, rules.stalemate_value, white)
         }
@@ -2476,6 +2495,7 @@ impl Position {
 
 pub(crate) mod access;
 mod game;
+mod lichess;
 mod san;
 mod takeover;
 pub use game::Game;

@@ -477,6 +477,18 @@ pub struct VariantDef {
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
     pub(crate) checking: bool,
+    /// A side that has a legal capture must capture (`mustCapture`: antichess).
+    pub(crate) must_capture: bool,
+    /// A stalemate is valued by the piece counts (`stalematePieceCount`):
+    /// the side with fewer pieces gets the stalemate value, equal counts draw.
+    pub(crate) stalemate_piece_count: bool,
+    /// Atomic blasts (`blastOnCapture`): the types a blast spares (bit per
+    /// type, `blastImmuneTypes`), if captures blast.
+    pub(crate) blast: Option<u16>,
+    /// `extinctionPseudoRoyal`: the extinction types (bit per type) whose
+    /// pieces are royal while a side has at most one more of the type than
+    /// the extinction count (atomic's king).
+    pub(crate) pseudo_royal: Option<u16>,
     /// A position may end the game at once, without legal moves:
     /// extinction, a flag reached, the checks given.
     pub(crate) immediate_end: bool,
@@ -606,6 +618,10 @@ impl VariantDef {
                 (self.check_counting, "check counting"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
+                (self.must_capture, "forced captures"),
+                (self.stalemate_piece_count, "stalemate piece count"),
+                (self.blast.is_some(), "atomic blasts"),
+                (self.pseudo_royal.is_some(), "pseudo-royal pieces"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))
@@ -947,6 +963,10 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         check_counting: c.check_counting,
         drops: None,
         checking: c.checking,
+        must_capture: c.must_capture,
+        stalemate_piece_count: c.stalemate_piece_count,
+        blast: None,
+        pseudo_royal: None,
         immediate_end: false,
         dir_rays: Arc::new([]),
         dir_mask: Arc::new([]),
@@ -1078,10 +1098,45 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     if c.check_counting && !c.checking {
         return Err("checkCounting = true needs checking = true".into());
     }
+    lichess_rules(&mut def, c, &index_of)?;
     def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting;
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// Forced captures, atomic blasts and pseudo-royal extinction pieces
+/// (antichess, atomic), checked against the rules they are not combined
+/// with here. Each lists and tests every move.
+fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
+    let set = |s: u64| types_of(s, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+    if c.blast_on_capture {
+        def.blast = Some(set(c.blast_immune_types));
+    } else if c.blast_immune_types != 0 {
+        return Err("blastImmuneTypes needs blastOnCapture = true".into());
+    }
+    if c.extinction_pseudo_royal {
+        match def.extinction {
+            Some((Some(types), _, 0, false)) => def.pseudo_royal = Some(types as u16),
+            _ => {
+                return Err("extinctionPseudoRoyal needs extinctionValue and extinctionPieceTypes (not *), without extinctionOpponentPieceCount or extinctionClaim".into());
+            }
+        }
+        if c.blast_immune_types != 0 {
+            return Err("extinctionPseudoRoyal with blastImmuneTypes".into());
+        }
+        if def.types.iter().any(|t| t.royal) {
+            return Err("extinctionPseudoRoyal with a royal king (king = -, commoner = k)".into());
+        }
+    }
+    if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() {
+        if def.extended || c.gating || c.seirawan_gating || c.check_counting || !c.checking || c.flag_region != [0, 0] {
+            return Err("mustCapture, blastOnCapture and extinctionPseudoRoyal cannot be combined with gating, Menagerie's own rules, flags, check counting or checking = false".into());
+        }
+        def.full_listing = true;
+        def.extended = true;
+    }
+    Ok(())
 }
 
 /// Drops (`pieceDrops` and the keys that shape them), checked against the
@@ -1094,7 +1149,7 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         return Ok(());
     }
     if def.extended {
-        return Err("pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces) or checking = false".into());
+        return Err("pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces), mustCapture, blastOnCapture, extinctionPseudoRoyal or checking = false".into());
     }
     if def.gating {
         return Err("pieceDrops together with gating".into());

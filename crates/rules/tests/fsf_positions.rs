@@ -4,7 +4,8 @@
 //!
 //! The committed files cover the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check), and drops (crazyhouse,
-//! loop, chessgi, pocket knight); `MENAGERIE_FSF_POSITIONS`
+//! loop, chessgi, pocket knight), and lichess's variants (antichess,
+//! giveaway, suicide, horde, atomic, nocheckatomic); `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
 //! leniently, as the script's `--ini`).
@@ -13,6 +14,7 @@ use menagerie_rules::{Definitions, GameResult, Position};
 
 const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-pyffish.txt");
 const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
+const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -100,6 +102,18 @@ fn drops_play_as_fairy_stockfish() {
     let (positions, ends) = check(DROPS);
     assert!(positions >= 1000 && ends >= 4, "{positions} positions, {ends} game ends");
     assert!(DROPS.contains('~') && DROPS.contains("P@"), "the file has promoted pieces and pawn drops");
+}
+
+/// Antichess and its relatives (forced captures, extinction and stalemate
+/// wins), horde (White without a king) and atomic (blasts, pseudo-royal
+/// kings): `tests/perft/lichess-pyffish.txt`.
+#[test]
+fn lichess_variants_play_as_fairy_stockfish() {
+    let (positions, ends) = check(LICHESS);
+    assert!(positions >= 3000 && ends >= 30, "{positions} positions, {ends} game ends");
+    for v in ["antichess;", "giveaway;", "suicide;", "horde;", "atomic;"] {
+        assert!(LICHESS.contains(v), "{v}");
+    }
 }
 
 #[test]

@@ -3,14 +3,16 @@
 //! Fairy-Stockfish's counts for the flag-win and check-counting variants
 //! (`tests/perft/flags-checks.epd`), and crazyhouse and its relatives
 //! (`tests/perft/drops.epd`: python-chess's crazyhouse suite and
-//! Fairy-Stockfish's counts).
+//! Fairy-Stockfish's counts), and lichess's antichess, horde and atomic
+//! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts).
 
 use menagerie_rules::{Definitions, Position};
 
 const EPD: &str = concat!(
     include_str!("../../../tests/perft/data-variants.epd"),
     include_str!("../../../tests/perft/flags-checks.epd"),
-    include_str!("../../../tests/perft/drops.epd")
+    include_str!("../../../tests/perft/drops.epd"),
+    include_str!("../../../tests/perft/lichess.epd")
 );
 
 struct Case {
@@ -102,6 +104,12 @@ variant_test!(crazyhouse, "crazyhouse");
 variant_test!(loop_chess, "loop");
 variant_test!(chessgi, "chessgi");
 variant_test!(pocketknight, "pocketknight");
+variant_test!(antichess, "antichess");
+variant_test!(giveaway, "giveaway");
+variant_test!(suicide, "suicide");
+variant_test!(horde, "horde");
+variant_test!(atomic, "atomic");
+variant_test!(nocheckatomic, "nocheckatomic");
 
 #[test]
 fn every_line_has_a_variant() {

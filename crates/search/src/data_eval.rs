@@ -30,8 +30,11 @@
 //! - Pieces in hand (S-chess) and reserve pieces (Pioneer gating, in hand
 //!   or behind a live gate) count [`HAND_PERCENT`] per cent of their value.
 //! - Tempo: [`TEMPO_CP`] for the side to move.
+//! - In games where losing every piece wins (antichess, giveaway, suicide:
+//!   `extinctionValue = win` for all pieces) the sum is counted against
+//!   each side: fewer and less mobile pieces are better.
 
-use menagerie_rules::{Position, VariantDef};
+use menagerie_rules::{GameValue, Position, VariantDef};
 use std::sync::Arc;
 
 /// Probability that a square is occupied in the congestion averages.
@@ -70,6 +73,9 @@ pub struct DataEval {
     /// Pawn-like or royal types, as a bit set of type indices.
     pawn_or_royal: u32,
     pawn_value: i32,
+    /// Losing every piece wins (antichess, giveaway, suicide): material and
+    /// mobility count against their owner.
+    anti: bool,
 }
 
 /// A fixed pseudo-random sequence (SplitMix64).
@@ -138,6 +144,7 @@ impl DataEval {
             by_value,
             pawn_or_royal,
             pawn_value,
+            anti: def.game_end.extinction_value == GameValue::Win && def.game_end.extinction_piece_types == "*",
         };
         eval.fill_pst();
         eval
@@ -247,7 +254,7 @@ impl DataEval {
                 score[c] += n * self.values.get(t as usize).copied().unwrap_or(0) * HAND_PERCENT / 100;
             }
         }
-        let white = score[0] - score[1];
+        let white = if self.anti { score[1] - score[0] } else { score[0] - score[1] };
         TEMPO_CP + if pos.white_to_move() { white } else { -white }
     }
 }

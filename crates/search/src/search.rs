@@ -59,12 +59,15 @@ fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
     }
 }
 
-/// Converts an internal score to the reported form.
+/// Converts an internal score to the reported form: mate in moves, a loss
+/// after an odd number of plies (a move that ends the game against its
+/// maker, as stalemating the opponent in antichess) counted as the move
+/// it takes (`mate -1`, never `mate 0` for a side that still has a move).
 pub(crate) fn score_of(v: i32) -> Score {
     if v >= MATE_BOUND {
         Score::Mate((MATE - v + 1) / 2)
     } else if v <= -MATE_BOUND {
-        Score::Mate(-((MATE + v) / 2))
+        Score::Mate(-((MATE + v + 1) / 2))
     } else {
         Score::Cp(v)
     }

@@ -229,6 +229,26 @@ fn shatranj_stalemate_wins() {
 }
 
 #[test]
+fn lichess_variants_end_as_their_rules_say() {
+    // Atomic: in check, Rxb7 blows up the black king.
+    assert_eq!(win_in("atomic", "1k6/Rb6/8/8/4q3/8/8/4K3 w - - 0 1", 1), "a7b7");
+    // Horde: Black takes White's last pawn.
+    assert_eq!(win_in("horde", "4k3/8/8/8/8/8/P7/1q6 b - - 0 1", 1), "b1a2");
+    // Antichess: every king move stalemates Black, who then wins; the
+    // loss is reported as one move away, not as "mate 0".
+    let p = pos("antichess", "8/8/8/8/8/p7/P7/7K w - - 0 1");
+    let r = search(&p, &[], Limits::depth(3));
+    assert_eq!(r.score, Score::Mate(-1));
+    // Antichess: offering the last piece to the pawn, which must take it,
+    // wins.
+    let p = pos("antichess", "8/8/8/8/8/2p5/7R/8 w - - 0 1");
+    let r = search(&p, &[], Limits::depth(3));
+    assert_eq!(r.score, Score::Mate(1));
+    let best = p.move_text(r.best.unwrap());
+    assert!(best == "h2d2" || best == "h2b2", "{best}");
+}
+
+#[test]
 fn repetition_is_a_draw() {
     // White is a queen and a knight up; Black's only way out is to repeat
     // the start position a third time (twice in the game so far).
@@ -298,7 +318,10 @@ fn random_position(def: &std::sync::Arc<menagerie_rules::VariantDef>, seed: u64,
     (start, moves)
 }
 
-const VARIANTS: [&str; 11] = [
+const VARIANTS: [&str; 14] = [
+    "antichess",
+    "horde",
+    "atomic",
     "capablanca",
     "shatranj",
     "makruk",

@@ -849,7 +849,18 @@ mod tests {
                 "shako"
             ]
         );
-        for left_out in ["courier", "seirawan960", "kingofthehill", "racingkings", "3check", "5check"] {
+        for left_out in [
+            "courier",
+            "seirawan960",
+            "kingofthehill",
+            "racingkings",
+            "3check",
+            "5check",
+            "antichess",
+            "giveaway",
+            "horde",
+            "atomic",
+        ] {
             assert!(variants.data(left_out).is_ok(), "{left_out} is built in");
             assert!(!announced.iter().any(|n| n == left_out), "{left_out}");
         }

@@ -618,3 +618,23 @@ fn uci_plays_flag_and_check_counting_games_to_their_end() {
     assert_eq!(o.to_string(), "flag, White wins");
     e.quit(Some("quit"));
 }
+
+#[test]
+fn uci_plays_antichess_horde_and_atomic_legally() {
+    // Forced captures, a side without a king, explosions: every move the
+    // engine gives is legal, and after the end it has none.
+    for variant in ["antichess", "horde", "atomic"] {
+        let game = uci_game(variant, &["nodes 2000", "depth 3"], 120);
+        assert!(!game.moves().is_empty(), "{variant}");
+    }
+    // Atomic: in check, Rxb7 blows up the black king and wins at once.
+    let mut e = uci_engine();
+    e.send("setoption name UCI_Variant value atomic");
+    let fen = "1k6/Rb6/8/8/4q3/8/8/4K3 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    let pos = Position::from_fen(Definitions::builtin().get("atomic").unwrap(), fen).unwrap();
+    let best = uci_search(&mut e, &pos);
+    assert_eq!(best, "a7b7");
+    e.quit(Some("quit"));
+}

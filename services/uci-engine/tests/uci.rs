@@ -92,25 +92,31 @@ fn handshake_lists_options_and_variants() {
             "alpaca960",
             "alseid960",
             "amazon",
+            "antichess",
+            "atomic",
             "capablanca",
             "chancellor",
             "chessgi",
             "courier",
             "crazyhouse",
             "embassy",
+            "giveaway",
             "grasshopper",
+            "horde",
             "janus",
             "kingofthehill",
             "knightmate",
             "loop",
             "makruk",
             "nightrider",
+            "nocheckatomic",
             "pocketknight",
             "racingkings",
             "seirawan",
             "seirawan960",
             "shako",
-            "shatranj"
+            "shatranj",
+            "suicide"
         ]
     );
     assert_eq!(option("VariantPath"), "option name VariantPath type string default <empty>");

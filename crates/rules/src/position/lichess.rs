@@ -1,0 +1,183 @@
+//! Forced captures, atomic blasts and pseudo-royal pieces (Fairy-Stockfish's
+//! `mustCapture`, `blastOnCapture` and `extinctionPseudoRoyal`; lichess's
+//! antichess and atomic).
+//!
+//! - Forced captures: when a side has a legal capture (en passant
+//!   included, castling never), only its captures are legal.
+//! - Blasts: a capture removes the capturing piece and every piece next to
+//!   the target square but pawns (and the `blastImmuneTypes`), of both
+//!   colours; a castling piece blown away takes its castling right with it.
+//!   En passant blasts around the capturing pawn's destination.
+//! - Pseudo-royal pieces: while a side has at most one more piece of an
+//!   extinction type than the extinction count, those pieces are royal as
+//!   a king is, judged as Fairy-Stockfish judges them, with the pieces
+//!   royal before the move: a move may not remove one of the mover's
+//!   (a capture next to its own king blowing it up), one that removes an
+//!   opponent's is legal whatever it leaves attacked, and otherwise none of
+//!   the mover's may be left attacked. Under blasts a royal piece next to
+//!   an enemy royal piece cannot be attacked at all (taking it would blow
+//!   up the taker's own), so kings may stand side by side. Castling may not
+//!   start from or pass an attacked square.
+
+use super::{EMPTY, Kind, Move, State, bb, bits};
+use crate::variant::VariantDef;
+
+impl State {
+    /// The moves of `out` (pseudo-legal, or legal as to a royal king) that
+    /// the rules of this module leave legal; the variant has one of them
+    /// (or `checking = false`, or one of Menagerie's own rules, for which
+    /// this only applies `checking`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn extended_filter(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        if !d.checking {
+            // `checking = false`: a move that gives check is illegal.
+            out.retain(|&m| !self.play(d, m).in_check(d));
+        }
+        if d.pseudo_royal.is_some() {
+            let royals = self.pseudo_royals(d);
+            let occ = self.occ();
+            let theirs = royals[(self.side ^ 1) as usize];
+            // The mover's royal pieces that count (not next to an enemy
+            // one under blasts); whether one of them is attacked now.
+            let exposed = bits(royals[self.side as usize])
+                .filter(|&sq| !self.blast_shielded(d, sq, theirs))
+                .fold(0u128, |b, sq| b | bb(sq));
+            let checked = bits(exposed).any(|sq| self.attacked(d, sq, occ, self.side ^ 1, 0));
+            out.retain(|&m| {
+                // Out of check, a quiet move of another piece can only
+                // expose a royal piece along the lines through its squares
+                // (or to a piece whose attacks are not lines and leaps).
+                let quiet = m.kind == Kind::Normal
+                    && !checked
+                    && self.board[m.to as usize] == EMPTY
+                    && royals[self.side as usize] >> m.from & 1 == 0;
+                if quiet {
+                    let occ2 = (occ ^ bb(m.from)) | bb(m.to);
+                    return bits(exposed).all(|sq| {
+                        let dirs = d.dir_bit(sq, m.from) | d.dir_bit(sq, m.to);
+                        !self.attacked_by_lines(d, sq, occ2, self.side ^ 1, 0, dirs)
+                    });
+                }
+                self.pseudo_royal_legal(d, m, royals)
+            });
+        }
+        if d.must_capture && out.iter().any(|&m| self.takes(m)) {
+            out.retain(|&m| self.takes(m));
+        }
+    }
+
+    /// Whether `m` (a board move of the side to move) takes an enemy piece.
+    #[inline]
+    pub(super) fn takes(&self, m: Move) -> bool {
+        match m.kind {
+            Kind::EnPassant => true,
+            Kind::Normal | Kind::Promotion => self.board[m.to as usize] != EMPTY,
+            _ => false,
+        }
+    }
+
+    /// Each side's pseudo-royal pieces: those of an extinction type of
+    /// which the side has at most the extinction count plus one.
+    pub(super) fn pseudo_royals(&self, d: &VariantDef) -> [u128; 2] {
+        let Some(types) = d.pseudo_royal else { return [0; 2] };
+        let limit = d.extinction.map_or(0, |e| e.1) + 1;
+        let mut royals = [0u128; 2];
+        for t in bits(u128::from(types)) {
+            for (c, r) in royals.iter_mut().enumerate() {
+                let b = self.by_type[t as usize] & self.by_color[c];
+                if b.count_ones() <= limit {
+                    *r |= b;
+                }
+            }
+        }
+        royals
+    }
+
+    /// Whether the royal piece on `sq` of colour `c` cannot be attacked
+    /// because it stands next to an enemy royal piece (`theirs`) and
+    /// captures blast.
+    #[inline]
+    fn blast_shielded(&self, d: &VariantDef, sq: u8, theirs: u128) -> bool {
+        d.blast.is_some() && d.neighbours[sq as usize] & theirs != 0
+    }
+
+    /// Whether one of the side to move's pseudo-royal pieces is attacked
+    /// (its "check").
+    pub(super) fn pseudo_royal_checked(&self, d: &VariantDef) -> bool {
+        let us = self.side as usize;
+        let royals = self.pseudo_royals(d);
+        let occ = self.occ();
+        bits(royals[us])
+            .any(|sq| !self.blast_shielded(d, sq, royals[us ^ 1]) && self.attacked(d, sq, occ, self.side ^ 1, 0))
+    }
+
+    /// Fairy-Stockfish's legality of `m` as to pseudo-royal pieces, `royals`
+    /// being [`State::pseudo_royals`] of this position.
+    fn pseudo_royal_legal(&self, d: &VariantDef, m: Move, royals: [u128; 2]) -> bool {
+        let us = self.side;
+        let them = us ^ 1;
+        let mut mine = royals[us as usize];
+        let theirs = royals[them as usize];
+        let mut kto = m.to;
+        if m.kind == Kind::Castling {
+            let cr = 2 * us as usize + usize::from(m.to < m.from);
+            let (kfrom, _, king_to, _) = self.castle_squares(d, cr);
+            kto = king_to;
+            if mine >> kfrom & 1 != 0 {
+                // The king's squares from its own to its destination (not
+                // included), with the king lifted.
+                let occ = self.occ() ^ bb(kfrom);
+                let mut s = kfrom;
+                loop {
+                    if !self.blast_shielded(d, s, theirs) && self.attacked(d, s, occ, them, 0) {
+                        return false;
+                    }
+                    if kto == kfrom {
+                        break;
+                    }
+                    s = if kto > kfrom { s + 1 } else { s - 1 };
+                    if s == kto {
+                        break;
+                    }
+                }
+            }
+        }
+        if m.kind != Kind::Drop && mine >> m.from & 1 != 0 {
+            mine ^= bb(m.from) | bb(kto);
+        }
+        if m.kind == Kind::Promotion && d.pseudo_royal.is_some_and(|t| t >> m.promo & 1 != 0) {
+            let own = self.by_type[m.promo as usize] & self.by_color[us as usize];
+            if own.count_ones() > d.extinction.map_or(0, |e| e.1) {
+                mine &= !own;
+            } else {
+                mine |= bb(kto);
+            }
+        }
+        let n = self.play(d, m);
+        let occ = n.occ();
+        if mine & !occ != 0 {
+            // One of the mover's royal pieces is blown up.
+            return false;
+        }
+        if theirs & !occ != 0 {
+            return true;
+        }
+        bits(mine).all(|sq| self.blast_shielded(d, sq, theirs) || !n.attacked(d, sq, occ, them, 0))
+    }
+
+    /// The blast of a capture on `to` in `n` (the position after the move
+    /// but for the blast): the capturing piece and the pieces next to `to`
+    /// but pawns and immune types go; the squares emptied.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn blast(d: &VariantDef, immune: u16, to: u8, n: &mut State) -> u128 {
+        let pawns = d.pawn.map_or(0, |p| n.by_type[p as usize]);
+        let spared = bits(u128::from(immune)).fold(0u128, |b, t| b | n.by_type[t as usize]);
+        let blasted = ((d.neighbours[to as usize] & n.occ() & !pawns) | bb(to)) & !spared;
+        for sq in bits(blasted) {
+            n.remove(sq);
+        }
+        blasted
+    }
+}

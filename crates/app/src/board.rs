@@ -1,7 +1,7 @@
 //! Board pictures of a request's position, in any variant: the one drawing
 //! task of the server's RenderBoard and the CLI's `svg`.
 
-use crate::{PositionError, PositionRequest, VariantRef, Variants};
+use crate::{PositionError, PositionRequest, Variants};
 use menagerie_render::{BoardRequest, OptionError, RenderError, request_options};
 
 /// Why a picture could not be drawn.
@@ -27,21 +27,10 @@ impl Variants {
         position: &PositionRequest<'_, S>,
         board: &BoardRequest<'_>,
     ) -> Result<String, BoardError> {
-        match self.find(position.variant).map_err(PositionError::from)? {
-            VariantRef::Compiled(_) => {
-                let p = self.position(position)?;
-                let (files, ranks) = p.current.variant().size();
-                let last_move = p.moves.last().and_then(|&m| menagerie_render::last_move_squares(m));
-                let options = request_options(board, files, ranks, last_move)?;
-                Ok(menagerie_render::render(&p.current, &options)?)
-            }
-            VariantRef::Data(_) => {
-                let game = self.data_game(position)?;
-                let def = game.current().variant();
-                let last_move = game.moves().last().and_then(|&m| menagerie_render::data_last_move_squares(m));
-                let options = request_options(board, def.files, def.ranks, last_move)?;
-                Ok(menagerie_render::render_data(game.current(), &options)?)
-            }
-        }
+        let game = self.game(position)?;
+        let (files, ranks) = game.current().size();
+        let last_move = game.moves().last().and_then(|&m| menagerie_render::last_move_squares(m));
+        let options = request_options(board, files, ranks, last_move)?;
+        Ok(menagerie_render::render_position(game.current(), &options)?)
     }
 }

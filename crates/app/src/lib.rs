@@ -6,9 +6,13 @@
 //! - [`Variants`]: the variants a request may name, and the position a
 //!   request describes (variant name, FEN, moves) as a [`ParsedPosition`].
 //! - [`pgn`]: reading PGN games of every variant, compiled or defined as
-//!   data ([`Variants::pgn_reader`], [`Variants::read_pgn`]).
-//! - [`play`]: how a game stands by the game-end policy, and move
-//!   validation ([`Variants::validate`]).
+//!   data ([`Variants::pgn_reader`], [`Variants::read_pgn`]), and writing a
+//!   request's game with tags and result ([`Variants::write_pgn`]).
+//! - [`Variants::game`]: the game a request describes, as the one face's
+//!   [`menagerie_game::Game`] of any variant.
+//! - [`play`]: how a game stands by the game-end policy ([`play::status`]),
+//!   move validation ([`Variants::validate`]), legal moves, replays, and the
+//!   game a search may take ([`Variants::game_to_search`]).
 //! - [`perft`]: perft and divide of any position, over threads, with the
 //!   caller's stop flag, progress counter and table ([`perft::Perft`]).
 //! - [`catalogue`]: every variant described ([`Variants::catalogue`]).
@@ -42,7 +46,6 @@ pub use menagerie_rules::{
     Game as DataGame, Loaded, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, Skipped,
     VariantDef,
 };
-pub use perft::data_divide;
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
     Variants, compiled_twin_for, play_moves,

@@ -288,11 +288,3 @@ impl Perft {
         }
     }
 }
-
-/// Perft per root move of a position of a variant defined as data, in
-/// generation order, each move in the data core's coordinate notation, on
-/// this thread (the engines' `go perft`).
-pub fn data_divide(pos: &DataPosition, depth: u32) -> Vec<(String, u64)> {
-    let below = depth.saturating_sub(1);
-    pos.legal_moves().into_iter().map(|m| (pos.move_text(m), GamePosition::Data(pos.play(m)).perft(below))).collect()
-}

@@ -18,8 +18,9 @@
 //! # Ok::<(), menagerie_notation::pgn::PgnError>(())
 //! ```
 
-use crate::play::{GameStatus, ValidMove, data_status, describe_data_moves, describe_moves, status};
-use crate::{DataPosition, PositionError, PositionRequest, VariantRef, Variants};
+use crate::play::{GameStatus, ValidMove, describe_line, describe_moves, status};
+use crate::{DataPosition, PositionError, PositionRequest, Variants};
+use menagerie_game::{Game as FaceGame, Move as FaceMove};
 use menagerie_notation::fen;
 use menagerie_notation::pgn::{
     AnyPgnGame, GameResult, IllegalPgnMove, PgnError, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions,
@@ -74,6 +75,84 @@ pub enum ReplayPgnError {
     },
 }
 
+/// The most tags [`Variants::write_pgn`] sets.
+pub const MAX_TAGS: usize = 256;
+
+/// Why [`Variants::write_pgn`] wrote no PGN.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum WritePgnError {
+    /// The request's position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// More tags than [`MAX_TAGS`].
+    #[error("{count} tags is more than the {max} accepted")]
+    TooManyTags {
+        /// How many were given.
+        count: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// Tag `index` (0-based) has a name that is not 1 to 255 letters,
+    /// digits or `_`.
+    #[error("tag name '{name}' must be 1 to 255 letters, digits or '_'")]
+    TagName {
+        /// Its index in the list.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// Tag `index` has a value of more than one line or 4096 bytes.
+    #[error("a tag value is one line of at most 4096 bytes")]
+    TagValue {
+        /// Its index in the list.
+        index: usize,
+    },
+    /// Tag `index` is one the position and result give (`FEN`, `Result`...).
+    #[error("'{name}' comes from the position and result, not from a tag")]
+    TagFromGame {
+        /// Its index in the list.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// The result is not a PGN result token.
+    #[error("'{0}' is not a result (1-0, 0-1, 1/2-1/2 or *)")]
+    Result(String),
+    /// The result contradicts the game's end.
+    #[error("{0}")]
+    Contradiction(String),
+    /// The game could not be written.
+    #[error("{0}")]
+    Internal(String),
+}
+
+/// Why a PGN text does not hold exactly one game.
+#[derive(Debug, thiserror::Error)]
+pub enum OneGameError {
+    /// The text does not read as PGN of known variants.
+    #[error(transparent)]
+    Read(#[from] PgnError),
+    /// It holds no game.
+    #[error("the PGN holds no game")]
+    None,
+    /// It holds this many games.
+    #[error("the PGN holds {0} games; annotate one game per call")]
+    Several(usize),
+}
+
+/// `game`'s start and moves as a PGN game (roster tags `?`, result `*`).
+pub fn pgn_of(game: &FaceGame) -> AnyPgnGame {
+    if let Some(g) = game.compiled() {
+        let mut pgn = PgnGame::from_position(*g.start());
+        pgn.moves = g.moves().iter().map(|&m| PgnMove::new(m)).collect();
+        return AnyPgnGame::Compiled(pgn);
+    }
+    let start = game.start().data().cloned().unwrap_or_else(|| unreachable!("a game is compiled or defined as data"));
+    let mut pgn = PgnGame::from_position(start);
+    pgn.moves = game.moves().iter().filter_map(|m| m.data()).map(PgnMove::new).collect();
+    AnyPgnGame::Data(pgn)
+}
+
 /// `game` replayed: each move of its main line described.
 pub fn replay_game(game: &AnyPgnGame) -> Result<ReplayedGame, IllegalPgnMove> {
     let (tags, variant, start_fen, moves) = match game {
@@ -85,8 +164,8 @@ pub fn replay_game(game: &AnyPgnGame) -> Result<ReplayedGame, IllegalPgnMove> {
         AnyPgnGame::Data(g) => {
             g.positions()?;
             let start = if g.start == DataPosition::start(&g.variant) { String::new() } else { g.start.fen() };
-            let played: Vec<_> = g.moves.iter().map(|m| m.mv).collect();
-            (&g.tags, g.variant.name.clone(), start, describe_data_moves(&g.start, &played))
+            let played: Vec<FaceMove> = g.moves.iter().map(|m| m.mv.into()).collect();
+            (&g.tags, g.variant.name.clone(), start, describe_line(&g.start.clone().into(), &played))
         }
     };
     Ok(ReplayedGame {
@@ -134,20 +213,9 @@ impl Variants {
     /// The game `request` describes (its start, the variant's or its FEN,
     /// and its moves, all legal) as a PGN game, and how it stands.
     pub fn pgn_game<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<PlayedGame, PositionError> {
-        let (mut game, status) = match self.find(request.variant)? {
-            VariantRef::Compiled(_) => {
-                let parsed = self.position(request)?;
-                let mut game = PgnGame::from_position(parsed.start);
-                game.moves = parsed.moves.iter().map(|&m| PgnMove::new(m)).collect();
-                (AnyPgnGame::Compiled(game), status(&parsed.game()))
-            }
-            VariantRef::Data(_) => {
-                let played = self.data_game(request)?;
-                let mut game = PgnGame::from_position(played.start().clone());
-                game.moves = played.moves().iter().map(|&m| PgnMove::new(m)).collect();
-                (AnyPgnGame::Data(game), data_status(&played))
-            }
-        };
+        let played = self.game(request)?;
+        let status = status(&played);
+        let mut game = pgn_of(&played);
         let result =
             status.ended.as_ref().and_then(|e| GameResult::from_token(e.result)).unwrap_or(GameResult::Unknown);
         match &mut game {
@@ -155,6 +223,71 @@ impl Variants {
             AnyPgnGame::Data(g) => g.result = result,
         }
         Ok(PlayedGame { game, status })
+    }
+
+    /// WritePgn's text of the game `request` describes ([`Variants::pgn_game`]),
+    /// with `tags` (name, value) and `result` (a PGN result token; the
+    /// game's own when empty). A game the rules have decided (checkmate,
+    /// stalemate, a variant's win, ...) takes no other result; an undecided
+    /// one takes any (a resignation, a draw by agreement, a loss on time).
+    pub fn write_pgn<S: AsRef<str>>(
+        &self,
+        request: &PositionRequest<'_, S>,
+        tags: &[(&str, &str)],
+        result: &str,
+    ) -> Result<String, WritePgnError> {
+        let played = self.pgn_game(request)?;
+        // An ended game's result (a draw the side to move may claim is not one).
+        let ended = played.status.ended;
+        let mut game = played.game;
+        if tags.len() > MAX_TAGS {
+            return Err(WritePgnError::TooManyTags { count: tags.len(), max: MAX_TAGS });
+        }
+        for (index, &(name, value)) in tags.iter().enumerate() {
+            let name_ok =
+                !name.is_empty() && name.len() <= 255 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !name_ok {
+                return Err(WritePgnError::TagName { index, name: name.to_string() });
+            }
+            if value.len() > 4096 || value.contains(['\n', '\r']) {
+                return Err(WritePgnError::TagValue { index });
+            }
+            let set = match &mut game {
+                AnyPgnGame::Compiled(g) => g.set_tag(name, value),
+                AnyPgnGame::Data(g) => g.set_tag(name, value),
+            };
+            if !set {
+                return Err(WritePgnError::TagFromGame { index, name: name.to_string() });
+            }
+        }
+        if !result.is_empty() {
+            let token = GameResult::from_token(result).ok_or_else(|| WritePgnError::Result(result.to_string()))?;
+            if let Some(o) = ended.filter(|o| o.result != token.as_str()) {
+                return Err(WritePgnError::Contradiction(format!(
+                    "'{}' contradicts the game: it is over, {} ({}); give {} or leave the result empty",
+                    token.as_str(),
+                    o.result,
+                    o.description,
+                    o.result
+                )));
+            }
+            match &mut game {
+                AnyPgnGame::Compiled(g) => g.result = token,
+                AnyPgnGame::Data(g) => g.result = token,
+            }
+        }
+        game.to_pgn().map_err(|e| WritePgnError::Internal(e.to_string()))
+    }
+
+    /// The one game of the PGN `text` to annotate: an error if the text
+    /// does not read, or holds no game or several.
+    pub fn one_pgn_game(&self, text: &str) -> Result<AnyPgnGame, OneGameError> {
+        let mut games = self.read_pgn(text, ReadOptions::default())?;
+        match games.len() {
+            1 => Ok(games.remove(0)),
+            0 => Err(OneGameError::None),
+            n => Err(OneGameError::Several(n)),
+        }
     }
 
     /// Every game of `text`, replayed ([`replay_game`]); the first bad game

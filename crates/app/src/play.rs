@@ -14,8 +14,8 @@ use menagerie_pieces::Color;
 use menagerie_rules::{EndReason, GameResult, Outcome as DataOutcome};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, WinReason};
 
-use crate::position::{PositionError, PositionRequest, VariantRef, Variants};
-use crate::{DataGame, DataMove, DataPosition};
+use crate::position::{PositionError, PositionRequest, Variants};
+use menagerie_game::{Game as FaceGame, Move as FaceMove, Position as FacePosition};
 
 /// A finished game, in the words every front end uses.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -139,12 +139,29 @@ fn draw(reason: &'static str, description: &str) -> Ended {
     Ended { result: "1/2-1/2", winner: "", reason, description: description.into() }
 }
 
-/// How a compiled game stands (the module's policy).
-pub fn status(game: &Game) -> GameStatus {
-    status_with(game, game.position().count_legal())
+/// How a game of any variant stands (the module's policy): the one place
+/// the game-end policy is applied.
+pub fn status(game: &FaceGame) -> GameStatus {
+    if let Some(g) = game.compiled() {
+        return status_with(g, g.position().count_legal());
+    }
+    let Some(g) = game.data() else { return GameStatus::default() };
+    // A game defined as data: its outcome if it has ended (checkmate,
+    // stalemate, extinction, flags, checks, or a repetition the variant does
+    // not value as a draw), else the draw the side to move may claim,
+    // valued as the variant says.
+    if let Some(o) = g.outcome() {
+        return GameStatus { ended: Some(o.into()), claimable_draw: "" };
+    }
+    match g.claimable() {
+        Some(o) if o.result == GameResult::Draw => GameStatus { ended: None, claimable_draw: Ended::from(o).reason },
+        Some(o) => GameStatus { ended: Some(o.into()), claimable_draw: "" },
+        None => GameStatus::default(),
+    }
 }
 
-/// [`status`] given the number of legal moves of the game's position.
+/// How a compiled game stands given the number of legal moves of its
+/// position (the policy's compiled rules, without generating them again).
 pub fn status_with(game: &Game, legal: u64) -> GameStatus {
     let pos = game.position();
     let reps = game.repetitions();
@@ -169,52 +186,37 @@ pub fn status_with(game: &Game, legal: u64) -> GameStatus {
     GameStatus { ended: finished, claimable_draw }
 }
 
-fn data_reason(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Checkmate => "checkmate",
-        EndReason::Stalemate => "stalemate",
-        EndReason::Extinction => "extinction",
-        EndReason::Repetition => "repetition",
-        EndReason::MoveRule => "n_move_rule",
-        EndReason::Counting => "counting",
-        EndReason::Flag => "flag",
-        EndReason::Checks => "checks",
+impl From<DataOutcome> for Ended {
+    /// A game defined as data that has ended, in the policy's words.
+    fn from(o: DataOutcome) -> Ended {
+        let (result, winner) = match o.result {
+            GameResult::WhiteWins => ("1-0", "white"),
+            GameResult::BlackWins => ("0-1", "black"),
+            GameResult::Draw => ("1/2-1/2", ""),
+        };
+        let reason = match o.reason {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Extinction => "extinction",
+            EndReason::Repetition => "repetition",
+            EndReason::MoveRule => "n_move_rule",
+            EndReason::Counting => "counting",
+            EndReason::Flag => "flag",
+            EndReason::Checks => "checks",
+        };
+        Ended { result, winner, reason, description: o.to_string() }
     }
 }
 
-fn data_ended(o: DataOutcome) -> Ended {
-    let (result, winner) = match o.result {
-        GameResult::WhiteWins => ("1-0", "white"),
-        GameResult::BlackWins => ("0-1", "black"),
-        GameResult::Draw => ("1/2-1/2", ""),
-    };
-    Ended { result, winner, reason: data_reason(o.reason), description: o.to_string() }
-}
-
-/// How a game defined as data stands: its outcome if it has ended
-/// (checkmate, stalemate, extinction, flags, checks, or a repetition the
-/// variant does not value as a draw), else the draw the side to move may
-/// claim, valued as the variant says.
-pub fn data_status(game: &DataGame) -> GameStatus {
-    if let Some(o) = game.outcome() {
-        return GameStatus { ended: Some(data_ended(o)), claimable_draw: "" };
-    }
-    match game.claimable() {
-        Some(o) if o.result == GameResult::Draw => GameStatus { ended: None, claimable_draw: data_reason(o.reason) },
-        Some(o) => GameStatus { ended: Some(data_ended(o)), claimable_draw: "" },
-        None => GameStatus::default(),
-    }
-}
-
-/// A legal move of a position defined as data, described, and the
+/// A legal move `m` of a position of any variant, described, and the
 /// position after it.
-pub fn describe_data_move(pos: &DataPosition, m: menagerie_rules::Move) -> (ValidMove, DataPosition) {
-    let after = pos.play(m);
+pub fn describe(pos: &FacePosition, m: FaceMove) -> (ValidMove, FacePosition) {
+    let after = pos.play_unchecked(m);
     let described = ValidMove {
         uci: pos.move_text(m),
         san: pos.san(m),
         fen: after.fen(),
-        check: after.in_check(),
+        check: after.is_check(),
         capture: pos.is_capture(m),
         status: GameStatus::default(),
     };
@@ -250,14 +252,14 @@ pub(crate) fn describe_moves(start: AnyPosition, moves: impl IntoIterator<Item =
         .collect()
 }
 
-/// The moves of a game defined as data from `start`, each described in the
+/// The moves of a game of any variant from `start`, each described in the
 /// position it is played in.
-pub(crate) fn describe_data_moves(start: &DataPosition, moves: &[DataMove]) -> Vec<ValidMove> {
+pub(crate) fn describe_line(start: &FacePosition, moves: &[FaceMove]) -> Vec<ValidMove> {
     let mut pos = start.clone();
     moves
         .iter()
         .map(|&m| {
-            let (described, after) = describe_data_move(&pos, m);
+            let (described, after) = describe(&pos, m);
             pos = after;
             described
         })
@@ -269,52 +271,43 @@ impl Variants {
     /// FEN), describing each in the position it is played in, and says how
     /// the game then stands. The first move that is not legal is the error.
     pub fn replay<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<Replay, PositionError> {
-        if let VariantRef::Data(_) = self.find(request.variant)? {
-            let game = self.data_game(request)?;
-            return Ok(Replay {
-                moves: describe_data_moves(game.start(), game.moves()),
-                fen: game.current().fen(),
-                status: data_status(&game),
-            });
-        }
-        let parsed = self.position(request)?;
-        Ok(Replay {
-            moves: describe_moves(parsed.start, parsed.moves.iter().copied()),
-            fen: fen::format(&parsed.current),
-            status: status(&parsed.game()),
-        })
+        let game = self.game(request)?;
+        let moves = match game.compiled() {
+            // The compiled fast path: each position's moves generated once.
+            Some(g) => describe_moves(*g.start(), g.moves().iter().copied()),
+            None => describe_line(game.start(), game.moves()),
+        };
+        Ok(Replay { moves, fen: game.current().fen(), status: status(&game) })
     }
 
     /// The legal moves of the position `request` describes, each in both
     /// notations with the position it leads to, and how the game stands.
     pub fn legal_moves<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<LegalMoves, PositionError> {
-        if let VariantRef::Data(_) = self.find(request.variant)? {
-            let game = self.data_game(request)?;
-            let pos = game.current();
+        let game = self.game(request)?;
+        if let Some(g) = game.compiled() {
+            // The compiled fast path: the moves generated once.
+            let pos = g.position();
+            let legal = pos.legal_moves();
             return Ok(LegalMoves {
-                moves: pos.legal_moves().into_iter().map(|m| describe_data_move(pos, m).0).collect(),
-                fen: pos.fen(),
-                side_to_move: if pos.white_to_move() { "white" } else { "black" },
-                check: pos.in_check(),
-                status: data_status(&game),
-                insufficient_material: [false, false],
+                moves: legal.iter().map(|&m| describe_move(pos, m, &legal).0).collect(),
+                fen: fen::format(pos),
+                side_to_move: if pos.side_to_move() == Color::White { "white" } else { "black" },
+                check: pos.is_check(),
+                status: status_with(g, legal.len() as u64),
+                insufficient_material: [
+                    pos.insufficient_material_for(Color::White),
+                    pos.insufficient_material_for(Color::Black),
+                ],
             });
         }
-        let parsed = self.position(request)?;
-        let game = parsed.game();
-        let pos = parsed.current;
-        let legal = pos.legal_moves();
-        let moves = legal.iter().map(|&m| describe_move(&pos, m, &legal).0).collect();
+        let pos = game.current();
         Ok(LegalMoves {
-            moves,
-            fen: fen::format(&pos),
-            side_to_move: if pos.side_to_move() == Color::White { "white" } else { "black" },
+            moves: pos.legal_moves().into_iter().map(|m| describe(pos, m).0).collect(),
+            fen: pos.fen(),
+            side_to_move: if pos.white_to_move() { "white" } else { "black" },
             check: pos.is_check(),
-            status: status_with(&game, legal.len() as u64),
-            insufficient_material: [
-                pos.insufficient_material_for(Color::White),
-                pos.insufficient_material_for(Color::Black),
-            ],
+            status: status(&game),
+            insufficient_material: [false, false],
         })
     }
 
@@ -329,62 +322,79 @@ impl Variants {
         request: &PositionRequest<'_, S>,
         mv: &str,
     ) -> Result<Validation, ValidateError> {
-        match self.find(request.variant).map_err(PositionError::from)? {
-            VariantRef::Compiled(_) => self.validate_compiled(request, mv),
-            VariantRef::Data(_) => self.validate_data(request, mv),
+        let mut game = self.game(request)?;
+        if let Some(g) = game.compiled() {
+            return validate_compiled(g.clone(), mv);
         }
-    }
-
-    fn validate_compiled<S: AsRef<str>>(
-        &self,
-        request: &PositionRequest<'_, S>,
-        mv: &str,
-    ) -> Result<Validation, ValidateError> {
-        let parsed = self.position(request)?;
-        let mut game = parsed.game();
-        let pos = *game.position();
-        let legal = pos.legal_moves();
-        if let Some(o) = status_with(&game, legal.len() as u64).ended {
-            return Ok(Validation::Illegal(format!("the game is over: {}", o.description)));
-        }
-        let m: Move = match parse_move_in(&pos, mv, &legal) {
-            Ok(m) => m,
-            Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous(_))) => {
-                return Ok(Validation::Illegal(e.to_string()));
-            }
-            Err(e) => return Err(ValidateError::Malformed(e.to_string())),
-        };
-        game.play_unchecked(m);
-        let after = *game.position();
-        let after_legal = after.count_legal();
-        Ok(Validation::Legal(ValidMove {
-            uci: uci::format(pos.variant(), m),
-            san: san::format_known(&pos, m, &legal, &after, after_legal),
-            fen: fen::format(&after),
-            check: after.is_check(),
-            capture: pos.is_capture(m),
-            status: status_with(&game, after_legal),
-        }))
-    }
-
-    fn validate_data<S: AsRef<str>>(
-        &self,
-        request: &PositionRequest<'_, S>,
-        mv: &str,
-    ) -> Result<Validation, ValidateError> {
-        let mut game = self.data_game(request)?;
-        if let Some(o) = data_status(&game).ended {
+        if let Some(o) = status(&game).ended {
             return Ok(Validation::Illegal(format!("the game is over: {}", o.description)));
         }
         let pos = game.current().clone();
-        let m = match pos.parse_any(mv) {
+        let m = match pos.parse_move(mv) {
             Ok(m) => m,
-            Err(e @ menagerie_rules::MoveError::Syntax(_)) => return Err(ValidateError::Malformed(e.to_string())),
+            Err(e) if e.is_malformed() => return Err(ValidateError::Malformed(e.to_string())),
             Err(e) => return Ok(Validation::Illegal(e.to_string())),
         };
-        let (mut described, _) = describe_data_move(&pos, m);
-        game.play(m);
-        described.status = data_status(&game);
+        let (mut described, _) = describe(&pos, m);
+        game.play(m).map_err(|e| ValidateError::Malformed(e.to_string()))?;
+        described.status = status(&game);
         Ok(Validation::Legal(described))
+    }
+}
+
+/// [`Variants::validate`] in a compiled game: the legal moves of each
+/// position generated once (SAN and the status reuse them).
+fn validate_compiled(mut game: Game, mv: &str) -> Result<Validation, ValidateError> {
+    let pos = *game.position();
+    let legal = pos.legal_moves();
+    if let Some(o) = status_with(&game, legal.len() as u64).ended {
+        return Ok(Validation::Illegal(format!("the game is over: {}", o.description)));
+    }
+    let m: Move = match parse_move_in(&pos, mv, &legal) {
+        Ok(m) => m,
+        Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous(_))) => {
+            return Ok(Validation::Illegal(e.to_string()));
+        }
+        Err(e) => return Err(ValidateError::Malformed(e.to_string())),
+    };
+    game.play_unchecked(m);
+    let after = *game.position();
+    let after_legal = after.count_legal();
+    Ok(Validation::Legal(ValidMove {
+        uci: uci::format(pos.variant(), m),
+        san: san::format_known(&pos, m, &legal, &after, after_legal),
+        fen: fen::format(&after),
+        check: after.is_check(),
+        capture: pos.is_capture(m),
+        status: status_with(&game, after_legal),
+    }))
+}
+
+/// Why a request's game cannot be searched.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SearchGameError {
+    /// The request's position.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// The game is over: why, for people.
+    #[error("the game is over: {0}")]
+    Over(String),
+}
+
+impl Variants {
+    /// The game `request` describes, to be searched (analysis, a best
+    /// move): refused when it is over, that is when a compiled game's
+    /// position has no legal moves (checkmate, stalemate, a variant's win)
+    /// or when a game defined as data has ended by its rules.
+    pub fn game_to_search<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<FaceGame, SearchGameError> {
+        let game = self.game(request)?;
+        let over = match game.compiled() {
+            Some(g) => g.outcome().filter(|_| g.position().count_legal() == 0).map(|o| o.describe()),
+            None => status(&game).ended.map(|e| e.description),
+        };
+        match over {
+            Some(description) => Err(SearchGameError::Over(description)),
+            None => Ok(game),
+        }
     }
 }

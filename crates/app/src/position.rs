@@ -1,6 +1,7 @@
 //! Positions from requests: a variant by name, a FEN and the moves played
 //! from it.
 
+use menagerie_game::Game as FaceGame;
 use menagerie_notation::fen::{self, FenError};
 use menagerie_notation::{MoveError, parse_move_in, twin};
 use menagerie_rules::{
@@ -83,6 +84,16 @@ pub enum GamePosition {
     Compiled(AnyPosition),
     /// A position of a variant defined as data.
     Data(DataPosition),
+}
+
+impl From<menagerie_game::Position> for GamePosition {
+    fn from(p: menagerie_game::Position) -> GamePosition {
+        match (p.compiled(), p.data()) {
+            (Some(&c), _) => GamePosition::Compiled(c),
+            (_, Some(d)) => GamePosition::Data(d.clone()),
+            (None, None) => unreachable!("a position is compiled or defined as data"),
+        }
+    }
 }
 
 /// The depth from which a position defined as data is counted on its
@@ -231,22 +242,15 @@ impl Variants {
         names.join(", ")
     }
 
-    /// The position `request` describes in a variant defined as data: its
-    /// start position or FEN, with its moves (Fairy-Stockfish's coordinate
-    /// notation or SAN) played in order.
-    pub fn data_position<S: AsRef<str>>(
-        &self,
-        request: &PositionRequest<'_, S>,
-    ) -> Result<DataPosition, PositionError> {
-        self.data_game(request).map(|g| g.current().clone())
-    }
-
-    /// The game `request` describes in a variant defined as data: its start
-    /// position or FEN and its moves (coordinate notation or SAN), with the
-    /// positions along the way for the game's rules (repetition, n-move
-    /// rule, counting).
-    pub fn data_game<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<DataGame, PositionError> {
-        let def = self.data(request.variant)?;
+    /// The game `request` describes, compiled or defined as data: its
+    /// start (the variant's or its FEN) and its moves (coordinate notation
+    /// or SAN), played in order, with the positions along the way for the
+    /// game's rules (repetition, n-move rule, counting).
+    pub fn game<S: AsRef<str>>(&self, request: &PositionRequest<'_, S>) -> Result<FaceGame, PositionError> {
+        let def = match self.find(request.variant)? {
+            VariantRef::Compiled(_) => return Ok(self.position(request)?.game().into()),
+            VariantRef::Data(def) => def,
+        };
         let fen = request.fen.trim();
         let start = if fen.is_empty() {
             DataPosition::start(&def)
@@ -268,7 +272,7 @@ impl Variants {
             })?;
             game.play(m);
         }
-        Ok(game)
+        Ok(game.into())
     }
 
     /// The position `request` describes, compiled or defined as data.
@@ -278,7 +282,7 @@ impl Variants {
     ) -> Result<GamePosition, PositionError> {
         match self.find(request.variant)? {
             VariantRef::Compiled(_) => self.position(request).map(|p| GamePosition::Compiled(p.current)),
-            VariantRef::Data(_) => self.data_position(request).map(GamePosition::Data),
+            VariantRef::Data(_) => Ok(self.game(request)?.current().clone().into()),
         }
     }
 

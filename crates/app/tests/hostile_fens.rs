@@ -58,12 +58,12 @@ fn hostile_fens_never_panic() {
             let r = std::panic::catch_unwind(|| {
                 let _ = variants.check_fen(name, &fen);
                 if let Ok(p) = DataPosition::from_fen(&def, &fen) {
-                    let legal = p.legal_moves();
-                    let _ = menagerie_app::play::data_status(&menagerie_app::DataGame::new(p.clone()));
+                    let game = menagerie_game::Game::new(p.clone().into());
+                    let _ = menagerie_app::play::status(&game);
                     let _ = p.fen();
-                    for &m in &legal {
-                        let (_, after) = menagerie_app::play::describe_data_move(&p, m);
-                        let _ = after.perft(1);
+                    for m in game.current().legal_moves() {
+                        let (_, after) = menagerie_app::play::describe(game.current(), m);
+                        let _ = after.legal_moves().len();
                     }
                 }
             });

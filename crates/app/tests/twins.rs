@@ -2,11 +2,23 @@
 //! by the compiled core: which definitions have such a twin, and that the
 //! twin counts what the data core counts.
 
-use menagerie_app::{DataPosition, GamePosition, Variants, compiled_twin, data_divide};
+use menagerie_app::perft::Perft;
+use menagerie_app::{DataPosition, GamePosition, Variants, compiled_twin};
 use menagerie_notation::epd;
 use menagerie_rules::{Definitions, MENAGERIE_INI, VariantDef};
-use menagerie_variants::VariantId;
+use menagerie_variants::{PerftControl, VariantId};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+/// Perft per root move of `p` by the one count (`Perft`), each move in the
+/// data core's coordinate notation.
+fn divide(p: &DataPosition, depth: u32) -> Vec<(String, u64)> {
+    let perft = Perft::new(GamePosition::Data(p.clone()));
+    let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+    let ctl = PerftControl { stop: &stop, progress: &progress, table: None };
+    let counts = perft.divide(depth, 1, &ctl, |_, _| Ok::<(), ()>(()), || None).expect("counted");
+    counts.into_iter().enumerate().map(|(i, n)| (perft.move_texts(i).0, n)).collect()
+}
 
 /// The built-in definitions with Menagerie's games, and `extra` loaded after.
 fn definitions(extra: &str) -> Definitions {
@@ -73,7 +85,7 @@ fn user_definitions_with_compiled_rules_have_a_twin() {
     for depth in 1..=3 {
         assert_eq!(data_perft(&start, depth), start.perft(depth), "depth {depth}");
     }
-    assert_eq!(data_divide(&start, 3), start.divide(3));
+    assert_eq!(divide(&start, 3), start.divide(3));
     // A definition without a twin is counted by the data core.
     let onboard = DataPosition::start(&def(&defs, "onboard"));
     assert!(compiled_twin(&onboard).is_none());

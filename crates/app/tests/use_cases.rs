@@ -54,7 +54,8 @@ fn a_replay_describes_each_move_and_the_end() {
     assert_eq!(house.moves[2].san, "exd5");
     assert!(house.moves[2].capture);
     assert_eq!(house.moves[6].uci, "P@e5");
-    let end = v.data_position(&PositionRequest::new("crazyhouse", "", &zh)).expect("legal");
+    let game = v.game(&PositionRequest::new("crazyhouse", "", &zh)).expect("legal");
+    let end = game.current();
     assert_eq!(house.fen, end.fen());
     assert_eq!(house.moves.last().map(|m| m.fen.clone()), Some(end.fen()));
     assert!(house.status.ended.is_none());

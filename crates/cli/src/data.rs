@@ -2,16 +2,17 @@
 //! `--variants FILE`): analyze, on this machine.
 
 use crate::{Command, PositionArgs};
-use anyhow::{Result, anyhow, bail};
-use menagerie_app::{DataGame, PositionRequest};
+use anyhow::{Result, bail};
+use menagerie_app::PositionRequest;
+use menagerie_game::Game;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// The game of the command line (start and moves) in a variant defined as data.
-pub(crate) fn game(a: &PositionArgs) -> Result<DataGame> {
+/// The game of the command line (start and moves).
+pub(crate) fn game(a: &PositionArgs) -> Result<Game> {
     let moves = a.move_list();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
-    Ok(crate::local::catalogue().data_game(&request)?)
+    Ok(crate::local::catalogue().game(&request)?)
 }
 
 /// Runs `command`, whose variant is defined as data.
@@ -24,13 +25,10 @@ pub(crate) fn run(command: Command, out: &mut impl Write) -> Result<ExitCode> {
             bail!("moves are listed and validated by `moves` and `validate` for every variant, not here")
         }
         Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
-            let g = game(&pos)?;
-            if let Some(o) = g.outcome() {
+            let game = game(&pos)?;
+            if let Some(o) = game.data().and_then(|g| g.outcome()) {
                 bail!("the game is over: {o}");
             }
-            let moves: Vec<menagerie_game::Move> = g.moves().iter().map(|&m| m.into()).collect();
-            let game = menagerie_game::Game::from_moves(g.start().clone().into(), &moves)
-                .map_err(|(i, _)| anyhow!("moves[{i}]: illegal"))?;
             crate::local::analyze_game(&game, depth, nodes, movetime, multipv, threads, out)?;
         }
         Command::Epd { .. } => bail!("suites are verified by `epd` for every variant, not here"),

@@ -100,6 +100,19 @@ pub enum MoveError {
     Data(#[from] menagerie_rules::MoveError),
 }
 
+impl MoveError {
+    /// True if the text is not even written like a move of the variant
+    /// (as opposed to a move that is illegal or ambiguous here).
+    pub fn is_malformed(&self) -> bool {
+        use menagerie_notation::MoveError as C;
+        use menagerie_rules::MoveError as D;
+        match self {
+            MoveError::Compiled(e) => !matches!(e, C::Illegal { .. } | C::Ambiguous(_)),
+            MoveError::Data(e) => !matches!(e, D::Illegal(_) | D::Ambiguous(_)),
+        }
+    }
+}
+
 /// A position of any variant: a compiled game's or one defined as data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Position(PositionOf);
@@ -148,6 +161,14 @@ impl Position {
         match &self.0 {
             PositionOf::Compiled(p) => p.variant().name().to_string(),
             PositionOf::Data(p) => p.variant().name.clone(),
+        }
+    }
+
+    /// The board's size: files, then ranks.
+    pub fn size(&self) -> (u8, u8) {
+        match &self.0 {
+            PositionOf::Compiled(p) => p.variant().size(),
+            PositionOf::Data(p) => (p.variant().files, p.variant().ranks),
         }
     }
 
@@ -239,6 +260,17 @@ impl Position {
         }
     }
 
+    /// The position after `m`, which must be a legal move here (one of
+    /// [`Position::legal_moves`], or read by [`Position::parse_move`]): it
+    /// is not checked again. A move of the other backend changes nothing.
+    pub fn play_unchecked(&self, m: Move) -> Position {
+        match (&self.0, m.0) {
+            (PositionOf::Compiled(p), MoveOf::Compiled(cm)) => p.play_unchecked(cm).into(),
+            (PositionOf::Data(p), MoveOf::Data(dm)) => p.play(dm).into(),
+            _ => self.clone(),
+        }
+    }
+
     /// `m` in coordinate notation (Menagerie's for compiled games, with
     /// `accept`, `decline` and `A@fg` for the prelude; Fairy-Stockfish's
     /// for games defined as data).
@@ -277,6 +309,15 @@ impl Position {
             out.push(text);
         }
         out
+    }
+
+    /// True if `m` (legal here) captures or converts material.
+    pub fn is_capture(&self, m: Move) -> bool {
+        match (&self.0, m.0) {
+            (PositionOf::Compiled(p), MoveOf::Compiled(cm)) => p.is_capture(cm),
+            (PositionOf::Data(p), MoveOf::Data(dm)) => p.is_capture(dm),
+            _ => false,
+        }
     }
 
     /// `m` (legal here) in SAN.
@@ -420,6 +461,23 @@ impl Game {
         Ok(game)
     }
 
+    /// The compiled core's game, when a compiled game plays this one
+    /// (policies written for the compiled games' own rules).
+    pub fn compiled(&self) -> Option<&menagerie_variants::Game> {
+        match &self.of {
+            GameOf::Compiled(g) => Some(g),
+            GameOf::Data(_) => None,
+        }
+    }
+
+    /// The data engine's game, when the game is defined as data.
+    pub fn data(&self) -> Option<&menagerie_rules::Game> {
+        match &self.of {
+            GameOf::Data(g) => Some(g),
+            GameOf::Compiled(_) => None,
+        }
+    }
+
     /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
@@ -504,6 +562,36 @@ impl Game {
         }
         let twin = twin::compiled(current).filter(|t| twin::moves_correspond(current, t))?;
         Some(CompiledRoot { position: twin, history: keys, data: Some(Arc::new(current.clone())) })
+    }
+}
+
+impl From<menagerie_variants::Game> for Game {
+    /// The same game (its moves were legal when played).
+    fn from(g: menagerie_variants::Game) -> Game {
+        let start = *g.start();
+        let mut keys = Vec::with_capacity(g.moves().len());
+        let mut pos = start;
+        for &m in g.moves() {
+            keys.push(pos.hash());
+            pos = pos.play_unchecked(m);
+        }
+        let moves = g.moves().iter().map(|&m| Move::from(m)).collect();
+        Game { start: start.into(), current: (*g.position()).into(), moves, keys, of: GameOf::Compiled(g) }
+    }
+}
+
+impl From<menagerie_rules::Game> for Game {
+    /// The same game (its moves were legal when played).
+    fn from(g: menagerie_rules::Game) -> Game {
+        let mut keys = Vec::with_capacity(g.moves().len());
+        let mut pos = g.start().clone();
+        for &m in g.moves() {
+            keys.push(pos.key());
+            pos = pos.play(m);
+        }
+        let moves = g.moves().iter().map(|&m| Move::from(m)).collect();
+        let (start, current) = (g.start().clone().into(), g.current().clone().into());
+        Game { start, current, moves, keys, of: GameOf::Data(g) }
     }
 }
 
@@ -600,6 +688,36 @@ mod tests {
             assert!(g.undo().is_some());
             assert_eq!(g.moves().len(), 7);
             assert!(g.outcome().is_none());
+        }
+    }
+
+    #[test]
+    fn backend_games_convert_with_their_history() {
+        let mut compiled = menagerie_variants::Game::new(AnyPosition::start(VariantId::Chess));
+        let mut data = menagerie_rules::Game::new(DataPosition::start(
+            Definitions::builtin().get("capablanca").expect("built in"),
+        ));
+        let mut faces = Vec::new();
+        for start in [Position::from(*compiled.start()), Position::from(data.current().clone())] {
+            let mut g = Game::new(start);
+            for t in ["b1c3", "b8c6", "c3b1"] {
+                let m = g.current().parse_move(t).expect("legal");
+                match (m.compiled(), m.data()) {
+                    (Some(cm), _) => compiled.play_unchecked(cm),
+                    (_, Some(dm)) => data.play(dm),
+                    _ => unreachable!(),
+                }
+                g.play(m).expect("legal");
+            }
+            faces.push(g);
+        }
+        for (face, converted) in faces.iter().zip([Game::from(compiled), Game::from(data)]) {
+            assert_eq!(face.history_keys(), converted.history_keys());
+            assert_eq!(face.moves(), converted.moves());
+            assert_eq!(face.current(), converted.current());
+            assert_eq!(face.start(), converted.start());
+            assert_eq!(converted.compiled().is_some(), face.current().compiled().is_some());
+            assert_eq!(converted.data().is_some(), face.current().data().is_some());
         }
     }
 

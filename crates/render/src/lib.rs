@@ -44,7 +44,7 @@ use menagerie_geometry::{File, Square};
 use menagerie_notation::{MoveError, fen, parse_move};
 use menagerie_pieces::{Color, Piece, PieceKind};
 use menagerie_rules::PieceInfo;
-use menagerie_variants::{AnyPosition, Move, ReserveEntry, VariantId};
+use menagerie_variants::{AnyPosition, ReserveEntry, VariantId};
 use std::fmt::Write as _;
 use thiserror::Error;
 
@@ -314,14 +314,25 @@ impl Default for RenderOptions {
 }
 
 /// The squares a move shades as the last move (none for prelude actions).
-pub fn last_move_squares(m: Move) -> Option<(Square, Square)> {
-    (!m.is_prelude()).then_some((m.from, m.to))
+///
+/// A move of a variant defined as data: its castling goes to its rook's
+/// square.
+pub fn last_move_squares(m: impl Into<menagerie_game::Move>) -> Option<(Square, Square)> {
+    let m = m.into();
+    if let Some(m) = m.compiled() {
+        return (!m.is_prelude()).then_some((m.from, m.to));
+    }
+    m.data().filter(|m| !m.is_prelude()).map(|m| (Square(m.from_square()), Square(m.to_square())))
 }
 
-/// The squares a move of a variant defined as data shades as the last move
-/// (a castling move goes to its rook's square; none for Pioneer prelude actions).
-pub fn data_last_move_squares(m: menagerie_rules::Move) -> Option<(Square, Square)> {
-    (!m.is_prelude()).then_some((Square(m.from_square()), Square(m.to_square())))
+/// The picture of a position of any variant (see [`render`] and
+/// [`render_data`]).
+pub fn render_position(pos: &menagerie_game::Position, options: &RenderOptions) -> Result<String, RenderError> {
+    match (pos.compiled(), pos.data()) {
+        (Some(p), _) => render(p, options),
+        (_, Some(p)) => render_data(p, options),
+        (None, None) => unreachable!("a position is compiled or defined as data"),
+    }
 }
 
 /// A picture described in text, as the CLI and the gRPC API receive it.

@@ -174,7 +174,7 @@ impl ReviewPosition for menagerie_rules::Position {
         best: Option<Self::Move>,
         previous: Option<Self::Move>,
     ) -> Result<String, RenderError> {
-        let squares = |m: Self::Move| menagerie_render::data_last_move_squares(m);
+        let squares = |m: Self::Move| menagerie_render::last_move_squares(m);
         let options = RenderOptions {
             orientation: if self.white_to_move() { Color::White } else { Color::Black },
             last_move: previous.and_then(squares),

@@ -26,16 +26,6 @@ pub enum ServiceError {
         /// Why it is illegal.
         message: String,
     },
-    /// The task is not available for a variant defined as data.
-    #[error("{field}: '{variant}' is a variant defined as data: {task} is not available for it")]
-    DataVariant {
-        /// The field naming the variant (`position.variant`, `pgn`).
-        field: String,
-        /// The variant's name.
-        variant: String,
-        /// What was asked (`analysis`, `PGN`, ...).
-        task: &'static str,
-    },
     /// A field contradicts what the rules decided about the game (a result
     /// other than a checkmate's).
     #[error("{field}: {message}")]
@@ -139,10 +129,9 @@ impl ServiceError {
     pub fn code(&self) -> Code {
         match self {
             ServiceError::BadField { .. } => Code::InvalidArgument,
-            ServiceError::IllegalMove { .. }
-            | ServiceError::Contradiction { .. }
-            | ServiceError::GameOver(_)
-            | ServiceError::DataVariant { .. } => Code::FailedPrecondition,
+            ServiceError::IllegalMove { .. } | ServiceError::Contradiction { .. } | ServiceError::GameOver(_) => {
+                Code::FailedPrecondition
+            }
             ServiceError::OutOfRange { .. } => Code::OutOfRange,
             ServiceError::Busy(_) | ServiceError::ClientBusy(_) => Code::ResourceExhausted,
             ServiceError::Idle(_) => Code::DeadlineExceeded,
@@ -226,11 +215,6 @@ impl From<ServiceError> for Status {
                 code,
                 msg.clone(),
                 ErrorDetails::with_precondition_failure_violation("GAME_DECIDED", field.clone(), clip(message)),
-            ),
-            ServiceError::DataVariant { field, .. } => Status::with_error_details(
-                code,
-                msg.clone(),
-                ErrorDetails::with_precondition_failure_violation("DATA_VARIANT", field.clone(), msg),
             ),
             ServiceError::OutOfRange { field, .. } => Status::with_error_details(
                 code,

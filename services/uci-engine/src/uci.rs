@@ -2,12 +2,15 @@
 
 use crate::session::{Session, send};
 use menagerie_app::Variants;
+use menagerie_app::perft::Perft;
 use menagerie_game::{Move, Position};
 use menagerie_notation::uci;
 use menagerie_search::wdl::{self, WdlModel};
 use menagerie_search::{Info, Limits, Score};
 use menagerie_search::{MAX_ELO, MIN_ELO, Strength};
-use menagerie_variants::VariantId;
+use menagerie_variants::{PerftControl, VariantId};
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 /// Formats an info line; `pos` is the root of the search, `chess960`
@@ -456,19 +459,19 @@ fn ponderhit(s: &mut Session) {
 fn perft(s: &Session, depth: u32) {
     let t = std::time::Instant::now();
     let mut total = 0;
-    // A panic in the rules code must not take the engine down with it.
-    let pos = s.position();
-    let rows = match (pos.compiled(), pos.data()) {
-        (Some(&p), _) => std::panic::catch_unwind(|| {
-            p.divide(depth.max(1)).into_iter().map(|(m, n)| (uci::format(p.variant(), m), n)).collect()
-        }),
-        (None, Some(p)) => std::panic::catch_unwind(|| menagerie_app::data_divide(p, depth.max(1))),
-        (None, None) => Ok(Vec::new()),
-    };
-    let Ok(rows) = rows else {
+    let perft = Perft::new(s.position().clone().into());
+    let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+    let ctl = PerftControl { stop: &stop, progress: &progress, table: None };
+    // On this thread up to depth 3, else on one worker; a panic in the
+    // rules code must not take the engine down with it.
+    let counts = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        perft.divide(depth.max(1), 1, &ctl, |_, _| Ok::<(), Infallible>(()), || None)
+    }));
+    let Ok(Ok(counts)) = counts else {
         send("info string error: perft failed (internal error)");
         return;
     };
+    let rows = counts.into_iter().enumerate().map(|(i, n)| (perft.move_texts(i).0, n));
     for (m, n) in rows {
         send(&format!("{m}: {n}"));
         total += n;

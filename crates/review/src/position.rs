@@ -45,7 +45,17 @@ pub trait ReviewPosition:
         played: Self::Move,
         best: Option<Self::Move>,
         previous: Option<Self::Move>,
-    ) -> Result<String, RenderError>;
+    ) -> Result<String, RenderError> {
+        let pos: GamePosition = self.clone().into();
+        let squares = |m: Self::Move| menagerie_render::last_move_squares(m);
+        let options = RenderOptions {
+            orientation: if pos.white_to_move() { Color::White } else { Color::Black },
+            last_move: previous.and_then(squares),
+            arrows: arrows(Some(played), best, squares)?,
+            ..RenderOptions::default()
+        };
+        menagerie_render::render_position(&pos, &options)
+    }
 }
 
 /// The arrows of a picture: the played move red unless it is the best, the best one green.
@@ -90,21 +100,6 @@ impl ReviewPosition for AnyPosition {
 
     fn from_game_move(m: GameMove) -> Option<Self::Move> {
         m.compiled()
-    }
-
-    fn picture(
-        &self,
-        played: Self::Move,
-        best: Option<Self::Move>,
-        previous: Option<Self::Move>,
-    ) -> Result<String, RenderError> {
-        let options = RenderOptions {
-            orientation: self.side_to_move(),
-            last_move: previous.and_then(menagerie_render::last_move_squares),
-            arrows: arrows(Some(played), best, menagerie_render::last_move_squares)?,
-            ..RenderOptions::default()
-        };
-        menagerie_render::render(self, &options)
     }
 }
 
@@ -166,21 +161,5 @@ impl ReviewPosition for menagerie_rules::Position {
 
     fn from_game_move(m: GameMove) -> Option<Self::Move> {
         m.data()
-    }
-
-    fn picture(
-        &self,
-        played: Self::Move,
-        best: Option<Self::Move>,
-        previous: Option<Self::Move>,
-    ) -> Result<String, RenderError> {
-        let squares = |m: Self::Move| menagerie_render::last_move_squares(m);
-        let options = RenderOptions {
-            orientation: if self.white_to_move() { Color::White } else { Color::Black },
-            last_move: previous.and_then(squares),
-            arrows: arrows(Some(played), best, squares)?,
-            ..RenderOptions::default()
-        };
-        menagerie_render::render_data(self, &options)
     }
 }

@@ -97,7 +97,17 @@ impl Variants {
     /// Every variant, the compiled ones in listing order, then those
     /// defined as data in name order.
     pub fn catalogue(&self) -> Vec<VariantInfo> {
-        let data = self.data_names().filter_map(|n| self.data_def(n)).map(|d| VariantInfo::from(&*d));
+        let data = self.data_names().filter_map(|n| self.data_def(n)).map(|d| {
+            let mut info = VariantInfo::from(&*d);
+            if let Some(why) = self.not_compiled(&d.name) {
+                info.summary = format!(
+                    "{}: a served game on the data engine (not compiled: {why}), {}x{} board; moves in coordinate \
+                     form or SAN",
+                    d.name, d.files, d.ranks
+                );
+            }
+            info
+        });
         self.iter().map(VariantInfo::from).chain(data).collect()
     }
 

@@ -47,15 +47,23 @@ fn max_edits(len: usize) -> usize {
     }
 }
 
-/// The variants a request may name: today the built-in ones.
+/// The variants a request may name: the served games, the built-in
+/// `variants.ini` games and those loaded from files.
 ///
-/// Every front end finds variants by name through this type, so that
-/// variants defined at run time can later be offered beside the built-in
-/// ones in one place.
+/// Every front end finds variants by name through this type. A served game
+/// (a section of `menagerie.ini`, or `chess`/`chess960`) is answered by its
+/// compiled game when that game plays the section exactly
+/// ([`VariantId::plays`]), else by the data engine under the same name, with
+/// one log line saying why.
 #[derive(Clone, Debug)]
 pub struct Variants {
     /// Variants defined as data: the built-in `variants.ini` and loaded files.
     definitions: Definitions,
+    /// The compiled games that answer to their names here, in
+    /// [`VariantId::EVERY`]'s order.
+    compiled: Vec<VariantId>,
+    /// The served games the data engine plays instead, and why.
+    not_compiled: Vec<(VariantId, String)>,
 }
 
 impl Default for Variants {
@@ -116,6 +124,17 @@ impl VariantRef {
     }
 }
 
+/// Logs, once per process, that the served game `name` runs on the data
+/// engine and why.
+fn report_not_compiled(name: &str, why: &str) {
+    static REPORTED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut reported = REPORTED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !reported.iter().any(|(n, w)| n == name && w == why) {
+        tracing::warn!(variant = name, reason = why, "served game not compiled: the data engine plays it");
+        reported.push((name.to_string(), why.to_string()));
+    }
+}
+
 /// A variant definitions file that cannot be used.
 #[derive(Debug, Error)]
 pub enum LoadError {
@@ -144,7 +163,43 @@ impl Variants {
         if let Err(e) = definitions.load(MENAGERIE_INI, "menagerie.ini") {
             panic!("menagerie.ini: {e}");
         }
-        Variants { definitions }
+        Variants::from_definitions(definitions)
+    }
+
+    /// The variants of `definitions`, which hold the served games' sections
+    /// (those of `menagerie.ini`, as [`Variants::builtin`] loads them): each
+    /// served game on its compiled game if that plays its section exactly,
+    /// else on the data engine, logged once per process and game.
+    pub fn from_definitions(definitions: Definitions) -> Variants {
+        let mut compiled = Vec::new();
+        let mut not_compiled = Vec::new();
+        for &id in VariantId::DECLARED {
+            let Some(def) = definitions.get(id.name()) else {
+                if let Some(why) = id.not_compiled() {
+                    not_compiled.push((id, why.to_string()));
+                }
+                continue;
+            };
+            match id.plays(def) {
+                Ok(()) => compiled.push(id),
+                Err(why) => not_compiled.push((id, why)),
+            }
+        }
+        for (id, why) in &not_compiled {
+            report_not_compiled(id.name(), why);
+        }
+        Variants { definitions, compiled, not_compiled }
+    }
+
+    /// Why the served game called `name` runs on the data engine, if it is
+    /// one that does (its definition is not compiled).
+    pub fn not_compiled(&self, name: &str) -> Option<&str> {
+        self.not_compiled.iter().find(|(id, _)| id.name().eq_ignore_ascii_case(name)).map(|(_, why)| why.as_str())
+    }
+
+    /// The compiled game that answers to `name` here.
+    fn compiled_named(&self, name: &str) -> Option<VariantId> {
+        VariantId::from_name(name).filter(|v| self.compiled.contains(v))
     }
 
     /// Adds the variants defined in `text` (Fairy-Stockfish's `variants.ini`
@@ -154,7 +209,7 @@ impl Variants {
     /// else such sections are skipped and listed in [`Loaded::skipped`]
     /// while the others load ([`Definitions::load_with`]).
     pub fn load(&mut self, text: &str, file: &str, strict: bool) -> Result<Loaded, LoadError> {
-        let reserved = |name: &str| VariantId::from_name_including_tests(name).is_some();
+        let reserved = |name: &str| VariantId::DECLARED.iter().any(|v| v.name().eq_ignore_ascii_case(name));
         let options = LoadOptions { strict, reserved: Some(&reserved) };
         Ok(self.definitions.load_with(text, file, options)?)
     }
@@ -174,7 +229,7 @@ impl Variants {
 
     /// The compiled variant called `name` (any letter case).
     pub fn lookup(&self, name: &str) -> Result<VariantId, UnknownVariant> {
-        VariantId::from_name(name).ok_or_else(|| self.unknown(name))
+        self.compiled_named(name).ok_or_else(|| self.unknown(name))
     }
 
     /// The error for `name`, which no variant answers to: every known name,
@@ -208,7 +263,7 @@ impl Variants {
 
     /// The variant called `name`, compiled or defined as data.
     pub fn find(&self, name: &str) -> Result<VariantRef, UnknownVariant> {
-        if let Some(v) = VariantId::from_name(name) {
+        if let Some(v) = self.compiled_named(name) {
             return Ok(VariantRef::Compiled(v));
         }
         self.data(name).map(VariantRef::Data)
@@ -224,21 +279,23 @@ impl Variants {
         self.data_names().find(|n| n.eq_ignore_ascii_case(name)).and_then(|n| self.definitions.get(n)).cloned()
     }
 
-    /// Every compiled variant, in listing order.
+    /// Every compiled variant served, in listing order.
     pub fn iter(&self) -> impl Iterator<Item = VariantId> + '_ {
-        VariantId::ALL.iter().copied()
+        VariantId::ALL.iter().copied().filter(|v| self.compiled.contains(v))
     }
 
-    /// The names of the variants defined as data (not those compiled too), in
-    /// name order.
+    /// The names of the variants the data engine plays (not those a
+    /// compiled game answers, nor test-only rule sets), in name order.
     pub fn data_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.definitions.names().filter(|n| VariantId::from_name_including_tests(n).is_none())
+        self.definitions.names().filter(|n| {
+            let declared = VariantId::DECLARED.iter().find(|v| v.name().eq_ignore_ascii_case(n));
+            declared.is_none_or(|v| !self.compiled.contains(v) && !v.is_test_only())
+        })
     }
 
     /// The names of every variant, compiled then data, comma-separated.
     pub fn names(&self) -> String {
-        let mut names = vec![VariantId::names()];
-        names.extend(self.data_names().map(str::to_string));
+        let names: Vec<&str> = self.iter().map(|v| v.name()).chain(self.data_names()).collect();
         names.join(", ")
     }
 

@@ -744,13 +744,17 @@ pub fn variant_from_tag(value: &str) -> Option<VariantId> {
     {
         name = stem.to_string();
     }
-    match name.as_str() {
-        "" | "standard" | "normal" | "orthodox" | "fide" => return Some(VariantId::Chess),
-        "camel-and-rhino" | "camelrhino" => return Some(VariantId::CamelRhino),
-        "chess-960" | "fischerandom" | "fischer-random" | "frc" => return Some(VariantId::Chess960),
-        _ => {}
+    let other_spelling = match name.as_str() {
+        "" | "standard" | "normal" | "orthodox" | "fide" => Some(VariantId::Chess),
+        "camel-and-rhino" | "camelrhino" => Some(VariantId::CamelRhino),
+        "chess-960" | "fischerandom" | "fischer-random" | "frc" => Some(VariantId::Chess960),
+        _ => None,
+    };
+    // Only a compiled game (one the build could compile) is named here.
+    match other_spelling {
+        Some(v) => v.not_compiled().is_none().then_some(v),
+        None => VariantId::from_name(&name),
     }
-    VariantId::from_name(&name)
 }
 
 // ----- lexing --------------------------------------------------------------------

@@ -8,10 +8,14 @@
 //! `menagerie-rules` and compiles into its `Variant` constants — name,
 //! board, start position, pieces, promotions, castling, double steps, Pioneer
 //! gating, kidnapping, takeovers, swaps, promoting pieces and the loss of the
-//! last Camel and Rhino. A definition the compiled mechanisms cannot play
-//! exactly stops the build with the reason; the same definitions run on the
-//! data core (`menagerie-rules`). [`AnyPosition`] is the dynamic face (variant chosen at run time)
-//! used by notation, the CLI and the services.
+//! last Camel and Rhino. The same definitions run on the data core
+//! (`menagerie-rules`). A served game whose definition the compiled
+//! mechanisms cannot play exactly (say, a piece no [`menagerie_pieces::PieceKind`]
+//! moves as) does not stop the build: `build.rs` warns, the game's type gets
+//! a stand-in, [`VariantId::not_compiled`] gives the reason, and the game is
+//! in no list and answers to no name here, so the catalogue serves it on the
+//! data core. [`AnyPosition`] is the dynamic face (variant chosen at run
+//! time) used by notation, the CLI and the services.
 //!
 //! ```
 //! use menagerie_variants::{Chess, Position};

@@ -83,14 +83,36 @@ pub(crate) struct CompiledGame {
     start: &'static [(u8, bool, PieceKind)],
     /// The rule constants.
     rules: Rules,
+    /// Why the definition could not be compiled, for a stand-in (the data
+    /// engine then serves the game); `None` for a compiled game.
+    not_compiled: Option<&'static str>,
 }
+
+/// The rules of a stand-in for a served game that is not compiled: two
+/// kings and nothing else (see [`VariantId::not_compiled`]).
+#[allow(dead_code)] // used by `games.rs` when a game is not compiled
+const STAND_IN: Rules = Rules {
+    kinds: kinds(&[PieceKind::King, PieceKind::Pawn, PieceKind::Queen]),
+    promotions: &[PieceKind::Queen],
+    castling: false,
+    chess960: false,
+    gating: None,
+    kidnap: Kidnap::None,
+    takeovers: false,
+    swaps: false,
+    camel_rhino_loss: false,
+    wazir_promotes: false,
+    double_step_rank: 1,
+    pawns_anywhere: false,
+};
 
 /// The compiled games (generated from their definitions by `build.rs`).
 mod games {
-    use super::{CompiledGame, kinds};
-    use crate::any::Rules;
-    use crate::gating::Gating;
-    use crate::kidnap::Kidnap;
+    // Which of these a build uses depends on which definitions compile.
+    #[allow(unused_imports)]
+    use super::{CompiledGame, STAND_IN, kinds};
+    #[allow(unused_imports)]
+    use crate::{any::Rules, gating::Gating, kidnap::Kidnap};
     use menagerie_pieces::PieceKind;
     include!(concat!(env!("OUT_DIR"), "/games.rs"));
 }
@@ -197,8 +219,18 @@ macro_rules! variant_ids {
         }
 
         impl VariantId {
-            /// Every variant including hidden test-only ones, in a stable order.
-            pub const EVERY: &'static [VariantId] = &[$(VariantId::$id),*];
+            /// Every served game the compiled core was built for, compiled
+            /// or not ([`VariantId::not_compiled`]), test-only ones included,
+            /// in a stable order.
+            pub const DECLARED: &'static [VariantId] = &[$(VariantId::$id),*];
+
+            /// Why the build could not compile this game's definition (it
+            /// then has a stand-in here, is in no list and answers to no
+            /// name, and the catalogue serves its definition on the data
+            /// engine); `None` for a compiled game.
+            pub const fn not_compiled(self) -> Option<&'static str> {
+                match self { $(VariantId::$id => $game.not_compiled),* }
+            }
 
             /// The variant's name (its definition's section), e.g. `alpaca-samefile`.
             pub const fn name(self) -> &'static str {
@@ -246,18 +278,53 @@ variant_ids! {
         "Test-only: Camel and Rhino Chess movement without takeovers, swaps, wazir promotion or the Camel/Rhino loss (matches the Fairy-Stockfish oracle).";
 }
 
+/// The public games, compiled or not, in a stable order.
+const PUBLIC: [VariantId; 8] = [
+    VariantId::Chess,
+    VariantId::Alpaca,
+    VariantId::Alpaca2,
+    VariantId::AlpacaSameFile,
+    VariantId::Alseid,
+    VariantId::AlseidWeak,
+    VariantId::CamelRhino,
+    VariantId::Chess960,
+];
+
+/// The games of `list` that are compiled, in its order: the first `.1`
+/// entries of `.0`.
+const fn compiled_of<const N: usize>(list: [VariantId; N]) -> ([VariantId; N], usize) {
+    let mut out = list;
+    let (mut n, mut i) = (0, 0);
+    while i < N {
+        if list[i].not_compiled().is_none() {
+            out[n] = list[i];
+            n += 1;
+        }
+        i += 1;
+    }
+    (out, n)
+}
+
+const COMPILED_PUBLIC: ([VariantId; PUBLIC.len()], usize) = compiled_of(PUBLIC);
+const COMPILED_EVERY: ([VariantId; VariantId::DECLARED.len()], usize) = {
+    let mut list = [VariantId::Chess; VariantId::DECLARED.len()];
+    let mut i = 0;
+    while i < list.len() {
+        list[i] = VariantId::DECLARED[i];
+        i += 1;
+    }
+    compiled_of(list)
+};
+
 impl VariantId {
-    /// The public variants, in a stable order.
-    pub const ALL: &'static [VariantId] = &[
-        VariantId::Chess,
-        VariantId::Alpaca,
-        VariantId::Alpaca2,
-        VariantId::AlpacaSameFile,
-        VariantId::Alseid,
-        VariantId::AlseidWeak,
-        VariantId::CamelRhino,
-        VariantId::Chess960,
-    ];
+    /// The public compiled variants, in a stable order (a served game the
+    /// build could not compile is not among them: see
+    /// [`VariantId::not_compiled`]).
+    pub const ALL: &'static [VariantId] = COMPILED_PUBLIC.0.split_at(COMPILED_PUBLIC.1).0;
+
+    /// Every compiled variant including hidden test-only ones, in a stable
+    /// order.
+    pub const EVERY: &'static [VariantId] = COMPILED_EVERY.0.split_at(COMPILED_EVERY.1).0;
 
     /// Looks a served variant up by name (case-insensitive): one of
     /// [`VariantId::ALL`], or also a test-only rule set (`camel-rhino-plain`)
@@ -273,9 +340,10 @@ impl VariantId {
     pub fn from_name_including_tests(name: &str) -> Option<VariantId> {
         Self::EVERY.iter().copied().find(|v| v.name().eq_ignore_ascii_case(name))
     }
-    /// True for a rule set kept for tests only (not in [`VariantId::ALL`]).
+    /// True for a rule set kept for tests only (not one of the public
+    /// games, [`VariantId::ALL`] when compiled).
     pub fn is_test_only(self) -> bool {
-        !Self::ALL.contains(&self)
+        !PUBLIC.contains(&self)
     }
     /// The names of all variants, comma-separated.
     pub fn names() -> String {
@@ -292,27 +360,47 @@ impl VariantId {
     /// by the compiled core (see `menagerie_app::compiled_twin`).
     pub fn playing(def: &std::sync::Arc<menagerie_rules::VariantDef>) -> Option<VariantId> {
         let r = crate::compile::rules(def).ok()?;
-        let own = kinds(&r.kinds);
-        Self::EVERY.iter().copied().find(|id| {
-            let c = id.rules();
-            id.size() == (def.files, def.ranks)
-                && own & !c.kinds == 0
-                && c.promotions == r.promotions.as_slice()
-                && c.castling == r.castling
-                && c.chess960 == r.chess960
-                && c.gating == r.gating.map(|(piece, count, same_file)| Gating { piece, count, same_file })
-                && c.kidnap
-                    == match r.kidnap {
-                        None => Kidnap::None,
-                        Some(true) => Kidnap::OneStep,
-                        Some(false) => Kidnap::Always,
-                    }
-                && c.takeovers == r.takeovers
-                && c.swaps == r.swaps
-                && c.camel_rhino_loss == r.camel_rhino_loss
-                && c.wazir_promotes == r.wazir_promotes
-                && c.double_step_rank == r.double_step_rank
-        })
+        Self::EVERY.iter().copied().find(|id| id.size() == (def.files, def.ranks) && id.rules_cover(&r))
+    }
+
+    /// Whether this compiled game plays the served definition `def` (a
+    /// section of the same name) exactly: the same board, pieces, start
+    /// position and rule constants. `Err` says why not — the build could
+    /// not compile the game ([`VariantId::not_compiled`]), `def` has
+    /// something the compiled core cannot play, or the game was compiled
+    /// from another definition; the data engine must then play `def`.
+    pub fn plays(self, def: &std::sync::Arc<menagerie_rules::VariantDef>) -> Result<(), String> {
+        if let Some(why) = self.not_compiled() {
+            return Err(why.to_string());
+        }
+        let r = crate::compile::rules(def)?;
+        let same = self.size() == (def.files, def.ranks)
+            && self.rules().kinds == kinds(&r.kinds)
+            && self.rules_cover(&r)
+            && self.start_fen() == def.start_fen;
+        if same { Ok(()) } else { Err(format!("the compiled {self} was built from another definition")) }
+    }
+
+    /// Whether this game's rule constants are `r`'s, its piece kinds
+    /// including `r`'s.
+    fn rules_cover(self, r: &crate::compile::CompiledRules) -> bool {
+        let c = self.rules();
+        kinds(&r.kinds) & !c.kinds == 0
+            && c.promotions == r.promotions.as_slice()
+            && c.castling == r.castling
+            && c.chess960 == r.chess960
+            && c.gating == r.gating.map(|(piece, count, same_file)| Gating { piece, count, same_file })
+            && c.kidnap
+                == match r.kidnap {
+                    None => Kidnap::None,
+                    Some(true) => Kidnap::OneStep,
+                    Some(false) => Kidnap::Always,
+                }
+            && c.takeovers == r.takeovers
+            && c.swaps == r.swaps
+            && c.camel_rhino_loss == r.camel_rhino_loss
+            && c.wazir_promotes == r.wazir_promotes
+            && c.double_step_rank == r.double_step_rank
     }
 }
 

@@ -26,9 +26,17 @@ fn start(name: &str) -> AnyPosition {
     AnyPosition::start(v)
 }
 
+/// Whether the build compiled the served game `name` (an edited
+/// `menagerie.ini` may leave one to the data engine: its counts here are
+/// then not the compiled core's to check).
+fn compiled(name: &str) -> bool {
+    let declared = VariantId::DECLARED.iter().find(|v| v.name() == name);
+    declared.unwrap_or_else(|| panic!("{name} is not a served game")).not_compiled().is_none()
+}
+
 #[test]
 fn start_positions_have_the_oracles_perft_counts() {
-    for &(name, counts) in START_PERFT {
+    for &(name, counts) in START_PERFT.iter().filter(|(name, _)| compiled(name)) {
         let pos = start(name);
         for (depth, &want) in (1..).zip(counts) {
             assert_eq!(pos.perft(depth), want, "{name} perft {depth}");

@@ -440,6 +440,16 @@ pub(crate) struct Config {
     pub blast_immune_types: u64,
     /// The last extinction pieces are royal (`extinctionPseudoRoyal`).
     pub extinction_pseudo_royal: bool,
+    /// Shogi-style promotions (`promotedPieceType = p:g s:g`): each type
+    /// (Fairy-Stockfish index) and the type it promotes to.
+    pub promoted_piece_types: BTreeMap<u8, u8>,
+    /// A piece that can promote must when it may (`mandatoryPiecePromotion`).
+    pub mandatory_piece_promotion: bool,
+    /// A move or drop to a square from which the piece could never move
+    /// again is illegal (`immobilityIllegal`).
+    pub immobility_illegal: bool,
+    /// A checkmate given by dropping a shogi pawn loses (`shogiPawnDropMateIllegal`).
+    pub shogi_pawn_drop_mate_illegal: bool,
 }
 
 pub(crate) fn rank_bb(r: u8) -> u128 {
@@ -528,6 +538,10 @@ impl Config {
             blast_on_capture: false,
             blast_immune_types: 0,
             extinction_pseudo_royal: false,
+            promoted_piece_types: BTreeMap::new(),
+            mandatory_piece_promotion: false,
+            immobility_illegal: false,
+            shogi_pawn_drop_mate_illegal: false,
         }
     }
 
@@ -594,7 +608,9 @@ struct Entry {
 /// all but one piece against two); flag wins (`flagPiece(White/Black)`,
 /// `flagRegion(White/Black)`, `whiteFlag`, `blackFlag`, `flagPieceCount`,
 /// `flagPieceBlockedWin`, `flagMove`, `flagPieceSafe`), `checkCounting`
-/// and `checking`. Display and engine keys
+/// and `checking`; shogi-style promotion (`promotedPieceType`,
+/// `mandatoryPiecePromotion`, `immobilityIllegal`,
+/// `shogiPawnDropMateIllegal`). Display and engine keys
 /// (`pieceToCharTable`, `variantTemplate`, `pieceValueMg/Eg`, `nnueAlias`)
 /// are ignored; rule flags this crate does not implement (`pieceDrops`,
 /// `mustCapture`, ...) are accepted only with their default value; any
@@ -823,7 +839,6 @@ const IGNORED_KEYS: &[&str] =
 const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
-const IMMOBILITY: &str = "immobilityIllegal";
 const PSEUDO_ROYAL: &str = "duple check";
 const XIANGQI: &str = "xiangqi and janggi pieces and rules";
 const PAWN_TYPES: &str = "pawn-type options";
@@ -846,19 +861,15 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("dropOnTop", DROPS, Some("false")),
     ("dropOppositeColoredBishop", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),
-    ("shogiPawnDropMateIllegal", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("castlingDroppedPiece", DROPS, Some("false")),
     ("perpetualCheckIllegal", REPETITION, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
     ("nFoldValueAbsolute", REPETITION, Some("false")),
-    ("promotedPieceType", SHOGI_PROMOTION, None),
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
-    ("mandatoryPiecePromotion", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("promotionLimit", SHOGI_PROMOTION, None),
-    ("immobilityIllegal", IMMOBILITY, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("flyingGeneral", XIANGQI, Some("false")),
     ("bikjangRule", XIANGQI, Some("false")),
@@ -1375,6 +1386,33 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.bool("extinctionPseudoRoyal", &mut c.extinction_pseudo_royal)?;
 
+    // Shogi-style promotions.
+    if let Some(v) = ctx.get("promotedPieceType") {
+        // Entries add to (or, with `-`, remove from) the parent's, as
+        // Fairy-Stockfish reads them.
+        let chars: Vec<char> = v.chars().filter(|c| !c.is_whitespace()).collect();
+        for item in chars.chunks(3) {
+            let text: String = item.iter().collect();
+            let [from, ':', to] = item[..] else {
+                return Err(ctx.invalid("promotedPieceType", format!("'{text}': expected letter:letter, e.g. p:g")));
+            };
+            let index = |ch: char| {
+                c.letter_index(ch)
+                    .ok_or_else(|| ctx.invalid("promotedPieceType", format!("no piece with letter '{ch}'")))
+            };
+            let from = index(from)?;
+            if to == '-' {
+                c.promoted_piece_types.remove(&from);
+            } else {
+                let to = index(to)?;
+                c.promoted_piece_types.insert(from, to);
+            }
+        }
+    }
+    ctx.bool("mandatoryPiecePromotion", &mut c.mandatory_piece_promotion)?;
+    ctx.bool("immobilityIllegal", &mut c.immobility_illegal)?;
+    ctx.bool("shogiPawnDropMateIllegal", &mut c.shogi_pawn_drop_mate_illegal)?;
+
     // Game end.
     let g = &mut c.game_end;
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
@@ -1526,4 +1564,8 @@ const KNOWN_KEYS: &[&str] = &[
     "blastOnCapture",
     "blastImmuneTypes",
     "extinctionPseudoRoyal",
+    "promotedPieceType",
+    "mandatoryPiecePromotion",
+    "immobilityIllegal",
+    "shogiPawnDropMateIllegal",
 ];

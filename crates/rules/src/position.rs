@@ -85,6 +85,9 @@ pub(crate) enum Kind {
     Jump,
     /// Two adjacent friendly pieces exchanging squares (`takeover`).
     Swap,
+    /// A shogi-style promotion (`promotedPieceType`): the piece moves and
+    /// becomes the type in `promo`, marked as promoted (`+` in a FEN).
+    PiecePromotion,
 }
 
 /// Why a game has ended, as [`Position::outcome`] reports it.
@@ -235,8 +238,15 @@ pub(crate) struct State {
     /// Check counting: the checks each side has still to give to win.
     checks: [u8; 2],
     /// Drops with demotion: the squares of promoted pieces (`~` in a FEN),
-    /// which go to hand as pawns when captured.
+    /// which go to hand as pawns when captured; with shogi-style
+    /// promotions, also the pieces promoted from a type in `origin`.
     promoted: u128,
+    /// Shogi-style promotions: per promoted square, its type before the
+    /// promotion plus one, bit-sliced (bit k of the value in plane k; 0:
+    /// none, a `~` piece).
+    origin: [u128; 5],
+    /// The move to here dropped a shogi pawn (`shogiPawnDropMateIllegal`).
+    pawn_drop: bool,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -307,6 +317,26 @@ impl State {
             bracket: false,
             checks: [0; 2],
             promoted: 0,
+            origin: [0; 5],
+            pawn_drop: false,
+        }
+    }
+
+    /// The type a promoted piece on `sq` had before its shogi-style promotion.
+    fn origin_of(&self, sq: u8) -> Option<u8> {
+        let v = (0..5).fold(0u8, |v, k| v | (((self.origin[k] >> sq) & 1) as u8) << k);
+        v.checked_sub(1)
+    }
+
+    /// Sets (or with `None` clears) the origin of the piece on `sq`.
+    fn set_origin(origin: &mut [u128; 5], sq: u8, t: Option<u8>) {
+        let v = t.map_or(0, |t| t + 1);
+        for (k, plane) in origin.iter_mut().enumerate() {
+            if v >> k & 1 != 0 {
+                *plane |= bb(sq);
+            } else {
+                *plane &= !bb(sq);
+            }
         }
     }
 
@@ -478,6 +508,7 @@ impl State {
             && self.pending == other.pending
             && self.checks == other.checks
             && self.promoted == other.promoted
+            && self.origin == other.origin
             && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
     }
 
@@ -763,6 +794,9 @@ impl State {
                 return;
             }
         }
+        if d.shogi && d.immobile[self.side as usize][d.pawn.unwrap_or(0) as usize] >> to & 1 != 0 {
+            return;
+        }
         self.push(d, out, Move::new(from, to, Kind::Normal));
     }
 
@@ -891,7 +925,7 @@ impl State {
         let Some(dr) = &d.drops else { return 0 };
         let us = self.side as usize;
         let region = if Some(t) == d.pawn { dr.pawn_region[us] } else { dr.region[us] };
-        let mut b = region & d.board & !self.occ();
+        let mut b = region & d.board & !self.occ() & !d.immobile[us][t as usize];
         if let Some((nt, count)) = dr.no_doubled {
             if nt == t {
                 let own = self.by_type[t as usize] & self.by_color[us];
@@ -1068,7 +1102,7 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if d.extended && (self.in_prelude(d) || d.full_listing) {
+        if (d.extended && (self.in_prelude(d) || d.full_listing)) || d.shogi {
             // Kidnaps move a third piece, takeovers convert, promoting
             // pieces multiply moves: every move is listed and tested.
             self.legal_moves(d, buf);
@@ -1130,8 +1164,9 @@ impl State {
             count += self.piece_count(d, buf, from, b, k, sens, gated);
         }
         for &m in buf.iter() {
-            let quick =
-                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
+            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
+                && m.from != k
+                && (bb(m.from) | bb(m.to)) & sens == 0;
             count += u64::from(quick || self.legal_in(d, m, false));
         }
         count
@@ -1304,8 +1339,9 @@ impl State {
         let checked = sens.is_none();
         let sens = sens.unwrap_or(u128::MAX);
         out.retain(|&m| {
-            let quick =
-                matches!(m.kind, Kind::Normal | Kind::Promotion) && m.from != k && (bb(m.from) | bb(m.to)) & sens == 0;
+            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
+                && m.from != k
+                && (bb(m.from) | bb(m.to)) & sens == 0;
             quick || self.legal_in(d, m, checked)
         });
         if d.extended {
@@ -1354,7 +1390,7 @@ impl State {
             | Kind::Jump
             | Kind::Swap => EMPTY,
             Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
-            Kind::Normal | Kind::Promotion | Kind::Takeover => self.board[m.to as usize],
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => self.board[m.to as usize],
         };
         match m.kind {
             Kind::Castling => {
@@ -1372,13 +1408,16 @@ impl State {
                 n.put(m.to, t, us);
                 n.rule50 = 0;
             }
-            Kind::Normal | Kind::Promotion => {
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion => {
                 if self.board[m.to as usize] != EMPTY {
                     n.remove(m.to);
                     n.rule50 = 0;
                 }
                 n.remove(m.from);
-                n.put(m.to, if m.kind == Kind::Promotion { m.promo } else { t }, us);
+                n.put(m.to, if m.kind == Kind::Normal { t } else { m.promo }, us);
+                if m.kind == Kind::PiecePromotion {
+                    n.rule50 = 0;
+                }
             }
             Kind::Kidnap => {
                 n.remove(m.from);
@@ -1400,9 +1439,10 @@ impl State {
             Some(immune) if captured != EMPTY => State::blast(d, immune, m.to, n),
             _ => 0,
         };
-        if let Some(dr) = &d.drops {
-            self.hand_and_promotions(d, dr, m, n, captured);
+        if d.drops.is_some() || d.shogi {
+            self.hand_and_promotions(d, m, n, captured);
         }
+        n.pawn_drop = false;
         if d.pioneer.is_some() {
             self.pioneer_entries(d, m, n, kidnapped);
         }
@@ -1469,6 +1509,7 @@ impl State {
         let h = &mut n.hand[us as usize][m.gate as usize];
         *h = h.saturating_sub(1);
         n.rule50 = 0;
+        n.pawn_drop = d.pawn_drop_mate == Some(m.gate);
         n.ep = 0;
         if n.counting_limit != 0 {
             n.counting_ply = n.counting_ply.saturating_add(1);
@@ -1485,47 +1526,68 @@ impl State {
         }
     }
 
-    /// Drops' part of playing the board move `m` into `n`: a captured
-    /// piece goes to the capturer's hand (`capturesToHand`; a promoted one
-    /// as a pawn unless `dropLoop`), and promoted pieces keep their mark
-    /// as they move.
+    /// Drops' and promotions' part of playing the board move `m` into `n`:
+    /// a captured piece goes to the capturer's hand (`capturesToHand`; a
+    /// promoted one as the type it was promoted from, a `~` one as a pawn,
+    /// unless `dropLoop`), and promoted pieces keep their mark as they move.
     #[inline(never)]
-    fn hand_and_promotions(&self, d: &VariantDef, dr: &crate::variant::Drops, m: Move, n: &mut State, captured: u8) {
+    fn hand_and_promotions(&self, d: &VariantDef, m: Move, n: &mut State, captured: u8) {
         let us = self.side as usize;
         let capsq = if m.kind == Kind::EnPassant { capture_square(d, self.side, m.to) } else { m.to };
-        if captured != EMPTY && dr.to_hand {
-            let demoted = dr.demote && self.promoted >> capsq & 1 != 0;
-            let t = if demoted { d.pawn.unwrap_or(captured >> 1) } else { captured >> 1 };
+        let demote = d.drops.is_some_and(|dr| dr.demote);
+        if captured != EMPTY && d.drops.is_some_and(|dr| dr.to_hand) {
+            let demoted = demote && self.promoted >> capsq & 1 != 0;
+            let t = if demoted { self.origin_of(capsq).or(d.pawn).unwrap_or(captured >> 1) } else { captured >> 1 };
             let h = &mut n.hand[us][t as usize];
             *h = h.saturating_add(1);
         }
-        if !dr.demote || (self.promoted == 0 && m.kind != Kind::Promotion) {
+        if self.promoted == 0 && !matches!(m.kind, Kind::Promotion | Kind::PiecePromotion) {
             return;
         }
-        let mut p = self.promoted;
+        let (mut p, mut o) = (self.promoted, self.origin);
+        // Moves the mark (and origin) of the piece on `from` to `to`.
+        let carry = |p: &mut u128, o: &mut [u128; 5], from: u8, to: u8| {
+            let (marked, origin) = (*p >> from & 1 != 0, self.origin_of(from));
+            *p &= !bb(from);
+            State::set_origin(o, from, None);
+            if marked {
+                *p |= bb(to);
+                State::set_origin(o, to, origin);
+            }
+        };
         if captured != EMPTY {
             p &= !bb(capsq);
+            State::set_origin(&mut o, capsq, None);
         }
         match m.kind {
             Kind::Castling => {
                 let (kfrom, rfrom, kto, rto) = self.castle_squares(d, 2 * us + usize::from(m.to < m.from));
-                let (pk, pr) = (p >> kfrom & 1 != 0, p >> rfrom & 1 != 0);
-                p &= !(bb(kfrom) | bb(rfrom));
-                if pk {
-                    p |= bb(kto);
-                }
-                if pr {
-                    p |= bb(rto);
-                }
-            }
-            Kind::Promotion => p = (p & !bb(m.from)) | bb(m.to),
-            _ => {
-                if p >> m.from & 1 != 0 {
-                    p = (p & !bb(m.from)) | bb(m.to);
+                let (mut pk, mut ok) = (0u128, [0u128; 5]);
+                carry(&mut pk, &mut ok, kfrom, kto);
+                carry(&mut pk, &mut ok, rfrom, rto);
+                p = (p & !(bb(kfrom) | bb(rfrom))) | pk;
+                State::set_origin(&mut o, kfrom, None);
+                State::set_origin(&mut o, rfrom, None);
+                for (plane, moved) in o.iter_mut().zip(ok) {
+                    *plane |= moved;
                 }
             }
+            Kind::Promotion => {
+                p &= !bb(m.from);
+                State::set_origin(&mut o, m.from, None);
+                if demote {
+                    p |= bb(m.to);
+                }
+            }
+            Kind::PiecePromotion => {
+                p = (p & !bb(m.from)) | bb(m.to);
+                State::set_origin(&mut o, m.from, None);
+                State::set_origin(&mut o, m.to, Some(self.board[m.from as usize] >> 1));
+            }
+            _ => carry(&mut p, &mut o, m.from, m.to),
         }
         n.promoted = p;
+        n.origin = o;
     }
 
     /// Pioneer gating's part of playing `m` into `n`: a live gate's piece
@@ -1748,6 +1810,7 @@ impl State {
             let chars: Vec<char> = row.chars().collect();
             let mut j = 0;
             let mut last = None;
+            let mut plus = false;
             while j < chars.len() {
                 let ch = chars[j];
                 if let Some(n) = ch.to_digit(10) {
@@ -1763,16 +1826,32 @@ impl State {
                     if let Some(sq) = last.filter(|_| d.drops.is_some_and(|dr| dr.demote)) {
                         s.promoted |= bb(sq);
                     }
+                } else if ch == '+' && !plus {
+                    // A shogi-style promoted piece: `+` and the letter of
+                    // the type it was promoted from.
+                    plus = true;
                 } else {
-                    let t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
+                    let mut t = piece_type(d, ch).ok_or(FenError::Piece(ch))?;
                     if file >= d.files as u32 {
                         return Err(FenError::Board(format!("rank {} too long", rank + 1)));
                     }
-                    s.put(d.sq(file as u8, rank), t, u8::from(ch.is_ascii_lowercase()));
-                    last = Some(d.sq(file as u8, rank));
+                    let sq = d.sq(file as u8, rank);
+                    if std::mem::take(&mut plus) {
+                        let promoted = d.promoted_type[t as usize].ok_or_else(|| {
+                            FenError::Board(format!("+{ch}: the piece does not promote in this variant"))
+                        })?;
+                        s.promoted |= bb(sq);
+                        State::set_origin(&mut s.origin, sq, Some(t));
+                        t = promoted;
+                    }
+                    s.put(sq, t, u8::from(ch.is_ascii_lowercase()));
+                    last = Some(sq);
                     file += 1;
                 }
                 j += 1;
+            }
+            if plus {
+                return Err(FenError::Board(format!("rank {}: '+' without a piece", rank + 1)));
             }
             if file != d.files as u32 {
                 return Err(FenError::Board(format!("rank {} has {} files, expected {}", rank + 1, file, d.files)));
@@ -2092,9 +2171,18 @@ impl State {
                     s += &empty.to_string();
                     empty = 0;
                 }
-                s.push(piece_char(d, p));
-                if self.promoted >> d.sq(file, rank) & 1 != 0 {
-                    s.push('~');
+                let sq = d.sq(file, rank);
+                match self.origin_of(sq) {
+                    Some(o) => {
+                        s.push('+');
+                        s.push(piece_char(d, o << 1 | (p & 1)));
+                    }
+                    None => {
+                        s.push(piece_char(d, p));
+                        if self.promoted >> sq & 1 != 0 {
+                            s.push('~');
+                        }
+                    }
                 }
             }
             if empty > 0 {
@@ -2356,6 +2444,10 @@ impl Position {
         }
         let white = self.white_to_move();
         if self.in_check() {
+            if self.state.pawn_drop {
+                // `shogiPawnDropMateIllegal`: mate by a pawn drop loses.
+                return Outcome::valued(EndReason::Checkmate, GameValue::Win, white);
+            }
             Outcome::valued(EndReason::Checkmate, rules.checkmate_value, white)
         } else if d.stalemate_piece_count {
             // Fewer pieces than the opponent: the stalemate value; more:
@@ -2392,7 +2484,7 @@ impl Position {
             | Kind::Jump
             | Kind::Swap => false,
             Kind::EnPassant => true,
-            Kind::Normal | Kind::Promotion | Kind::Takeover => {
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
             }
         }
@@ -2468,7 +2560,9 @@ impl Position {
         if m.kind == Kind::Takeover {
             s.push('t');
         }
-        if m.promo != NONE {
+        if m.kind == Kind::PiecePromotion {
+            s.push('+');
+        } else if m.promo != NONE {
             s.push(d.types[m.promo as usize].letter.to_ascii_lowercase());
         } else if m.gate != NONE {
             s.push(d.types[m.gate as usize].letter.to_ascii_lowercase());

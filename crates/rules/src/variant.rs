@@ -492,6 +492,19 @@ pub struct VariantDef {
     /// A position may end the game at once, without legal moves:
     /// extinction, a flag reached, the checks given.
     pub(crate) immediate_end: bool,
+    /// Shogi-style promotions (`promotedPieceType`): per type, the type it
+    /// promotes to, moving into, out of or inside the promotion region.
+    pub(crate) promoted_type: [Option<u8>; MAX_TYPES],
+    /// A piece that may promote must (`mandatoryPiecePromotion`).
+    pub(crate) mandatory_piece_promotion: bool,
+    /// `immobilityIllegal`: per colour and type, the squares a plain move
+    /// or a drop may not end on (the piece could never move from there).
+    pub(crate) immobile: [[u128; MAX_TYPES]; 2],
+    /// `shogiPawnDropMateIllegal`: the shogi pawn's type, whose drop may
+    /// not give checkmate (the mated side wins instead).
+    pub(crate) pawn_drop_mate: Option<u8>,
+    /// Shogi-style promotions or immobility: perft lists and tests every move.
+    pub(crate) shogi: bool,
     /// Per square, the line in each direction of [`DIRS`] (empty off the board).
     pub(crate) dir_rays: Arc<[[u128; 8]]>,
     /// Per pair of squares (`from * nsq + to`), the bit of the direction of
@@ -968,6 +981,11 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         blast: None,
         pseudo_royal: None,
         immediate_end: false,
+        promoted_type: [None; MAX_TYPES],
+        mandatory_piece_promotion: c.mandatory_piece_promotion,
+        immobile: [[0; MAX_TYPES]; 2],
+        pawn_drop_mate: None,
+        shogi: false,
         dir_rays: Arc::new([]),
         dir_mask: Arc::new([]),
         simple_attackers: [0; 2],
@@ -1075,6 +1093,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     def.special_types = def.promoting | def.kidnap.map_or(0, |k| 1 << k.piece);
     def.full_listing = def.kidnap.is_some() || def.takeovers.is_some() || def.swaps.is_some() || def.promoting != 0;
     def.extended = def.pioneer.is_some() || def.full_listing;
+    shogi_rules(&mut def, c, &index_of)?;
     if c.flag_region != [0, 0] {
         let piece =
             |side: usize| c.flag_piece[side].map(|fsf| index_of.iter().find(|p| p.0 == fsf).map_or(0, |p| 1u16 << p.1));
@@ -1103,6 +1122,49 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// Shogi-style promotions (`promotedPieceType`, `mandatoryPiecePromotion`),
+/// `immobilityIllegal` and `shogiPawnDropMateIllegal`.
+fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
+    let local = |fsf: u8| index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
+    for (&from, &to) in &c.promoted_piece_types {
+        // Entries for pieces the variant does not have are left out, as
+        // Fairy-Stockfish never meets them.
+        if let (Some(f), Some(t)) = (local(from), local(to)) {
+            if def.types[f as usize].pawn {
+                return Err("promotedPieceType for the pawn (pawn-style and shogi-style promotion of one piece)".into());
+            }
+            if def.promoting >> f & 1 != 0 {
+                return Err("promotedPieceType for a promoting piece (promotingPieces)".into());
+            }
+            def.promoted_type[f as usize] = Some(t);
+        }
+    }
+    if c.immobility_illegal {
+        for color in 0..2u8 {
+            for t in 0..def.types.len() as u8 {
+                for sq in 0..def.nsq() as u8 {
+                    let m = &def.table(t, color, sq).quiet;
+                    if (m.leaps | m.pseudo) & def.board == 0 {
+                        def.immobile[color as usize][t as usize] |= 1u128 << sq;
+                    }
+                }
+            }
+        }
+    }
+    if c.shogi_pawn_drop_mate_illegal {
+        def.pawn_drop_mate = local(19);
+    }
+    let mut special = 0u16;
+    for t in 0..def.types.len() {
+        if def.promoted_type[t].is_some() || def.immobile[0][t] | def.immobile[1][t] != 0 {
+            special |= 1 << t;
+        }
+    }
+    def.special_types |= special;
+    def.shogi = special != 0;
+    Ok(())
 }
 
 /// Forced captures, atomic blasts and pseudo-royal extinction pieces

@@ -15,6 +15,8 @@ use menagerie_rules::{Definitions, GameResult, Position};
 const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-pyffish.txt");
 const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
 const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
+const SHOGI: &str = include_str!("../../../tests/perft/shogi-pyffish.txt");
+const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -28,6 +30,7 @@ fn fnv1a(text: &str) -> String {
 /// Checks every line; returns (positions, game ends) seen.
 fn check(text: &str) -> (usize, usize) {
     let mut defs = Definitions::builtin();
+    defs.load(SHOGI_INI, "shogi-promotion.ini").expect("the shogi sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -114,6 +117,13 @@ fn lichess_variants_play_as_fairy_stockfish() {
     for v in ["antichess;", "giveaway;", "suicide;", "horde;", "atomic;"] {
         assert!(LICHESS.contains(v), "{v}");
     }
+}
+
+#[test]
+fn shogi_style_promotions_play_as_fairy_stockfish() {
+    let (positions, ends) = check(SHOGI);
+    assert!(positions >= 1000 && ends >= 2, "{positions} positions, {ends} game ends");
+    assert!(SHOGI.contains("+P") && SHOGI.contains("P@") && SHOGI.contains("+;"), "promoted pieces, drops, promotions");
 }
 
 #[test]

@@ -30,7 +30,14 @@ impl Move {
     /// The piece type a promotion promotes to (also a jump takeover's or a
     /// swap's promotion).
     pub fn promotion(self) -> Option<u8> {
-        (matches!(self.kind, Kind::Promotion | Kind::Jump | Kind::Swap) && self.promo != NONE).then_some(self.promo)
+        (matches!(self.kind, Kind::Promotion | Kind::Jump | Kind::Swap | Kind::PiecePromotion) && self.promo != NONE)
+            .then_some(self.promo)
+    }
+
+    /// Whether the move is a shogi-style promotion (`promotedPieceType`,
+    /// written `+`): the piece becomes [`Move::promotion`], marked promoted.
+    pub fn is_piece_promotion(self) -> bool {
+        self.kind == Kind::PiecePromotion
     }
 
     /// Whether the move is a takeover (a leap or jump converting enemy pieces).
@@ -72,12 +79,17 @@ impl Move {
             Kind::Promotion | Kind::Decline | Kind::Jump => 1,
             Kind::EnPassant | Kind::Place | Kind::Swap => 2,
             Kind::Castling | Kind::Kidnap | Kind::Drop => 3,
+            Kind::PiecePromotion => 1,
         };
         // Takeovers, swaps and drops are told apart by bit 28.
-        let special = u32::from(matches!(self.kind, Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop));
+        let special = u32::from(matches!(
+            self.kind,
+            Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop | Kind::PiecePromotion
+        ));
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
-        // Prelude actions and kidnaps are told apart by a gate-square code of 3.
-        let gate_sq = if self.is_prelude() || self.kind == Kind::Kidnap {
+        // Prelude actions, kidnaps and piece promotions are told apart by a
+        // gate-square code of 3.
+        let gate_sq = if self.is_prelude() || matches!(self.kind, Kind::Kidnap | Kind::PiecePromotion) {
             3
         } else if self.gate_sq == NONE {
             0
@@ -132,6 +144,7 @@ impl Move {
                     Kind::Promotion => Kind::Decline,
                     Kind::EnPassant => Kind::Place,
                     Kind::Castling => Kind::Kidnap,
+                    Kind::Jump => Kind::PiecePromotion,
                     _ => return None,
                 };
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
@@ -245,6 +258,11 @@ impl State {
             k ^= field_key(11, u64::from(self.checks[0]) | u64::from(self.checks[1]) << 8);
         }
         k ^= bitboard_key(12, self.promoted);
+        for (i, &plane) in self.origin.iter().enumerate() {
+            if plane != 0 {
+                k ^= bitboard_key(13 + i as u64, plane);
+            }
+        }
         k
     }
 }
@@ -271,7 +289,7 @@ impl Position {
             | Kind::Jump
             | Kind::Swap => None,
             Kind::EnPassant => self.def.pawn,
-            Kind::Normal | Kind::Promotion | Kind::Takeover => {
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => {
                 self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)
             }
         }

@@ -101,9 +101,31 @@ impl State {
                 self.push(d, out, Move::new(from, to, Kind::Kidnap));
             } else if self.promotes(d, t, from, to) {
                 self.push_promotions(d, out, from, to);
+            } else if d.shogi {
+                self.shogi_moves(d, t, from, to, out);
             } else {
                 self.push(d, out, Move::new(from, to, Kind::Normal));
             }
+        }
+    }
+
+    /// The moves of a piece of type `t` from `from` to `to` in a variant
+    /// with shogi-style promotions or `immobilityIllegal`, as
+    /// Fairy-Stockfish generates them: the plain move (unless the piece
+    /// could never move again from `to`, or must promote), and the
+    /// promotion if the piece promotes and `from` or `to` is in the
+    /// promotion region.
+    fn shogi_moves(&self, d: &VariantDef, t: u8, from: u8, to: u8, out: &mut Vec<Move>) {
+        let us = self.side as usize;
+        let zone = d.promotion_zone[us];
+        let promoted = d.promoted_type[t as usize];
+        let in_zone = (zone >> from | zone >> to) & 1 != 0;
+        let forced = promoted.is_some() && d.mandatory_piece_promotion && in_zone;
+        if !forced && d.immobile[us][t as usize] >> to & 1 == 0 {
+            self.push(d, out, Move::new(from, to, Kind::Normal));
+        }
+        if let Some(pt) = promoted.filter(|_| in_zone) {
+            self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PiecePromotion) });
         }
     }
 

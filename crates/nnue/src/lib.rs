@@ -35,7 +35,8 @@ pub mod simd;
 pub use accumulator::AccumulatorStack;
 pub use features::{active_features, feature_count, feature_count_of};
 pub use network::{
-    FloatNetwork, MAGIC, MAX_HIDDEN, MAX_INPUTS, Network, NetworkError, SplitMix, VERSION, crelu, fnv1a64,
+    FLAG_RESIDUAL, FloatNetwork, MAGIC, MAX_HIDDEN, MAX_INPUTS, Network, NetworkError, SplitMix, VERSION, crelu,
+    fnv1a64,
 };
 
 /// Quantisation of the input weights and accumulator biases (and the

@@ -21,6 +21,9 @@ pub struct FloatNetwork {
     pub w2: Vec<f32>,
     /// Output bias.
     pub b2: f32,
+    /// A residual network: the engine's evaluation is the linear
+    /// evaluation plus this network's output (else the output alone).
+    pub residual: bool,
 }
 
 /// Clipped ReLU: `clamp(x, 0, 1)`.
@@ -60,6 +63,7 @@ impl FloatNetwork {
             b1: vec![0.0; hidden],
             w2: vec![0.0; 2 * hidden],
             b2: 0.0,
+            residual: false,
         }
     }
 
@@ -112,6 +116,7 @@ pub struct Network {
     pub(crate) b1: Vec<i16>,
     pub(crate) w2: Vec<i16>,
     pub(crate) b2: i32,
+    pub(crate) residual: bool,
 }
 
 /// Why a network file was refused.
@@ -157,6 +162,9 @@ pub enum NetworkError {
         /// The checksum of the contents.
         computed: u64,
     },
+    /// Flag bits this build does not know.
+    #[error("network file has unknown flags {0:#x}")]
+    UnknownFlags(u32),
     /// The variant name is not UTF-8.
     #[error("network file's variant name is not UTF-8")]
     BadName,
@@ -200,8 +208,10 @@ pub enum NetworkError {
 
 /// The file's magic bytes.
 pub const MAGIC: [u8; 4] = *b"MNNU";
-/// The file format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The file format version this build writes (it reads this one and 1).
+pub const VERSION: u32 = 2;
+/// Flag bit of a residual network (version 2 and up).
+pub const FLAG_RESIDUAL: u32 = 1;
 /// Largest hidden size accepted.
 pub const MAX_HIDDEN: usize = 1024;
 /// Largest input count accepted.
@@ -264,7 +274,7 @@ impl Network {
             w2[h + i] = quantise(net.w2.get(net.hidden + i).copied().unwrap_or(0.0), QB);
         }
         let b2 = (net.b2 * (QA * QB) as f32).round() as i32;
-        Network { variant: net.variant.clone(), inputs: net.inputs, hidden: h, w1, b1, w2, b2 }
+        Network { variant: net.variant.clone(), inputs: net.inputs, hidden: h, w1, b1, w2, b2, residual: net.residual }
     }
 
     /// The game the network is for.
@@ -278,6 +288,11 @@ impl Network {
     /// Hidden units per perspective (a multiple of 16).
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+    /// Whether the engine adds the output to its linear evaluation
+    /// (a residual network) rather than using it alone.
+    pub fn residual(&self) -> bool {
+        self.residual
     }
     /// The quantised input weights of feature `f` (one row of [`Network::hidden`]).
     #[inline]
@@ -344,7 +359,8 @@ impl Network {
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(name.len() as u16).to_le_bytes());
         out.extend_from_slice(name);
-        for v in [self.inputs as u32, self.hidden as u32, QA as u32, QB as u32, SCALE as u32] {
+        let flags = if self.residual { FLAG_RESIDUAL } else { 0 };
+        for v in [self.inputs as u32, self.hidden as u32, QA as u32, QB as u32, SCALE as u32, flags] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
@@ -365,13 +381,14 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetworkError::UnsupportedVersion { found: version, supported: VERSION });
         }
         let name_len = r.u16()? as usize;
         let name = r.take(name_len)?;
         let (inputs, hidden) = (r.u32()? as usize, r.u32()? as usize);
         let (qa, qb, scale) = (r.u32()?, r.u32()?, r.u32()?);
+        let flags = if version >= 2 { r.u32()? } else { 0 };
         if !(1..=MAX_INPUTS).contains(&inputs) || !(LANES..=MAX_HIDDEN).contains(&hidden) || hidden % LANES != 0 {
             return Err(NetworkError::BadSize { inputs: inputs as u64, hidden: hidden as u64 });
         }
@@ -394,11 +411,14 @@ impl Network {
         if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
             return Err(NetworkError::Quantisation { qa, qb, scale });
         }
+        if flags & !FLAG_RESIDUAL != 0 {
+            return Err(NetworkError::UnknownFlags(flags & !FLAG_RESIDUAL));
+        }
         let w1 = r.i16s(inputs * hidden)?;
         let b1 = r.i16s(hidden)?;
         let w2 = r.i16s(2 * hidden)?;
         let b2 = r.u32()? as i32;
-        Ok(Network { variant, inputs, hidden, w1, b1, w2, b2 })
+        Ok(Network { variant, inputs, hidden, w1, b1, w2, b2, residual: flags & FLAG_RESIDUAL != 0 })
     }
 
     /// Reads the network file at `path`.

@@ -189,6 +189,29 @@ fn every_truncation_and_byte_flip_is_an_error() {
     }
 }
 
+/// A version 1 file (no flags field) still reads, as a plain network; the
+/// residual flag round-trips through version 2.
+#[test]
+fn version_1_files_read_and_the_residual_flag_round_trips() {
+    let mut float = FloatNetwork::random("chess", 24, 16, 3);
+    let plain = Network::from_float(&float);
+    let v2 = plain.to_bytes();
+    let flags_at = 4 + 4 + 2 + 5 + 4 + 4 + 12;
+    let mut v1 = v2[..flags_at].to_vec();
+    v1.extend_from_slice(&v2[flags_at + 4..v2.len() - 8]);
+    v1[4] = 1;
+    let sum = crate::fnv1a64(&v1).to_le_bytes();
+    v1.extend_from_slice(&sum);
+    let read = Network::from_bytes(&v1).expect("a version 1 file reads");
+    assert_eq!(read, plain);
+    assert!(!read.residual());
+    float.residual = true;
+    let residual = Network::from_float(&float);
+    let back = Network::from_bytes(&residual.to_bytes()).expect("reads back");
+    assert!(back.residual());
+    assert_eq!(back, residual);
+}
+
 #[test]
 fn each_corruption_names_its_error() {
     let bytes = small();
@@ -196,8 +219,8 @@ fn each_corruption_names_its_error() {
     b[0] = b'X';
     assert!(matches!(Network::from_bytes(&b), Err(NetworkError::BadMagic)));
     let mut b = bytes.clone();
-    b[4] = 2;
-    assert!(matches!(Network::from_bytes(&b), Err(NetworkError::UnsupportedVersion { found: 2, supported: 1 })));
+    b[4] = 3;
+    assert!(matches!(Network::from_bytes(&b), Err(NetworkError::UnsupportedVersion { found: 3, supported: 2 })));
     // Hidden size (after magic, version, name length, "chess", inputs).
     let hidden_at = 4 + 4 + 2 + 5 + 4;
     let mut b = bytes.clone();
@@ -223,6 +246,13 @@ fn each_corruption_names_its_error() {
     let sum = crate::fnv1a64(&b[..n]).to_le_bytes();
     b[n..].copy_from_slice(&sum);
     assert!(matches!(Network::from_bytes(&b), Err(NetworkError::Quantisation { qa: 254, .. })));
+    // Unknown flag bits, checksum recomputed.
+    let flags_at = hidden_at + 4 + 12;
+    let mut b = bytes.clone();
+    b[flags_at] = 0b110;
+    let sum = crate::fnv1a64(&b[..n]).to_le_bytes();
+    b[n..].copy_from_slice(&sum);
+    assert!(matches!(Network::from_bytes(&b), Err(NetworkError::UnknownFlags(0b110))));
     let err = Network::load(std::path::Path::new("/nonexistent/net.nnue")).unwrap_err();
     assert!(err.to_string().contains("/nonexistent/net.nnue"));
 }

@@ -301,7 +301,12 @@ impl<V: Variant> SearchPosition for Position<V> {
                 let side = self.side_to_move();
                 menagerie_nnue::active_features(self, side, &mut stm);
                 menagerie_nnue::active_features(self, side.flip(), &mut nstm);
-                clamp_nnue(net.evaluate(&stm, &nstm))
+                let out = net.evaluate(&stm, &nstm);
+                if net.residual() {
+                    clamp_nnue(out + eval.evaluate_cached(self, &mut cache.pawns))
+                } else {
+                    clamp_nnue(out)
+                }
             }
             None => eval.evaluate_cached(self, &mut cache.pawns),
         }
@@ -314,6 +319,7 @@ impl<V: Variant> SearchPosition for Position<V> {
     fn evaluate_at(&self, eval: &EvalTables, cache: &mut ThreadEval<V>, ply: usize) -> i32 {
         match &eval.nnue {
             Some(net) => match cache.nnue.evaluate(net, ply) {
+                Some(v) if net.residual() => clamp_nnue(v + eval.evaluate_cached(self, &mut cache.pawns)),
                 Some(v) => clamp_nnue(v),
                 None => self.evaluate(eval, cache),
             },

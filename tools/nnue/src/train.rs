@@ -4,8 +4,10 @@
 //! rows of the features a batch uses).
 //!
 //! Output `out` is in units of 400 cp for the side to move; the loss is the
-//! mean of `(sigmoid(out) - target)^2` with
-//! `target = lambda * sigmoid(score / 400) + (1 - lambda) * result`.
+//! mean of `(sigmoid(out + base / 400) - target)^2` with
+//! `target = lambda * sigmoid(score / 400) + (1 - lambda) * result`, where
+//! `base` is the linear evaluation's static score for a residual model and
+//! 0 for a plain one.
 
 use crate::rng::Rng;
 use menagerie_nnue::FloatNetwork;
@@ -24,6 +26,10 @@ pub struct Sample {
     pub score: f32,
     /// The game's result for the side to move (1, ½, 0).
     pub result: f32,
+    /// What the network's output is added to, centipawns, side to move's
+    /// view: the linear evaluation's static score for a residual model, 0
+    /// for a plain one.
+    pub base: f32,
 }
 
 impl Sample {
@@ -67,8 +73,10 @@ pub enum CheckpointError {
     Format(&'static str),
 }
 
-/// Checkpoint magic (format version 1).
+/// Checkpoint magic of a plain model (format version 1).
 const MAGIC: &[u8; 8] = b"MNNUEF01";
+/// Checkpoint magic of a residual model (otherwise as version 1).
+const MAGIC_RESIDUAL: &[u8; 8] = b"MNNUER01";
 
 /// Largest output weight magnitude (the quantised `w2` is `i16` times 64).
 const W2_CLIP: f32 = 32767.0 / 64.0 - 1.0;
@@ -76,14 +84,16 @@ const W2_CLIP: f32 = 32767.0 / 64.0 - 1.0;
 const W1_CLIP: f32 = 32767.0 / 255.0 - 1.0;
 
 impl Model {
-    /// A randomly initialised model.
-    pub fn new(variant: &str, inputs: usize, hidden: usize, seed: u64) -> Model {
+    /// A randomly initialised model; a `residual` one starts with small
+    /// output weights, so that it starts close to the linear evaluation.
+    pub fn new(variant: &str, inputs: usize, hidden: usize, seed: u64, residual: bool) -> Model {
         let mut rng = Rng::new(seed);
         let mut uniform = |scale: f32| (rng.unit() as f32 * 2.0 - 1.0) * scale;
         let w1 = (0..inputs * hidden).map(|_| uniform(0.1)).collect();
         let b1 = (0..hidden).map(|_| 0.1 + uniform(0.05)).collect();
-        let w2 = (0..2 * hidden).map(|_| uniform(1.0 / (hidden as f32).sqrt())).collect();
-        Model(FloatNetwork { variant: variant.to_string(), inputs, hidden, w1, b1, w2, b2: 0.0 })
+        let out_scale = if residual { 0.1 } else { 1.0 } / (hidden as f32).sqrt();
+        let w2 = (0..2 * hidden).map(|_| uniform(out_scale)).collect();
+        Model(FloatNetwork { variant: variant.to_string(), inputs, hidden, w1, b1, w2, b2: 0.0, residual })
     }
 
     /// The model as the engine crate's float network.
@@ -123,18 +133,19 @@ impl Model {
         let sum: f64 = samples
             .iter()
             .map(|s| {
-                let d = sigmoid(self.forward(&s.stm, &s.nstm)) - s.target(lambda);
+                let d = sigmoid(self.forward(&s.stm, &s.nstm) + s.base / 400.0) - s.target(lambda);
                 f64::from(d * d)
             })
             .sum();
         sum / samples.len() as f64
     }
 
-    /// Writes the checkpoint: magic, then little-endian `u32` name length,
+    /// Writes the checkpoint: magic (`MNNUEF01`, or `MNNUER01` for a
+    /// residual model), then little-endian `u32` name length,
     /// the name's bytes, `u32` inputs, `u32` hidden, then the `f32`s of
     /// `w1`, `b1`, `w2` and `b2`.
     pub fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        out.write_all(MAGIC)?;
+        out.write_all(if self.residual { MAGIC_RESIDUAL } else { MAGIC })?;
         out.write_all(&(self.variant.len() as u32).to_le_bytes())?;
         out.write_all(self.variant.as_bytes())?;
         out.write_all(&(self.inputs as u32).to_le_bytes())?;
@@ -149,7 +160,10 @@ impl Model {
     pub fn read(input: &mut impl Read) -> Result<Model, CheckpointError> {
         let mut bytes = Vec::new();
         input.read_to_end(&mut bytes)?;
-        let mut rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or(CheckpointError::Format("bad magic"))?;
+        let (mut rest, residual) = match bytes.strip_prefix(MAGIC.as_slice()) {
+            Some(rest) => (rest, false),
+            None => (bytes.strip_prefix(MAGIC_RESIDUAL.as_slice()).ok_or(CheckpointError::Format("bad magic"))?, true),
+        };
         let u32_ = |rest: &mut &[u8]| -> Result<u32, CheckpointError> {
             let (head, tail) = rest.split_at_checked(4).ok_or(CheckpointError::Format("truncated"))?;
             *rest = tail;
@@ -175,7 +189,16 @@ impl Model {
         let (w1, r) = floats.split_at(inputs * hidden);
         let (b1, r) = r.split_at(hidden);
         let (w2, r) = r.split_at(2 * hidden);
-        Ok(Model(FloatNetwork { variant, inputs, hidden, w1: w1.to_vec(), b1: b1.to_vec(), w2: w2.to_vec(), b2: r[0] }))
+        Ok(Model(FloatNetwork {
+            variant,
+            inputs,
+            hidden,
+            w1: w1.to_vec(),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
+            b2: r[0],
+            residual,
+        }))
     }
 }
 
@@ -258,7 +281,7 @@ impl Trainer {
             for i in 0..h {
                 out += model.w2[i] * a[i].clamp(0.0, 1.0) + model.w2[h + i] * b[i].clamp(0.0, 1.0);
             }
-            let p = sigmoid(out);
+            let p = sigmoid(out + s.base / 400.0);
             let err = p - s.target(self.settings.lambda);
             loss += f64::from(err * err);
             let d = 2.0 * err * p * (1.0 - p) * scale;
@@ -330,14 +353,14 @@ mod tests {
                 let nstm: Vec<u32> = (0..6).map(|_| 32 + rng.below(32) as u32).collect();
                 let score =
                     stm.iter().map(|&f| value(f)).sum::<f32>() - nstm.iter().map(|&f| value(f - 32)).sum::<f32>();
-                Sample { stm, nstm, score, result: if score > 0.0 { 1.0 } else { 0.0 } }
+                Sample { stm, nstm, score, result: if score > 0.0 { 1.0 } else { 0.0 }, base: 0.0 }
             })
             .collect()
     }
 
     #[test]
     fn training_lowers_the_validation_loss() {
-        let mut model = Model::new("test", 64, 8, 1);
+        let mut model = Model::new("test", 64, 8, 1, false);
         let mut train = samples(2000, 2);
         let valid = samples(300, 3);
         let before = model.loss(&valid, 0.7);
@@ -351,10 +374,15 @@ mod tests {
 
     #[test]
     fn checkpoint_round_trip_and_corruption() {
-        let model = Model::new("chess", 10, 4, 7);
+        for residual in [false, true] {
+            let model = Model::new("chess", 10, 4, 7, residual);
+            let mut bytes = Vec::new();
+            model.write(&mut bytes).expect("write to a Vec");
+            assert_eq!(Model::read(&mut bytes.as_slice()).expect("read back"), model);
+        }
+        let model = Model::new("chess", 10, 4, 7, false);
         let mut bytes = Vec::new();
         model.write(&mut bytes).expect("write to a Vec");
-        assert_eq!(Model::read(&mut bytes.as_slice()).expect("read back"), model);
         assert!(Model::read(&mut &bytes[..bytes.len() - 1]).is_err());
         assert!(Model::read(&mut &b"MNNUEF01\xff\xff\xff\xff"[..]).is_err());
         assert!(Model::read(&mut &b"garbage"[..]).is_err());

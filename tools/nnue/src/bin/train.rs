@@ -8,6 +8,7 @@ use menagerie_nnue_tools::data::Record;
 use menagerie_nnue_tools::rng::Rng;
 use menagerie_nnue_tools::train::{Model, Sample, Settings, Trainer};
 use menagerie_pieces::Color;
+use menagerie_search::EvalTables;
 use menagerie_variants::{Position, PositionVisitor, Variant, VariantId};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -52,22 +53,28 @@ struct Args {
     /// Fraction of the positions held out for validation.
     #[arg(long, default_value_t = 0.05)]
     valid: f64,
+    /// Train a residual network: the engine adds its output to the linear
+    /// evaluation, so it learns the search score minus the linear static
+    /// score (ignored with --resume: the checkpoint says).
+    #[arg(long)]
+    residual: bool,
     /// Seed of the initial weights, the split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
-/// The features of both perspectives, side to move first.
+/// The features of both perspectives, side to move first, the side to
+/// move, and the linear evaluation's static score (side to move's view).
 struct Features;
 
 impl PositionVisitor for Features {
-    type Output = (Vec<u32>, Vec<u32>, Color);
+    type Output = (Vec<u32>, Vec<u32>, Color, i32);
     fn visit<V: Variant>(self, pos: &Position<V>) -> Self::Output {
         let stm = pos.side_to_move();
         let (mut a, mut b) = (Vec::new(), Vec::new());
         active_features::<V>(pos, stm, &mut a);
         active_features::<V>(pos, stm.flip(), &mut b);
-        (a, b, stm)
+        (a, b, stm, EvalTables::shared::<V>().evaluate(pos))
     }
 }
 
@@ -80,7 +87,7 @@ impl PositionVisitor for Inputs {
     }
 }
 
-fn read_samples(args: &Args, variant: VariantId) -> Result<Vec<Sample>> {
+fn read_samples(args: &Args, variant: VariantId, residual: bool) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let mut bad = 0usize;
     for path in &args.data {
@@ -98,11 +105,12 @@ fn read_samples(args: &Args, variant: VariantId) -> Result<Vec<Sample>> {
                 bad += 1;
                 continue;
             };
-            let (stm, nstm, side) = pos.visit(Features);
+            let (stm, nstm, side, linear) = pos.visit(Features);
             let white = side == Color::White;
             let score = record.score as f32 * if white { 1.0 } else { -1.0 };
             let result = if white { record.result } else { 1.0 - record.result };
-            samples.push(Sample { stm, nstm, score, result });
+            let base = if residual { linear as f32 } else { 0.0 };
+            samples.push(Sample { stm, nstm, score, result, base });
         }
     }
     if bad > 0 {
@@ -116,21 +124,6 @@ fn main() -> Result<()> {
     let variant = VariantId::from_name_including_tests(&args.variant)
         .with_context(|| format!("unknown variant `{}`", args.variant))?;
     let inputs = menagerie_variants::AnyPosition::start(variant).visit(Inputs);
-    let t0 = Instant::now();
-    let mut samples = read_samples(&args, variant)?;
-    if samples.len() < 2 {
-        bail!("too few positions ({})", samples.len());
-    }
-    Rng::new(args.seed).shuffle(&mut samples);
-    let n_valid = ((samples.len() as f64 * args.valid) as usize).clamp(1, samples.len() - 1);
-    let valid = samples.split_off(samples.len() - n_valid);
-    eprintln!(
-        "{} positions ({} train, {} validation) read in {:.1} s",
-        samples.len() + valid.len(),
-        samples.len(),
-        valid.len(),
-        t0.elapsed().as_secs_f64()
-    );
     let mut model = match &args.resume {
         Some(path) => {
             let mut file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
@@ -146,8 +139,23 @@ fn main() -> Result<()> {
             }
             model
         }
-        None => Model::new(variant.name(), inputs, args.hidden.max(1), args.seed),
+        None => Model::new(variant.name(), inputs, args.hidden.max(1), args.seed, args.residual),
     };
+    let t0 = Instant::now();
+    let mut samples = read_samples(&args, variant, model.residual)?;
+    if samples.len() < 2 {
+        bail!("too few positions ({})", samples.len());
+    }
+    Rng::new(args.seed).shuffle(&mut samples);
+    let n_valid = ((samples.len() as f64 * args.valid) as usize).clamp(1, samples.len() - 1);
+    let valid = samples.split_off(samples.len() - n_valid);
+    eprintln!(
+        "{} positions ({} train, {} validation) read in {:.1} s",
+        samples.len() + valid.len(),
+        samples.len(),
+        valid.len(),
+        t0.elapsed().as_secs_f64()
+    );
     let mut settings = Settings { lambda: args.lambda, lr: args.lr, batch: args.batch.max(1), seed: args.seed };
     eprintln!("epoch 0: validation loss {:.6}", model.loss(&valid, args.lambda));
     let mut trainer = Trainer::new(&model, settings.clone());
@@ -181,7 +189,7 @@ fn main() -> Result<()> {
         let d = (f64::from(net.evaluate(&s.stm, &s.nstm)) - float_cp).abs();
         diff += d;
         max_diff = max_diff.max(d);
-        sq_err += (float_cp - f64::from(s.score)).powi(2);
+        sq_err += (float_cp + f64::from(s.base) - f64::from(s.score)).powi(2);
     }
     let n = valid.len() as f64;
     eprintln!(

@@ -76,3 +76,49 @@ fn datagen_then_train_lowers_validation_loss_and_writes_a_loadable_net() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+fn stockfish() -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .and_then(|path| std::env::split_paths(&path).map(|d| d.join("stockfish")).find(|p| p.is_file()))
+        .or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()))
+}
+
+#[test]
+fn label_rescores_from_whites_point_of_view_and_keeps_results() {
+    let Some(sf) = stockfish() else {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+        return;
+    };
+    let data = tmp("unlabelled.txt");
+    // White is a queen up with either side to move; then Black is a queen up.
+    std::fs::write(
+        &data,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0 | 1.0\n\
+         rnb1kbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 0 | 0.5\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1 | 0 | 0.0\n",
+    )
+    .expect("write the input");
+    let out_file = tmp("labelled.txt");
+    let _ = std::fs::remove_file(&out_file);
+    let out = Command::new(env!("CARGO_BIN_EXE_menagerie-label"))
+        .args(["--variant", "chess", "--nodes", "2000", "--option", "Hash=16", "--engine"])
+        .arg(&sf)
+        .arg("--data")
+        .arg(&data)
+        .arg("--out")
+        .arg(&out_file)
+        .output()
+        .expect("run menagerie-label");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&out_file).expect("the labeller wrote its file");
+    let records: Vec<_> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| menagerie_nnue_tools::data::Record::parse(l, i + 1).expect("a valid record"))
+        .collect();
+    assert_eq!(records.len(), 3, "{text}");
+    assert!(records[0].score > 300 && records[1].score > 300, "{text}");
+    assert!(records[2].score < -300, "{text}");
+    assert_eq!(records.iter().map(|r| r.result).collect::<Vec<_>>(), [1.0, 0.5, 0.0]);
+    assert!(records[1].fen.contains(" b "), "{text}");
+}

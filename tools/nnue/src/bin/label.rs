@@ -102,10 +102,7 @@ fn main() -> Result<()> {
             }
             if written > 0 && written % 10_000 == 0 {
                 out.flush()?;
-                eprintln!(
-                    "{written} positions, {:.1}/s",
-                    written as f64 / start.elapsed().as_secs_f64().max(1e-9)
-                );
+                eprintln!("{written} positions, {:.1}/s", written as f64 / start.elapsed().as_secs_f64().max(1e-9));
             }
         }
     }

@@ -97,7 +97,7 @@ impl Variants {
     /// Every variant, the compiled ones in listing order, then those
     /// defined as data in name order.
     pub fn catalogue(&self) -> Vec<VariantInfo> {
-        let data = self.data_names().filter_map(|n| self.data_def(n)).map(|d| {
+        let data = self.names_served().filter_map(|n| self.definition(n)).map(|d| {
             let mut info = VariantInfo::from(&*d);
             if let Some(why) = self.not_compiled(&d.name) {
                 info.summary = format!(
@@ -113,6 +113,6 @@ impl Variants {
 
     /// The name of every variant, in [`Variants::catalogue`]'s order.
     pub fn all_names(&self) -> Vec<String> {
-        self.iter().map(|v| v.name().to_string()).chain(self.data_names().map(str::to_string)).collect()
+        self.iter().map(|v| v.name().to_string()).chain(self.names_served().map(str::to_string)).collect()
     }
 }

@@ -42,10 +42,7 @@ mod position;
 /// The compiled core's copy of a position of a variant defined as data (see
 /// [`menagerie_notation::twin`]).
 pub use menagerie_notation::twin::compiled as compiled_twin;
-pub use menagerie_rules::{
-    Game as DataGame, Loaded, Move as DataMove, MoveError as DataMoveError, Position as DataPosition, Skipped,
-    VariantDef,
-};
+pub use menagerie_rules::{Game as DataGame, Loaded, Move as DataMove, Position as DataPosition, Skipped, VariantDef};
 pub use position::{
     GamePosition, LoadError, ParsedPosition, PositionError, PositionRequest, TWIN_DEPTH, UnknownVariant, VariantRef,
     Variants, compiled_twin_for, play_moves,

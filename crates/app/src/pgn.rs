@@ -200,7 +200,7 @@ impl Variants {
     /// variants hold (see the [module docs](crate::pgn)).
     pub fn pgn_reader<R: BufRead>(&self, input: R, options: ReadOptions) -> PgnGames<R> {
         let variants = self.clone();
-        let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.data_def(name.trim()));
+        let lookup = move |tag: Option<&str>| tag.and_then(|name| variants.definition(name.trim()));
         PgnGames { reader: PgnReader::with_data(input, options, lookup), variants: self.clone() }
     }
 

@@ -1,9 +1,9 @@
 //! Positions from requests: a variant by name, a FEN and the moves played
 //! from it.
 
-use menagerie_game::Game as FaceGame;
+use menagerie_game::{Game as FaceGame, MoveError as FaceMoveError};
 use menagerie_notation::fen::{self, FenError};
-use menagerie_notation::{MoveError, parse_move_in, twin};
+use menagerie_notation::{parse_move_in, twin};
 use menagerie_rules::{
     DefinitionError, Definitions, Game as DataGame, LoadOptions, Loaded, MENAGERIE_INI, Position as DataPosition,
     VariantDef,
@@ -247,9 +247,9 @@ impl Variants {
     pub fn suggest(&self, name: &str) -> Option<String> {
         let wanted = comparable(name);
         let limit = max_edits(wanted.chars().count());
-        let compiled = self.iter().map(|v| v.name());
+        let names = self.all_names();
         let mut best: Option<(usize, &str)> = None;
-        for known in compiled.chain(self.data_names()) {
+        for known in names.iter().map(String::as_str) {
             let distance = strsim::damerau_levenshtein(&wanted, &known.to_ascii_lowercase());
             let fits = distance <= limit && 2 * distance < known.chars().count();
             if fits && best.is_none_or(|(d, _)| distance < d) {
@@ -271,12 +271,13 @@ impl Variants {
 
     /// The variant defined as data called `name` (any letter case).
     pub fn data(&self, name: &str) -> Result<Arc<VariantDef>, UnknownVariant> {
-        self.data_def(name).ok_or_else(|| self.unknown(name))
+        self.definition(name).ok_or_else(|| self.unknown(name))
     }
 
-    /// [`Variants::data`] without the error.
-    pub(crate) fn data_def(&self, name: &str) -> Option<Arc<VariantDef>> {
-        self.data_names().find(|n| n.eq_ignore_ascii_case(name)).and_then(|n| self.definitions.get(n)).cloned()
+    /// The definition the data engine plays under `name` (any letter
+    /// case), if one does: [`Variants::data`] without the error.
+    pub(crate) fn definition(&self, name: &str) -> Option<Arc<VariantDef>> {
+        self.names_served().find(|n| n.eq_ignore_ascii_case(name)).and_then(|n| self.definitions.get(n)).cloned()
     }
 
     /// Every compiled variant served, in listing order.
@@ -284,9 +285,10 @@ impl Variants {
         VariantId::ALL.iter().copied().filter(|v| self.compiled.contains(v))
     }
 
-    /// The names of the variants the data engine plays (not those a
-    /// compiled game answers, nor test-only rule sets), in name order.
-    pub fn data_names(&self) -> impl Iterator<Item = &str> + '_ {
+    /// The names of the definitions the data engine plays, in name order:
+    /// not those a compiled game answers, nor test-only rule sets (the
+    /// catalogue's entries after the compiled games).
+    pub(crate) fn names_served(&self) -> impl Iterator<Item = &str> + '_ {
         self.definitions.names().filter(|n| {
             let declared = VariantId::DECLARED.iter().find(|v| v.name().eq_ignore_ascii_case(n));
             declared.is_none_or(|v| !self.compiled.contains(v) && !v.is_test_only())
@@ -295,8 +297,7 @@ impl Variants {
 
     /// The names of every variant, compiled then data, comma-separated.
     pub fn names(&self) -> String {
-        let names: Vec<&str> = self.iter().map(|v| v.name()).chain(self.data_names()).collect();
-        names.join(", ")
+        self.all_names().join(", ")
     }
 
     /// The game `request` describes, compiled or defined as data: its
@@ -322,10 +323,10 @@ impl Variants {
         let mut game = DataGame::new(start);
         for (index, text) in request.moves.iter().enumerate() {
             let text = text.as_ref();
-            let m = game.current().parse_any(text).map_err(|source| PositionError::DataMove {
+            let m = game.current().parse_any(text).map_err(|source| PositionError::Move {
                 index,
                 text: text.to_string(),
-                source,
+                source: source.into(),
             })?;
             game.play(m);
         }
@@ -397,17 +398,8 @@ pub enum PositionError {
     /// The FEN does not parse as a position of a variant defined as data.
     #[error("bad FEN: {0}")]
     DataFen(String),
-    /// A move of a variant defined as data that is not legal where it is played.
-    #[error("moves[{index}]: {source}")]
-    DataMove {
-        /// Its 0-based index in the list.
-        index: usize,
-        /// The move as given.
-        text: String,
-        /// What is wrong with it.
-        source: menagerie_rules::MoveError,
-    },
-    /// A move that is malformed or illegal where it is played.
+    /// A move that is malformed, ambiguous or illegal where it is played,
+    /// whichever rules engine plays the variant.
     #[error("moves[{index}]: {source}")]
     Move {
         /// Its 0-based index in the list.
@@ -416,7 +408,7 @@ pub enum PositionError {
         text: String,
         /// What is wrong with it.
         #[source]
-        source: MoveError,
+        source: FaceMoveError,
     },
 }
 
@@ -451,7 +443,7 @@ pub fn play_moves<S: AsRef<str>>(start: AnyPosition, moves: &[S]) -> Result<Pars
         let m = parse_move_in(current, text, &current.legal_moves()).map_err(|source| PositionError::Move {
             index,
             text: text.to_string(),
-            source,
+            source: source.into(),
         })?;
         history.play_unchecked(m);
         played.push(m);

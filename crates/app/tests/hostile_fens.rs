@@ -10,7 +10,7 @@ use menagerie_app::{DataPosition, Variants};
 #[test]
 fn hostile_fens_never_panic() {
     let variants = Variants::builtin();
-    let names: Vec<String> = variants.data_names().map(str::to_string).collect();
+    let names: Vec<String> = variants.catalogue().into_iter().filter(|v| v.defined_as_data).map(|v| v.name).collect();
     let fens = [
         "",
         " ",

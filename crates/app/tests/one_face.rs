@@ -20,11 +20,13 @@ fn a_request_is_one_game_whatever_its_backend() {
     assert!(capa.data().is_some() && capa.compiled().is_none());
     assert_eq!((capa.moves().len(), capa.history_keys().len()), (2, 2));
     assert_eq!(capa.history_keys()[0], capa.start().key());
-    // Each backend's own errors, by the move's index.
-    let e = v.game(&PositionRequest::new("chess", "", &["e4", "e4"])).unwrap_err();
-    assert!(matches!(e, PositionError::Move { index: 1, .. }), "{e}");
-    let e = v.game(&PositionRequest::new("capablanca", "", &["e4", "e4"])).unwrap_err();
-    assert!(matches!(e, PositionError::DataMove { index: 1, .. }), "{e}");
+    // One error for both backends, by the move's index, with one verdict.
+    for variant in ["chess", "capablanca"] {
+        let e = v.game(&PositionRequest::new(variant, "", &["e4", "e4"])).unwrap_err();
+        assert!(matches!(&e, PositionError::Move { index: 1, source, .. } if source.is_illegal()), "{e}");
+        let e = v.game(&PositionRequest::new(variant, "", &["e4", "hello"])).unwrap_err();
+        assert!(matches!(&e, PositionError::Move { index: 1, source, .. } if source.is_malformed()), "{e}");
+    }
     let capped = PositionRequest { max_moves: Some(1), ..PositionRequest::new("capablanca", "", &["e4", "e5"]) };
     assert_eq!(v.game(&capped).unwrap_err(), PositionError::TooManyMoves { count: 2, max: 1 });
 }

@@ -66,7 +66,7 @@ fn a_replay_describes_each_move_and_the_end() {
     let e = v.replay(&PositionRequest::new("chess", "", &["e4", "e4"])).unwrap_err();
     assert!(matches!(e, PositionError::Move { index: 1, .. }), "{e}");
     let e = v.replay(&PositionRequest::new("crazyhouse", "", &["e4", "P@e5"])).unwrap_err();
-    assert!(matches!(e, PositionError::DataMove { index: 1, .. }), "{e}");
+    assert!(matches!(e, PositionError::Move { index: 1, .. }), "{e}");
     let none: &[&str] = &[];
     let empty = v.replay(&PositionRequest::new("capablanca", "", none)).expect("the start");
     assert!(empty.moves.is_empty());
@@ -264,5 +264,5 @@ fn a_request_becomes_a_pgn_game_with_its_result() {
     let start = v.pgn_game(&PositionRequest::new("capablanca", "", none)).expect("the start");
     assert_eq!(start.game.plies(), 0);
     let e = v.pgn_game(&PositionRequest::new("crazyhouse", "", &["e5"])).unwrap_err();
-    assert!(matches!(e, PositionError::DataMove { index: 0, .. }), "{e}");
+    assert!(matches!(e, PositionError::Move { index: 0, .. }), "{e}");
 }

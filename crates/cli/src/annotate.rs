@@ -427,20 +427,9 @@ async fn annotate_one(
                 let variant = crate::local::catalogue().find(&s.variant).map_err(|_| {
                     tonic::Status::internal(format!("the server reviewed unknown variant {}", s.variant))
                 })?;
-                let side = |s: Option<pb::SideSummary>| {
-                    let s = s.unwrap_or_default();
-                    SideSummary {
-                        moves: s.moves as usize,
-                        best: s.best as usize,
-                        good: s.good as usize,
-                        inaccuracies: s.inaccuracies as usize,
-                        mistakes: s.mistakes as usize,
-                        blunders: s.blunders as usize,
-                        average_centipawn_loss: s.average_centipawn_loss,
-                        accuracy: s.accuracy,
-                    }
-                };
-                let summary = Summary { white: side(s.white), black: side(s.black) };
+                // The streamed reports carry everything the totals are
+                // made of: the same computation as a local review's.
+                let summary = Summary::of(&positions, &moves);
                 return Ok((
                     GameReview { variant: variant.name().to_string(), positions, moves, summary },
                     s.annotated_pgn,

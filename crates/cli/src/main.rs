@@ -389,10 +389,11 @@ impl std::error::Error for IllegalMove {}
 /// for anything else (bad input, I/O, connection).
 fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
-        if cause.downcast_ref::<IllegalMove>().is_some()
-            || cause.downcast_ref::<menagerie_app::DataMoveError>().is_some()
-        {
+        if cause.downcast_ref::<IllegalMove>().is_some() {
             return 1;
+        }
+        if let Some(m) = cause.downcast_ref::<menagerie_game::MoveError>() {
+            return if m.is_malformed() { 2 } else { 1 };
         }
         if let Some(m) = cause.downcast_ref::<menagerie_notation::MoveError>() {
             return if matches!(

@@ -111,6 +111,18 @@ impl MoveError {
             MoveError::Data(e) => !matches!(e, D::Illegal(_) | D::Ambiguous(_)),
         }
     }
+
+    /// True if the text is written like a move of the variant and names
+    /// exactly one move, which is not legal here (as opposed to text that
+    /// is malformed or fits more than one legal move).
+    pub fn is_illegal(&self) -> bool {
+        use menagerie_notation::MoveError as C;
+        use menagerie_rules::MoveError as D;
+        match self {
+            MoveError::Compiled(e) => matches!(e, C::Illegal { .. }),
+            MoveError::Data(e) => matches!(e, D::Illegal(_)),
+        }
+    }
 }
 
 /// A position of any variant: a compiled game's or one defined as data.
@@ -343,7 +355,7 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         match &self.0 {
             PositionOf::Compiled(p) => p.outcome().map(compiled_outcome),
-            PositionOf::Data(p) => p.outcome().map(|o| data_outcome(p, o)),
+            PositionOf::Data(p) => p.outcome().map(|o| rules_outcome(p, o)),
         }
     }
 }
@@ -384,6 +396,7 @@ pub struct Outcome {
     pub reason: String,
 }
 
+/// The face's outcome of the compiled core's outcome `o`.
 fn compiled_outcome(o: CompiledOutcome) -> Outcome {
     let result = match o {
         CompiledOutcome::Win { winner: Color::White, .. } => GameResult::WhiteWins,
@@ -400,7 +413,9 @@ fn compiled_outcome(o: CompiledOutcome) -> Outcome {
     Outcome { result, reason }
 }
 
-fn data_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
+/// The face's outcome of the data engine's (`menagerie_rules`) outcome `o`
+/// of a game now at `pos`.
+fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
     let result = match o.result {
         menagerie_rules::GameResult::WhiteWins => GameResult::WhiteWins,
         menagerie_rules::GameResult::BlackWins => GameResult::BlackWins,
@@ -531,7 +546,7 @@ impl Game {
     pub fn outcome(&self) -> Option<Outcome> {
         match &self.of {
             GameOf::Compiled(g) => g.outcome().map(compiled_outcome),
-            GameOf::Data(g) => g.outcome().or_else(|| g.claimable()).map(|o| data_outcome(g.current(), o)),
+            GameOf::Data(g) => g.outcome().or_else(|| g.claimable()).map(|o| rules_outcome(g.current(), o)),
         }
     }
 
@@ -669,6 +684,21 @@ mod tests {
         let dm = capa.parse_move("e2e4").expect("legal");
         assert_eq!(capa.move_text(dm), "e2e4");
         assert_eq!(chess.move_text(m), "e2e4");
+    }
+
+    #[test]
+    fn move_errors_say_the_same_for_both_backends() {
+        let fen = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
+        let compiled = Position::from(AnyPosition::start(VariantId::Chess)).with_fen(fen).expect("a chess FEN");
+        let data = data("chess").with_fen(fen).expect("a chess FEN");
+        for pos in [compiled, data] {
+            let ambiguous = pos.parse_move("Nd2").expect_err("two knights reach d2");
+            assert!(!ambiguous.is_illegal() && !ambiguous.is_malformed(), "{ambiguous}");
+            let illegal = pos.parse_move("e1e3").expect_err("the king steps one square");
+            assert!(illegal.is_illegal() && !illegal.is_malformed(), "{illegal}");
+            let malformed = pos.parse_move("hello").expect_err("not a move");
+            assert!(!malformed.is_illegal() && malformed.is_malformed(), "{malformed}");
+        }
     }
 
     #[test]

@@ -286,13 +286,13 @@ fn coordinates_can_be_left_out() {
     assert_well_formed(&without);
 }
 
-fn data_def(name: &str) -> std::sync::Arc<menagerie_rules::VariantDef> {
+fn definition(name: &str) -> std::sync::Arc<menagerie_rules::VariantDef> {
     menagerie_rules::Definitions::builtin().get(name).cloned().expect("built in")
 }
 
 #[test]
 fn capablanca_is_drawn_on_its_10x8_board_with_its_pieces() {
-    let def = data_def("capablanca");
+    let def = definition("capablanca");
     let pos = menagerie_rules::Position::start(&def);
     let svg = render_data(&pos, &RenderOptions::default()).expect("renders");
     assert_well_formed(&svg);
@@ -317,8 +317,8 @@ fn capablanca_is_drawn_on_its_10x8_board_with_its_pieces() {
 }
 
 #[test]
-fn data_variants_get_check_arrows_and_their_own_pieces() {
-    let def = data_def("capablanca");
+fn games_defined_as_data_get_check_arrows_and_their_own_pieces() {
+    let def = definition("capablanca");
     let mate = menagerie_rules::Position::from_fen(&def, "kQ8/2K7/10/10/10/10/10/10 b - - 0 1").expect("a FEN");
     let options = RenderOptions {
         arrows: vec![Arrow::parse_on(10, 8, "j1a8:red").expect("on 10x8")],
@@ -336,7 +336,7 @@ fn data_variants_get_check_arrows_and_their_own_pieces() {
     };
     assert!(matches!(render_data(&mate, &off), Err(RenderError::Square { files: 10, ranks: 8, .. })));
     // Makruk: pieces named by their definition, letters for the Thai ones.
-    let makruk = data_def("makruk");
+    let makruk = definition("makruk");
     let svg = render_data(&menagerie_rules::Position::start(&makruk), &RenderOptions::default()).expect("renders");
     assert_well_formed(&svg);
     assert_eq!(svg.matches("class=\"square ").count(), 64);
@@ -346,7 +346,7 @@ fn data_variants_get_check_arrows_and_their_own_pieces() {
 
 #[test]
 fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
-    let def = data_def("seirawan");
+    let def = definition("seirawan");
     let start = menagerie_rules::Position::start(&def);
     let svg = render_data(&start, &RenderOptions::default()).expect("renders");
     assert_well_formed(&svg);
@@ -380,7 +380,7 @@ fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
     assert!(!svg.contains("class=\"tile\"") && !svg.contains("scale(0.7)"));
     assert_eq!(svg.matches("class=\"piece ").count(), 36);
     // Variants without pieces in hand have no strips.
-    let svg = render_data(&menagerie_rules::Position::start(&data_def("makruk")), &RenderOptions::default())
+    let svg = render_data(&menagerie_rules::Position::start(&definition("makruk")), &RenderOptions::default())
         .expect("renders");
     assert!(svg.contains("viewBox=\"0 0 872 872\""));
 }

@@ -1,6 +1,5 @@
 //! The parallel analysis: workers, engines, streaming and cancellation.
 
-use crate::judge::summarise;
 use crate::position::ReviewPosition;
 use crate::{
     Budget, Chances, Classification, Eval, GameEnd, GameReview, MoveReport, PositionReport, ReviewError, ReviewEvent,
@@ -153,9 +152,9 @@ pub fn review<P: ReviewPosition>(
     let positions: Vec<PositionReport> = out.reports.into_iter().flatten().collect();
     let mut moves = out.moves_done;
     moves.sort_by_key(|m| m.index);
-    let (white, black) = summarise(&positions, &moves);
+    let summary = Summary::of(&positions, &moves);
     let variant = P::variant_name(&game.variant);
-    Ok(GameReview { variant, positions, moves, summary: Summary { white, black } })
+    Ok(GameReview { variant, positions, moves, summary })
 }
 
 /// Calls its function when dropped during a panic.

@@ -363,6 +363,16 @@ pub struct Summary {
     pub black: SideSummary,
 }
 
+impl Summary {
+    /// Both sides' totals of a review's `positions` and `moves` (every one
+    /// of the main line, in order): what [`GameReview::summary`] holds, for
+    /// a review received report by report (a remote one).
+    pub fn of(positions: &[PositionReport], moves: &[MoveReport]) -> Summary {
+        let (white, black) = judge::summarise(positions, moves);
+        Summary { white, black }
+    }
+}
+
 /// A reviewed game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameReview {

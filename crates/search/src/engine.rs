@@ -250,10 +250,10 @@ impl Engine {
                     options: self.options,
                     history: history.clone(),
                     only: limits.searchmoves.iter().filter_map(|m| m.data()).collect(),
-                    on_info: Box::new(move |i: Info<DataMove>| on_info(answer_info(&(), i, |_, pv| data_line(pv)))),
+                    on_info: Box::new(move |i: Info<DataMove>| on_info(answer_info(&(), i, |_, pv| face_moves(pv)))),
                 };
                 let pos = DataPosition::new((**position).clone());
-                Box::new(move || answer(search.run(&pos, eval), data_line))
+                Box::new(move || answer(search.run(&pos, eval), face_moves))
             }
         };
         // The search thread reports to the caller's tracing subscriber, its
@@ -285,9 +285,10 @@ fn compiled_line(root: &SearchRoot, pv: &[CompiledMove]) -> Vec<Move> {
     }
 }
 
-/// The game's moves of a line of the data engine.
-fn data_line(pv: &[DataMove]) -> Vec<Move> {
-    pv.iter().map(|&m| Move::from(m)).collect()
+/// The game's moves of a line searched on the game's own moves (the data
+/// engine's search: no twin to map from).
+fn face_moves<M: Copy + Into<Move>>(pv: &[M]) -> Vec<Move> {
+    pv.iter().map(|&m| m.into()).collect()
 }
 
 /// An info line of a backend's search in the game's moves.

@@ -297,7 +297,7 @@ mod tests {
     /// A data variant's game record is the notation crate's PGN: it reads
     /// back to the same start, moves, comments and tags.
     #[test]
-    fn data_game_pgn_reads_back() {
+    fn defined_game_pgn_reads_back() {
         let defs = menagerie_rules::Definitions::builtin();
         let def = defs.get("makruk").cloned().expect("built in");
         let start =

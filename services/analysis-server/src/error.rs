@@ -1,7 +1,7 @@
 //! Domain errors and their single mapping to gRPC statuses.
 
-use menagerie_app::{DataMoveError, PositionError};
-use menagerie_notation::MoveError;
+use menagerie_app::PositionError;
+use menagerie_game::MoveError;
 use menagerie_notation::fen::FenError;
 use thiserror::Error;
 use tonic::{Code, Status};
@@ -101,28 +101,26 @@ impl ServiceError {
             }
             PositionError::Move { index, source, .. } => ServiceError::mv(&format!("position.moves[{index}]"), source),
             PositionError::DataFen(message) => ServiceError::BadField { field: "position.fen".into(), message },
-            PositionError::DataMove { index, source, .. } => {
-                ServiceError::data_move(&format!("position.moves[{index}]"), source)
-            }
         }
     }
 
-    /// A move of a variant defined as data that is not legal in its
-    /// position: INVALID_ARGUMENT if it is not even written like a move,
-    /// else FAILED_PRECONDITION.
-    pub fn data_move(field: &str, e: DataMoveError) -> ServiceError {
-        match e {
-            DataMoveError::Syntax(_) => ServiceError::BadField { field: field.to_string(), message: e.to_string() },
-            _ => ServiceError::IllegalMove { field: field.to_string(), message: e.to_string() },
-        }
-    }
-
-    /// A bad or illegal move in `field`.
+    /// A move in `field` that cannot be played, whichever rules engine
+    /// plays the variant: FAILED_PRECONDITION ([`ServiceError::IllegalMove`])
+    /// for a move that is not legal in its position, INVALID_ARGUMENT
+    /// ([`ServiceError::BadField`]) for text that is not a move or fits
+    /// more than one legal move (ambiguous SAN).
     pub fn mv(field: &str, e: MoveError) -> ServiceError {
-        match e {
-            MoveError::Illegal { .. } => ServiceError::IllegalMove { field: field.to_string(), message: e.to_string() },
-            _ => ServiceError::BadField { field: field.to_string(), message: e.to_string() },
+        let (field, message) = (field.to_string(), e.to_string());
+        if e.is_illegal() {
+            ServiceError::IllegalMove { field, message }
+        } else {
+            ServiceError::BadField { field, message }
         }
+    }
+
+    /// [`ServiceError::OutOfRange`] for `field` if `value` is above `max`.
+    pub fn at_most(field: &str, value: u64, max: u64) -> Result<(), ServiceError> {
+        if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
     }
 
     /// The gRPC code of this error.

@@ -64,7 +64,8 @@ async fn main() -> anyhow::Result<()> {
         tracing::warn!("{warning}");
     }
     let grace = Duration::from_millis(config.grace_ms);
-    let data_variants: Vec<&str> = variants.data_names().collect();
+    let data_variants: Vec<String> =
+        variants.catalogue().into_iter().filter(|v| v.defined_as_data).map(|v| v.name).collect();
     tracing::info!(count = data_variants.len(), names = %data_variants.join(","), "variants defined as data");
     let config_connections = config.connections.clone();
     let service = AnalysisApi::with_variants(config, variants);

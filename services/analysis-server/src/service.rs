@@ -162,6 +162,16 @@ impl AnalysisApi {
 
     /// The position a request names (chess when its variant is blank, the
     /// start position when its FEN is), its moves capped by the configuration.
+    /// Refuses a search's `depth`, `nodes`, `movetime_ms` and `threads`
+    /// above the server's caps (OUT_OF_RANGE naming the first such field).
+    fn check_search_caps(&self, depth: u32, nodes: u64, movetime_ms: u32, threads: u32) -> Result<(), ServiceError> {
+        let c = &self.config;
+        ServiceError::at_most("depth", depth.into(), c.max_analysis_depth as u64)?;
+        ServiceError::at_most("nodes", nodes, c.max_analysis_nodes)?;
+        ServiceError::at_most("movetime_ms", movetime_ms.into(), c.max_analysis_ms)?;
+        ServiceError::at_most("threads", threads.into(), c.max_threads as u64)
+    }
+
     fn position_request<'a>(&self, p: Option<&'a pb::Position>) -> PositionRequest<'a, String> {
         static NO_POSITION: pb::Position =
             pb::Position { variant: String::new(), fen: String::new(), moves: Vec::new() };

@@ -2070,6 +2070,21 @@ async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
     assert_work_stops(&server).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ambiguous_moves_are_bad_arguments_whichever_engine_plays_the_variant() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let mut client = server.client().await;
+    // Two knights reach the square: a compiled game and one defined as data.
+    for (variant, fen, mv) in [
+        ("chess", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2"),
+        ("capablanca", "4k5/10/10/10/10/2N7/10/2N1K1N3 w - - 0 1", "Ne2"),
+    ] {
+        let r = client.legal_moves(legal_req(pos(variant, fen, &[mv]))).await;
+        assert_bad_field(r, Code::InvalidArgument, "position.moves[0]");
+    }
+}
+
 // ---------------------------------------------------------------- Variants defined as data
 
 const MAKRUK_START: &str = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";

@@ -73,10 +73,7 @@ fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>, chess
 /// data (built in or loaded), by name.
 pub fn variants_combo(variants: &Variants) -> String {
     let mut s = format!("option name UCI_Variant type combo default {}", VariantId::Chess.name());
-    for v in variants.iter() {
-        s.push_str(&format!(" var {}", v.name()));
-    }
-    for name in variants.data_names() {
+    for name in variants.all_names() {
         s.push_str(&format!(" var {name}"));
     }
     s

@@ -64,24 +64,36 @@ fn variant_from_xboard(variants: &Variants, name: &str) -> Option<VariantId> {
 /// table names these in this order, White's first, the King last.
 const XBOARD_PIECES: usize = 66;
 
-/// The slot of XBoard's piece order whose picture a Menagerie piece takes:
-/// XBoard's own Wazir, Zebra and Camel; the Gnu (a horned beast) for the
-/// Rhino, the Camel (its relative) for the Alpaca, the Princess picture
-/// (XBoard's `Crown` slot) for the Alseid, a nymph.
-fn xboard_slot(k: PieceKind) -> usize {
-    match k {
-        PieceKind::Pawn => 0,
-        PieceKind::Knight => 1,
-        PieceKind::Bishop => 2,
-        PieceKind::Rook => 3,
-        PieceKind::Queen => 4,
-        PieceKind::Wazir => 9,
-        PieceKind::Zebra => 23,
-        PieceKind::Camel | PieceKind::Alpaca => 24,
-        PieceKind::Rhino => 31,
-        PieceKind::Alseid => 64,
-        PieceKind::King => 65,
-    }
+/// The slot of XBoard's piece order (see [`XBOARD_PIECES`]) whose picture
+/// a piece takes, by the piece's name (any letter case: a compiled
+/// [`PieceKind`]'s name or a built-in piece key of `variants.ini`), if it
+/// has one: XBoard's own pictures for the orthodox pieces and for the
+/// Fers, Alfil, Archbishop, Chancellor, Wazir, Commoner, Cannon, Zebra and
+/// Camel; the Gnu (a horned beast) for the Rhino, the Camel (its relative)
+/// for the Alpaca, the Princess picture (XBoard's `Crown` slot) for the
+/// Alseid, a nymph.
+fn xboard_slot(name: &str) -> Option<usize> {
+    const SLOTS: [(&str, usize); 18] = [
+        ("pawn", 0),
+        ("knight", 1),
+        ("bishop", 2),
+        ("rook", 3),
+        ("queen", 4),
+        ("fers", 5),
+        ("alfil", 6),
+        ("archbishop", 7),
+        ("chancellor", 8),
+        ("wazir", 9),
+        ("commoner", 10),
+        ("cannon", 11),
+        ("zebra", 23),
+        ("camel", 24),
+        ("alpaca", 24),
+        ("rhino", 31),
+        ("alseid", 64),
+        ("king", 65),
+    ];
+    SLOTS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|&(_, slot)| slot)
 }
 
 /// The `setup` and `piece` commands describing a variant to XBoard.
@@ -98,7 +110,9 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     let kinds = v.rules().all_kinds();
     let mut white = vec!['.'; XBOARD_PIECES];
     for &k in &kinds {
-        white[xboard_slot(k)] = k.letter();
+        if let Some(slot) = xboard_slot(k.name()) {
+            white[slot] = k.letter();
+        }
     }
     let black: String = white.iter().map(|c| c.to_ascii_lowercase()).collect();
     let white: String = white.into_iter().collect();
@@ -109,7 +123,10 @@ fn describe_variant(v: VariantId) -> Vec<String> {
     // slot per piece kind up to the reserve piece's (XBoard counts them in
     // its piece order: S-Chess gating takes the piece from there).
     let hand = match v.rules().gating {
-        Some(g) => kinds.iter().filter(|&&k| xboard_slot(k) <= xboard_slot(g.piece) && k != PieceKind::King).count(),
+        Some(g) => {
+            let reserve = xboard_slot(g.piece.name());
+            kinds.iter().filter(|&&k| xboard_slot(k.name()) <= reserve && k != PieceKind::King).count()
+        }
         None => 0,
     };
     let mut out = vec![format!("setup ({white}{black}) {w}x{h}+{hand}_{parent} {start}")];
@@ -180,7 +197,9 @@ const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "mak
 fn xboard_data_variants(variants: &Variants) -> Vec<String> {
     let mut out: Vec<String> =
         XBOARD_DATA_VARIANTS.into_iter().filter(|n| variants.data(n).is_ok()).map(str::to_string).collect();
-    for name in variants.data_names() {
+    let data = variants.catalogue().into_iter().filter(|v| v.defined_as_data).map(|v| v.name);
+    for name in data {
+        let name = name.as_str();
         if !out.iter().any(|n| n == name)
             && name != "courier"
             && XBOARD_NAMES_TAKEN.iter().all(|t| !t.eq_ignore_ascii_case(name))
@@ -210,27 +229,6 @@ const XBOARD_NAMES_TAKEN: [&str; 12] = [
     "fairy",
     "unknown",
 ];
-
-/// XBoard 4.9's picture slot (see [`XBOARD_PIECES`]) of a built-in piece
-/// of `variants.ini`, by its key.
-fn data_slot(key: &str) -> Option<usize> {
-    Some(match key {
-        "pawn" => 0,
-        "knight" => 1,
-        "bishop" => 2,
-        "rook" => 3,
-        "queen" => 4,
-        "fers" => 5,
-        "alfil" => 6,
-        "archbishop" => 7,
-        "chancellor" => 8,
-        "wazir" => 9,
-        "commoner" => 10,
-        "cannon" => 11,
-        "king" => 65,
-        _ => return None,
-    })
-}
 
 /// The `setup` and `piece` commands that describe a data variant XBoard
 /// does not know: the board size, XBoard's `fairy` parent, a piece-to-char
@@ -263,7 +261,7 @@ fn describe_data_variant(def: &VariantDef) -> Option<Vec<String>> {
         if p.royal && (p.name != "king" || p.betza != "K") {
             return None;
         }
-        let slot = match data_slot(&p.name) {
+        let slot = match xboard_slot(&p.name) {
             Some(s) if white[s] == '.' => s,
             _ => (12..64).find(|&s| white[s] == '.' && !matches!(s, 23 | 24 | 31))?,
         };
@@ -825,6 +823,13 @@ fn sync_engine_move(s: &mut Session, extra: &Mutex<Option<Move>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_compiled_piece_has_its_xboard_picture() {
+        for k in PieceKind::ALL {
+            assert!(xboard_slot(k.name()).is_some_and(|s| s < XBOARD_PIECES), "{k:?}");
+        }
+    }
 
     /// The data variants announced: XBoard's own, then those described by
     /// `setup`; not Courier (XBoard's has another start) nor S-Chess 960.

@@ -132,14 +132,8 @@ fn best_move_pb(
 impl AnalysisApi {
     fn analysis_limits(&self, r: &pb::AnalyzeRequest) -> Result<(Limits, EngineOptions), ServiceError> {
         let c = &self.config;
-        let check = |field: &str, value: u64, max: u64| -> Result<(), ServiceError> {
-            if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
-        };
-        check("depth", r.depth as u64, c.max_analysis_depth as u64)?;
-        check("nodes", r.nodes, c.max_analysis_nodes)?;
-        check("movetime_ms", r.movetime_ms as u64, c.max_analysis_ms)?;
-        check("multipv", r.multipv as u64, c.max_multipv as u64)?;
-        check("threads", r.threads as u64, c.max_threads as u64)?;
+        self.check_search_caps(r.depth, r.nodes, r.movetime_ms, r.threads)?;
+        ServiceError::at_most("multipv", r.multipv as u64, c.max_multipv as u64)?;
         let mut limits = Limits::default();
         if r.depth > 0 {
             limits.depth = Some(r.depth);

@@ -179,13 +179,7 @@ impl AnalysisApi {
         if plies > c.max_moves {
             return Err(ServiceError::OutOfRange { field: "pgn".into(), value: plies as u64, max: c.max_moves as u64 });
         }
-        let check = |field: &str, value: u64, max: u64| -> Result<(), ServiceError> {
-            if value > max { Err(ServiceError::OutOfRange { field: field.into(), value, max }) } else { Ok(()) }
-        };
-        check("depth", r.depth as u64, c.max_analysis_depth as u64)?;
-        check("nodes", r.nodes, c.max_analysis_nodes)?;
-        check("movetime_ms", r.movetime_ms as u64, c.max_analysis_ms)?;
-        check("threads", r.threads as u64, c.max_threads as u64)?;
+        self.check_search_caps(r.depth, r.nodes, r.movetime_ms, r.threads)?;
         let budget = match (r.depth, r.nodes, r.movetime_ms) {
             (0, 0, 0) => Budget::Time(Duration::from_millis(c.default_analysis_ms)),
             (d, 0, 0) => Budget::Depth(d),

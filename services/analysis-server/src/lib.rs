@@ -20,9 +20,9 @@
 //!   the request carries a W3C `traceparent`.
 //!
 //! An empty `variant` means `chess`. Variants defined as data (the built-in
-//! `variants.ini` and `--variants FILE`) are served by move validation,
-//! legal moves, replay, FEN validation, perft and analysis, with moves in
-//! coordinate form or SAN; the other calls refuse them (`FAILED_PRECONDITION`).
+//! `variants.ini` and `--variants FILE`) are served by every call, with
+//! moves in coordinate form or SAN; only a perft hash table (`hash_mb` above
+//! 0) is refused for them (`INVALID_ARGUMENT`).
 
 pub mod config;
 pub mod connections;

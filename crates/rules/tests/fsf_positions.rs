@@ -5,7 +5,8 @@
 //! The committed files cover the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check), and drops (crazyhouse,
 //! loop, chessgi, pocket knight), and lichess's variants (antichess,
-//! giveaway, suicide, horde, atomic, nocheckatomic); `MENAGERIE_FSF_POSITIONS`
+//! giveaway, suicide, horde, atomic, nocheckatomic), and the built-ins
+//! defined by their Fairy-Stockfish names; `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
 //! leniently, as the script's `--ini`).
@@ -16,6 +17,7 @@ const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-p
 const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
 const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
 const SHOGI: &str = include_str!("../../../tests/perft/shogi-pyffish.txt");
+const BUILTINS: &str = include_str!("../../../tests/perft/fsf-builtins-pyffish.txt");
 const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
 
 fn fnv1a(text: &str) -> String {
@@ -124,6 +126,18 @@ fn shogi_style_promotions_play_as_fairy_stockfish() {
     let (positions, ends) = check(SHOGI);
     assert!(positions >= 1000 && ends >= 2, "{positions} positions, {ends} game ends");
     assert!(SHOGI.contains("+P") && SHOGI.contains("P@") && SHOGI.contains("+;"), "promoted pieces, drops, promotions");
+}
+
+/// Fairy-Stockfish's built-in variants that the embedded `variants.ini`
+/// defines by their Fairy-Stockfish names (`gardner`, `losalamos`,
+/// `extinction`, `breakthrough`, `dobutsu`, `capahouse`, ...).
+#[test]
+fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
+    let (positions, ends) = check(BUILTINS);
+    assert!(positions >= 4000 && ends >= 10, "{positions} positions, {ends} game ends");
+    for v in ["gardner;", "losalamos;", "extinction;", "breakthrough;", "dobutsu;", "capahouse;", "tencubed;"] {
+        assert!(BUILTINS.contains(v), "{v}");
+    }
 }
 
 #[test]

@@ -150,3 +150,36 @@ fn a_larger_file_of_positions_when_given() {
     let (positions, ends) = check(&text);
     eprintln!("{positions} positions, {ends} game ends: equal");
 }
+
+/// Shogi's repetition rules as Fairy-Stockfish's `is_optional_game_end`
+/// judges them (`tests/perft/repetition-pyffish.txt`): perpetual check
+/// loses for the checking side (`perpetualCheckIllegal`), minishogi's
+/// fourfold repetition loses for the first player whoever is to move
+/// (`nFoldValueAbsolute`), shogi's draws and tori shogi's wins for the side
+/// to move; one ply earlier the game goes on.
+#[test]
+fn repetition_rules_judge_as_fairy_stockfish() {
+    const REPETITION: &str = include_str!("../../../tests/perft/repetition-pyffish.txt");
+    let defs = Definitions::builtin();
+    let mut lines = 0;
+    for line in REPETITION.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let [variant, fen, moves, want] = line.split(';').collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
+        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+        let mut game = menagerie_rules::Game::new(Position::from_fen(def, fen).expect("the FEN reads"));
+        for text in moves.split_whitespace() {
+            let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+            game.play(m);
+        }
+        let white = game.current().white_to_move();
+        let ours = match game.claimable().map(|o| o.result) {
+            None => "-",
+            Some(GameResult::Draw) => "draw",
+            Some(GameResult::WhiteWins) if white => "win",
+            Some(GameResult::BlackWins) if !white => "win",
+            Some(_) => "loss",
+        };
+        assert_eq!(ours, want, "{line}");
+        lines += 1;
+    }
+    assert!(lines >= 14, "{lines} lines");
+}

@@ -119,7 +119,10 @@ fn custom_variant_matches_fairy_stockfish() {
 fn child_of_builtin() {
     let mut defs = Definitions::builtin();
     let added = defs
-        .load("[rookend:chess]\n; no castling\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K2R w - - 0 1\n", "rookend.ini")
+        .load(
+            "[rookend:chess]\n; no castling\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K2R w - - 0 1\n",
+            "rookend.ini",
+        )
         .unwrap();
     assert_eq!(added, vec!["rookend"]);
     let pos = Position::start(defs.get("rookend").unwrap());

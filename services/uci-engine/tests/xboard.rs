@@ -182,8 +182,8 @@ fn variants_describe_board_and_pieces() {
             );
         }
     }
-    e.send("variant shogi");
-    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): shogi"]);
+    e.send("variant xiangqi");
+    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): xiangqi"]);
     // A misspelt name gets the closest one.
     e.send("variant camel-rino");
     assert_eq!(sync(&mut e, 98), ["Error (unknown variant): camel-rino (did you mean 'camel-rhino'?)"]);

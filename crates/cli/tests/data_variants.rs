@@ -42,7 +42,11 @@ fn user_variants_load_from_a_file() {
     // Without the file the variant is unknown, and the message lists what is known.
     let o = run(&["perft", "--variant", "centaurs", "2"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown variant 'centaurs': did you mean 'centaur'? (known: chess, "), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown variant 'centaurs': did you mean 'centaur'? (known: chess, "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

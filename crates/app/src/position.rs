@@ -459,8 +459,8 @@ mod tests {
     fn errors_name_what_is_wrong() {
         let v = Variants::builtin();
         let none: &[&str] = &[];
-        let e = v.position(&PositionRequest::new("shogi", "", none)).unwrap_err();
-        assert!(e.to_string().starts_with("unknown variant 'shogi' (known: chess, "), "{e}");
+        let e = v.position(&PositionRequest::new("xiangqi", "", none)).unwrap_err();
+        assert!(e.to_string().starts_with("unknown variant 'xiangqi' (known: chess, "), "{e}");
         let e = v.position(&PositionRequest::new("chess", "8/8 w", none)).unwrap_err();
         assert!(matches!(e, PositionError::Fen(_)), "{e}");
         assert!(e.to_string().starts_with("bad FEN: "), "{e}");
@@ -493,14 +493,14 @@ mod tests {
             );
         }
         // Far from every name, or known: no suggestion, and the list alone.
-        for name in ["shogi", "xiangqi", "centaurs", "", "x", "chess", "MAKRUK"] {
+        for name in ["xiangqi", "janggi", "queenless", "", "x", "chess", "MAKRUK"] {
             assert_eq!(v.suggest(name), None, "{name}");
         }
-        assert!(v.lookup("shogi").unwrap_err().to_string().starts_with("unknown variant 'shogi' (known: chess, "));
+        assert!(v.lookup("xiangqi").unwrap_err().to_string().starts_with("unknown variant 'xiangqi' (known: chess, "));
         // Loaded variants are suggested too.
-        v.load("[centaurs:chess]\n", "test.ini", true).expect("loads");
-        assert_eq!(v.suggest("centaur").as_deref(), Some("centaurs"));
-        assert_eq!(v.data("centuars").unwrap_err().suggestion.as_deref(), Some("centaurs"));
+        v.load("[queenless:chess]\n", "test.ini", true).expect("loads");
+        assert_eq!(v.suggest("queenles").as_deref(), Some("queenless"));
+        assert_eq!(v.data("qeeunless").unwrap_err().suggestion.as_deref(), Some("queenless"));
     }
 
     #[test]

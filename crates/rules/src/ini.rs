@@ -268,6 +268,14 @@ pub struct GameEnd {
     pub n_fold_rule: u32,
     /// Value of an n-fold repetition.
     pub n_fold_value: GameValue,
+    /// `n_fold_value` is for White, whoever is to move; Black gets its
+    /// opposite (`nFoldValueAbsolute`: in minishogi a repetition loses for
+    /// the first player).
+    pub n_fold_value_absolute: bool,
+    /// A side that gave check with every move of the repetition loses it
+    /// (`perpetualCheckIllegal`: shogi's perpetual check); both sides so:
+    /// a draw.
+    pub perpetual_check_illegal: bool,
     /// Value for the side whose extinction pieces are gone.
     pub extinction_value: GameValue,
     /// The extinct side may still answer (bare king rule with a reply).
@@ -508,6 +516,8 @@ impl Config {
                 n_move_rule: 50,
                 n_fold_rule: 3,
                 n_fold_value: GameValue::Draw,
+                n_fold_value_absolute: false,
+                perpetual_check_illegal: false,
                 extinction_value: GameValue::None,
                 extinction_claim: false,
                 extinction_piece_types: String::new(),
@@ -602,6 +612,7 @@ struct Entry {
 /// (Camel and Rhino Chess's takeovers, swaps, promoting wazirs and loss
 /// rule; docs/variants-ini.md); game end: `checkmateValue`,
 /// `stalemateValue`, `nMoveRule`, `nFoldRule`, `nFoldValue`,
+/// `nFoldValueAbsolute`, `perpetualCheckIllegal`,
 /// `extinctionValue`, `extinctionClaim`, `extinctionPieceTypes`,
 /// `extinctionPieceCount`, `extinctionOpponentPieceCount`, `countingRule`,
 /// and the older `bareKingValue`/`bareKingMove` (bare king = extinction of
@@ -863,10 +874,8 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("dropPromoted", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("castlingDroppedPiece", DROPS, Some("false")),
-    ("perpetualCheckIllegal", REPETITION, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
-    ("nFoldValueAbsolute", REPETITION, Some("false")),
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("promotionLimit", SHOGI_PROMOTION, None),
@@ -1418,6 +1427,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
     ctx.int("nFoldRule", &mut g.n_fold_rule)?;
     ctx.value("nFoldValue", &mut g.n_fold_value)?;
+    ctx.bool("nFoldValueAbsolute", &mut g.n_fold_value_absolute)?;
+    ctx.bool("perpetualCheckIllegal", &mut g.perpetual_check_illegal)?;
     ctx.value("stalemateValue", &mut g.stalemate_value)?;
     ctx.value("checkmateValue", &mut g.checkmate_value)?;
     // Legacy bare-king options map onto extinction of all pieces but the king.
@@ -1549,6 +1560,8 @@ const KNOWN_KEYS: &[&str] = &[
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",
+    "nFoldValueAbsolute",
+    "perpetualCheckIllegal",
     "stalemateValue",
     "checkmateValue",
     "bareKingValue",

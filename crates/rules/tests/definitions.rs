@@ -119,12 +119,15 @@ fn custom_variant_matches_fairy_stockfish() {
 fn child_of_builtin() {
     let mut defs = Definitions::builtin();
     let added = defs
-        .load("[mini:chess]\n; no castling\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K2R w - - 0 1\n", "mini.ini")
+        .load(
+            "[rookend:chess]\n; no castling\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/R3K2R w - - 0 1\n",
+            "rookend.ini",
+        )
         .unwrap();
-    assert_eq!(added, vec!["mini"]);
-    let pos = Position::start(defs.get("mini").unwrap());
+    assert_eq!(added, vec!["rookend"]);
+    let pos = Position::start(defs.get("rookend").unwrap());
     assert_eq!(pos.legal_moves().len(), 24);
-    assert!(defs.names().any(|n| n == "mini"));
+    assert!(defs.names().any(|n| n == "rookend"));
 }
 
 fn load_err(text: &str) -> DefinitionError {

@@ -5,7 +5,8 @@
 //! The committed files cover the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check), and drops (crazyhouse,
 //! loop, chessgi, pocket knight), and lichess's variants (antichess,
-//! giveaway, suicide, horde, atomic, nocheckatomic); `MENAGERIE_FSF_POSITIONS`
+//! giveaway, suicide, horde, atomic, nocheckatomic), and the built-ins
+//! defined by their Fairy-Stockfish names; `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
 //! leniently, as the script's `--ini`).
@@ -16,6 +17,7 @@ const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-p
 const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
 const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
 const SHOGI: &str = include_str!("../../../tests/perft/shogi-pyffish.txt");
+const BUILTINS: &str = include_str!("../../../tests/perft/fsf-builtins-pyffish.txt");
 const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
 
 fn fnv1a(text: &str) -> String {
@@ -126,6 +128,18 @@ fn shogi_style_promotions_play_as_fairy_stockfish() {
     assert!(SHOGI.contains("+P") && SHOGI.contains("P@") && SHOGI.contains("+;"), "promoted pieces, drops, promotions");
 }
 
+/// Fairy-Stockfish's built-in variants that the embedded `variants.ini`
+/// defines by their Fairy-Stockfish names (`gardner`, `losalamos`,
+/// `extinction`, `breakthrough`, `dobutsu`, `capahouse`, ...).
+#[test]
+fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
+    let (positions, ends) = check(BUILTINS);
+    assert!(positions >= 4000 && ends >= 10, "{positions} positions, {ends} game ends");
+    for v in ["gardner;", "losalamos;", "extinction;", "breakthrough;", "dobutsu;", "capahouse;", "tencubed;"] {
+        assert!(BUILTINS.contains(v), "{v}");
+    }
+}
+
 #[test]
 fn a_larger_file_of_positions_when_given() {
     let Some(path) = std::env::var_os("MENAGERIE_FSF_POSITIONS") else {
@@ -135,4 +149,37 @@ fn a_larger_file_of_positions_when_given() {
     let text = std::fs::read_to_string(&path).expect("MENAGERIE_FSF_POSITIONS names a readable file");
     let (positions, ends) = check(&text);
     eprintln!("{positions} positions, {ends} game ends: equal");
+}
+
+/// Shogi's repetition rules as Fairy-Stockfish's `is_optional_game_end`
+/// judges them (`tests/perft/repetition-pyffish.txt`): perpetual check
+/// loses for the checking side (`perpetualCheckIllegal`), minishogi's
+/// fourfold repetition loses for the first player whoever is to move
+/// (`nFoldValueAbsolute`), shogi's draws and tori shogi's wins for the side
+/// to move; one ply earlier the game goes on.
+#[test]
+fn repetition_rules_judge_as_fairy_stockfish() {
+    const REPETITION: &str = include_str!("../../../tests/perft/repetition-pyffish.txt");
+    let defs = Definitions::builtin();
+    let mut lines = 0;
+    for line in REPETITION.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let [variant, fen, moves, want] = line.split(';').collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
+        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+        let mut game = menagerie_rules::Game::new(Position::from_fen(def, fen).expect("the FEN reads"));
+        for text in moves.split_whitespace() {
+            let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{line}: {text}: {e}"));
+            game.play(m);
+        }
+        let white = game.current().white_to_move();
+        let ours = match game.claimable().map(|o| o.result) {
+            None => "-",
+            Some(GameResult::Draw) => "draw",
+            Some(GameResult::WhiteWins) if white => "win",
+            Some(GameResult::BlackWins) if !white => "win",
+            Some(_) => "loss",
+        };
+        assert_eq!(ours, want, "{line}");
+        lines += 1;
+    }
+    assert!(lines >= 14, "{lines} lines");
 }

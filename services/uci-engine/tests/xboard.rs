@@ -82,7 +82,7 @@ fn features_list_every_variant() {
     assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
     let all = lines.join(" ");
     assert!(
-        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino,fischerandom,capablanca,janus,shatranj,makruk,knightmate,seirawan,amazon,chancellor,embassy,grasshopper,nightrider,shako""#),
+        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino,fischerandom,capablanca,janus,shatranj,makruk,knightmate,seirawan,ai-wok,almost,amazon,centaur,chancellor,chaturanga,chigorin,embassy,extinction,gardner,georgian,grasshopper,hoppelpoppel,kinglet,losalamos,misere,modern,newzealand,nightrider,nocastle,paradigm,raazuvaa,shako,sortofalmost,tencubed,threekings,torpedo""#),
         "{all}"
     );
     for f in ["usermove=1", "ping=1", "setboard=1", "analyze=1", "sigint=0", "sigterm=0", "myname=\"Menagerie"] {
@@ -182,8 +182,8 @@ fn variants_describe_board_and_pieces() {
             );
         }
     }
-    e.send("variant shogi");
-    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): shogi"]);
+    e.send("variant xiangqi");
+    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): xiangqi"]);
     // A misspelt name gets the closest one.
     e.send("variant camel-rino");
     assert_eq!(sync(&mut e, 98), ["Error (unknown variant): camel-rino (did you mean 'camel-rhino'?)"]);

@@ -65,7 +65,11 @@ impl Game {
     /// `2 × nMoveRule` plies without progress, unless the side to move is
     /// checkmated), n-fold repetition (the position for the `nFoldRule`-th
     /// time since the last irreversible move, valued by `nFoldValue` for
-    /// the side to move) and counting (past the counting limit, unless
+    /// the side to move, or for White with `nFoldValueAbsolute`; with
+    /// `perpetualCheckIllegal` a side that checked with every move since
+    /// the repeated position loses, both sides so draw; with drops the
+    /// positions since the start count, as captures go to hand) and
+    /// counting (past the counting limit, unless
     /// checkmated). `None` when the game goes on, or when it has ended by
     /// [`Game::outcome`] anyway.
     pub fn claimable(&self) -> Option<Outcome> {
@@ -78,20 +82,62 @@ impl Game {
             return Outcome::valued(EndReason::MoveRule, GameValue::Draw, pos.white_to_move());
         }
         if rules.n_fold_rule > 0 && rules.n_fold_value != GameValue::None {
-            let reversible = (st.rule50 as usize).min(self.positions.len() - 1);
-            let earlier = self.positions[self.positions.len() - 1 - reversible..self.positions.len() - 1]
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|p| p.state.same_position(st, d))
-                .count();
-            if earlier + 1 >= rules.n_fold_rule as usize {
-                return Outcome::valued(EndReason::Repetition, rules.n_fold_value, pos.white_to_move());
+            if let Some(value) = self.repetition(rules) {
+                return Outcome::valued(EndReason::Repetition, value, pos.white_to_move());
             }
         }
         if st.counting_limit != 0 && st.counting_ply > st.counting_limit && !mated() {
             return Outcome::valued(EndReason::Counting, GameValue::Draw, pos.white_to_move());
+        }
+        None
+    }
+}
+
+impl Game {
+    /// The value of an n-fold repetition now, for the side to move, if the
+    /// position has occurred often enough, looked for as Fairy-Stockfish
+    /// does: back to the last irreversible move (with drops, to the start),
+    /// every other position, up to the `(nFoldRule - 1)`-th earlier
+    /// occurrence.
+    fn repetition(&self, rules: &crate::GameEnd) -> Option<GameValue> {
+        let pos = self.current();
+        let d = &*pos.def;
+        let st = &pos.state;
+        let now = self.positions.len() - 1;
+        let span = if d.drops.is_some_and(|dr| dr.to_hand) { now } else { (st.rule50 as usize).min(now) };
+        let checked = |back: usize| self.positions[now - back].in_check();
+        // The side to move was checked in every position it met (its
+        // opponent checked with every move), and the other way round.
+        let perpetual = rules.perpetual_check_illegal;
+        let mut them = perpetual && checked(0);
+        let mut us = perpetual && span >= 1 && checked(1);
+        let mut earlier = 0;
+        let mut back = 2;
+        while back <= span {
+            them &= checked(back);
+            if self.positions[now - back].state.same_position(st, d) {
+                earlier += 1;
+                if earlier + 1 >= rules.n_fold_rule as usize {
+                    let value = match (them, us) {
+                        (true, false) => GameValue::Win,
+                        (false, true) => GameValue::Loss,
+                        (true, true) => GameValue::Draw,
+                        (false, false) if rules.n_fold_value_absolute && !pos.white_to_move() => {
+                            match rules.n_fold_value {
+                                GameValue::Win => GameValue::Loss,
+                                GameValue::Loss => GameValue::Win,
+                                other => other,
+                            }
+                        }
+                        (false, false) => rules.n_fold_value,
+                    };
+                    return Some(value);
+                }
+            }
+            if back < span {
+                us &= checked(back + 1);
+            }
+            back += 2;
         }
         None
     }

@@ -423,7 +423,7 @@ fn fnv1a(text: &str) -> u64 {
 /// its whole FEN (its counters may count: check counts, n-move rules).
 fn subtrees(pos: &PositionArgs, k: u32) -> Result<Vec<(String, u64, u64)>> {
     if crate::local::is_data(&pos.variant) {
-        let game = crate::data::game(pos)?;
+        let game = crate::local::game(pos)?;
         let root = game.current().data().cloned().ok_or_else(|| anyhow!("{} is not defined as data", pos.variant))?;
         let children = |p: &menagerie_app::DataPosition| p.legal_moves().into_iter().map(|m| p.play(m)).collect();
         let parts = split_by(root, k, children, |p| p.fen());

@@ -3,7 +3,7 @@
 use crate::report::{self, AnalysisScore, InfoLine};
 use crate::results::{Done, Results};
 use crate::ui::{self, Progress};
-use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs};
+use crate::{Command, MAX_DEPTH, MAX_HASH_MB, PositionArgs, SearchArgs};
 use anyhow::{Context, Result, anyhow, bail};
 use menagerie_app::epd::{self, DepthOutcome, LineCheck, LineResult, SuiteLine, Tally};
 use menagerie_app::perft::Perft;
@@ -56,6 +56,13 @@ pub(crate) fn parsed_position(a: &PositionArgs) -> Result<ParsedPosition> {
     let moves: Vec<&str> = a.moves.iter().flat_map(|m| m.split_whitespace()).collect();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
     Ok(catalogue().position(&request)?)
+}
+
+/// The game of the command line (start and moves), of any variant.
+pub(crate) fn game(a: &PositionArgs) -> Result<menagerie_game::Game> {
+    let moves = a.move_list();
+    let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
+    Ok(catalogue().game(&request)?)
 }
 
 /// The position of the command line, after its moves.
@@ -142,42 +149,27 @@ fn validate(pos: &PositionArgs, mv: &str, out: &mut impl Write) -> Result<ExitCo
     }
 }
 
-/// Runs a command on this machine.
+/// Runs a command on this machine, in a compiled game or one defined as data.
 pub fn run(command: Command) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    let name = match &command {
-        Command::Perft { pos, .. }
-        | Command::Divide { pos, .. }
-        | Command::Moves { pos, .. }
-        | Command::Validate { pos, .. }
-        | Command::Analyze { pos, .. } => &pos.variant,
-        // A suite may mix compiled and data variants: `epd` handles both.
-        Command::Epd { .. } => "",
-    };
-    match &command {
-        Command::Validate { pos, mv } => return validate(pos, mv, &mut out),
-        Command::Moves { pos, san, fens } => return moves(pos, *san, *fens, &mut out),
-        Command::Perft { pos, threads, hash, depth, .. } => return perft(pos, *threads, *hash, *depth, &mut out),
-        Command::Divide { pos, threads, depth } => return divide_command(pos, *threads, *depth, &mut out),
-        _ => {}
-    }
-    if is_data(name) {
-        return crate::data::run(command, &mut out);
-    }
     match command {
-        Command::Perft { pos, threads, hash, depth, .. } => return perft(&pos, threads, hash, depth, &mut out),
-        Command::Divide { pos, threads, depth } => return divide_command(&pos, threads, depth, &mut out),
-        Command::Moves { pos, san, fens } => return moves(&pos, san, fens, &mut out),
-        Command::Validate { pos, mv } => return validate(&pos, &mv, &mut out),
-        Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
-            let p = parsed_position(&pos)?;
-            analyze(&p, depth, nodes, movetime, multipv, threads, &mut out)?;
+        Command::Validate { pos, mv } => validate(&pos, &mv, &mut out),
+        Command::Moves { pos, san, fens } => moves(&pos, san, fens, &mut out),
+        Command::Perft { pos, threads, hash, depth, .. } => perft(&pos, threads, hash, depth, &mut out),
+        Command::Divide { pos, threads, depth } => divide_command(&pos, threads, depth, &mut out),
+        Command::Analyze { pos, search } => {
+            let game = game(&pos)?;
+            if let Some(o) = game.current().outcome() {
+                bail!("the game is over: {}", o.reason);
+            }
+            analyze_game(&game, &search, &mut out)?;
+            Ok(ExitCode::SUCCESS)
         }
-        Command::Epd { file, variant: vname, max_depth, threads, fanout } => {
-            return epd(&file, &vname, max_depth, threads, fanout.results.as_deref(), &mut out);
+        // A suite may mix compiled and data variants: `epd` handles both.
+        Command::Epd { file, variant, max_depth, threads, fanout } => {
+            epd(&file, &variant, max_depth, threads, fanout.results.as_deref(), &mut out)
         }
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `menagerie perft` on this machine, in a compiled game or one defined as
@@ -326,39 +318,10 @@ fn epd(
     report::epd_summary(out, tally, max)
 }
 
-/// Local analysis with the search engine; prints UCI-style info lines with
-/// SAN, then `bestmove`.
-fn analyze(
-    parsed: &ParsedPosition,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<u64>,
-    multipv: u32,
-    threads: u32,
-    out: &mut impl Write,
-) -> Result<()> {
-    let p = &parsed.current;
-    if p.count_legal() == 0 {
-        bail!("the game is over: {}", p.outcome().map_or("no legal moves".into(), |o| o.describe()));
-    }
-    let moves: Vec<menagerie_game::Move> = parsed.moves.iter().map(|&m| m.into()).collect();
-    let game =
-        menagerie_game::Game::from_moves(parsed.start.into(), &moves).map_err(|(i, e)| anyhow!("moves[{i}]: {e}"))?;
-    analyze_game(&game, depth, nodes, movetime, multipv, threads, out)
-}
-
 /// Analyses the current position of `game` (of any variant), printing
 /// UCI-style info lines with SAN, then `bestmove`.
-pub(crate) fn analyze_game(
-    game: &menagerie_game::Game,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<u64>,
-    multipv: u32,
-    threads: u32,
-    out: &mut impl Write,
-) -> Result<()> {
-    let (options, limits) = analysis_setup(depth, nodes, movetime, multipv, threads)?;
+pub(crate) fn analyze_game(game: &menagerie_game::Game, search: &SearchArgs, out: &mut impl Write) -> Result<()> {
+    let (options, limits) = analysis_setup(search)?;
     let mut engine = menagerie_search::Engine::new(options);
     engine.set_game(game);
     let pos = game.current().clone();
@@ -385,12 +348,9 @@ pub(crate) fn analyze_game(
 /// The engine settings and search limits of `analyze`'s options (one
 /// second when no limit is given), checked.
 pub(crate) fn analysis_setup(
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<u64>,
-    multipv: u32,
-    threads: u32,
+    search: &SearchArgs,
 ) -> Result<(menagerie_search::EngineOptions, menagerie_search::Limits)> {
+    let SearchArgs { depth, nodes, movetime, multipv, threads } = *search;
     if let Some(d) = depth
         && !(1..=100).contains(&d)
     {

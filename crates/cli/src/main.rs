@@ -3,7 +3,6 @@
 //! with `--remote URL[,URL...]` on one or many `menagerie-server` replicas.
 
 mod annotate;
-mod data;
 mod fanout;
 mod local;
 mod matches;
@@ -111,6 +110,26 @@ enum TopCommand {
     ///
     /// With --json one object per variant and line.
     Variants,
+}
+
+/// The limits and options of an analysis on the command line.
+#[derive(Args, Clone, Copy, Debug)]
+pub(crate) struct SearchArgs {
+    /// Depth limit.
+    #[arg(long)]
+    pub(crate) depth: Option<u32>,
+    /// Node limit.
+    #[arg(long)]
+    pub(crate) nodes: Option<u64>,
+    /// Time limit in milliseconds (default 1000 when no limit is given).
+    #[arg(long)]
+    pub(crate) movetime: Option<u64>,
+    /// Principal variations to show.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) multipv: u32,
+    /// Search threads.
+    #[arg(long, short, default_value_t = 1)]
+    pub(crate) threads: u32,
 }
 
 /// A position on the command line.
@@ -225,21 +244,8 @@ pub(crate) enum Command {
     Analyze {
         #[command(flatten)]
         pos: PositionArgs,
-        /// Depth limit.
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Node limit.
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Time limit in milliseconds (default 1000 when no limit is given).
-        #[arg(long)]
-        movetime: Option<u64>,
-        /// Principal variations to show.
-        #[arg(long, default_value_t = 1)]
-        multipv: u32,
-        /// Search threads.
-        #[arg(long, short, default_value_t = 1)]
-        threads: u32,
+        #[command(flatten)]
+        search: SearchArgs,
     },
     /// Verify every line of an EPD perft suite (`<fen> ;D1 n ;D2 m ...`).
     Epd {

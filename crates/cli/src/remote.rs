@@ -578,7 +578,7 @@ async fn run_async(remote: &Remote, command: Command) -> Result<ExitCode> {
                 return Err(crate::IllegalMove(r.reason).into());
             }
         }
-        Command::Analyze { pos, depth, nodes, movetime, multipv, threads } => {
+        Command::Analyze { pos, search: crate::SearchArgs { depth, nodes, movetime, multipv, threads } } => {
             let mut c = client(remote).await?;
             let req = pb::AnalyzeRequest {
                 position: Some(position_pb(&pos)),

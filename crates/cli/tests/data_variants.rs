@@ -221,7 +221,7 @@ fn data_variants_are_analysed() {
     // The game's moves count, and a finished game is refused.
     let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
     let o = run(&["analyze", "--variant", "capablanca", "--fen", mate, "--moves", "Qb8"]);
-    assert!(!o.status.success() && stderr(&o).contains("the game is over: checkmate, White wins"), "{}", stderr(&o));
+    assert!(!o.status.success() && stderr(&o).contains("the game is over: White mates"), "{}", stderr(&o));
 }
 
 #[test]

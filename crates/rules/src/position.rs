@@ -90,6 +90,36 @@ pub(crate) enum Kind {
     PiecePromotion,
 }
 
+/// Where a move of some kind takes an enemy piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Takes {
+    /// On its target square, if an enemy piece stands there.
+    Target,
+    /// The pawn passed by en passant.
+    EnPassant,
+    /// Nothing: castling, the prelude's actions and drops take nothing;
+    /// kidnaps, jumps and swaps move or convert their pieces themselves.
+    Nothing,
+}
+
+impl Kind {
+    /// Where a move of this kind takes an enemy piece.
+    pub(crate) fn takes(self) -> Takes {
+        match self {
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => Takes::Target,
+            Kind::EnPassant => Takes::EnPassant,
+            Kind::Castling
+            | Kind::Accept
+            | Kind::Decline
+            | Kind::Place
+            | Kind::Drop
+            | Kind::Kidnap
+            | Kind::Jump
+            | Kind::Swap => Takes::Nothing,
+        }
+    }
+}
+
 /// Why a game has ended, as [`Position::outcome`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
@@ -1380,17 +1410,10 @@ impl State {
         }
         let kidnapped = if m.kind == Kind::Kidnap { self.victim(d, m.from, m.to) } else { None };
         let converted = if matches!(m.kind, Kind::Takeover | Kind::Jump) { self.converted(d, m) } else { 0 };
-        let captured = match m.kind {
-            Kind::Castling
-            | Kind::Accept
-            | Kind::Decline
-            | Kind::Place
-            | Kind::Drop
-            | Kind::Kidnap
-            | Kind::Jump
-            | Kind::Swap => EMPTY,
-            Kind::EnPassant => self.board[capture_square(d, us, m.to) as usize],
-            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => self.board[m.to as usize],
+        let captured = match m.kind.takes() {
+            Takes::Nothing => EMPTY,
+            Takes::EnPassant => self.board[capture_square(d, us, m.to) as usize],
+            Takes::Target => self.board[m.to as usize],
         };
         match m.kind {
             Kind::Castling => {
@@ -2474,17 +2497,10 @@ impl Position {
     /// and a gated piece's placement take nothing). `m` should be one of this
     /// position's legal moves.
     pub fn is_capture(&self, m: Move) -> bool {
-        match m.kind {
-            Kind::Castling
-            | Kind::Accept
-            | Kind::Decline
-            | Kind::Place
-            | Kind::Drop
-            | Kind::Kidnap
-            | Kind::Jump
-            | Kind::Swap => false,
-            Kind::EnPassant => true,
-            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => {
+        match m.kind.takes() {
+            Takes::Nothing => false,
+            Takes::EnPassant => true,
+            Takes::Target => {
                 self.state.board.get(m.to as usize).is_some_and(|&p| p != EMPTY && p & 1 != self.state.side)
             }
         }

@@ -701,14 +701,7 @@ impl EvalTables {
             let ki = kind.idx();
             for c in Color::ALL {
                 let piece = Piece::new(c, kind);
-                let mob: Vec<i32> = (0..n)
-                    .map(|s| {
-                        let sq = Square(s as u8);
-                        (S::<V>::attacks(piece, sq, BitsOf::<V>::ZERO)
-                            | S::<V>::quiet_moves(piece, sq, BitsOf::<V>::ZERO))
-                        .popcnt() as i32
-                    })
-                    .collect();
+                let mob = open_board_mobility::<V>(piece);
                 let avg = mob.iter().sum::<i32>() / n as i32;
                 let table = &mut pst[c.idx() * K + ki];
                 let feats = &mut pst_features[c.idx() * K + ki];
@@ -1355,6 +1348,18 @@ impl<V: Variant> PawnCache<V> {
 
 /// The one or two files beside file `f`.
 #[inline]
+/// The squares `piece` reaches from each square of an empty board.
+fn open_board_mobility<V: Variant>(piece: Piece) -> Vec<i32> {
+    type S<V> = <V as Variant>::Shape;
+    (0..S::<V>::SQUARES as usize)
+        .map(|s| {
+            let sq = Square(s as u8);
+            (S::<V>::attacks(piece, sq, BitsOf::<V>::ZERO) | S::<V>::quiet_moves(piece, sq, BitsOf::<V>::ZERO)).popcnt()
+                as i32
+        })
+        .collect()
+}
+
 fn adjacent_files<V: Variant>(f: u8) -> BitsOf<V> {
     type S<V> = <V as Variant>::Shape;
     let mut adj = BitsOf::<V>::ZERO;
@@ -1522,14 +1527,7 @@ mod tests {
                     }
                     for c in Color::ALL {
                         let piece = Piece::new(c, kind);
-                        let mob: Vec<i32> = (0..n)
-                            .map(|s| {
-                                let sq = Square(s as u8);
-                                (S::<V>::attacks(piece, sq, BitsOf::<V>::ZERO)
-                                    | S::<V>::quiet_moves(piece, sq, BitsOf::<V>::ZERO))
-                                .popcnt() as i32
-                            })
-                            .collect();
+                        let mob = super::open_board_mobility::<V>(piece);
                         let avg = mob.iter().sum::<i32>() / n as i32;
                         let table = &mut pst[c.idx() * KIND_COUNT + kind.idx()];
                         for s in 0..n {

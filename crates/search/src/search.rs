@@ -42,6 +42,19 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The score a table entry of `score` and `bound`, read at `ply`, settles
+/// for a window (`alpha`, `beta`), if it does.
+#[inline(always)]
+fn tt_cutoff(score: i32, bound: Bound, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(score, ply);
+    match bound {
+        Bound::Exact => Some(s),
+        Bound::Lower if s >= beta => Some(s),
+        Bound::Upper if s <= alpha => Some(s),
+        _ => None,
+    }
+}
+
 /// A history entry `v` moved by `bonus`, less as it nears ±16384.
 #[inline(always)]
 fn gravity(v: i32, bonus: i32) -> i32 {
@@ -533,12 +546,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
             && !pv_node
             && h.depth >= depth
         {
-            let s = from_tt(h.score, ply);
-            match h.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
+            if let Some(s) = tt_cutoff(h.score, h.bound, ply, alpha, beta) {
+                return s;
             }
         }
 
@@ -772,12 +781,8 @@ impl<'a, P: SearchPosition> Worker<'a, P> {
         let key = pos.key();
         let tt = self.shared.tt.probe_with(key, P::unpack);
         if let Some(h) = tt {
-            let s = from_tt(h.score, ply);
-            match h.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
+            if let Some(s) = tt_cutoff(h.score, h.bound, ply, alpha, beta) {
+                return s;
             }
         }
         let alpha0 = alpha;

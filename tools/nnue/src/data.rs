@@ -1,6 +1,14 @@
 //! The text data format: `<FEN> | <score> | <result>`.
 
+use std::fs::{File, OpenOptions};
+use std::io::BufWriter;
+use std::path::Path;
 use thiserror::Error;
+
+/// Opens the data file `path` for appending records (creating it if needed).
+pub fn append_to(path: &Path) -> std::io::Result<BufWriter<File>> {
+    Ok(BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?))
+}
 
 /// One training position.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! a Zobrist key, packing moves into 32 bits, the null move, and the reach
 //! of a piece type on any occupancy (to value pieces from their movement).
 
-use super::{EMPTY, Kind, Move, NONE, Position, State, bb};
+use super::{EMPTY, Kind, Move, NONE, Position, State, Takes, bb};
 use crate::variant::VariantDef;
 
 /// A piece of a [`Position`]: its type (an index into
@@ -279,19 +279,10 @@ impl Position {
     /// The type of the piece `m` takes (the pawn for en passant), if any.
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {
-        match m.kind {
-            Kind::Castling
-            | Kind::Accept
-            | Kind::Decline
-            | Kind::Place
-            | Kind::Drop
-            | Kind::Kidnap
-            | Kind::Jump
-            | Kind::Swap => None,
-            Kind::EnPassant => self.def.pawn,
-            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => {
-                self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind)
-            }
+        match m.kind.takes() {
+            Takes::Nothing => None,
+            Takes::EnPassant => self.def.pawn,
+            Takes::Target => self.piece_on(m.to).filter(|p| p.white != self.white_to_move()).map(|p| p.kind),
         }
     }
 

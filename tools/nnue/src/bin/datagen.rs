@@ -3,13 +3,12 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use menagerie_nnue_tools::data::Record;
+use menagerie_nnue_tools::data::{Record, append_to};
 use menagerie_nnue_tools::rng::Rng;
 use menagerie_pieces::Color;
 use menagerie_search::{Engine, EngineOptions, Limits, Score};
 use menagerie_variants::{Game, MoveKind, Outcome, VariantId};
-use std::fs::OpenOptions;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -164,12 +163,7 @@ fn main() -> Result<()> {
     if args.games.is_none() && args.minutes.is_none() {
         bail!("give --games or --minutes");
     }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("opening {}", args.out.display()))?;
-    let mut out = BufWriter::new(file);
+    let mut out = append_to(&args.out).with_context(|| format!("opening {}", args.out.display()))?;
     let mut engine = Engine::new(EngineOptions { hash_mb: args.hash.max(1), threads: 1, multipv: 1 });
     let mut rng = Rng::new(args.seed);
     let start = Instant::now();

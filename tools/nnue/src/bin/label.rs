@@ -4,12 +4,12 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use menagerie_nnue_tools::data::Record;
+use menagerie_nnue_tools::data::{Record, append_to};
 use menagerie_pieces::Color;
 use menagerie_tournament::engine::{Engine, EngineConfig, GoLimits, MATE};
 use menagerie_variants::VariantId;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -62,12 +62,7 @@ fn main() -> Result<()> {
     let mut engine = Engine::start(&config).with_context(|| format!("starting {}", args.engine.display()))?;
     let limits = GoLimits { nodes: Some(args.nodes), ..GoLimits::default() };
     let timeout = Duration::from_secs(60);
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("opening {}", args.out.display()))?;
-    let mut out = BufWriter::new(file);
+    let mut out = append_to(&args.out).with_context(|| format!("opening {}", args.out.display()))?;
     let start = Instant::now();
     let (mut seen, mut written, mut skipped) = (0usize, 0usize, 0usize);
     'files: for path in &args.data {

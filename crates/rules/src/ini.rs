@@ -451,6 +451,10 @@ pub(crate) struct Config {
     /// Shogi-style promotions (`promotedPieceType = p:g s:g`): each type
     /// (Fairy-Stockfish index) and the type it promotes to.
     pub promoted_piece_types: BTreeMap<u8, u8>,
+    /// Most pieces of a type (Fairy-Stockfish index) a side may have on the
+    /// board for a promotion to it (`promotionLimit = q:1 r:2`); 0 or
+    /// absent: no limit.
+    pub promotion_limit: BTreeMap<u8, u32>,
     /// A piece that can promote must when it may (`mandatoryPiecePromotion`).
     pub mandatory_piece_promotion: bool,
     /// A move or drop to a square from which the piece could never move
@@ -549,6 +553,7 @@ impl Config {
             blast_immune_types: 0,
             extinction_pseudo_royal: false,
             promoted_piece_types: BTreeMap::new(),
+            promotion_limit: BTreeMap::new(),
             mandatory_piece_promotion: false,
             immobility_illegal: false,
             shogi_pawn_drop_mate_illegal: false,
@@ -595,7 +600,8 @@ struct Entry {
 /// `centaur`; `-` removes the piece), `customPiece1`..`customPiece8 =
 /// letter:betza`, `king = letter:betza`; `startFen`, `chess960`;
 /// `promotionRank`, `promotionRegionWhite/Black`,
-/// `promotionPieceTypes(White/Black)`, `mandatoryPawnPromotion`;
+/// `promotionPieceTypes(White/Black)`, `mandatoryPawnPromotion`,
+/// `promotionLimit`;
 /// `doubleStep`, `doubleStepRank(Min)`, `doubleStepRegionWhite/Black`,
 /// `enPassantRegion(White/Black)`; `castling`, `castlingKingsideFile`,
 /// `castlingQueensideFile`, `castlingRank`, `castlingKingFile`,
@@ -878,7 +884,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("chasingRule", REPETITION, Some("none")),
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
-    ("promotionLimit", SHOGI_PROMOTION, None),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("flyingGeneral", XIANGQI, Some("false")),
     ("bikjangRule", XIANGQI, Some("false")),
@@ -1267,6 +1272,21 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         c.promotion_piece_types[1] = s;
     }
     ctx.bool("mandatoryPawnPromotion", &mut c.mandatory_pawn_promotion)?;
+    if let Some(v) = ctx.get("promotionLimit") {
+        // Entries replace the parent's for their types, as Fairy-Stockfish
+        // reads them.
+        for item in v.split_whitespace() {
+            let bad = || ctx.invalid("promotionLimit", format!("'{item}': expected letter:count, e.g. q:1"));
+            let (letter, count) = item.split_once(':').ok_or_else(bad)?;
+            let mut chars = letter.chars();
+            let (Some(ch), None) = (chars.next(), chars.next()) else { return Err(bad()) };
+            let count: u32 = count.parse().map_err(|_| bad())?;
+            let index = c
+                .letter_index(ch)
+                .ok_or_else(|| ctx.invalid("promotionLimit", format!("no piece with letter '{ch}'")))?;
+            c.promotion_limit.insert(index, count);
+        }
+    }
     ctx.bool("doubleStep", &mut c.double_step)?;
     ctx.region("doubleStepRegionWhite", &mut c.double_step_region[0])?;
     ctx.region("doubleStepRegionBlack", &mut c.double_step_region[1])?;
@@ -1521,6 +1541,7 @@ const KNOWN_KEYS: &[&str] = &[
     "promotionPieceTypesWhite",
     "promotionPieceTypesBlack",
     "mandatoryPawnPromotion",
+    "promotionLimit",
     "doubleStep",
     "doubleStepRank",
     "doubleStepRankMin",

@@ -809,10 +809,32 @@ impl State {
         }
     }
 
+    /// Whether the side to move may promote a piece to type `pt`: fewer of
+    /// its pieces of that type stand on the board than `promotionLimit`
+    /// allows (always, without a limit).
+    #[inline(always)]
+    pub(crate) fn may_promote_to(&self, d: &VariantDef, pt: u8) -> bool {
+        let Some(limit) = &d.promotion_limit else { return true };
+        let n = limit[pt as usize];
+        n == 0 || (self.by_type[pt as usize] & self.by_color[self.side as usize]).count_ones() < n
+    }
+
+    /// The number of promotion choices of the side to move's pawns.
+    #[inline(always)]
+    fn promotion_choices(&self, d: &VariantDef) -> u64 {
+        let types = &d.promotion_types[self.side as usize];
+        match d.promotion_limit {
+            None => types.len() as u64,
+            Some(_) => types.iter().filter(|&&pt| self.may_promote_to(d, pt)).count() as u64,
+        }
+    }
+
     #[inline(always)]
     fn push_promotions(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
         for &pt in &d.promotion_types[self.side as usize] {
-            self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::Promotion) });
+            if self.may_promote_to(d, pt) {
+                self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::Promotion) });
+            }
         }
     }
 
@@ -879,7 +901,7 @@ impl State {
         // Shift towards the opponent by `n` > 0 squares.
         let shift = |b: u128, n: i32| -> u128 { if us == 0 { b << n as u32 } else { b >> n as u32 } };
         let zone = d.promotion_zone[us as usize];
-        let promotions = d.promotion_types[us as usize].len() as u64;
+        let promotions = self.promotion_choices(d);
         let single = shift(pawns, f) & empty;
         let double = shift(shift(pawns & d.double_step_region[us as usize], f) & empty, f) & empty;
         let right = shift(pawns & !d.last_file, if us == 0 { f + 1 } else { f - 1 }) & d.board & enemy;

@@ -431,6 +431,10 @@ pub struct VariantDef {
     pub(crate) promotion_zone: [u128; 2],
     pub(crate) promotion_types: [Vec<u8>; 2],
     pub(crate) mandatory_pawn_promotion: bool,
+    /// `promotionLimit`: per type, the most pieces of it a side may have on
+    /// the board for a promotion to it (0: no limit); `None` when no type
+    /// has a limit.
+    pub(crate) promotion_limit: Option<[u32; MAX_TYPES]>,
     pub(crate) double_step_region: [u128; 2],
     pub(crate) en_passant_region: [u128; 2],
     pub(crate) castling: bool,
@@ -635,6 +639,7 @@ impl VariantDef {
                 (self.stalemate_piece_count, "stalemate piece count"),
                 (self.blast.is_some(), "atomic blasts"),
                 (self.pseudo_royal.is_some(), "pseudo-royal pieces"),
+                (self.promotion_limit.is_some(), "promotion limits"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))
@@ -942,6 +947,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             types_of(c.promotion_piece_types[1], &index_of),
         ],
         mandatory_pawn_promotion: c.mandatory_pawn_promotion,
+        promotion_limit: None,
         double_step_region: [0; 2],
         en_passant_region: [0; 2],
         castling: c.castling,
@@ -1125,9 +1131,16 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
 }
 
 /// Shogi-style promotions (`promotedPieceType`, `mandatoryPiecePromotion`),
-/// `immobilityIllegal` and `shogiPawnDropMateIllegal`.
+/// `promotionLimit`, `immobilityIllegal` and `shogiPawnDropMateIllegal`.
 fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
     let local = |fsf: u8| index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
+    let mut limit = [0u32; MAX_TYPES];
+    for (&fsf, &count) in &c.promotion_limit {
+        if let Some(t) = local(fsf) {
+            limit[t as usize] = count;
+        }
+    }
+    def.promotion_limit = limit.iter().any(|&n| n != 0).then_some(limit);
     for (&from, &to) in &c.promoted_piece_types {
         // Entries for pieces the variant does not have are left out, as
         // Fairy-Stockfish never meets them.

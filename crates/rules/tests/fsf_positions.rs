@@ -135,7 +135,17 @@ fn shogi_style_promotions_play_as_fairy_stockfish() {
 fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
     let (positions, ends) = check(BUILTINS);
     assert!(positions >= 4000 && ends >= 10, "{positions} positions, {ends} game ends");
-    for v in ["gardner;", "losalamos;", "extinction;", "breakthrough;", "dobutsu;", "capahouse;", "tencubed;"] {
+    for v in [
+        "gardner;",
+        "losalamos;",
+        "extinction;",
+        "breakthrough;",
+        "dobutsu;",
+        "capahouse;",
+        "tencubed;",
+        "grand;",
+        "opulent;",
+    ] {
         assert!(BUILTINS.contains(v), "{v}");
     }
 }
@@ -182,4 +192,47 @@ fn repetition_rules_judge_as_fairy_stockfish() {
         lines += 1;
     }
     assert!(lines >= 14, "{lines} lines");
+}
+
+/// `promotionLimit`: a pawn promotes only to a type of which its side has
+/// fewer pieces on the board than the limit. In grand chess (limits 1 for
+/// a, c, q and 2 for r, b, n, promotion optional on the 8th and 9th ranks)
+/// a pawn with no type left may not move to the 10th rank; the counts are
+/// pyffish 0.0.90's.
+#[test]
+fn promotion_limit_bars_exhausted_types_as_fairy_stockfish() {
+    let defs = Definitions::builtin();
+    let grand = defs.get("grand").expect("grand is built in");
+    let pawn_moves = |fen: &str| {
+        let pos = Position::from_fen(grand, fen).expect("the FEN reads");
+        let all: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+        let mut pawn: Vec<String> =
+            all.iter().filter(|m| m.starts_with("d8") || m.starts_with("e9")).cloned().collect();
+        pawn.sort();
+        (pawn, all.len())
+    };
+    // One knight missing: only the knight is left to promote to.
+    let (pawn, n) = pawn_moves("k9/4P5/3P6/10/10/10/10/10/1NBQKCABR1/R9 w - - 0 1");
+    assert_eq!((pawn, n), (vec!["d8d9".to_string(), "d8d9n".into(), "e9e10n".into()], 112));
+    // Nothing missing: the pawn on the 9th rank cannot move at all.
+    let (pawn, n) = pawn_moves("k9/4P5/3P6/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1");
+    assert_eq!((pawn, n), (vec!["d8d9".to_string()], 120));
+
+    // Mandatory promotion (chess's) with a queen and a knight on the board
+    // and `promotionLimit = q:1 n:1`: b8r and b8b only; perft's counting
+    // path agrees with the move list.
+    let mut defs = Definitions::builtin();
+    defs.load("[limited:chess]\npromotionLimit = q:1 n:1\n", "limited.ini").expect("the section loads");
+    let limited = defs.get("limited").expect("loaded");
+    let pos = Position::from_fen(limited, "4k3/1P6/8/8/8/8/8/QN2K3 w - - 0 1").expect("the FEN reads");
+    let mut promotions: Vec<String> =
+        pos.legal_moves().into_iter().map(|m| pos.move_text(m)).filter(|m| m.starts_with("b7")).collect();
+    promotions.sort();
+    assert_eq!(promotions, ["b7b8b", "b7b8r"]);
+    assert_eq!([pos.perft(1), pos.perft(2), pos.perft(3)], [24, 98, 2795]);
+
+    for bad in ["q1", "q:x", "z:1", "qq:1"] {
+        let text = format!("[bad:chess]\npromotionLimit = {bad}\n");
+        assert!(Definitions::builtin().load(&text, "bad.ini").is_err(), "{bad}");
+    }
 }

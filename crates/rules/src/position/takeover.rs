@@ -82,9 +82,10 @@ impl State {
     }
 
     /// Pushes `m`, or one move per promotion choice if `promotes`.
-    fn push_promoting(d: &VariantDef, side: u8, out: &mut Vec<Move>, m: Move, promotes: bool) {
+    fn push_promoting(&self, d: &VariantDef, out: &mut Vec<Move>, m: Move, promotes: bool) {
         if promotes {
-            out.extend(d.promotion_types[side as usize].iter().map(|&pt| Move { promo: pt, ..m }));
+            let types = d.promotion_types[self.side as usize].iter().filter(|&&pt| self.may_promote_to(d, pt));
+            out.extend(types.map(|&pt| Move { promo: pt, ..m }));
         } else {
             out.push(m);
         }
@@ -118,7 +119,9 @@ impl State {
     fn shogi_moves(&self, d: &VariantDef, t: u8, from: u8, to: u8, out: &mut Vec<Move>) {
         let us = self.side as usize;
         let zone = d.promotion_zone[us];
-        let promoted = d.promoted_type[t as usize];
+        // A promotion barred by `promotionLimit` is not generated, and then
+        // the plain move is not forced either.
+        let promoted = d.promoted_type[t as usize].filter(|&pt| self.may_promote_to(d, pt));
         let in_zone = (zone >> from | zone >> to) & 1 != 0;
         let forced = promoted.is_some() && d.mandatory_piece_promotion && in_zone;
         if !forced && d.immobile[us][t as usize] >> to & 1 == 0 {
@@ -202,7 +205,7 @@ impl State {
                     continue;
                 }
                 let m = Move::new(from, landing, Kind::Jump);
-                Self::push_promoting(d, us, out, m, self.promotes(d, ty, from, landing));
+                self.push_promoting(d, out, m, self.promotes(d, ty, from, landing));
             }
         }
     }
@@ -218,7 +221,7 @@ impl State {
                     continue;
                 }
                 let promotes = self.promotes(d, ta, a, b) || self.promotes(d, tb, b, a);
-                Self::push_promoting(d, self.side, out, Move::new(a, b, Kind::Swap), promotes);
+                self.push_promoting(d, out, Move::new(a, b, Kind::Swap), promotes);
             }
         }
     }

@@ -434,7 +434,7 @@ pub struct VariantDef {
     /// `promotionLimit`: per type, the most pieces of it a side may have on
     /// the board for a promotion to it (0: no limit); `None` when no type
     /// has a limit.
-    pub(crate) promotion_limit: Option<[u32; MAX_TYPES]>,
+    pub(crate) promotion_limit: Option<Box<[u32; MAX_TYPES]>>,
     pub(crate) double_step_region: [u128; 2],
     pub(crate) en_passant_region: [u128; 2],
     pub(crate) castling: bool,
@@ -1140,7 +1140,7 @@ fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Resul
             limit[t as usize] = count;
         }
     }
-    def.promotion_limit = limit.iter().any(|&n| n != 0).then_some(limit);
+    def.promotion_limit = limit.iter().any(|&n| n != 0).then(|| Box::new(limit));
     for (&from, &to) in &c.promoted_piece_types {
         // Entries for pieces the variant does not have are left out, as
         // Fairy-Stockfish never meets them.

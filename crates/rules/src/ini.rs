@@ -321,8 +321,12 @@ pub(crate) const BUILTIN_PIECES: &[(u8, &str, &str)] = &[
     (25, "breakthrough", "fmWfF"),
     (26, "immobile", ""),
     (27, "cannon", "mRcpR"),
+    (28, "janggiCannon", "pR"),
+    (29, "soldier", "fsW"),
     (31, "horse", "nN"),
     (32, "elephant", "nA"),
+    (33, "janggiElephant", "nZ"),
+    (34, "banner", "RcpRnN"),
     (35, "wazir", "W"),
     (36, "commoner", "K"),
     (37, "centaur", "KN"),
@@ -332,6 +336,8 @@ pub(crate) const BUILTIN_PIECES: &[(u8, &str, &str)] = &[
 pub(crate) const CUSTOM_BASE: u8 = 38;
 /// Index of the king.
 pub(crate) const KING_INDEX: u8 = 63;
+/// Index of the xiangqi soldier.
+pub(crate) const SOLDIER_INDEX: u8 = 29;
 /// Index of the pawn.
 pub(crate) const PAWN_INDEX: u8 = 1;
 
@@ -462,6 +468,14 @@ pub(crate) struct Config {
     pub immobility_illegal: bool,
     /// A checkmate given by dropping a shogi pawn loses (`shogiPawnDropMateIllegal`).
     pub shogi_pawn_drop_mate_illegal: bool,
+    /// Where a piece type may move to (`mobilityRegionWhiteKing = ...`):
+    /// per colour and Fairy-Stockfish index, when not the whole board.
+    pub mobility_region: BTreeMap<(u8, u8), u128>,
+    /// The kings may not face each other on an open line (`flyingGeneral`).
+    pub flying_general: bool,
+    /// The relative rank (0-based) from which the soldier also moves
+    /// sideways (`soldierPromotionRank`); before it, only forwards.
+    pub soldier_promotion_rank: u8,
 }
 
 pub(crate) fn rank_bb(r: u8) -> u128 {
@@ -557,6 +571,9 @@ impl Config {
             mandatory_piece_promotion: false,
             immobility_illegal: false,
             shogi_pawn_drop_mate_illegal: false,
+            mobility_region: BTreeMap::new(),
+            flying_general: false,
+            soldier_promotion_rank: 0,
         }
     }
 
@@ -859,7 +876,6 @@ const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
 const XIANGQI: &str = "xiangqi and janggi pieces and rules";
 const PAWN_TYPES: &str = "pawn-type options";
-const MOBILITY_REGION: &str = "mobility regions";
 const MATERIAL: &str = "material counting adjudication";
 const WALLS: &str = "walls, duck, arrows";
 const CONNECT: &str = "connect-N wins";
@@ -885,13 +901,7 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
-    ("flyingGeneral", XIANGQI, Some("false")),
     ("bikjangRule", XIANGQI, Some("false")),
-    ("soldierPromotionRank", XIANGQI, None),
-    ("janggiCannon", XIANGQI, None),
-    ("soldier", XIANGQI, None),
-    ("banner", XIANGQI, None),
-    ("janggiElephant", XIANGQI, None),
     ("diagonalLines", XIANGQI, None),
     ("pawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypes", PAWN_TYPES, None),
@@ -947,9 +957,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
 /// accepted for it (its default), if any.
 fn unsupported(key: &str) -> Option<(&'static str, Option<&'static str>)> {
-    if key.starts_with("mobilityRegion") {
-        return Some((MOBILITY_REGION, None));
-    }
     if custom_number(key).is_some_and(|n| n > 8) {
         return Some(("more than 8 custom pieces", None));
     }
@@ -1156,7 +1163,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
             || IGNORED_KEYS.contains(&key.as_str())
             || BUILTIN_PIECES.iter().any(|p| p.1 == key)
             || key == "king"
-            || custom_index(key).is_some();
+            || custom_index(key).is_some()
+            || mobility_key(key).is_some();
         if let Some((mechanism, default)) = unsupported(key) {
             if default != Some(e.value.as_str()) {
                 return Err(DefinitionError::Unsupported {
@@ -1220,6 +1228,16 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
             return Err(DefinitionError::Betza { file: file.into(), line, key, source });
         }
         c.add_piece(index, letter, betza);
+    }
+
+    // Mobility regions, per colour and piece type (Fairy-Stockfish's
+    // default: the whole board).
+    for key in entries.keys() {
+        if let Some((color, index)) = mobility_key(key) {
+            let mut region = c.mobility_region.get(&(color, index)).copied().unwrap_or(u128::MAX);
+            ctx.region(key, &mut region)?;
+            c.mobility_region.insert((color, index), region);
+        }
     }
 
     // Deprecated forms.
@@ -1442,6 +1460,12 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("immobilityIllegal", &mut c.immobility_illegal)?;
     ctx.bool("shogiPawnDropMateIllegal", &mut c.shogi_pawn_drop_mate_illegal)?;
 
+    // Xiangqi.
+    ctx.bool("flyingGeneral", &mut c.flying_general)?;
+    if let Some(r) = ctx.rank("soldierPromotionRank")? {
+        c.soldier_promotion_rank = r;
+    }
+
     // Game end.
     let g = &mut c.game_end;
     ctx.int("nMoveRule", &mut g.n_move_rule)?;
@@ -1491,6 +1515,25 @@ fn zone(color: usize, r: u8, max_rank: u8) -> u128 {
         }
     }
     bb
+}
+
+/// The colour (0 White) and Fairy-Stockfish index of a
+/// `mobilityRegion<Colour><Piece>` key, e.g. `mobilityRegionBlackCustomPiece3`.
+fn mobility_key(key: &str) -> Option<(u8, u8)> {
+    let rest = key.strip_prefix("mobilityRegion")?;
+    let (color, piece) =
+        if let Some(p) = rest.strip_prefix("White") { (0, p) } else { (1, rest.strip_prefix("Black")?) };
+    let mut chars = piece.chars();
+    let first = chars.next()?;
+    let piece = format!("{}{}", first.to_ascii_lowercase(), chars.as_str());
+    let index = if piece == "king" {
+        KING_INDEX
+    } else if let Some(i) = custom_index(&piece) {
+        i
+    } else {
+        BUILTIN_PIECES.iter().find(|p| p.1 == piece)?.0
+    };
+    Some((color, index))
 }
 
 fn custom_index(key: &str) -> Option<u8> {
@@ -1602,4 +1645,6 @@ const KNOWN_KEYS: &[&str] = &[
     "mandatoryPiecePromotion",
     "immobilityIllegal",
     "shogiPawnDropMateIllegal",
+    "flyingGeneral",
+    "soldierPromotionRank",
 ];

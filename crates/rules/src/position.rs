@@ -1102,7 +1102,7 @@ impl State {
                 continue;
             }
             let m = &d.table(t, them, from).capture;
-            let (reach, dep) = if m.simple {
+            let (reach, dep) = if m.simple && d.restricted >> t & 1 == 0 {
                 let lines = m.slides | m.hops;
                 (d.simple_reach(m, from, occ), if lines == 0 { 0 } else { d.slides(from, lines, occ) })
             } else {
@@ -1257,7 +1257,7 @@ impl State {
                 let Some(k) = self.king_sq(d, us) else { return true };
                 let cap = capture_square(d, us, m.to);
                 let occ2 = (occ ^ bb(m.from) ^ bb(cap)) | bb(m.to);
-                !self.attacked(d, k, occ2, them, bb(cap))
+                !self.attacked(d, k, occ2, them, bb(cap)) && !self.kings_face(d, k, occ2, 0)
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
             Kind::Drop => {
@@ -1275,15 +1275,18 @@ impl State {
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
                 let t = self.board[m.from as usize] >> 1;
                 if d.types[t as usize].royal {
-                    return !self.attacked(d, m.to, occ2, them, 0);
+                    return !self.attacked(d, m.to, occ2, them, 0) && !self.kings_face(d, m.to, occ2, bb(m.to));
                 }
                 match self.king_sq(d, us) {
                     None => true,
-                    Some(k) if checked => !self.attacked(d, k, occ2, them, bb(m.to)),
+                    Some(k) if checked => {
+                        !self.attacked(d, k, occ2, them, bb(m.to)) && !self.kings_face(d, k, occ2, bb(m.to))
+                    }
                     // Only lines through the squares the move changes can open.
                     Some(k) => {
                         let dirs = d.dir_bit(k, m.from) | d.dir_bit(k, m.to);
                         !self.attacked_by_lines(d, k, occ2, them, bb(m.to), dirs)
+                            && !self.kings_face(d, k, occ2, bb(m.to))
                     }
                 }
             }
@@ -1356,7 +1359,30 @@ impl State {
                 }
             }
         }
+        if d.xiangqi.as_ref().is_some_and(|x| x.flying_general) {
+            // The last piece between the kings may not leave.
+            if let Some(e) = self.king_sq(d, them) {
+                let dir = d.dir_bit(k, e);
+                if dir & ORTHOGONAL != 0 {
+                    let dir = dir.trailing_zeros() as usize;
+                    sens |= d.dir_rays[k as usize][dir] & !d.dir_rays[e as usize][dir] & !bb(e);
+                }
+            }
+        }
         Some(sens)
+    }
+
+    /// The flying general: whether our king on `k` would face the enemy
+    /// king (not on `exclude`) along an open rank or file, given `occ`.
+    #[inline(always)]
+    fn kings_face(&self, d: &VariantDef, k: u8, occ: u128, exclude: u128) -> bool {
+        let Some(x) = &d.xiangqi else { return false };
+        if !x.flying_general {
+            return false;
+        }
+        let Some(king) = d.king else { return false };
+        let theirs = self.by_type[king as usize] & self.by_color[(self.side ^ 1) as usize] & !exclude;
+        theirs != 0 && d.slides(k, ORTHOGONAL, occ) & theirs != 0
     }
 
     #[inline(always)]
@@ -2355,6 +2381,9 @@ fn files_of(d: &VariantDef, b: u128) -> u16 {
 fn fwd_delta(us: u8, files: i32) -> i32 {
     if us == 0 { files } else { -files }
 }
+
+/// The rook directions, as bits of [`crate::variant::DIRS`].
+const ORTHOGONAL: u8 = 1 << 0 | 1 << 1 | 1 << 4 | 1 << 5;
 
 /// Squares from `a` (excluded) to `b` (included) along a rank.
 fn between(a: u8, b: u8) -> u128 {

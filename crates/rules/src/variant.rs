@@ -404,6 +404,19 @@ pub(crate) struct Takeovers {
     pub enablers: u16,
 }
 
+/// Restrictions on where pieces move, and the xiangqi rules that come with
+/// them: mobility regions (`mobilityRegion...`), the soldier's sideways
+/// steps only from `soldierPromotionRank` on, and the flying general.
+#[derive(Clone, Debug)]
+pub(crate) struct Xiangqi {
+    /// Per colour and type, the squares its moves may end on.
+    pub mobility: [[u128; MAX_TYPES]; 2],
+    /// The soldier's type and, per colour, where it also steps sideways.
+    pub soldier: Option<(u8, [u128; 2])>,
+    /// The kings may not face each other on an open rank or file.
+    pub flying_general: bool,
+}
+
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
 pub struct VariantDef {
@@ -421,6 +434,8 @@ pub struct VariantDef {
     /// Game-end rules.
     pub game_end: GameEnd,
     pub(crate) types: Vec<PieceType>,
+    /// Types whose moves [`Xiangqi`] restricts (a bit per type).
+    pub(crate) restricted: u16,
     pub(crate) king: Option<u8>,
     pub(crate) pawn: Option<u8>,
     pub(crate) first_file: u128,
@@ -523,6 +538,8 @@ pub struct VariantDef {
     pub(crate) slide_attackers: [[u16; 8]; 2],
     /// The same for grasshopper hops.
     pub(crate) hop_attackers: [[u16; 8]; 2],
+    /// Mobility regions, the soldier and the flying general, if any.
+    pub(crate) xiangqi: Option<Box<Xiangqi>>,
 }
 
 impl VariantDef {
@@ -680,6 +697,28 @@ impl VariantDef {
     /// piece of type `t` and colour `color` on `sq` given the occupancy.
     #[inline(always)]
     pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
+        let r = self.free_reach(t, color, sq, occ, capture);
+        if self.restricted >> t & 1 != 0 { self.restrict(t, color, sq, r) } else { r }
+    }
+
+    /// `reach` restricted by [`Xiangqi`]: the mobility region, and an
+    /// unpromoted soldier's file.
+    #[cold]
+    #[inline(never)]
+    fn restrict(&self, t: u8, color: u8, sq: u8, reach: u128) -> u128 {
+        let Some(x) = &self.xiangqi else { return reach };
+        let mut r = reach & x.mobility[color as usize][t as usize];
+        if let Some((soldier, zone)) = x.soldier {
+            if soldier == t && zone[color as usize] >> sq & 1 == 0 {
+                r &= self.first_file << (sq % self.files);
+            }
+        }
+        r
+    }
+
+    /// [`VariantDef::reach`] without the [`Xiangqi`] restrictions.
+    #[inline(always)]
+    fn free_reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
         let sm = self.table(t, color, sq);
         let m = if capture { &sm.capture } else { &sm.quiet };
         if m.simple {
@@ -935,6 +974,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         chess960: c.chess960,
         game_end: c.game_end.clone(),
         types,
+        restricted: 0,
         king,
         pawn: None,
         first_file: 0,
@@ -998,6 +1038,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         leap_attackers: [0; 2],
         slide_attackers: [[0; 8]; 2],
         hop_attackers: [[0; 8]; 2],
+        xiangqi: None,
     };
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
@@ -1048,8 +1089,13 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     def.dir_rays = geometry.dir_rays.clone();
     def.dir_mask = geometry.dir_mask.clone();
     def.neighbours = geometry.neighbours.clone();
+    xiangqi_rules(&mut def, c, &index_of);
     for color in 0..2u8 {
         for t in 0..def.types.len() as u8 {
+            if def.restricted >> t & 1 != 0 {
+                // Traced from each attacker, restrictions included.
+                continue;
+            }
             let squares = || (0..nsq as u8).map(|sq| &def.table(t, color, sq).capture);
             if !squares().all(|m| m.simple) {
                 continue;
@@ -1128,6 +1174,40 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
+}
+
+/// Mobility regions, the soldier and the flying general ([`Xiangqi`]).
+fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
+    let type_of = |fsf: u8| index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
+    let mut mobility = [[def.board; MAX_TYPES]; 2];
+    for (&(color, fsf), &region) in &c.mobility_region {
+        if let Some(t) = type_of(fsf) {
+            let r = def.region(region) & def.board;
+            if r != def.board {
+                mobility[color as usize][t as usize] = r;
+                def.restricted |= 1 << t;
+            }
+        }
+    }
+    let soldier = type_of(crate::ini::SOLDIER_INDEX).filter(|_| c.soldier_promotion_rank > 0).map(|t| {
+        def.restricted |= 1 << t;
+        let r = c.soldier_promotion_rank;
+        let zone = |color: u8| {
+            (0..def.ranks)
+                .filter(|&rank| if color == 0 { rank >= r } else { def.ranks - 1 - rank >= r })
+                .fold(0u128, |b, rank| b | ((1u128 << def.files) - 1) << (rank as u32 * def.files as u32))
+        };
+        (t, [zone(0), zone(1)])
+    });
+    if def.restricted == 0 && !c.flying_general {
+        return;
+    }
+    for t in 0..def.types.len() {
+        if def.restricted >> t & 1 != 0 {
+            def.types[t].asymmetric = true;
+        }
+    }
+    def.xiangqi = Some(Box::new(Xiangqi { mobility, soldier, flying_general: c.flying_general }));
 }
 
 /// Shogi-style promotions (`promotedPieceType`, `mandatoryPiecePromotion`),

@@ -5,7 +5,8 @@
 //! The committed files cover the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check), and drops (crazyhouse,
 //! loop, chessgi, pocket knight), and lichess's variants (antichess,
-//! giveaway, suicide, horde, atomic, nocheckatomic), and the built-ins
+//! giveaway, suicide, horde, atomic, nocheckatomic), the xiangqi family,
+//! and the built-ins
 //! defined by their Fairy-Stockfish names; `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
@@ -18,6 +19,7 @@ const DROPS: &str = include_str!("../../../tests/perft/drops-pyffish.txt");
 const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
 const SHOGI: &str = include_str!("../../../tests/perft/shogi-pyffish.txt");
 const BUILTINS: &str = include_str!("../../../tests/perft/fsf-builtins-pyffish.txt");
+const XIANGQI: &str = include_str!("../../../tests/perft/xiangqi-pyffish.txt");
 const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
 
 fn fnv1a(text: &str) -> String {
@@ -147,6 +149,19 @@ fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
         "opulent;",
     ] {
         assert!(BUILTINS.contains(v), "{v}");
+    }
+}
+
+/// Minixiangqi, xiangqi and manchu: the palace and the river (mobility
+/// regions), soldiers that step sideways across the river, horses and
+/// elephants that can be blocked, cannons, the flying general, and
+/// stalemate lost.
+#[test]
+fn the_xiangqi_family_plays_as_fairy_stockfish() {
+    let (positions, ends) = check(XIANGQI);
+    assert!(positions >= 1500 && ends >= 5, "{positions} positions, {ends} game ends");
+    for v in ["minixiangqi;", "xiangqi;", "manchu;"] {
+        assert!(XIANGQI.contains(v), "{v}");
     }
 }
 

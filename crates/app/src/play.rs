@@ -203,6 +203,7 @@ impl From<DataOutcome> for Ended {
             EndReason::Counting => "counting",
             EndReason::Flag => "flag",
             EndReason::Checks => "checks",
+            EndReason::Passes => "passes",
         };
         Ended { result, winner, reason, description: o.to_string() }
     }

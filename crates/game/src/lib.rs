@@ -432,6 +432,7 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Flag if result == GameResult::Draw => "Both kings reached the goal".to_string(),
         EndReason::Flag => format!("{} reached the goal", side(result == GameResult::WhiteWins)),
         EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
+        EndReason::Passes => "Both sides passed".to_string(),
     };
     Outcome { result, reason }
 }

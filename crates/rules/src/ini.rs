@@ -336,6 +336,12 @@ pub(crate) const BUILTIN_PIECES: &[(u8, &str, &str)] = &[
 pub(crate) const CUSTOM_BASE: u8 = 38;
 /// Index of the king.
 pub(crate) const KING_INDEX: u8 = 63;
+/// Index of the rook.
+pub(crate) const ROOK_INDEX: u8 = 4;
+/// Index of the janggi cannon.
+pub(crate) const JANGGI_CANNON_INDEX: u8 = 28;
+/// Index of the wazir (janggi's advisor).
+pub(crate) const WAZIR_INDEX: u8 = 35;
 /// Index of the xiangqi soldier.
 pub(crate) const SOLDIER_INDEX: u8 = 29;
 /// Index of the pawn.
@@ -473,6 +479,10 @@ pub(crate) struct Config {
     pub mobility_region: BTreeMap<(u8, u8), u128>,
     /// The kings may not face each other on an open line (`flyingGeneral`).
     pub flying_general: bool,
+    /// Per colour, passing is a move (`pass`, `passWhite`, `passBlack`).
+    pub pass: [bool; 2],
+    /// Janggi's palace diagonals (`diagonalLines`).
+    pub diagonal_lines: u128,
     /// The relative rank (0-based) from which the soldier also moves
     /// sideways (`soldierPromotionRank`); before it, only forwards.
     pub soldier_promotion_rank: u8,
@@ -573,6 +583,8 @@ impl Config {
             shogi_pawn_drop_mate_illegal: false,
             mobility_region: BTreeMap::new(),
             flying_general: false,
+            diagonal_lines: 0,
+            pass: [false; 2],
             soldier_promotion_rank: 0,
         }
     }
@@ -902,7 +914,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("bikjangRule", XIANGQI, Some("false")),
-    ("diagonalLines", XIANGQI, None),
     ("pawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypesWhite", PAWN_TYPES, None),
@@ -934,9 +945,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("connectRegion1Black", CONNECT, None),
     ("connectRegion2Black", CONNECT, None),
     ("connectValue", CONNECT, Some("win")),
-    ("pass", PASSING, Some("false")),
-    ("passWhite", PASSING, Some("false")),
-    ("passBlack", PASSING, Some("false")),
     ("passOnStalemate", PASSING, Some("false")),
     ("passOnStalemateWhite", PASSING, Some("false")),
     ("passOnStalemateBlack", PASSING, Some("false")),
@@ -1462,6 +1470,11 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
 
     // Xiangqi.
     ctx.bool("flyingGeneral", &mut c.flying_general)?;
+    ctx.region("diagonalLines", &mut c.diagonal_lines)?;
+    ctx.bool("pass", &mut c.pass[0])?;
+    ctx.bool("pass", &mut c.pass[1])?;
+    ctx.bool("passWhite", &mut c.pass[0])?;
+    ctx.bool("passBlack", &mut c.pass[1])?;
     if let Some(r) = ctx.rank("soldierPromotionRank")? {
         c.soldier_promotion_rank = r;
     }
@@ -1646,5 +1659,9 @@ const KNOWN_KEYS: &[&str] = &[
     "immobilityIllegal",
     "shogiPawnDropMateIllegal",
     "flyingGeneral",
+    "diagonalLines",
+    "pass",
+    "passWhite",
+    "passBlack",
     "soldierPromotionRank",
 ];

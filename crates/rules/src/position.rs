@@ -88,6 +88,9 @@ pub(crate) enum Kind {
     /// A shogi-style promotion (`promotedPieceType`): the piece moves and
     /// becomes the type in `promo`, marked as promoted (`+` in a FEN).
     PiecePromotion,
+    /// A pass (`pass`: janggi), written as the king's move to its own
+    /// square (`e2e2`; without a king, another piece's).
+    Pass,
 }
 
 /// Where a move of some kind takes an enemy piece.
@@ -115,7 +118,8 @@ impl Kind {
             | Kind::Drop
             | Kind::Kidnap
             | Kind::Jump
-            | Kind::Swap => Takes::Nothing,
+            | Kind::Swap
+            | Kind::Pass => Takes::Nothing,
         }
     }
 }
@@ -146,6 +150,8 @@ pub enum EndReason {
     /// (`checkCounting`: three-check); the side to move, checked that
     /// often, has lost.
     Checks,
+    /// Both sides passed, one after the other (`pass`: janggi): a draw.
+    Passes,
 }
 
 /// The result of an ended game.
@@ -277,6 +283,8 @@ pub(crate) struct State {
     origin: [u128; 5],
     /// The move to here dropped a shogi pawn (`shogiPawnDropMateIllegal`).
     pawn_drop: bool,
+    /// The passes just made in a row (`pass`; two end the game).
+    passes: u8,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -349,6 +357,7 @@ impl State {
             promoted: 0,
             origin: [0; 5],
             pawn_drop: false,
+            passes: 0,
         }
     }
 
@@ -639,7 +648,7 @@ impl State {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;
             let ps = self.by_type[t] & enemies;
-            if ps != 0 && d.attacks_to(t as u8, by, sq, occ, ps) {
+            if ps != 0 && d.attacks_to(t as u8, by, sq, occ, ps, &self.by_type) {
                 return true;
             }
         }
@@ -713,6 +722,9 @@ impl State {
         }
         if d.check_counting && self.checks[(us ^ 1) as usize] == 0 {
             return Some((EndReason::Checks, GameValue::Loss, white));
+        }
+        if self.passes >= 2 {
+            return Some((EndReason::Passes, GameValue::Draw, white));
         }
         None
     }
@@ -966,6 +978,21 @@ impl State {
         if d.drops.is_some() {
             self.drop_moves(d, out);
         }
+        if let Some(m) = self.pass_move(d) {
+            out.push(m);
+        }
+    }
+
+    /// The side to move's pass (`pass`): its king's move to its own square,
+    /// without a king another piece's; None where it may not pass.
+    #[inline(always)]
+    fn pass_move(&self, d: &VariantDef) -> Option<Move> {
+        if !d.pass[self.side as usize] {
+            return None;
+        }
+        let own = self.by_color[self.side as usize];
+        let sq = self.king_sq(d, self.side).or((own != 0).then(|| own.trailing_zeros() as u8))?;
+        Some(Move::new(sq, sq, Kind::Pass))
     }
 
     /// The squares where the side to move may drop a piece of type `t`:
@@ -1032,7 +1059,9 @@ impl State {
     fn legal_after(&self, d: &VariantDef, m: Move) -> bool {
         let mut n = *self;
         self.play_into(d, m, &mut n);
-        n.king_sq(d, self.side).is_none_or(|k| !n.attacked(d, k, n.occ(), self.side ^ 1, 0))
+        n.king_sq(d, self.side).is_none_or(|k| {
+            !n.attacked(d, k, n.occ(), self.side ^ 1, 0) && !n.kings_face(d, k, n.occ(), self.side ^ 1, 0)
+        })
     }
 
     /// The victim of a kidnapper moving `from` → `to`: looking back from
@@ -1065,10 +1094,10 @@ impl State {
     fn targets(&self, d: &VariantDef, t: u8, from: u8, occ: u128) -> u128 {
         let us = self.side;
         if d.types[t as usize].symmetric_modes {
-            d.reach(t, us, from, occ, true) & !self.by_color[us as usize]
+            d.reach(t, us, from, occ, true, &self.by_type) & !self.by_color[us as usize]
         } else {
-            (d.reach(t, us, from, occ, true) & self.by_color[(us ^ 1) as usize])
-                | (d.reach(t, us, from, occ, false) & !occ)
+            (d.reach(t, us, from, occ, true, &self.by_type) & self.by_color[(us ^ 1) as usize])
+                | (d.reach(t, us, from, occ, false, &self.by_type) & !occ)
         }
     }
 
@@ -1106,7 +1135,7 @@ impl State {
                 let lines = m.slides | m.hops;
                 (d.simple_reach(m, from, occ), if lines == 0 { 0 } else { d.slides(from, lines, occ) })
             } else {
-                (d.reach(t, them, from, occ, true), u128::MAX)
+                (d.reach(t, them, from, occ, true, &self.by_type), u128::MAX)
             };
             c.entries[c.len] = Cached { from, t, bit: bb(from), reach, dep };
             c.len += 1;
@@ -1181,6 +1210,9 @@ impl State {
             }
         }
         self.castling_moves(d, buf);
+        if let Some(m) = self.pass_move(d) {
+            buf.push(m);
+        }
         if d.drops.is_some() {
             count += self.count_drops(d, buf);
         }
@@ -1257,9 +1289,10 @@ impl State {
                 let Some(k) = self.king_sq(d, us) else { return true };
                 let cap = capture_square(d, us, m.to);
                 let occ2 = (occ ^ bb(m.from) ^ bb(cap)) | bb(m.to);
-                !self.attacked(d, k, occ2, them, bb(cap)) && !self.kings_face(d, k, occ2, 0)
+                !self.attacked(d, k, occ2, them, bb(cap)) && !self.kings_face(d, k, occ2, them, 0)
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
+            Kind::Pass => self.king_sq(d, us).is_none_or(|k| !self.attacked(d, k, occ, them, 0)),
             Kind::Drop => {
                 let Some(dr) = &d.drops else { return false };
                 // Out of check a drop can only expose the king by making a hurdle.
@@ -1270,23 +1303,24 @@ impl State {
                 safe && (dr.checks || !self.play(d, m).in_check(d))
             }
             Kind::Kidnap | Kind::Takeover | Kind::Jump | Kind::Swap => self.legal_after(d, m),
+            _ if d.xiangqi.as_ref().is_some_and(|x| x.full_test) => self.legal_after(d, m),
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
                 let t = self.board[m.from as usize] >> 1;
                 if d.types[t as usize].royal {
-                    return !self.attacked(d, m.to, occ2, them, 0) && !self.kings_face(d, m.to, occ2, bb(m.to));
+                    return !self.attacked(d, m.to, occ2, them, 0) && !self.kings_face(d, m.to, occ2, them, bb(m.to));
                 }
                 match self.king_sq(d, us) {
                     None => true,
                     Some(k) if checked => {
-                        !self.attacked(d, k, occ2, them, bb(m.to)) && !self.kings_face(d, k, occ2, bb(m.to))
+                        !self.attacked(d, k, occ2, them, bb(m.to)) && !self.kings_face(d, k, occ2, them, bb(m.to))
                     }
                     // Only lines through the squares the move changes can open.
                     Some(k) => {
                         let dirs = d.dir_bit(k, m.from) | d.dir_bit(k, m.to);
                         !self.attacked_by_lines(d, k, occ2, them, bb(m.to), dirs)
-                            && !self.kings_face(d, k, occ2, bb(m.to))
+                            && !self.kings_face(d, k, occ2, them, bb(m.to))
                     }
                 }
             }
@@ -1359,6 +1393,10 @@ impl State {
                 }
             }
         }
+        if d.xiangqi.as_ref().is_some_and(|x| x.full_test) {
+            // Every move is tested.
+            return Some(u128::MAX);
+        }
         if d.xiangqi.as_ref().is_some_and(|x| x.flying_general) {
             // The last piece between the kings may not leave.
             if let Some(e) = self.king_sq(d, them) {
@@ -1375,13 +1413,13 @@ impl State {
     /// The flying general: whether our king on `k` would face the enemy
     /// king (not on `exclude`) along an open rank or file, given `occ`.
     #[inline(always)]
-    fn kings_face(&self, d: &VariantDef, k: u8, occ: u128, exclude: u128) -> bool {
+    fn kings_face(&self, d: &VariantDef, k: u8, occ: u128, them: u8, exclude: u128) -> bool {
         let Some(x) = &d.xiangqi else { return false };
         if !x.flying_general {
             return false;
         }
         let Some(king) = d.king else { return false };
-        let theirs = self.by_type[king as usize] & self.by_color[(self.side ^ 1) as usize] & !exclude;
+        let theirs = self.by_type[king as usize] & self.by_color[them as usize] & !exclude;
         theirs != 0 && d.slides(k, ORTHOGONAL, occ) & theirs != 0
     }
 
@@ -1439,6 +1477,7 @@ impl State {
     #[inline(always)]
     fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
         *n = *self;
+        n.passes = 0;
         if matches!(m.kind, Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop) {
             if m.kind == Kind::Drop {
                 self.play_drop(d, m, n);
@@ -1505,6 +1544,7 @@ impl State {
             Kind::Takeover | Kind::Jump => self.play_takeover(m, n, converted),
             Kind::Swap => self.play_swap(d, m, n),
             Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop => {}
+            Kind::Pass => n.passes = self.passes.saturating_add(1),
         }
         let blasted = match d.blast {
             Some(immune) if captured != EMPTY => State::blast(d, immune, m.to, n),
@@ -1514,10 +1554,10 @@ impl State {
             self.hand_and_promotions(d, m, n, captured);
         }
         n.pawn_drop = false;
-        if d.pioneer.is_some() {
+        if d.pioneer.is_some() && m.kind != Kind::Pass {
             self.pioneer_entries(d, m, n, kidnapped);
         }
-        if n.rights != 0 {
+        if n.rights != 0 && m.kind != Kind::Pass {
             let kid = kidnapped.unwrap_or(NONE);
             for cr in 0..4 {
                 if n.rights >> cr & 1 != 0 {
@@ -1530,14 +1570,14 @@ impl State {
                 }
             }
         }
-        if d.types[t as usize].pawn {
+        if d.types[t as usize].pawn && m.kind != Kind::Pass {
             n.rule50 = 0;
             if m.kind == Kind::Normal {
                 let diff = (m.to as i32 - m.from as i32).abs();
                 if diff == 2 * d.files as i32 {
                     let ep = capture_square(d, us, m.to);
                     let pawns = n.by_type[t as usize] & n.by_color[them as usize];
-                    if d.en_passant_region[them as usize] >> ep & 1 != 0 && d.reach(t, us, ep, 0, true) & pawns != 0 {
+                    if d.en_passant_region[them as usize] >> ep & 1 != 0 && d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0 {
                         n.ep |= bb(ep);
                     }
                 }
@@ -1549,7 +1589,7 @@ impl State {
             *h = h.saturating_sub(1);
             n.gates[us as usize] &= !bb(m.gate_sq);
         }
-        if d.gating {
+        if d.gating && m.kind != Kind::Pass {
             n.gates[us as usize] &= !bb(m.from);
             if m.kind == Kind::Castling {
                 n.gates[us as usize] &= !bb(m.to);
@@ -2218,7 +2258,7 @@ impl State {
             let behind = push_them(sq, 1).map_or(0, bb) | push_them(sq, 2).map_or(0, bb);
             let ahead = push_them(sq, -1).map_or(0, bb);
             if d.en_passant_region[us as usize] >> sq & 1 != 0
-                && d.reach(p, us ^ 1, sq, 0, true) & ours != 0
+                && d.reach(p, us ^ 1, sq, 0, true, &self.by_type) & ours != 0
                 && theirs & behind != 0
                 && self.occ() & (bb(sq) | ahead) == 0
             {
@@ -2617,8 +2657,8 @@ impl Position {
             let (_, _, kto, _) = self.state.castle_squares(d, cr);
             let t = self.state.board[m.from as usize] >> 1;
             let occ = self.state.occ();
-            let normal = (d.reach(t, us, m.from, occ, true) & self.state.by_color[(us ^ 1) as usize])
-                | (d.reach(t, us, m.from, occ, false) & !occ);
+            let normal = (d.reach(t, us, m.from, occ, true, &self.state.by_type) & self.state.by_color[(us ^ 1) as usize])
+                | (d.reach(t, us, m.from, occ, false, &self.state.by_type) & !occ);
             if normal >> kto & 1 == 0 {
                 to = kto;
             }

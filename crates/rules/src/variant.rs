@@ -415,7 +415,35 @@ pub(crate) struct Xiangqi {
     pub soldier: Option<(u8, [u128; 2])>,
     /// The kings may not face each other on an open rank or file.
     pub flying_general: bool,
+    /// The janggi cannon's type: it neither jumps over nor takes another.
+    pub janggi_cannon: Option<u8>,
+    /// Janggi's palace diagonals (`diagonalLines`): squares from which
+    /// some types also move along them.
+    pub diagonal_lines: u128,
+    /// Per type, how it moves along the palace diagonals.
+    pub diagonal: [Diagonal; MAX_TYPES],
+    /// Every move is tested by playing it (janggi cannons: a move can
+    /// change which pieces are cannons).
+    pub full_test: bool,
 }
+
+/// How a piece type moves along janggi's palace diagonals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Diagonal {
+    /// Not at all.
+    None,
+    /// One step (the wazir and a wazir-moving king).
+    Step,
+    /// One step forwards (the soldier).
+    Forward,
+    /// Sliding (the rook).
+    Slide,
+    /// Hopping as the janggi cannon.
+    Cannon,
+}
+
+/// The bishop directions, as bits of [`DIRS`].
+const DIAGONAL: u8 = 1 << 2 | 1 << 3 | 1 << 6 | 1 << 7;
 
 /// The rules of a chess variant, ready for [`crate::Position`].
 #[derive(Debug)]
@@ -538,6 +566,8 @@ pub struct VariantDef {
     pub(crate) slide_attackers: [[u16; 8]; 2],
     /// The same for grasshopper hops.
     pub(crate) hop_attackers: [[u16; 8]; 2],
+    /// Per colour, it may pass (`pass`, `passWhite`, `passBlack`).
+    pub(crate) pass: [bool; 2],
     /// Mobility regions, the soldier and the flying general, if any.
     pub(crate) xiangqi: Option<Box<Xiangqi>>,
 }
@@ -694,26 +724,83 @@ impl VariantDef {
     }
 
     /// Squares attacked (`capture`) or reachable by quiet moves (`!capture`) by a
-    /// piece of type `t` and colour `color` on `sq` given the occupancy.
+    /// piece of type `t` and colour `color` on `sq` given the occupancy
+    /// (`by_type`: the pieces of each type, for the janggi cannon's rules).
     #[inline(always)]
-    pub(crate) fn reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
+    pub(crate) fn reach(
+        &self,
+        t: u8,
+        color: u8,
+        sq: u8,
+        occ: u128,
+        capture: bool,
+        by_type: &[u128; MAX_TYPES],
+    ) -> u128 {
         let r = self.free_reach(t, color, sq, occ, capture);
-        if self.restricted >> t & 1 != 0 { self.restrict(t, color, sq, r) } else { r }
+        if self.restricted >> t & 1 != 0 { self.restrict(t, color, sq, occ, capture, by_type, r) } else { r }
     }
 
-    /// `reach` restricted by [`Xiangqi`]: the mobility region, and an
-    /// unpromoted soldier's file.
+    /// `reach` under the rules of [`Xiangqi`], in Fairy-Stockfish's order:
+    /// the janggi cannon's, an unpromoted soldier's file, the palace
+    /// diagonals, then the mobility region.
     #[cold]
     #[inline(never)]
-    fn restrict(&self, t: u8, color: u8, sq: u8, reach: u128) -> u128 {
+    #[allow(clippy::too_many_arguments)]
+    fn restrict(
+        &self,
+        t: u8,
+        color: u8,
+        sq: u8,
+        occ: u128,
+        capture: bool,
+        by_type: &[u128; MAX_TYPES],
+        reach: u128,
+    ) -> u128 {
         let Some(x) = &self.xiangqi else { return reach };
-        let mut r = reach & x.mobility[color as usize][t as usize];
+        let mut r = reach;
+        let cannons = x.janggi_cannon.map_or(0, |c| by_type[c as usize]);
+        if x.janggi_cannon == Some(t) {
+            // It neither lands on nor jumps over a janggi cannon.
+            r &= !cannons & self.free_reach(t, color, sq, occ & !cannons, capture);
+        }
         if let Some((soldier, zone)) = x.soldier {
             if soldier == t && zone[color as usize] >> sq & 1 == 0 {
                 r &= self.first_file << (sq % self.files);
             }
         }
-        r
+        if x.diagonal_lines >> sq & 1 != 0 {
+            let lines = x.diagonal_lines;
+            r |= lines
+                & match x.diagonal[t as usize] {
+                    Diagonal::None => 0,
+                    Diagonal::Step => self.slides(sq, DIAGONAL, u128::MAX),
+                    Diagonal::Forward => self.slides(sq, if color == 0 { 0x0C } else { 0xC0 }, u128::MAX),
+                    Diagonal::Slide => self.slides(sq, DIAGONAL, occ),
+                    Diagonal::Cannon => {
+                        !cannons & self.cannon_hops(sq, DIAGONAL, occ) & self.cannon_hops(sq, DIAGONAL, occ & !cannons)
+                    }
+                };
+        }
+        r & x.mobility[color as usize][t as usize]
+    }
+
+    /// Squares reached from `sq` by cannon hops in the directions `dirs`
+    /// (bits of [`DIRS`]): beyond the first piece, up to the next one.
+    fn cannon_hops(&self, sq: u8, dirs: u8, occ: u128) -> u128 {
+        let mut a = 0;
+        for dir in 0..8 {
+            if dirs >> dir & 1 == 0 {
+                continue;
+            }
+            let ray = self.dir_rays[sq as usize][dir];
+            let ascending = dir < 4;
+            if ray & occ == 0 {
+                continue;
+            }
+            let beyond = ray & !upto_first(ray, occ, ascending);
+            a |= upto_first(beyond, occ, ascending);
+        }
+        a
     }
 
     /// [`VariantDef::reach`] without the [`Xiangqi`] restrictions.
@@ -825,13 +912,27 @@ impl VariantDef {
     /// Whether a piece of type `t` and colour `by` on one of the squares
     /// `pieces` attacks `sq` given the occupancy.
     #[inline(always)]
-    pub(crate) fn attacks_to(&self, t: u8, by: u8, sq: u8, occ: u128, pieces: u128) -> bool {
+    pub(crate) fn attacks_to(
+        &self,
+        t: u8,
+        by: u8,
+        sq: u8,
+        occ: u128,
+        pieces: u128,
+        by_type: &[u128; MAX_TYPES],
+    ) -> bool {
         if self.types[t as usize].asymmetric {
             let mut ps = pieces & self.table(t, by ^ 1, sq).capture.pseudo;
+            if let Some(x) = &self.xiangqi {
+                // Palace diagonals reach beyond the tables.
+                if x.diagonal_lines >> sq & 1 != 0 {
+                    ps |= pieces & x.diagonal_lines;
+                }
+            }
             while ps != 0 {
                 let p = ps.trailing_zeros() as u8;
                 ps &= ps - 1;
-                if self.reach(t, by, p, occ, true) >> sq & 1 != 0 {
+                if self.reach(t, by, p, occ, true, by_type) >> sq & 1 != 0 {
                     return true;
                 }
             }
@@ -1039,6 +1140,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         slide_attackers: [[0; 8]; 2],
         hop_attackers: [[0; 8]; 2],
         xiangqi: None,
+        pass: c.pass,
     };
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
@@ -1170,7 +1272,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("checkCounting = true needs checking = true".into());
     }
     lichess_rules(&mut def, c, &index_of)?;
-    def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting;
+    def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting || c.pass != [false; 2];
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
@@ -1199,6 +1301,25 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
         };
         (t, [zone(0), zone(1)])
     });
+    let janggi_cannon = type_of(crate::ini::JANGGI_CANNON_INDEX);
+    if let Some(t) = janggi_cannon {
+        def.restricted |= 1 << t;
+    }
+    let mut diagonal = [Diagonal::None; MAX_TYPES];
+    let diagonal_lines = def.region(c.diagonal_lines) & def.board;
+    if diagonal_lines != 0 {
+        for (t, ty) in def.types.iter().enumerate() {
+            diagonal[t] = match ty.fsf {
+                crate::ini::WAZIR_INDEX => Diagonal::Step,
+                KING_INDEX if ty.betza == "W" => Diagonal::Step,
+                crate::ini::SOLDIER_INDEX => Diagonal::Forward,
+                crate::ini::ROOK_INDEX => Diagonal::Slide,
+                crate::ini::JANGGI_CANNON_INDEX => Diagonal::Cannon,
+                _ => continue,
+            };
+            def.restricted |= 1 << t;
+        }
+    }
     if def.restricted == 0 && !c.flying_general {
         return;
     }
@@ -1207,7 +1328,15 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
             def.types[t].asymmetric = true;
         }
     }
-    def.xiangqi = Some(Box::new(Xiangqi { mobility, soldier, flying_general: c.flying_general }));
+    def.xiangqi = Some(Box::new(Xiangqi {
+        mobility,
+        soldier,
+        flying_general: c.flying_general,
+        janggi_cannon,
+        diagonal_lines,
+        diagonal,
+        full_test: janggi_cannon.is_some(),
+    }));
 }
 
 /// Shogi-style promotions (`promotedPieceType`, `mandatoryPiecePromotion`),

@@ -3,7 +3,7 @@
 //! of a piece type on any occupancy (to value pieces from their movement).
 
 use super::{EMPTY, Kind, Move, NONE, Position, State, Takes, bb};
-use crate::variant::VariantDef;
+use crate::variant::{MAX_TYPES, VariantDef};
 
 /// A piece of a [`Position`]: its type (an index into
 /// [`VariantDef::pieces`]) and colour.
@@ -50,6 +50,12 @@ impl Move {
         self.kind == Kind::Swap
     }
 
+    /// Whether the move is a pass (`pass`: janggi), written as a move of
+    /// the king to its own square.
+    pub fn is_pass(self) -> bool {
+        self.kind == Kind::Pass
+    }
+
     /// Whether the move is castling.
     pub fn is_castling(self) -> bool {
         self.kind == Kind::Castling
@@ -77,19 +83,19 @@ impl Move {
         let kind = match self.kind {
             Kind::Normal | Kind::Accept | Kind::Takeover => 0,
             Kind::Promotion | Kind::Decline | Kind::Jump => 1,
-            Kind::EnPassant | Kind::Place | Kind::Swap => 2,
+            Kind::EnPassant | Kind::Place | Kind::Swap | Kind::Pass => 2,
             Kind::Castling | Kind::Kidnap | Kind::Drop => 3,
             Kind::PiecePromotion => 1,
         };
         // Takeovers, swaps and drops are told apart by bit 28.
         let special = u32::from(matches!(
             self.kind,
-            Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop | Kind::PiecePromotion
+            Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop | Kind::PiecePromotion | Kind::Pass
         ));
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
-        // Prelude actions, kidnaps and piece promotions are told apart by a
-        // gate-square code of 3.
-        let gate_sq = if self.is_prelude() || matches!(self.kind, Kind::Kidnap | Kind::PiecePromotion) {
+        // Prelude actions, kidnaps, piece promotions and passes are told
+        // apart by a gate-square code of 3.
+        let gate_sq = if self.is_prelude() || matches!(self.kind, Kind::Kidnap | Kind::PiecePromotion | Kind::Pass) {
             3
         } else if self.gate_sq == NONE {
             0
@@ -145,6 +151,7 @@ impl Move {
                     Kind::EnPassant => Kind::Place,
                     Kind::Castling => Kind::Kidnap,
                     Kind::Jump => Kind::PiecePromotion,
+                    Kind::Swap if from == to => Kind::Pass,
                     _ => return None,
                 };
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
@@ -367,7 +374,7 @@ impl Position {
     pub fn attacks_from(&self, sq: u8) -> u128 {
         let Some(p) = self.piece_on(sq) else { return 0 };
         let occ = self.state.by_color[0] | self.state.by_color[1];
-        self.def.reach(p.kind, u8::from(!p.white), sq, occ, true) & self.def.board
+        self.def.reach(p.kind, u8::from(!p.white), sq, occ, true, &self.state.by_type) & self.def.board
     }
 
     /// The empty squares the piece on `sq` could move to without capturing,
@@ -375,7 +382,7 @@ impl Position {
     pub fn quiet_reach_from(&self, sq: u8) -> u128 {
         let Some(p) = self.piece_on(sq) else { return 0 };
         let occ = self.state.by_color[0] | self.state.by_color[1];
-        self.def.reach(p.kind, u8::from(!p.white), sq, occ, false) & self.def.board & !occ
+        self.def.reach(p.kind, u8::from(!p.white), sq, occ, false, &self.state.by_type) & self.def.board & !occ
     }
 
     /// A piece of type `kind` and colour `white` on one of the squares
@@ -385,14 +392,14 @@ impl Position {
             return None;
         }
         let by = u8::from(!white);
-        if among == 0 || !self.def.attacks_to(kind, by, sq, occ, among) {
+        if among == 0 || !self.def.attacks_to(kind, by, sq, occ, among, &self.state.by_type) {
             return None;
         }
         let mut b = among;
         while b != 0 {
             let s = b.trailing_zeros() as u8;
             b &= b - 1;
-            if self.def.attacks_to(kind, by, sq, occ, bb(s)) {
+            if self.def.attacks_to(kind, by, sq, occ, bb(s), &self.state.by_type) {
                 return Some(s);
             }
         }
@@ -406,6 +413,7 @@ impl Position {
         state.side ^= 1;
         state.ep = 0;
         state.rule50 = state.rule50.saturating_add(1);
+        state.passes = 0;
         Position { def: self.def.clone(), state }
     }
 }
@@ -443,6 +451,6 @@ impl VariantDef {
         if kind as usize >= self.types.len() || sq as usize >= self.nsq() {
             return 0;
         }
-        self.reach(kind, u8::from(!white), sq, occ, capture) & self.board
+        self.reach(kind, u8::from(!white), sq, occ, capture, &[0; MAX_TYPES]) & self.board
     }
 }

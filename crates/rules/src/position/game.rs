@@ -155,6 +155,7 @@ impl std::fmt::Display for Outcome {
             EndReason::Counting => "counting",
             EndReason::Flag => "flag",
             EndReason::Checks => "checks",
+            EndReason::Passes => "passes",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

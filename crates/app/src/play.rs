@@ -204,6 +204,7 @@ impl From<DataOutcome> for Ended {
             EndReason::Flag => "flag",
             EndReason::Checks => "checks",
             EndReason::Passes => "passes",
+            EndReason::Bikjang => "bikjang",
         };
         Ended { result, winner, reason, description: o.to_string() }
     }

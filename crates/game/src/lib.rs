@@ -433,6 +433,7 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Flag => format!("{} reached the goal", side(result == GameResult::WhiteWins)),
         EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
         EndReason::Passes => "Both sides passed".to_string(),
+        EndReason::Bikjang => "The kings faced each other twice (bikjang)".to_string(),
     };
     Outcome { result, reason }
 }

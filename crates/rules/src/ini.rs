@@ -340,6 +340,10 @@ pub(crate) const KING_INDEX: u8 = 63;
 pub(crate) const ROOK_INDEX: u8 = 4;
 /// Index of the janggi cannon.
 pub(crate) const JANGGI_CANNON_INDEX: u8 = 28;
+/// Index of the horse.
+pub(crate) const HORSE_INDEX: u8 = 31;
+/// Index of the janggi elephant.
+pub(crate) const JANGGI_ELEPHANT_INDEX: u8 = 33;
 /// Index of the wazir (janggi's advisor).
 pub(crate) const WAZIR_INDEX: u8 = 35;
 /// Index of the xiangqi soldier.
@@ -363,6 +367,24 @@ pub(crate) fn piece_key(index: u8) -> String {
 pub(crate) struct PieceSpec {
     pub letter: char,
     pub betza: String,
+}
+
+/// How an end that would be drawn is decided instead (`materialCounting`):
+/// double passes, bikjang, the n-move rule and drawn repetitions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// A draw stays a draw.
+    #[default]
+    None,
+    /// Janggi's points (chariot 13, cannon 7, horse 5, elephant and advisor
+    /// 3, soldier 2; Black gets 1.5 for moving second): more wins.
+    Janggi,
+    /// More pieces on the board win; as many draw.
+    Unweighted,
+    /// White wins.
+    WhiteDrawOdds,
+    /// Black wins (armageddon).
+    BlackDrawOdds,
 }
 
 /// The settings of one variant, as Fairy-Stockfish would hold them. Regions
@@ -479,6 +501,10 @@ pub(crate) struct Config {
     pub mobility_region: BTreeMap<(u8, u8), u128>,
     /// The kings may not face each other on an open line (`flyingGeneral`).
     pub flying_general: bool,
+    /// Kings facing each other twice in a row end the game (`bikjangRule`: janggi).
+    pub bikjang: bool,
+    /// How an undecided end is decided (`materialCounting`).
+    pub material_counting: MaterialCounting,
     /// Per colour, passing is a move (`pass`, `passWhite`, `passBlack`).
     pub pass: [bool; 2],
     /// Janggi's palace diagonals (`diagonalLines`).
@@ -585,6 +611,8 @@ impl Config {
             flying_general: false,
             diagonal_lines: 0,
             pass: [false; 2],
+            bikjang: false,
+            material_counting: MaterialCounting::None,
             soldier_promotion_rank: 0,
         }
     }
@@ -886,7 +914,6 @@ const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
-const XIANGQI: &str = "xiangqi and janggi pieces and rules";
 const PAWN_TYPES: &str = "pawn-type options";
 const MATERIAL: &str = "material counting adjudication";
 const WALLS: &str = "walls, duck, arrows";
@@ -913,7 +940,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
-    ("bikjangRule", XIANGQI, Some("false")),
     ("pawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypes", PAWN_TYPES, None),
     ("promotionPawnTypesWhite", PAWN_TYPES, None),
@@ -926,7 +952,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("nMoveRuleTypes", PAWN_TYPES, None),
     ("nMoveRuleTypesWhite", PAWN_TYPES, None),
     ("nMoveRuleTypesBlack", PAWN_TYPES, None),
-    ("materialCounting", MATERIAL, Some("none")),
     ("adjudicateFullBoard", MATERIAL, Some("false")),
     ("wallingRule", WALLS, Some("none")),
     ("wallingRegion", WALLS, None),
@@ -1475,6 +1500,20 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("pass", &mut c.pass[1])?;
     ctx.bool("passWhite", &mut c.pass[0])?;
     ctx.bool("passBlack", &mut c.pass[1])?;
+    ctx.bool("bikjangRule", &mut c.bikjang)?;
+    if let Some(v) = ctx.get("materialCounting") {
+        c.material_counting = match v {
+            "janggi" => MaterialCounting::Janggi,
+            "unweighted" => MaterialCounting::Unweighted,
+            "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
+            "blackdrawodds" => MaterialCounting::BlackDrawOdds,
+            "none" => MaterialCounting::None,
+            _ => {
+                return Err(ctx
+                    .invalid("materialCounting", "expected janggi, unweighted, whitedrawodds, blackdrawodds or none"));
+            }
+        };
+    }
     if let Some(r) = ctx.rank("soldierPromotionRank")? {
         c.soldier_promotion_rank = r;
     }
@@ -1663,5 +1702,7 @@ const KNOWN_KEYS: &[&str] = &[
     "pass",
     "passWhite",
     "passBlack",
+    "bikjangRule",
+    "materialCounting",
     "soldierPromotionRank",
 ];

@@ -75,7 +75,7 @@ mod variant;
 
 pub use ini::{
     BUILTIN_INI, CountingRule, DefinitionError, Definitions, GameEnd, GameValue, LoadOptions, Loaded, MAX_FILES,
-    MAX_RANKS, MENAGERIE_INI, Skipped,
+    MAX_RANKS, MENAGERIE_INI, MaterialCounting, Skipped,
 };
 pub use position::access::Piece;
 pub use position::{EndReason, FenError, Game, GameResult, Move, MoveError, Outcome, Position};

@@ -150,8 +150,12 @@ pub enum EndReason {
     /// (`checkCounting`: three-check); the side to move, checked that
     /// often, has lost.
     Checks,
-    /// Both sides passed, one after the other (`pass`: janggi): a draw.
+    /// Both sides passed, one after the other (`pass`: janggi): a draw,
+    /// or decided by material counting.
     Passes,
+    /// The kings faced each other twice in a row (`bikjangRule`: janggi):
+    /// a draw, or decided by material counting.
+    Bikjang,
 }
 
 /// The result of an ended game.
@@ -285,6 +289,8 @@ pub(crate) struct State {
     pawn_drop: bool,
     /// The passes just made in a row (`pass`; two end the game).
     passes: u8,
+    /// The position before the last move was bikjang (`bikjangRule`).
+    bikjang_before: bool,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -358,6 +364,7 @@ impl State {
             origin: [0; 5],
             pawn_drop: false,
             passes: 0,
+            bikjang_before: false,
         }
     }
 
@@ -724,9 +731,56 @@ impl State {
             return Some((EndReason::Checks, GameValue::Loss, white));
         }
         if self.passes >= 2 {
-            return Some((EndReason::Passes, GameValue::Draw, white));
+            return Some((EndReason::Passes, self.undecided(d), white));
+        }
+        if self.bikjang_before && self.is_bikjang(d) {
+            return Some((EndReason::Bikjang, self.undecided(d), white));
         }
         None
+    }
+
+    /// The value for the side to move of an end that would be drawn,
+    /// under the variant's material counting.
+    pub(crate) fn undecided(&self, d: &VariantDef) -> GameValue {
+        use crate::ini::MaterialCounting as M;
+        let white = match d.material_counting {
+            M::None => return GameValue::Draw,
+            M::WhiteDrawOdds => 1,
+            M::BlackDrawOdds => -1,
+            M::Unweighted => self.by_color[0].count_ones() as i32 - self.by_color[1].count_ones() as i32,
+            M::Janggi => {
+                let mut points = -1;
+                for (t, ty) in d.types.iter().enumerate() {
+                    let weight = match ty.fsf {
+                        crate::ini::ROOK_INDEX => 13,
+                        crate::ini::JANGGI_CANNON_INDEX => 7,
+                        crate::ini::HORSE_INDEX => 5,
+                        crate::ini::JANGGI_ELEPHANT_INDEX | crate::ini::WAZIR_INDEX => 3,
+                        crate::ini::SOLDIER_INDEX => 2,
+                        _ => 0,
+                    };
+                    let count = |c: usize| (self.by_type[t] & self.by_color[c]).count_ones() as i32;
+                    points += weight * (count(0) - count(1));
+                }
+                if points > 0 { 1 } else { -1 }
+            }
+        };
+        let ours = if self.side == 0 { white } else { -white };
+        match ours.signum() {
+            1 => GameValue::Win,
+            -1 => GameValue::Loss,
+            _ => GameValue::Draw,
+        }
+    }
+
+    /// Whether the kings face each other on an open rank or file, under
+    /// the bikjang rule.
+    fn is_bikjang(&self, d: &VariantDef) -> bool {
+        if !d.xiangqi.as_ref().is_some_and(|x| x.bikjang) {
+            return false;
+        }
+        let (Some(k), Some(e)) = (self.king_sq(d, 0), self.king_sq(d, 1)) else { return false };
+        d.slides(k, ORTHOGONAL, self.occ()) >> e & 1 != 0
     }
 
     /// Whether side `c`'s flag is reached, as Fairy-Stockfish's
@@ -1005,6 +1059,10 @@ impl State {
         let us = self.side as usize;
         let region = if Some(t) == d.pawn { dr.pawn_region[us] } else { dr.region[us] };
         let mut b = region & d.board & !self.occ() & !d.immobile[us][t as usize];
+        if let Some(x) = &d.xiangqi {
+            // A piece is dropped only where it may move to.
+            b &= x.mobility[us][t as usize];
+        }
         if let Some((nt, count)) = dr.no_doubled {
             if nt == t {
                 let own = self.by_type[t as usize] & self.by_color[us];
@@ -1060,7 +1118,7 @@ impl State {
         let mut n = *self;
         self.play_into(d, m, &mut n);
         n.king_sq(d, self.side).is_none_or(|k| {
-            !n.attacked(d, k, n.occ(), self.side ^ 1, 0) && !n.kings_face(d, k, n.occ(), self.side ^ 1, 0)
+            !n.attacked(d, k, n.occ(), self.side ^ 1, 0) && !self.kings_face(d, k, n.occ(), self.side ^ 1, bb(m.to))
         })
     }
 
@@ -1292,7 +1350,7 @@ impl State {
                 !self.attacked(d, k, occ2, them, bb(cap)) && !self.kings_face(d, k, occ2, them, 0)
             }
             Kind::Accept | Kind::Decline | Kind::Place => !self.in_check(d),
-            Kind::Pass => self.king_sq(d, us).is_none_or(|k| !self.attacked(d, k, occ, them, 0)),
+            Kind::Pass => self.is_bikjang(d) || self.king_sq(d, us).is_none_or(|k| !self.attacked(d, k, occ, them, 0)),
             Kind::Drop => {
                 let Some(dr) = &d.drops else { return false };
                 // Out of check a drop can only expose the king by making a hurdle.
@@ -1410,12 +1468,13 @@ impl State {
         Some(sens)
     }
 
-    /// The flying general: whether our king on `k` would face the enemy
-    /// king (not on `exclude`) along an open rank or file, given `occ`.
+    /// The flying general, and bikjang: whether, where the rule binds the
+    /// side to move, our king on `k` would face the enemy king (not on
+    /// `exclude`) along an open rank or file, given `occ`.
     #[inline(always)]
     fn kings_face(&self, d: &VariantDef, k: u8, occ: u128, them: u8, exclude: u128) -> bool {
         let Some(x) = &d.xiangqi else { return false };
-        if !x.flying_general {
+        if !(x.flying_general || x.bikjang && self.is_bikjang(d)) {
             return false;
         }
         let Some(king) = d.king else { return false };
@@ -1478,6 +1537,7 @@ impl State {
     fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
         *n = *self;
         n.passes = 0;
+        n.bikjang_before = self.is_bikjang(d);
         if matches!(m.kind, Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop) {
             if m.kind == Kind::Drop {
                 self.play_drop(d, m, n);
@@ -1577,7 +1637,9 @@ impl State {
                 if diff == 2 * d.files as i32 {
                     let ep = capture_square(d, us, m.to);
                     let pawns = n.by_type[t as usize] & n.by_color[them as usize];
-                    if d.en_passant_region[them as usize] >> ep & 1 != 0 && d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0 {
+                    if d.en_passant_region[them as usize] >> ep & 1 != 0
+                        && d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0
+                    {
                         n.ep |= bb(ep);
                     }
                 }
@@ -2657,7 +2719,8 @@ impl Position {
             let (_, _, kto, _) = self.state.castle_squares(d, cr);
             let t = self.state.board[m.from as usize] >> 1;
             let occ = self.state.occ();
-            let normal = (d.reach(t, us, m.from, occ, true, &self.state.by_type) & self.state.by_color[(us ^ 1) as usize])
+            let normal = (d.reach(t, us, m.from, occ, true, &self.state.by_type)
+                & self.state.by_color[(us ^ 1) as usize])
                 | (d.reach(t, us, m.from, occ, false, &self.state.by_type) & !occ);
             if normal >> kto & 1 == 0 {
                 to = kto;

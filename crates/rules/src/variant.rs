@@ -415,6 +415,9 @@ pub(crate) struct Xiangqi {
     pub soldier: Option<(u8, [u128; 2])>,
     /// The kings may not face each other on an open rank or file.
     pub flying_general: bool,
+    /// Bikjang (`bikjangRule`): kings facing each other must part, or the
+    /// side to move passes; facing twice in a row ends the game.
+    pub bikjang: bool,
     /// The janggi cannon's type: it neither jumps over nor takes another.
     pub janggi_cannon: Option<u8>,
     /// Janggi's palace diagonals (`diagonalLines`): squares from which
@@ -568,6 +571,8 @@ pub struct VariantDef {
     pub(crate) hop_attackers: [[u16; 8]; 2],
     /// Per colour, it may pass (`pass`, `passWhite`, `passBlack`).
     pub(crate) pass: [bool; 2],
+    /// How an end that would be drawn is decided (`materialCounting`).
+    pub(crate) material_counting: crate::ini::MaterialCounting,
     /// Mobility regions, the soldier and the flying general, if any.
     pub(crate) xiangqi: Option<Box<Xiangqi>>,
 }
@@ -1141,6 +1146,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         hop_attackers: [[0; 8]; 2],
         xiangqi: None,
         pass: c.pass,
+        material_counting: c.material_counting,
     };
     if files > 12 || ranks > 10 {
         return Err("board larger than 12x10".into());
@@ -1272,7 +1278,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("checkCounting = true needs checking = true".into());
     }
     lichess_rules(&mut def, c, &index_of)?;
-    def.immediate_end = def.extinction.is_some() || def.flag.is_some() || def.check_counting || c.pass != [false; 2];
+    def.immediate_end =
+        def.extinction.is_some() || def.flag.is_some() || def.check_counting || c.pass != [false; 2] || c.bikjang;
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
@@ -1320,7 +1327,7 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
             def.restricted |= 1 << t;
         }
     }
-    if def.restricted == 0 && !c.flying_general {
+    if def.restricted == 0 && !c.flying_general && !c.bikjang {
         return;
     }
     for t in 0..def.types.len() {
@@ -1332,10 +1339,11 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
         mobility,
         soldier,
         flying_general: c.flying_general,
+        bikjang: c.bikjang,
         janggi_cannon,
         diagonal_lines,
         diagonal,
-        full_test: janggi_cannon.is_some(),
+        full_test: janggi_cannon.is_some() || c.bikjang,
     }));
 }
 

@@ -5,7 +5,7 @@
 //! The committed files cover the flag wins (king of the hill, racing kings)
 //! and check counting (three-check, five-check), and drops (crazyhouse,
 //! loop, chessgi, pocket knight), and lichess's variants (antichess,
-//! giveaway, suicide, horde, atomic, nocheckatomic), the xiangqi family,
+//! giveaway, suicide, horde, atomic, nocheckatomic), the xiangqi and janggi families,
 //! and the built-ins
 //! defined by their Fairy-Stockfish names; `MENAGERIE_FSF_POSITIONS`
 //! names a larger file made by the same script, whose variants may come
@@ -155,12 +155,14 @@ fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
 /// Minixiangqi, xiangqi and manchu: the palace and the river (mobility
 /// regions), soldiers that step sideways across the river, horses and
 /// elephants that can be blocked, cannons, the flying general, and
-/// stalemate lost.
+/// stalemate lost; janggi's three rule sets: cannons that neither jump
+/// nor take cannons, palace diagonals, passes, bikjang.
 #[test]
-fn the_xiangqi_family_plays_as_fairy_stockfish() {
+fn the_xiangqi_and_janggi_families_play_as_fairy_stockfish() {
     let (positions, ends) = check(XIANGQI);
-    assert!(positions >= 1500 && ends >= 5, "{positions} positions, {ends} game ends");
-    for v in ["minixiangqi;", "xiangqi;", "manchu;"] {
+    assert!(positions >= 2500 && ends >= 5, "{positions} positions, {ends} game ends");
+    assert!(XIANGQI.contains("e2e2;") && XIANGQI.contains("e9e9;"), "passes are played");
+    for v in ["minixiangqi;", "xiangqi;", "manchu;", "janggi;", "janggitraditional;", "janggicasual;"] {
         assert!(XIANGQI.contains(v), "{v}");
     }
 }

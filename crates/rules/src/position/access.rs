@@ -414,6 +414,7 @@ impl Position {
         state.ep = 0;
         state.rule50 = state.rule50.saturating_add(1);
         state.passes = 0;
+        state.bikjang_before = false;
         Position { def: self.def.clone(), state }
     }
 }

@@ -79,10 +79,11 @@ impl Game {
         let rules = &d.game_end;
         let mated = || pos.in_check() && pos.legal_moves().is_empty();
         if rules.n_move_rule > 0 && st.rule50 >= 2 * rules.n_move_rule && !mated() {
-            return Outcome::valued(EndReason::MoveRule, GameValue::Draw, pos.white_to_move());
+            return Outcome::valued(EndReason::MoveRule, st.undecided(d), pos.white_to_move());
         }
         if rules.n_fold_rule > 0 && rules.n_fold_value != GameValue::None {
             if let Some(value) = self.repetition(rules) {
+                let value = if value == GameValue::Draw { st.undecided(d) } else { value };
                 return Outcome::valued(EndReason::Repetition, value, pos.white_to_move());
             }
         }
@@ -156,6 +157,7 @@ impl std::fmt::Display for Outcome {
             EndReason::Flag => "flag",
             EndReason::Checks => "checks",
             EndReason::Passes => "passes",
+            EndReason::Bikjang => "bikjang",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

@@ -70,29 +70,25 @@ trait Subject {
     fn play_unchecked(&self, m: Move) -> Self;
 }
 
-impl<V: Variant> Subject for Position<V> {
-    fn legal_moves(&self) -> MoveList {
-        Position::legal_moves(self)
-    }
-    fn count_legal(&self) -> u64 {
-        Position::count_legal(self)
-    }
-    fn play_unchecked(&self, m: Move) -> Self {
-        Position::play_unchecked(self, m)
-    }
+/// Implements [`Subject`] for a position type by its own methods.
+macro_rules! subject {
+    ($($generics:ident: $bound:path),* ; $t:ty) => {
+        impl<$($generics: $bound),*> Subject for $t {
+            fn legal_moves(&self) -> MoveList {
+                <$t>::legal_moves(self)
+            }
+            fn count_legal(&self) -> u64 {
+                <$t>::count_legal(self)
+            }
+            fn play_unchecked(&self, m: Move) -> Self {
+                <$t>::play_unchecked(self, m)
+            }
+        }
+    };
 }
 
-impl Subject for AnyPosition {
-    fn legal_moves(&self) -> MoveList {
-        AnyPosition::legal_moves(self)
-    }
-    fn count_legal(&self) -> u64 {
-        AnyPosition::count_legal(self)
-    }
-    fn play_unchecked(&self, m: Move) -> Self {
-        AnyPosition::play_unchecked(self, m)
-    }
-}
+subject!(V: Variant; Position<V>);
+subject!(; AnyPosition);
 
 /// Benchmarks one position: `movegen/<name>/{legal_moves,count_legal,play_all}`.
 /// Throughput is in moves, so criterion reports moves generated (or played)

@@ -14,9 +14,10 @@
 //! A magic table over `u128` would need a multi-word multiply and tens of
 //! megabytes for rooks, so it is not a candidate.
 
-use criterion::Criterion;
-use menagerie_geometry::{Bits, Board8x8, Board10x10, DIRECTIONS, Dir, Shape, Square};
+use criterion::{BenchmarkGroup, Criterion, measurement::WallTime};
+use menagerie_geometry::{Board8x8, Board10x10, DIRECTIONS, Dir, Shape, Square};
 use std::hint::black_box;
+use std::ops::BitXor;
 
 /// Horizontal attacks of a slider on file `f` given the occupancy of files b–i of its rank.
 struct RankTable([[u16; 256]; 10]);
@@ -68,6 +69,26 @@ fn occupancies() -> Vec<u128> {
         .collect()
 }
 
+/// Benchmarks `attacks` from square `i % squares` with the `i`-th
+/// occupancy, over all of them.
+fn bench_attacks<B: Copy + Default + BitXor<Output = B>>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    occs: &[B],
+    squares: usize,
+    attacks: impl Fn(Square, B) -> B,
+) {
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let mut acc = B::default();
+            for (i, &o) in occs.iter().enumerate() {
+                acc = acc ^ attacks(Square((i % squares) as u8), black_box(o));
+            }
+            acc
+        })
+    });
+}
+
 fn bench_sliders(c: &mut Criterion) {
     let occs = occupancies();
     let table = RankTable::new();
@@ -79,45 +100,13 @@ fn bench_sliders(c: &mut Criterion) {
         assert_eq!(Board10x10::slow_ride(sq, &orth, o), Board10x10::rook_attacks(sq, o));
     }
     let mut g = c.benchmark_group("rook-10x10");
-    g.bench_function("rays", |b| {
-        b.iter(|| {
-            let mut acc = 0u128;
-            for (i, &o) in occs.iter().enumerate() {
-                acc ^= Board10x10::rook_attacks(Square((i % 100) as u8), black_box(o));
-            }
-            acc
-        })
-    });
-    g.bench_function("rank-table+rays", |b| {
-        b.iter(|| {
-            let mut acc = 0u128;
-            for (i, &o) in occs.iter().enumerate() {
-                acc ^= table.rook(Square((i % 100) as u8), black_box(o));
-            }
-            acc
-        })
-    });
-    g.bench_function("walk", |b| {
-        b.iter(|| {
-            let mut acc = 0u128;
-            for (i, &o) in occs.iter().enumerate() {
-                acc ^= Board10x10::slow_ride(Square((i % 100) as u8), &orth, black_box(o));
-            }
-            acc
-        })
-    });
+    bench_attacks(&mut g, "rays", &occs, 100, Board10x10::rook_attacks);
+    bench_attacks(&mut g, "rank-table+rays", &occs, 100, |sq, o| table.rook(sq, o));
+    bench_attacks(&mut g, "walk", &occs, 100, |sq, o| Board10x10::slow_ride(sq, &orth, o));
     g.finish();
     let occs8: Vec<u64> = occs.iter().map(|&o| o as u64).collect();
     let mut g = c.benchmark_group("rook-8x8");
-    g.bench_function("magic", |b| {
-        b.iter(|| {
-            let mut acc = 0u64;
-            for (i, &o) in occs8.iter().enumerate() {
-                acc ^= Board8x8::rook_attacks(Square((i % 64) as u8), black_box(o));
-            }
-            acc.popcnt()
-        })
-    });
+    bench_attacks(&mut g, "magic", &occs8, 64, Board8x8::rook_attacks);
     g.finish();
 }
 

@@ -36,4 +36,17 @@ def legal_moves(variant: str, fen: str) -> set[str]:
     return set(menagerie("moves", "--variant", variant, "--fen", fen, test_variants=True).stdout.split())
 
 
+def pyffish_playout(sf, variant: str, start: str, plies: int, rng):
+    """Yields (fen, sorted legal moves) at each position of one random game
+    of Fairy-Stockfish's `variant` (through pyffish, the module `sf`) from
+    `start`, moves drawn from `rng`, at most `plies` of them."""
+    moves: list[str] = []
+    for _ in range(plies):
+        legal = sf.legal_moves(variant, start, moves)
+        yield sf.get_fen(variant, start, moves), sorted(legal)
+        if not legal:
+            break
+        moves.append(rng.choice(legal))
+
+
 ORACLE_INI = ROOT / "tests" / "python" / "fsf-variants.ini"

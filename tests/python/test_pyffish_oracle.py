@@ -12,7 +12,7 @@ import random
 import pyffish as sf
 import pytest
 
-from conftest import ORACLE_INI, legal_moves as ours
+from conftest import ORACLE_INI, legal_moves as ours, pyffish_playout
 
 sf.load_variant_config(ORACLE_INI.read_text())
 
@@ -33,14 +33,7 @@ PLAIN_STARTS = [
 def playout_positions(fsf_variant: str, starts: list[str], games: int, plies: int, seed: int):
     rng = random.Random(seed)
     for g in range(games):
-        fen = starts[g % len(starts)]
-        moves: list[str] = []
-        for _ in range(plies):
-            legal = sf.legal_moves(fsf_variant, fen, moves)
-            yield sf.get_fen(fsf_variant, fen, moves), sorted(legal)
-            if not legal:
-                break
-            moves.append(rng.choice(legal))
+        yield from pyffish_playout(sf, fsf_variant, starts[g % len(starts)], plies, rng)
 
 
 def compare(our_variant: str, fsf_variant: str, starts, games, plies, seed) -> int:

@@ -11,7 +11,7 @@ import random
 import pyffish as sf
 import pytest
 
-from conftest import legal_moves as ours, menagerie
+from conftest import legal_moves as ours, menagerie, pyffish_playout
 
 # Every game of Fairy-Stockfish's published perft suite that Menagerie defines as data.
 DATA_VARIANTS = [
@@ -36,15 +36,7 @@ PLIES = 60
 
 def playout(variant: str, seed: int):
     """Yields (fen, legal moves) along one seeded random game from the start."""
-    rng = random.Random(seed)
-    start = sf.start_fen(variant)
-    moves: list[str] = []
-    for _ in range(PLIES):
-        legal = sf.legal_moves(variant, start, moves)
-        yield sf.get_fen(variant, start, moves), sorted(legal)
-        if not legal:
-            break
-        moves.append(rng.choice(legal))
+    yield from pyffish_playout(sf, variant, sf.start_fen(variant), PLIES, random.Random(seed))
 
 
 @pytest.mark.parametrize("variant", DATA_VARIANTS)

@@ -20,31 +20,24 @@ pub mod pb {
 /// The encoded `FileDescriptorSet` of the API (for gRPC server reflection).
 pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/menagerie_v1_descriptor.bin"));
 
-/// `BestMove` takes the same fields as `Analyze`, as its own message (one
-/// request type per RPC): a `BestMoveRequest` read as the analysis it asks for.
-impl From<pb::BestMoveRequest> for pb::AnalyzeRequest {
-    fn from(r: pb::BestMoveRequest) -> Self {
-        pb::AnalyzeRequest {
-            position: r.position,
-            depth: r.depth,
-            nodes: r.nodes,
-            movetime_ms: r.movetime_ms,
-            multipv: r.multipv,
-            threads: r.threads,
+/// `From` both ways between two messages with the same fields.
+macro_rules! same_fields {
+    ($a:path, $b:path { $($field:ident),* $(,)? }) => {
+        impl From<$a> for $b {
+            fn from(r: $a) -> Self {
+                $b { $($field: r.$field),* }
+            }
         }
-    }
+
+        impl From<$b> for $a {
+            fn from(r: $b) -> Self {
+                $a { $($field: r.$field),* }
+            }
+        }
+    };
 }
 
-/// The analysis an `Analyze` request asks for, as a `BestMove` request.
-impl From<pb::AnalyzeRequest> for pb::BestMoveRequest {
-    fn from(r: pb::AnalyzeRequest) -> Self {
-        pb::BestMoveRequest {
-            position: r.position,
-            depth: r.depth,
-            nodes: r.nodes,
-            movetime_ms: r.movetime_ms,
-            multipv: r.multipv,
-            threads: r.threads,
-        }
-    }
-}
+// `BestMove` takes the same fields as `Analyze`, as its own message (one
+// request type per RPC): a `BestMoveRequest` is read as the analysis it
+// asks for, and an `AnalyzeRequest` as a `BestMove` request.
+same_fields!(pb::BestMoveRequest, pb::AnalyzeRequest { position, depth, nodes, movetime_ms, multipv, threads });

@@ -6,6 +6,7 @@
 
 use menagerie_notation::{fen, san, uci};
 use menagerie_rules::{Definitions, MENAGERIE_INI, Position};
+use menagerie_testkit::Rng;
 use menagerie_variants::{AnyPosition, VariantId};
 
 /// The FEN without its en passant field.
@@ -17,7 +18,7 @@ fn without_ep(fen: &str) -> String {
 fn compiled_games_and_their_data_definitions_agree_along_random_games() {
     let mut defs = Definitions::builtin();
     defs.load(MENAGERIE_INI, "menagerie.ini").expect("menagerie.ini loads");
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let mut plies = 0;
     for name in
         ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino-plain", "camel-rhino"]
@@ -47,10 +48,7 @@ fn compiled_games_and_their_data_definitions_agree_along_random_games() {
                 if a.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let text = &a[(seed % a.len() as u64) as usize];
+                let text = &a[rng.below(a.len())];
                 let m = compiled.legal_moves().iter().copied().find(|&m| uci::format(variant, m) == *text);
                 compiled = compiled.play_unchecked(m.expect("listed"));
                 data = data.play(data.parse_move(text).expect("listed"));

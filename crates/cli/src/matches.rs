@@ -6,8 +6,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use menagerie_app::VariantRef;
 use menagerie_tournament::{
-    Adjudication, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule, Score, Sprt,
-    SprtState, Standings, TimeControl, Tournament, openings,
+    Adjudication, Conditions, DrawRule, EngineConfig, Event, MatchConfig, MatchVariant, Opening, Protocol, ResignRule,
+    Score, Sprt, SprtState, Standings, TimeControl, Tournament, openings,
 };
 use std::fs::File;
 use std::io::Write;
@@ -456,12 +456,14 @@ fn build(args: &MatchArgs) -> Result<(MatchConfig, Option<u64>)> {
             rounds: args.rounds,
             repeat: args.repeat,
             concurrency: args.concurrency.clamp(1, 256),
-            time,
-            adjudication,
-            time_margin: Duration::from_millis(args.time_margin),
-            move_timeout: Duration::from_secs_f64(args.move_timeout),
-            event: args.event.clone(),
-            site: args.site.clone(),
+            conditions: Conditions {
+                time,
+                adjudication,
+                time_margin: Duration::from_millis(args.time_margin),
+                move_timeout: Duration::from_secs_f64(args.move_timeout),
+                event: args.event.clone(),
+                site: args.site.clone(),
+            },
             sprt,
         },
         seed,
@@ -490,11 +492,11 @@ fn time_control(
 /// The match's time control as shown in its summary: each engine's where
 /// some play at odds.
 fn time_text(config: &MatchConfig) -> String {
-    if config.engines.iter().all(|e| e.time.is_none_or(|t| t == config.time)) {
-        return config.time.to_string();
+    if config.engines.iter().all(|e| e.time.is_none_or(|t| t == config.conditions.time)) {
+        return config.conditions.time.to_string();
     }
     let each: Vec<String> =
-        config.engines.iter().map(|e| format!("{} {}", e.name, e.time.unwrap_or(config.time))).collect();
+        config.engines.iter().map(|e| format!("{} {}", e.name, e.time.unwrap_or(config.conditions.time))).collect();
     each.join(" against ")
 }
 

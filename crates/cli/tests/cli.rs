@@ -387,17 +387,25 @@ impl Drop for TempSuite {
     }
 }
 
+/// Runs `menagerie epd` on `suite` and checks its exit code and summary
+/// line; returns what it printed and its report lines (`line N: ...`).
+#[track_caller]
+fn epd_report(suite: &TempSuite, code: i32, summary: &str) -> (String, Vec<String>) {
+    let o = run(&["epd", suite.path()]);
+    assert_eq!(o.status.code(), Some(code), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(last_line(&out), summary, "{out}");
+    let report = out.lines().filter(|l| l.starts_with("line ")).map(str::to_string).collect();
+    (out, report)
+}
+
 #[test]
 fn epd_mismatch_exits_1_and_names_the_line() {
     let suite = TempSuite::new(
         "mismatch",
         &format!("# a comment\n\n{START} ;D1 20 ;D2 400\n{START} ;D1 20 ;D2 401\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15\n"),
     );
-    let o = run(&["epd", suite.path()]);
-    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
-    let out = stdout(&o);
-    assert_eq!(last_line(&out), "2 passed, 1 failed, 0 skipped", "{out}");
-    let report: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+    let (out, report) = epd_report(&suite, 1, "2 passed, 1 failed, 0 skipped");
     assert_eq!(report.len(), 1, "{out}");
     assert!(report[0].starts_with("line 4: depth 2: expected 401, got 400"), "{out}");
 }
@@ -443,11 +451,7 @@ fn epd_lines_above_max_depth_are_skipped_not_passed() {
             "{START} ;D1 20 ;D2 400\n{START} ;D50 1\n4k3/8/8/8/8/8/8/4K2R w K - ;D1 15\n{START} ;D1 20 ;D7 3195901860\n"
         ),
     );
-    let o = run(&["epd", suite.path()]);
-    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
-    let out = stdout(&o);
-    assert_eq!(last_line(&out), "3 passed, 0 failed, 1 skipped", "{out}");
-    let report: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
+    let (out, report) = epd_report(&suite, 0, "3 passed, 0 failed, 1 skipped");
     assert_eq!(report.len(), 1, "{out}");
     assert!(report[0].starts_with("line 2: skipped: every depth is above the maximum 20 (D50)"), "{out}");
 

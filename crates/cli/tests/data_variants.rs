@@ -236,23 +236,35 @@ fn svg_draws_a_data_variant_with_its_last_move_and_arrows() {
     assert!(!o.status.success() && stderr(&o).contains("j1"), "{}", stderr(&o));
 }
 
+/// Menagerie's rule keys in a user's file.
+const KEYS: &str = "tests/variants/menagerie-keys.ini";
+
+/// Checks the perft count to `depth` of `variant` of [`KEYS`] from `fen`
+/// (its start if empty).
+#[track_caller]
+fn keys_perft(variant: &str, fen: &str, depth: &str, count: &str) {
+    let mut args = vec!["--variants", KEYS, "perft", "--variant", variant];
+    if !fen.is_empty() {
+        args.extend(["--fen", fen]);
+    }
+    args.push(depth);
+    let o = run(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), count, "{variant} {fen}: {}", stderr(&o));
+}
+
 #[test]
 fn pioneer_gating_variants_load_from_a_file() {
-    const PIONEER: &str = "tests/variants/menagerie-keys.ini";
     // The compiled alpaca's counts (tests/perft/alpaca.epd).
-    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alpaca", "5"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(last_line(&o), "35782");
-    let fen = "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R[A@ea@h] w KQkq - 0 10";
-    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alpaca", "--fen", fen, "3"]);
-    assert_eq!(last_line(&o), "63057", "{}", stderr(&o));
+    keys_perft("my-alpaca", "", "5", "35782");
+    keys_perft("my-alpaca", "r3k2r/pppq1ppp/2npbn2/4p3/4P3/2NPBN2/PPPQ1PPP/R3K2R[A@ea@h] w KQkq - 0 10", "3", "63057");
     // The prelude's actions are moves; SAN names the entry.
-    let o = run(&["--variants", PIONEER, "moves", "--variant", "pioneer-hawks", "--moves", "accept"]);
+    let o = run(&["--variants", KEYS, "moves", "--variant", "pioneer-hawks", "--moves", "accept"]);
     let moves = stdout(&o);
     assert!(moves.lines().any(|m| m == "H@bg") && !moves.lines().any(|m| m == "H@eh"), "{moves}");
     let o = run(&[
         "--variants",
-        PIONEER,
+        KEYS,
         "--json",
         "validate",
         "--variant",
@@ -265,24 +277,18 @@ fn pioneer_gating_variants_load_from_a_file() {
     let out = stdout(&o);
     assert!(out.contains("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKBHR[H@bh@bh@g] b KQkq - 1 1"), "{out}");
     // Kidnapping: the compiled alseid's counts (tests/perft/alseid.epd).
-    let fen = "4k3/3r4/3p4/2NS4/3P4/3s4/3B4/4K3[] w - - 0 1";
-    let o = run(&["--variants", PIONEER, "perft", "--variant", "my-alseid", "--fen", fen, "3"]);
-    assert_eq!(last_line(&o), "39249", "{}", stderr(&o));
+    keys_perft("my-alseid", "4k3/3r4/3p4/2NS4/3P4/3s4/3B4/4K3[] w - - 0 1", "3", "39249");
     // Black may not take another file than White's.
-    let o = run(&["--variants", PIONEER, "validate", "--variant", "pioneer-hawks", "--moves", "accept H@bg", "H@cg"]);
+    let o = run(&["--variants", KEYS, "validate", "--variant", "pioneer-hawks", "--moves", "accept H@bg", "H@cg"]);
     assert!(stdout(&o).contains("illegal"), "{} {}", stdout(&o), stderr(&o));
 }
 
 #[test]
 fn takeover_and_swap_variants_load_from_a_file() {
-    const KEYS: &str = "tests/variants/menagerie-keys.ini";
     // The compiled camel-rhino's counts (tests/perft/camel-rhino.epd).
-    let o = run(&["--variants", KEYS, "perft", "--variant", "my-camel-rhino", "3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(last_line(&o), "1119157");
+    keys_perft("my-camel-rhino", "", "3", "1119157");
     let fen = "h1z1q4r/1rb2bkn2/pppwpcpp1p/10/5w2p1/2P7/4HWP3/PP1PWKPPQP/2ZB3RC1/5BN2R w - - 2 11";
-    let o = run(&["--variants", KEYS, "perft", "--variant", "my-camel-rhino", "--fen", fen, "2"]);
-    assert_eq!(last_line(&o), "6787", "{}", stderr(&o));
+    keys_perft("my-camel-rhino", fen, "2", "6787");
     // A takeover in SAN, its converted squares marked.
     let fen = "c8k/10/10/10/3n6/3p6/3C6/10/10/K9 w - - 0 1";
     let o =

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{root, run, stderr, stdout};
+use common::{lost_match, root, run, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -155,17 +155,5 @@ fn loads_custom_pieces(fsf: &str, ini: &str) -> bool {
 /// A match of `variant` from the openings file `book` between two engines
 /// that do not exist (the openings are read, and refused, first).
 fn match_openings(variant: &str, book: &Path) -> std::process::Output {
-    run(&[
-        "match",
-        "--variant",
-        variant,
-        "--openings",
-        book.to_str().expect("UTF-8"),
-        "--engine",
-        "cmd=/nonexistent/a",
-        "--engine",
-        "cmd=/nonexistent/b",
-        "--depth",
-        "1",
-    ])
+    run(&lost_match(&["--variant", variant, "--openings", book.to_str().expect("UTF-8")]))
 }

@@ -3,6 +3,8 @@
 //! `--uci` and `--coordinates` (the UCI moves read back to the same final
 //! positions), standard input, and the exit codes.
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -189,22 +191,15 @@ fn a_match_pgn_of_a_data_variant_reads_back() {
     let book = dir.join(format!("pgn-match-book-{}.pgn", std::process::id()));
     let out = dir.join(format!("pgn-match-out-{}.pgn", std::process::id()));
     std::fs::write(&book, "[Variant \"makruk\"]\n\n1. e4 d5 2. Nd2 *\n").expect("write the book");
-    let o = run(&[
-        "match",
+    let o = run(&common::lost_match(&[
         "--quiet",
         "--variant",
         "makruk",
         "--openings",
         book.to_str().expect("UTF-8"),
-        "--engine",
-        "cmd=/nonexistent/a name=A",
-        "--engine",
-        "cmd=/nonexistent/b name=B",
-        "--depth",
-        "1",
         "--pgn-out",
         out.to_str().expect("UTF-8"),
-    ]);
+    ]));
     let written = std::fs::read_to_string(&out).unwrap_or_default();
     let _ = std::fs::remove_file(&book);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{START, root, run, stderr, stdout};
+use common::{START, lost_match, root, run, stderr, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -243,39 +243,12 @@ fn json_svg() {
 /// JSON stream of a match (a line per game, then the standings).
 #[test]
 fn json_match() {
-    let v = json(
-        &[
-            "match",
-            "--engine",
-            "cmd=/nonexistent/a name=A",
-            "--engine",
-            "cmd=/nonexistent/b name=B",
-            "--depth",
-            "1",
-            "--games",
-            "2",
-        ],
-        0,
-    );
+    let v = json(&lost_match(&["--games", "2"]), 0);
     assert_eq!(types(&v), ["game", "game", "match"]);
     assert!(v[0]["result"].is_string() && v[0]["white"].is_string(), "{}", v[0]);
     assert_eq!((v[2]["finished"].as_u64(), v[2]["scheduled"].as_u64()), (Some(2), Some(2)));
     // --quiet leaves the standings alone.
-    let v = json(
-        &[
-            "match",
-            "--quiet",
-            "--engine",
-            "cmd=/nonexistent/a",
-            "--engine",
-            "cmd=/nonexistent/b",
-            "--depth",
-            "1",
-            "--games",
-            "1",
-        ],
-        0,
-    );
+    let v = json(&lost_match(&["--quiet", "--games", "1"]), 0);
     assert_eq!(types(&v), ["match"]);
 }
 

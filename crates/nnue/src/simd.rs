@@ -60,6 +60,19 @@ pub struct Kernels {
     avx2: bool,
 }
 
+/// Runs the AVX2 kernel call `avx2` when `kernels` is the AVX2 build, else
+/// the portable call.
+macro_rules! dispatch {
+    ($kernels:expr, $avx2:expr, $portable:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        if $kernels.avx2 {
+            // SAFETY: `avx2` is only set by `Kernels::detect`, on a CPU with AVX2.
+            return unsafe { $avx2 };
+        }
+        $portable
+    }};
+}
+
 impl Kernels {
     /// The best kernels this CPU runs.
     pub fn detect() -> Kernels {
@@ -86,34 +99,19 @@ impl Kernels {
     /// Adds `row` to `acc` lane by lane (wrapping), over whole 16-lane chunks.
     #[inline]
     pub fn add(self, acc: &mut [i16], row: &[i16]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is only set by `detect`, on a CPU with AVX2.
-            return unsafe { avx2::add(acc, row) };
-        }
-        add_portable(acc, row)
+        dispatch!(self, avx2::add(acc, row), add_portable(acc, row))
     }
 
     /// Subtracts `row` from `acc` lane by lane (wrapping).
     #[inline]
     pub fn sub(self, acc: &mut [i16], row: &[i16]) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `add`.
-            return unsafe { avx2::sub(acc, row) };
-        }
-        sub_portable(acc, row)
+        dispatch!(self, avx2::sub(acc, row), sub_portable(acc, row))
     }
 
     /// `sum clamp(acc[i], 0, QA) * w[i]`.
     #[inline]
     pub fn dot(self, acc: &[i16], w: &[i16]) -> i64 {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: as in `add`.
-            return unsafe { avx2::dot(acc, w) };
-        }
-        dot_portable(acc, w)
+        dispatch!(self, avx2::dot(acc, w), dot_portable(acc, w))
     }
 }
 

@@ -60,20 +60,24 @@ enum Intent {
         to: Square,
         suffix: String,
     },
-    San {
-        kind: PieceKind,
-        from_file: Option<u8>,
-        from_rank: Option<u8>,
-        to: Square,
-        promo: Option<char>,
-        takeover: bool,
-    },
+    San(San),
     Swap {
         a: Square,
         b: Square,
         promo: Option<char>,
     },
     Unknown,
+}
+
+/// A SAN move as written: the piece, what disambiguates it, its target, a
+/// promotion letter and whether it is marked as a takeover.
+struct San {
+    kind: PieceKind,
+    from_file: Option<u8>,
+    from_rank: Option<u8>,
+    to: Square,
+    promo: Option<char>,
+    takeover: bool,
 }
 
 struct Cx<'a> {
@@ -253,7 +257,7 @@ impl<'a> Cx<'a> {
                 None => return Intent::Unknown,
             }
         }
-        Intent::San { kind, from_file, from_rank, to, promo, takeover }
+        Intent::San(San { kind, from_file, from_rank, to, promo, takeover })
     }
 
     // ----- the classification ----------------------------------------------
@@ -301,9 +305,7 @@ impl<'a> Cx<'a> {
             _ if prelude => self.prelude_only(),
             Intent::Castle { long } => self.castling(long),
             Intent::Coord { from, to, ref suffix } => self.coord(from, to, suffix),
-            Intent::San { kind, from_file, from_rank, to, promo, takeover } => {
-                self.san_move(kind, from_file, from_rank, to, promo, takeover)
-            }
+            Intent::San(san) => self.san_move(san),
             Intent::Swap { a, b, promo } => self.explain_move(a, b, promo, false),
             Intent::Unknown => self.fallback(),
         }
@@ -503,16 +505,8 @@ impl<'a> Cx<'a> {
         self.explain_move(from, to, promo, takeover)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn san_move(
-        &self,
-        kind: PieceKind,
-        from_file: Option<u8>,
-        from_rank: Option<u8>,
-        to: Square,
-        promo: Option<char>,
-        takeover: bool,
-    ) -> String {
+    fn san_move(&self, san: San) -> String {
+        let San { kind, from_file, from_rank, to, promo, takeover } = san;
         let k = kname(kind);
         let own = Piece::new(self.us, kind);
         let mine: Vec<Square> = self.all_squares().filter(|&s| self.at(s) == Some(own)).collect();

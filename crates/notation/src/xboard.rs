@@ -682,16 +682,22 @@ mod tests {
         shown
     }
 
+    /// The move `uci` of `p`, which XBoard writes `xboard` and reads back.
+    #[track_caller]
+    fn written_as(p: &AnyPosition, uci: &str, xboard: &str) -> Move {
+        let m = parse_move(p, uci).unwrap();
+        assert_eq!(to_xboard(p, m).as_deref(), Some(xboard), "{uci}");
+        assert_eq!(from_xboard(p, xboard), Some(vec![m]), "{xboard}");
+        m
+    }
+
     #[test]
     fn ten_ranks_count_from_zero() {
         let p = AnyPosition::start(VariantId::CamelRhino);
-        let m = parse_move(&p, "b2d5").unwrap();
-        assert_eq!(to_xboard(&p, m).as_deref(), Some("b1d4"));
-        assert_eq!(from_xboard(&p, "b1d4"), Some(vec![m]));
+        written_as(&p, "b2d5", "b1d4");
         assert_eq!(from_xboard(&p, "e3e4"), Some(vec![parse_move(&p, "e4e5").unwrap()]));
         // A swap is a move onto the friendly piece (XBoard swaps them).
-        let swap = parse_move(&p, "d2e2").unwrap();
-        assert_eq!(to_xboard(&p, swap).as_deref(), Some("d1e1"));
+        let swap = written_as(&p, "d2e2", "d1e1");
         assert_eq!(from_xboard(&p, "e1d1"), Some(vec![swap]));
         assert!(round_trip(&p) > 20);
         let p = after(VariantId::CamelRhino, &["e4e5", "e7e6", "e5e6"]);
@@ -830,9 +836,7 @@ mod tests {
     #[test]
     fn king_swaps_are_written_from_the_king() {
         let p = AnyPosition::start(VariantId::CamelRhino);
-        let swap = parse_move(&p, "e2f2").unwrap();
-        assert_eq!(to_xboard(&p, swap).as_deref(), Some("f1e1"));
-        assert_eq!(from_xboard(&p, "f1e1"), Some(vec![swap]));
+        let swap = written_as(&p, "e2f2", "f1e1");
         assert_eq!(from_xboard(&p, "e1f1"), Some(vec![swap]));
         // XBoard tests the King on e2 with f2 empty: the rook on j2 would
         // check it there, so XBoard would refuse this legal swap.

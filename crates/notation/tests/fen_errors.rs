@@ -27,6 +27,41 @@ fn fails(text: &str, mentions: &str) -> FenError {
     e
 }
 
+/// Parses `text`, which must fail on the board's rank `rank` (named in
+/// the message; the field is the board); returns the error.
+#[track_caller]
+fn bad_rank(text: &str, rank: u32) -> FenError {
+    let e = fails(text, &format!("rank {rank}"));
+    assert!(matches!(e, FenError::Rank { rank: r, .. } if r == rank), "{e:?}");
+    assert_eq!(e.field(), Some(FenField::Board));
+    e
+}
+
+/// Parses `text`, which must fail on `color` having `count` kings; returns
+/// the error.
+#[track_caller]
+fn king_count(text: &str, color: Color, count: u32) -> FenError {
+    let e = fails(text, "kings");
+    assert_position(&e, PositionError::KingCount { color, count });
+    e
+}
+
+/// Parses `text`, which must fail on its field `field` holding `value`
+/// (the message mentions `mentions`); returns the error.
+#[track_caller]
+fn bad_field(text: &str, mentions: &str, field: FenField, value: &str) -> FenError {
+    let e = fails(text, mentions);
+    assert_field(&e, field, value);
+    e
+}
+
+/// Parses `text`, which must fail on its en passant square `square`.
+#[track_caller]
+fn bad_en_passant(text: &str, square: &str) {
+    let e = fails(text, "en passant");
+    assert!(matches!(&e, FenError::Position(PositionError::EnPassant { square: s, .. }) if s == square), "{e:?}");
+}
+
 /// Asserts `e` is a `FenError::Field` about `field`, holding `value`.
 #[track_caller]
 fn assert_field(e: &FenError, field: FenField, value: &str) {
@@ -80,8 +115,7 @@ fn wrong_field_count() {
 fn bad_side_to_move() {
     for side in ["x", "W", "B", "white", "-"] {
         let text = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR {side} KQkq - 0 1");
-        let e = fails(&text, "side to move");
-        assert_field(&e, FenField::Side, side);
+        let e = bad_field(&text, "side to move", FenField::Side, side);
         assert!(e.to_string().contains(&format!("'{side}'")), "{e}");
     }
 }
@@ -92,8 +126,7 @@ fn bad_side_to_move() {
 fn bad_castling_character() {
     for (rights, bad) in [("KQxq", 'x'), ("A", 'A'), ("KQkq-", '-'), ("kqKQ1", '1'), ("HAha", 'H')] {
         let text = format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1");
-        let e = fails(&text, "castling");
-        assert_field(&e, FenField::Castling, rights);
+        let e = bad_field(&text, "castling", FenField::Castling, rights);
         assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
     }
 }
@@ -102,8 +135,7 @@ fn bad_castling_character() {
 fn duplicate_castling_character() {
     for rights in ["KK", "KQkqK", "qq"] {
         let text = format!("r3k2r/8/8/8/8/8/8/R3K2R w {rights} - 0 1");
-        let e = fails(&text, "castling");
-        assert_field(&e, FenField::Castling, rights);
+        let e = bad_field(&text, "castling", FenField::Castling, rights);
         assert!(e.to_string().contains("twice"), "{e}");
     }
 }
@@ -147,10 +179,8 @@ fn en_passant_on_the_wrong_rank() {
         &e,
         PositionError::EnPassant { square: "e3".into(), reason: "not on the rank a double step passes" },
     );
-    let e = fails("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 2", "en passant");
-    assert!(matches!(&e, FenError::Position(PositionError::EnPassant { square, .. }) if square == "e6"), "{e:?}");
-    let e = fails("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e5 0 2", "en passant");
-    assert!(matches!(&e, FenError::Position(PositionError::EnPassant { square, .. }) if square == "e5"), "{e:?}");
+    bad_en_passant("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e6 0 2", "e6");
+    bad_en_passant("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e5 0 2", "e5");
 }
 
 /// Found by the fuzzer: an en passant square while the prelude is pending
@@ -187,25 +217,21 @@ fn en_passant_without_the_pawn_in_front() {
         },
     );
     // A pawn of the wrong colour in front does not count.
-    let e = fails("rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "en passant");
-    assert!(matches!(e, FenError::Position(PositionError::EnPassant { .. })), "{e:?}");
+    bad_en_passant("rnbqkbnr/pppp1ppp/8/8/4p3/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "e3");
 }
 
 #[test]
 fn en_passant_with_occupied_crossed_squares() {
     // White pawn on e4, but something stands on e3 (the target) or e2 (the origin).
-    let e = fails("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1", "en passant");
-    assert!(matches!(&e, FenError::Position(PositionError::EnPassant { square, .. }) if square == "e3"), "{e:?}");
-    let e = fails("rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1", "en passant");
-    assert!(matches!(e, FenError::Position(PositionError::EnPassant { .. })), "{e:?}");
+    bad_en_passant("rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/RNBQKB1R b KQkq e3 0 1", "e3");
+    bad_en_passant("rnbqkbnr/pppppppp/8/8/4P3/8/PPPPNPPP/RNBQKB1R b KQkq e3 0 1", "e3");
 }
 
 #[test]
 fn en_passant_off_the_board() {
     for sq in ["e9", "i6", "e0", "z3", "e", "3", "e33", "E6", "e-6"] {
         let text = format!("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq {sq} 0 3");
-        let e = fails(&text, "en passant");
-        assert_field(&e, FenField::EnPassant, sq);
+        bad_field(&text, "en passant", FenField::EnPassant, sq);
     }
 }
 
@@ -215,19 +241,16 @@ fn en_passant_off_the_board() {
 fn bad_halfmove_clock() {
     for clock in ["-1", "x", "1.5", "+3", "½"] {
         let text = format!("{} {clock} 1", &START[..START.len() - 4]);
-        let e = fails(&text, "halfmove");
-        assert_field(&e, FenField::Halfmove, clock);
+        bad_field(&text, "halfmove", FenField::Halfmove, clock);
     }
-    let e = fails(&format!("{} 99999999999 1", &START[..START.len() - 4]), "halfmove");
-    assert_field(&e, FenField::Halfmove, "99999999999");
+    bad_field(&format!("{} 99999999999 1", &START[..START.len() - 4]), "halfmove", FenField::Halfmove, "99999999999");
 }
 
 #[test]
 fn bad_fullmove_number() {
     for number in ["-1", "x", "1.5", "one", "99999999999"] {
         let text = format!("{} {number}", &START[..START.len() - 2]);
-        let e = fails(&text, "fullmove");
-        assert_field(&e, FenField::Fullmove, number);
+        bad_field(&text, "fullmove", FenField::Fullmove, number);
     }
 }
 
@@ -242,26 +265,20 @@ fn fullmove_zero() {
 
 #[test]
 fn rank_too_long() {
-    let e = fails("rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 8");
-    assert!(matches!(&e, FenError::Rank { rank: 8, value, .. } if value == "rnbqkbnrr"), "{e:?}");
-    assert_eq!(e.field(), Some(FenField::Board));
-    let e = fails("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6");
-    assert!(matches!(e, FenError::Rank { rank: 6, .. }), "{e:?}");
-    let e = fails("rnbqkbnr/pppppppp/8/8/8/4P4/PPPP1PPP/RNBQKBNR w KQkq - 0 1", "rank 3");
-    assert!(matches!(e, FenError::Rank { rank: 3, .. }), "{e:?}");
+    let e = bad_rank("rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 8);
+    assert!(matches!(&e, FenError::Rank { value, .. } if value == "rnbqkbnrr"), "{e:?}");
+    bad_rank("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6);
+    let e = bad_rank("rnbqkbnr/pppppppp/8/8/8/4P4/PPPP1PPP/RNBQKBNR w KQkq - 0 1", 3);
     assert!(e.to_string().contains("board"), "{e}");
 }
 
 #[test]
 fn rank_too_short() {
-    let e = fails("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 2");
-    assert!(matches!(&e, FenError::Rank { rank: 2, value, .. } if value == "PPPPPPP"), "{e:?}");
-    assert_eq!(e.field(), Some(FenField::Board));
-    let e = fails("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6");
-    assert!(matches!(e, FenError::Rank { rank: 6, .. }), "{e:?}");
+    let e = bad_rank("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP/RNBQKBNR w KQkq - 0 1", 2);
+    assert!(matches!(&e, FenError::Rank { value, .. } if value == "PPPPPPP"), "{e:?}");
+    bad_rank("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6);
     // An empty rank (two slashes in a row).
-    let e = fails("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6");
-    assert!(matches!(e, FenError::Rank { rank: 6, .. }), "{e:?}");
+    bad_rank("rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6);
     // A zero count, alone or as a leading zero (which would not format back).
     for board in [
         "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR",
@@ -277,20 +294,17 @@ fn rank_too_short() {
 #[test]
 fn wrong_number_of_ranks() {
     for board in ["rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR", "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR"] {
-        let e = fails(&format!("{board} w KQkq - 0 1"), "board");
-        assert_field(&e, FenField::Board, board);
+        let e = bad_field(&format!("{board} w KQkq - 0 1"), "board", FenField::Board, board);
         assert!(e.to_string().contains("ranks"), "{e}");
     }
 }
 
 #[test]
 fn unknown_piece_letter() {
-    let e = fails("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7");
-    assert!(matches!(&e, FenError::Rank { rank: 7, value, .. } if value == "ppppXppp"), "{e:?}");
-    assert_eq!(e.field(), Some(FenField::Board));
+    let e = bad_rank("rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 7);
+    assert!(matches!(&e, FenError::Rank { value, .. } if value == "ppppXppp"), "{e:?}");
     assert!(e.to_string().contains("'X'"), "{e}");
-    let e = fails("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK?NR w KQkq - 0 1", "rank 1");
-    assert!(matches!(e, FenError::Rank { rank: 1, .. }), "{e:?}");
+    bad_rank("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK?NR w KQkq - 0 1", 1);
 }
 
 #[test]
@@ -315,20 +329,16 @@ fn fairy_piece_in_chess() {
 
 #[test]
 fn two_kings() {
-    let e = fails("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "kings");
-    assert_position(&e, PositionError::KingCount { color: Color::White, count: 2 });
+    let e = king_count("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", Color::White, 2);
     assert!(e.to_string().contains("White"), "{e}");
-    let e = fails("kk6/8/8/8/8/8/8/K7 w - - 0 1", "kings");
-    assert_position(&e, PositionError::KingCount { color: Color::Black, count: 2 });
+    king_count("kk6/8/8/8/8/8/8/K7 w - - 0 1", Color::Black, 2);
 }
 
 #[test]
 fn no_king() {
-    let e = fails("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "kings");
-    assert_position(&e, PositionError::KingCount { color: Color::Black, count: 0 });
+    let e = king_count("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", Color::Black, 0);
     assert!(e.to_string().contains("Black"), "{e}");
-    let e = fails("8/8/8/8/8/8/8/8 w - - 0 1", "kings");
-    assert_position(&e, PositionError::KingCount { color: Color::White, count: 0 });
+    king_count("8/8/8/8/8/8/8/8 w - - 0 1", Color::White, 0);
 }
 
 #[test]
@@ -366,8 +376,7 @@ fn reserve_bracket_in_chess() {
         assert_position(&e, PositionError::NoReserve("chess"));
     }
     // An unclosed bracket is a syntax error in the reserve field.
-    let e = fails("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa w KQkq - 0 1", "reserve");
-    assert_field(&e, FenField::Reserve, "[Aa");
+    bad_field("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Aa w KQkq - 0 1", "reserve", FenField::Reserve, "[Aa");
 }
 
 // ----- reserve counts (gating variants) --------------------------------------
@@ -440,8 +449,12 @@ fn reserve_count_is_checked_on_setup_data_too() {
 #[test]
 fn long_field_texts_are_cut_in_errors() {
     let digits = "9".repeat(100_000);
-    let e = fails(&format!("{} {digits} 1", &START[..START.len() - 4]), "halfmove");
-    assert_field(&e, FenField::Halfmove, &format!("{}…", &digits[..64]));
+    bad_field(
+        &format!("{} {digits} 1", &START[..START.len() - 4]),
+        "halfmove",
+        FenField::Halfmove,
+        &format!("{}…", &digits[..64]),
+    );
     let rank = "p".repeat(100_000);
     let e = fails(&format!("rnbqkbnr/{rank}/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), "rank 7");
     assert!(matches!(&e, FenError::Rank { rank: 7, value, .. } if *value == format!("{}…", &rank[..64])), "{e:?}");

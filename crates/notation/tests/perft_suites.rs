@@ -32,24 +32,23 @@ fn run_suite(file: &str, default: VariantId) {
     assert!(checked > 0);
 }
 
-#[test]
-fn chess_standard_positions() {
-    run_suite("chess-standard.epd", VariantId::Chess);
+/// One test per suite: `name: "file", VariantId`.
+macro_rules! suite_tests {
+    ($($name:ident: $file:literal, $variant:ident);* $(;)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run_suite($file, VariantId::$variant);
+            }
+        )*
+    };
 }
 
-#[test]
-fn alpaca_suites() {
-    run_suite("alpaca.epd", VariantId::Alpaca);
-}
-
-#[test]
-fn alseid_suites() {
-    run_suite("alseid.epd", VariantId::Alseid);
-}
-
-#[test]
-fn camel_rhino_suite() {
-    run_suite("camel-rhino.epd", VariantId::CamelRhino);
+suite_tests! {
+    chess_standard_positions: "chess-standard.epd", Chess;
+    alpaca_suites: "alpaca.epd", Alpaca;
+    alseid_suites: "alseid.epd", Alseid;
+    camel_rhino_suite: "camel-rhino.epd", CamelRhino;
 }
 
 /// The published Chess960 perft suite (480 positions, Shredder-FEN castling

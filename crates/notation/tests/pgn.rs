@@ -6,25 +6,11 @@
 
 use menagerie_notation::pgn::{self, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation};
 use menagerie_notation::{MoveError, fen, san, uci};
+use menagerie_testkit::Rng;
 use menagerie_variants::{AnyPosition, Move, MoveKind, VariantId};
 use proptest::prelude::*;
 use std::io::{BufReader, Read};
 use std::path::Path;
-
-/// A fixed-seed xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A random legal move, preferring the variant's special moves (kidnaps,
 /// takeovers, swaps, gating) half of the time so that their SAN shows up.

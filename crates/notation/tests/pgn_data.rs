@@ -8,19 +8,8 @@ use menagerie_notation::pgn::{
     self, AnyPgnGame, DataPgnGame, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation,
 };
 use menagerie_rules::{Definitions, Move, Position, VariantDef};
+use menagerie_testkit::Rng;
 use std::sync::{Arc, OnceLock};
-
-/// A fixed-seed xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The built-in definitions, loaded once: positions of a variant are equal
 /// only with the same definition.

@@ -27,12 +27,28 @@ fn formats(p: &AnyPosition, coord: &str, want: &str) {
     assert_eq!(san::parse(p, want), Ok(m), "{want} in {}", fen::format(p));
 }
 
+/// [`formats`] for each `(coord, want)`.
+#[track_caller]
+fn formats_all(p: &AnyPosition, cases: &[(&str, &str)]) {
+    for &(coord, want) in cases {
+        formats(p, coord, want);
+    }
+}
+
 /// Asserts SAN input `text` reads as the move `coord`.
 #[track_caller]
 fn reads(p: &AnyPosition, text: &str, coord: &str) {
     let m = mv(p, coord);
     assert_eq!(san::parse(p, text), Ok(m), "'{text}' in {}", fen::format(p));
     assert_eq!(parse_move(p, text), Ok(m), "parse_move('{text}') in {}", fen::format(p));
+}
+
+/// [`reads`] for each `(text, coord)`.
+#[track_caller]
+fn reads_all(p: &AnyPosition, cases: &[(&str, &str)]) {
+    for &(text, coord) in cases {
+        reads(p, text, coord);
+    }
 }
 
 /// Every SAN string of the position, sorted.
@@ -55,51 +71,39 @@ fn start_position_moves() {
         .collect();
     want.sort();
     assert_eq!(all_san(&p), want);
-    formats(&p, "g1f3", "Nf3");
-    formats(&p, "e2e4", "e4");
-    formats(&p, "e2e3", "e3");
+    formats_all(&p, &[("g1f3", "Nf3"), ("e2e4", "e4"), ("e2e3", "e3")]);
 }
 
 #[test]
 fn disambiguation_by_file() {
     // Knights on b1 and f3 both reach d2.
     let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
-    formats(&p, "b1d2", "Nbd2");
-    formats(&p, "f3d2", "Nfd2");
+    formats_all(&p, &[("b1d2", "Nbd2"), ("f3d2", "Nfd2")]);
     // Only one knight reaches c3 / e5: no disambiguation.
-    formats(&p, "b1c3", "Nc3");
-    formats(&p, "f3e5", "Ne5");
+    formats_all(&p, &[("b1c3", "Nc3"), ("f3e5", "Ne5")]);
     // Rooks on a1 and h1, both reach d1 and f1.
-    let p = pos("4k3/8/8/8/8/8/K7/R6R w - - 0 1");
-    formats(&p, "a1d1", "Rad1");
-    formats(&p, "h1d1", "Rhd1");
-    formats(&p, "h1f1", "Rhf1");
-    formats(&p, "h1h5", "Rh5");
+    formats_all(
+        &pos("4k3/8/8/8/8/8/K7/R6R w - - 0 1"),
+        &[("a1d1", "Rad1"), ("h1d1", "Rhd1"), ("h1f1", "Rhf1"), ("h1h5", "Rh5")],
+    );
 }
 
 #[test]
 fn disambiguation_by_rank() {
     // Rooks on a1 and a5 both reach a3.
-    let p = pos("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
-    formats(&p, "a1a3", "R1a3");
-    formats(&p, "a5a3", "R5a3");
-    formats(&p, "a5a7", "Ra7");
-    formats(&p, "a1b1", "Rb1");
+    formats_all(
+        &pos("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1"),
+        &[("a1a3", "R1a3"), ("a5a3", "R5a3"), ("a5a7", "Ra7"), ("a1b1", "Rb1")],
+    );
 }
 
 #[test]
 fn disambiguation_by_file_and_rank() {
     // Queens on a1, a3 and c1 all reach b2: Qa1 shares a file with Qa3 and a
     // rank with Qc1, so it needs both.
-    let p = pos("4k3/8/8/8/8/Q7/8/Q1Q4K w - - 0 1");
-    formats(&p, "a1b2", "Qa1b2");
-    formats(&p, "a3b2", "Q3b2");
-    formats(&p, "c1b2", "Qcb2");
+    formats_all(&pos("4k3/8/8/8/8/Q7/8/Q1Q4K w - - 0 1"), &[("a1b2", "Qa1b2"), ("a3b2", "Q3b2"), ("c1b2", "Qcb2")]);
     // The classic three queens on d8? No: here on e4, h4 and h1, all reaching e1.
-    let p = pos("1k6/8/8/8/4Q2Q/8/8/K6Q w - - 0 1");
-    formats(&p, "h4e1", "Qh4e1");
-    formats(&p, "e4e1", "Qee1");
-    formats(&p, "h1e1", "Q1e1");
+    formats_all(&pos("1k6/8/8/8/4Q2Q/8/8/K6Q w - - 0 1"), &[("h4e1", "Qh4e1"), ("e4e1", "Qee1"), ("h1e1", "Q1e1")]);
 }
 
 #[test]
@@ -113,17 +117,14 @@ fn pinned_piece_needs_no_disambiguation() {
 #[test]
 fn captures() {
     // 1.e4 d5: exd5 and the queen trade.
-    let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
-    formats(&p, "e4d5", "exd5");
-    formats(&p, "e4e5", "e5");
-    let p = pos("rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
-    formats(&p, "d1g4", "Qg4");
-    let p = pos("rnb1kbnr/ppp1pppp/8/8/6q1/8/PPPP1PPP/RNBQKBNR w KQkq - 0 4");
-    formats(&p, "d1g4", "Qxg4");
+    formats_all(
+        &pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"),
+        &[("e4d5", "exd5"), ("e4e5", "e5")],
+    );
+    formats(&pos("rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"), "d1g4", "Qg4");
+    formats(&pos("rnb1kbnr/ppp1pppp/8/8/6q1/8/PPPP1PPP/RNBQKBNR w KQkq - 0 4"), "d1g4", "Qxg4");
     // Pieces capturing, with disambiguation.
-    let p = pos("4k3/8/8/3p4/8/2N1N3/8/4K3 w - - 0 1");
-    formats(&p, "c3d5", "Ncxd5");
-    formats(&p, "e3d5", "Nexd5");
+    formats_all(&pos("4k3/8/8/3p4/8/2N1N3/8/4K3 w - - 0 1"), &[("c3d5", "Ncxd5"), ("e3d5", "Nexd5")]);
 }
 
 #[test]
@@ -136,60 +137,40 @@ fn en_passant() {
     let q = pos("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
     assert!(matches!(san::parse(&q, "exd6"), Err(MoveError::Illegal { .. })));
     // Black takes en passant too.
-    let p = pos("rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2");
-    formats(&p, "e4d3", "exd3");
+    formats(&pos("rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2"), "e4d3", "exd3");
     // Two pawns can take en passant: the file tells them apart.
-    let p = pos("4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1");
-    formats(&p, "c5d6", "cxd6");
-    formats(&p, "e5d6", "exd6");
+    formats_all(&pos("4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1"), &[("c5d6", "cxd6"), ("e5d6", "exd6")]);
 }
 
 #[test]
 fn promotions() {
     let p = pos("5r2/4P3/6k1/8/8/8/8/4K3 w - - 0 1");
     // Without capture: the queen and bishop on e8 give check along e8-g6.
-    formats(&p, "e7e8q", "e8=Q+");
-    formats(&p, "e7e8r", "e8=R");
-    formats(&p, "e7e8b", "e8=B+");
-    formats(&p, "e7e8n", "e8=N");
+    formats_all(&p, &[("e7e8q", "e8=Q+"), ("e7e8r", "e8=R"), ("e7e8b", "e8=B+"), ("e7e8n", "e8=N")]);
     // With capture: the knight on f8 checks g6.
-    formats(&p, "e7f8n", "exf8=N+");
-    formats(&p, "e7f8q", "exf8=Q");
-    formats(&p, "e7f8r", "exf8=R");
-    formats(&p, "e7f8b", "exf8=B");
+    formats_all(&p, &[("e7f8n", "exf8=N+"), ("e7f8q", "exf8=Q"), ("e7f8r", "exf8=R"), ("e7f8b", "exf8=B")]);
     let m = mv(&p, "e7f8n");
     assert_eq!(m.promotion, Some(PieceKind::Knight));
     // Eight promotion moves plus the king's three (f1 and f2 are covered by the rook).
     assert_eq!(p.count_legal(), 8 + 3);
     // Black promotes towards rank 1.
-    let p = pos("4k3/8/8/8/8/8/p7/1N2K3 b - - 0 1");
-    formats(&p, "a2a1q", "a1=Q");
-    formats(&p, "a2b1n", "axb1=N");
+    formats_all(&pos("4k3/8/8/8/8/8/p7/1N2K3 b - - 0 1"), &[("a2a1q", "a1=Q"), ("a2b1n", "axb1=N")]);
 }
 
 #[test]
 fn castling() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    formats(&p, "e1g1", "O-O");
-    formats(&p, "e1c1", "O-O-O");
+    formats_all(&p, &[("e1g1", "O-O"), ("e1c1", "O-O-O")]);
     assert_eq!(mv(&p, "e1g1").kind, MoveKind::Castle);
-    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
-    formats(&p, "e8g8", "O-O");
-    formats(&p, "e8c8", "O-O-O");
+    formats_all(&pos("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"), &[("e8g8", "O-O"), ("e8c8", "O-O-O")]);
     // Castling that gives check: the rook lands on d1 facing the king on d8.
-    let p = pos("3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    formats(&p, "e1c1", "O-O-O+");
-    formats(&p, "e1g1", "O-O");
+    formats_all(&pos("3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1"), &[("e1c1", "O-O-O+"), ("e1g1", "O-O")]);
 }
 
 #[test]
 fn castling_is_accepted_with_zeros_and_marks() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    reads(&p, "0-0", "e1g1");
-    reads(&p, "0-0-0", "e1c1");
-    reads(&p, "O-O+", "e1g1");
-    reads(&p, "O-O-O!", "e1c1");
-    reads(&p, "0-0-0?!", "e1c1");
+    reads_all(&p, &[("0-0", "e1g1"), ("0-0-0", "e1c1"), ("O-O+", "e1g1"), ("O-O-O!", "e1c1"), ("0-0-0?!", "e1c1")]);
     // Castling in coordinate form is king-to-square (the generic reader).
     assert_eq!(parse_move(&p, "e1g1"), Ok(mv(&p, "e1g1")));
     assert_eq!(parse_move(&p, "e1c1"), Ok(mv(&p, "e1c1")));
@@ -204,19 +185,18 @@ fn check_and_mate_marks() {
     assert!(after.is_check());
     assert_eq!(after.count_legal(), 0);
     // A plain check.
-    let p = pos("rnbqkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
-    formats(&p, "f1b5", "Bb5+");
-    formats(&p, "f1c4", "Bc4");
+    formats_all(
+        &pos("rnbqkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        &[("f1b5", "Bb5+"), ("f1c4", "Bc4")],
+    );
     // Scholar's mate, with a capture.
-    let p = pos("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3");
-    formats(&p, "f3f7", "Qxf7#");
+    formats(&pos("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3"), "f3f7", "Qxf7#");
     // Stalemating is not mate: no mark.
     let p = pos("7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
     formats(&p, "f1f7", "Qf7");
     assert_eq!(p.play(mv(&p, "f1f7")).unwrap().count_legal(), 0);
     // A discovered check.
-    let p = pos("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1");
-    formats(&p, "e4c5", "Nc5+");
+    formats(&pos("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1"), "e4c5", "Nc5+");
 }
 
 // ----- lenient input ---------------------------------------------------------
@@ -224,35 +204,42 @@ fn check_and_mate_marks() {
 #[test]
 fn lenient_input() {
     let p = AnyPosition::start(V);
-    reads(&p, "Nf3", "g1f3");
-    reads(&p, "Nf3+", "g1f3");
-    reads(&p, "Nf3#", "g1f3");
-    reads(&p, "Nf3!?", "g1f3");
-    reads(&p, "Nf3!!", "g1f3");
-    reads(&p, "Nf3?", "g1f3");
-    reads(&p, " Nf3 ", "g1f3");
-    reads(&p, "Ng1f3", "g1f3");
-    reads(&p, "Ngf3", "g1f3");
-    reads(&p, "N1f3", "g1f3");
-    reads(&p, "Ng1-f3", "g1f3");
+    reads_all(
+        &p,
+        &[
+            ("Nf3", "g1f3"),
+            ("Nf3+", "g1f3"),
+            ("Nf3#", "g1f3"),
+            ("Nf3!?", "g1f3"),
+            ("Nf3!!", "g1f3"),
+            ("Nf3?", "g1f3"),
+            (" Nf3 ", "g1f3"),
+            ("Ng1f3", "g1f3"),
+            ("Ngf3", "g1f3"),
+            ("N1f3", "g1f3"),
+            ("Ng1-f3", "g1f3"),
+        ],
+    );
     // Coordinate form goes through the generic reader (to SAN, 'g1f3' is a g-pawn move).
     assert_eq!(parse_move(&p, "g1f3"), Ok(mv(&p, "g1f3")));
-    reads(&p, "e4", "e2e4");
-    reads(&p, "e2e4", "e2e4");
-    reads(&p, "e2-e4", "e2e4");
-    reads(&p, "Pe4", "e2e4");
+    reads_all(&p, &[("e4", "e2e4"), ("e2e4", "e2e4"), ("e2-e4", "e2e4"), ("Pe4", "e2e4")]);
 }
 
 #[test]
 fn lenient_promotion_input() {
     let p = pos("5r2/4P3/6k1/8/8/8/8/4K3 w - - 0 1");
-    reads(&p, "e8Q", "e7e8q");
-    reads(&p, "e8=Q", "e7e8q");
-    reads(&p, "e8=Q+", "e7e8q");
-    reads(&p, "e8N", "e7e8n");
-    reads(&p, "exf8N+", "e7f8n");
-    reads(&p, "exf8=N", "e7f8n");
-    reads(&p, "ef8=N", "e7f8n");
+    reads_all(
+        &p,
+        &[
+            ("e8Q", "e7e8q"),
+            ("e8=Q", "e7e8q"),
+            ("e8=Q+", "e7e8q"),
+            ("e8N", "e7e8n"),
+            ("exf8N+", "e7f8n"),
+            ("exf8=N", "e7f8n"),
+            ("ef8=N", "e7f8n"),
+        ],
+    );
     // Coordinate promotions go through the generic reader.
     assert_eq!(parse_move(&p, "e7f8n"), Ok(mv(&p, "e7f8n")));
     assert_eq!(parse_move(&p, "e7e8q"), Ok(mv(&p, "e7e8q")));
@@ -396,8 +383,7 @@ fn en_passant_that_exposes_the_king_is_illegal() {
     // The move list is the same as without the en passant square.
     assert_eq!(all_san(&p), all_san(&pos("8/8/8/KPp4r/8/8/8/7k w - - 0 1")));
     // Without the rook the capture is fine.
-    let p = pos("8/8/8/KPp5/8/8/8/7k w - c6 0 1");
-    formats(&p, "b5c6", "bxc6");
+    formats(&pos("8/8/8/KPp5/8/8/8/7k w - c6 0 1"), "b5c6", "bxc6");
     // An en passant capture that removes the checking pawn.
     let p = pos("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1");
     assert!(p.is_check());

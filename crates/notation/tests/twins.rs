@@ -7,19 +7,14 @@
 
 use menagerie_notation::twin;
 use menagerie_rules::{Definitions, MENAGERIE_INI, Position};
+use menagerie_testkit::Rng;
 use menagerie_variants::VariantId;
 
 #[test]
 fn random_games_keep_their_twins_move_for_move() {
     let mut defs = Definitions::builtin();
     defs.load(MENAGERIE_INI, "menagerie.ini").unwrap();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut checked = 0;
     for &id in VariantId::EVERY {
         let def = defs.get(id.name()).unwrap().clone();
@@ -34,7 +29,7 @@ fn random_games_keep_their_twins_move_for_move() {
                 if legal.is_empty() {
                     break;
                 }
-                let dm = legal[next(legal.len())];
+                let dm = legal[rng.below(legal.len())];
                 let m =
                     twin::to_compiled(&p, &c, dm).unwrap_or_else(|| panic!("{id}: {} in {}", p.move_text(dm), p.fen()));
                 assert_eq!(twin::to_data(&p, &c, m), Some(dm), "{id}: {} in {}", p.move_text(dm), p.fen());

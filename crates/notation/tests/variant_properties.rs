@@ -9,6 +9,7 @@
 use menagerie_geometry::Square;
 use menagerie_notation::{fen, san, uci};
 use menagerie_pieces::PieceKind;
+use menagerie_testkit::Rng;
 use menagerie_variants::{AnyPosition, MoveKind, VariantId};
 use proptest::prelude::*;
 
@@ -95,7 +96,7 @@ proptest! {
 /// its first or last rank by being kidnapped.
 #[test]
 fn kidnapped_pawns_never_reach_their_back_ranks() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for v in [VariantId::Alseid, VariantId::AlseidWeak] {
         for _ in 0..60 {
             let mut p = AnyPosition::start(v);
@@ -104,12 +105,9 @@ fn kidnapped_pawns_never_reach_their_back_ranks() {
                 if legal.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
                 let kidnaps: Vec<_> = legal.iter().copied().filter(|m| m.kind == MoveKind::Kidnap).collect();
                 let pool = if kidnaps.is_empty() { legal.to_vec() } else { kidnaps };
-                let m = pool[(seed % pool.len() as u64) as usize];
+                let m = pool[rng.below(pool.len())];
                 // A promotion moves the pawn by its own move; only kidnaps matter here.
                 p = p.play_unchecked(m);
                 if m.kind == MoveKind::Kidnap {

@@ -69,31 +69,29 @@ fn alseid_moves_like_queen_but_never_attacks() {
     assert!(q.has(sq::<Board8x8>("d5")) && !q.has(sq::<Board8x8>("d6")) && !q.has(sq::<Board8x8>("g7")));
 }
 
-#[test]
-fn camel_is_ferz_plus_13_on_10x10() {
-    let c = p(W, PieceKind::Camel);
-    let e5 = sq::<Board10x10>("e5");
-    let exp = "d4 f4 d6 f6 f8 d8 f2 d2 h6 h4 b6 b4";
-    assert_eq!(Board10x10::attacks(c, e5, 0), set::<Board10x10>(exp));
-    assert_eq!(Board10x10::quiet_moves(c, e5, 0), set::<Board10x10>(exp));
-    let leaps = Board10x10::pieces().leaps(c, e5);
-    let to_f8 = leaps.iter().find(|l| l.to == sq::<Board10x10>("f8")).unwrap();
-    assert_eq!(to_f8.path().iter().map(|&s| Board10x10::square_name(s)).collect::<Vec<_>>(), ["e6", "e7"]);
-    let to_h6 = leaps.iter().find(|l| l.to == sq::<Board10x10>("h6")).unwrap();
-    assert_eq!(to_h6.path().iter().map(|&s| Board10x10::square_name(s)).collect::<Vec<_>>(), ["f5", "g5"]);
+/// The squares the 10x10 leap of `piece` from `from` to `to` passes.
+fn leap_path(piece: Piece, from: &str, to: &str) -> Vec<String> {
+    let to = sq::<Board10x10>(to);
+    let leaps = Board10x10::pieces().leaps(piece, sq::<Board10x10>(from));
+    let leap = leaps.iter().find(|l| l.to == to).unwrap();
+    leap.path().iter().map(|&s| Board10x10::square_name(s)).collect()
 }
 
+/// Camel: ferz plus the (1,3) leap; Rhino: wazir plus the (2,3) leap; the
+/// squares each leap passes.
 #[test]
-fn rhino_is_wazir_plus_23_on_10x10() {
-    let h = p(B, PieceKind::Rhino);
+fn camel_and_rhino_on_10x10() {
     let e5 = sq::<Board10x10>("e5");
-    let exp = "e6 e4 d5 f5 g8 c8 g2 c2 h7 h3 b7 b3";
-    assert_eq!(Board10x10::attacks(h, e5, 0), set::<Board10x10>(exp));
-    let leaps = Board10x10::pieces().leaps(h, e5);
-    let to_g8 = leaps.iter().find(|l| l.to == sq::<Board10x10>("g8")).unwrap();
-    assert_eq!(to_g8.path().iter().map(|&s| Board10x10::square_name(s)).collect::<Vec<_>>(), ["f6", "g7"]);
-    let to_h3 = leaps.iter().find(|l| l.to == sq::<Board10x10>("h3")).unwrap();
-    assert_eq!(to_h3.path().iter().map(|&s| Board10x10::square_name(s)).collect::<Vec<_>>(), ["f4", "g3"]);
+    for (piece, targets, leaps) in [
+        (p(W, PieceKind::Camel), "d4 f4 d6 f6 f8 d8 f2 d2 h6 h4 b6 b4", [("f8", ["e6", "e7"]), ("h6", ["f5", "g5"])]),
+        (p(B, PieceKind::Rhino), "e6 e4 d5 f5 g8 c8 g2 c2 h7 h3 b7 b3", [("g8", ["f6", "g7"]), ("h3", ["f4", "g3"])]),
+    ] {
+        assert_eq!(Board10x10::attacks(piece, e5, 0), set::<Board10x10>(targets), "{piece:?}");
+        assert_eq!(Board10x10::quiet_moves(piece, e5, 0), set::<Board10x10>(targets), "{piece:?}");
+        for (to, path) in leaps {
+            assert_eq!(leap_path(piece, "e5", to), path, "{piece:?} to {to}");
+        }
+    }
 }
 
 #[test]
@@ -108,12 +106,8 @@ fn knight_and_zebra_same_leap_different_path() {
             assert_eq!(Board8x8::attacks(n, Square(s), 0), Board8x8::attacks(z, Square(s), 0));
         }
     }
-    let e5 = sq::<Board10x10>("e5");
-    let g6 = sq::<Board10x10>("g6");
-    let kn = Board10x10::pieces().leaps(p(W, PieceKind::Knight), e5).iter().find(|l| l.to == g6).copied().unwrap();
-    let ze = Board10x10::pieces().leaps(p(W, PieceKind::Zebra), e5).iter().find(|l| l.to == g6).copied().unwrap();
-    assert_eq!(Board10x10::square_name(kn.path()[0]), "f5");
-    assert_eq!(Board10x10::square_name(ze.path()[0]), "f6");
+    assert_eq!(leap_path(p(W, PieceKind::Knight), "e5", "g6"), ["f5"]);
+    assert_eq!(leap_path(p(W, PieceKind::Zebra), "e5", "g6"), ["f6"]);
     assert_eq!(Board8x8::attacks(p(W, PieceKind::Knight), sq::<Board8x8>("g1"), 0), set::<Board8x8>("e2 f3 h3"));
 }
 

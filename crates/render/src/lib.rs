@@ -206,14 +206,8 @@ pub struct Arrow {
 }
 
 impl Arrow {
-    /// Reads `e2e4` or `e2e4:red` (`a10j10:#ff8800` on 10x10) for `variant`'s
-    /// board; without a colour the arrow is [`DEFAULT_ARROW_COLOR`].
-    pub fn parse(variant: VariantId, text: &str) -> Result<Arrow, RenderError> {
-        let (files, ranks) = variant.size();
-        Arrow::parse_on(files, ranks, text)
-    }
-
-    /// Reads an arrow, as [`Arrow::parse`], for a `files` x `ranks` board.
+    /// Reads `e2e4` or `e2e4:red` (`a10j10:#ff8800` on 10x10) for a `files`
+    /// x `ranks` board; without a colour the arrow is [`DEFAULT_ARROW_COLOR`].
     pub fn parse_on(files: u8, ranks: u8, text: &str) -> Result<Arrow, RenderError> {
         let t = text.trim();
         let (squares, color) = split_color(t, DEFAULT_ARROW_COLOR)?;
@@ -242,14 +236,8 @@ pub struct Highlight {
 }
 
 impl Highlight {
-    /// Reads `e4` or `e4:green` for `variant`'s board; without a colour the
-    /// square is [`DEFAULT_HIGHLIGHT_COLOR`].
-    pub fn parse(variant: VariantId, text: &str) -> Result<Highlight, RenderError> {
-        let (files, ranks) = variant.size();
-        Highlight::parse_on(files, ranks, text)
-    }
-
-    /// Reads a highlight, as [`Highlight::parse`], for a `files` x `ranks` board.
+    /// Reads `e4` or `e4:green` for a `files` x `ranks` board; without a
+    /// colour the square is [`DEFAULT_HIGHLIGHT_COLOR`].
     pub fn parse_on(files: u8, ranks: u8, text: &str) -> Result<Highlight, RenderError> {
         let (square, color) = split_color(text.trim(), DEFAULT_HIGHLIGHT_COLOR)?;
         Ok(Highlight { square: parse_square(square, files, ranks)?, color })
@@ -384,6 +372,17 @@ pub struct OptionError {
     pub error: RenderError,
 }
 
+/// Reads each text of the request's field `list` with `parse`; an error
+/// names the field and the text's index (`arrows[1]`).
+fn parse_list<T>(
+    list: &str,
+    texts: &[&str],
+    parse: impl Fn(&str) -> Result<T, RenderError>,
+) -> Result<Vec<T>, OptionError> {
+    let at = |i: usize| move |error| OptionError { field: format!("{list}[{i}]"), error };
+    texts.iter().enumerate().map(|(i, t)| parse(t).map_err(at(i))).collect()
+}
+
 /// The drawing options of a [`BoardRequest`] for a position of either rule
 /// core on a `files` x `ranks` board: its arrows, highlights, orientation,
 /// size and coordinates, and `last_move` shaded. Its variant, FEN and moves
@@ -394,19 +393,8 @@ pub fn request_options(
     ranks: u8,
     last_move: Option<(Square, Square)>,
 ) -> Result<RenderOptions, OptionError> {
-    let at = |list: &'static str, i: usize| move |error| OptionError { field: format!("{list}[{i}]"), error };
-    let arrows = req
-        .arrows
-        .iter()
-        .enumerate()
-        .map(|(i, a)| Arrow::parse_on(files, ranks, a).map_err(at("arrows", i)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let highlights = req
-        .highlights
-        .iter()
-        .enumerate()
-        .map(|(i, h)| Highlight::parse_on(files, ranks, h).map_err(at("highlights", i)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let arrows = parse_list("arrows", req.arrows, |a| Arrow::parse_on(files, ranks, a))?;
+    let highlights = parse_list("highlights", req.highlights, |h| Highlight::parse_on(files, ranks, h))?;
     if !SIZE_RANGE.contains(&req.size) {
         return Err(OptionError { field: "size".into(), error: RenderError::Size(req.size) });
     }

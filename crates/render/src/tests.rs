@@ -186,6 +186,19 @@ fn ten_by_ten_squares_and_arrows() {
     assert!(svg.contains(">10</text>"));
 }
 
+/// An 8x8 gating board after `accept A@g A@b`: the prelude is over (no
+/// pending mark) and two gate marks show where the Alpacas wait: White's
+/// below the g file, Black's above the b file.
+#[track_caller]
+fn assert_gates_on_g_and_b(placed: &str) {
+    assert!(!placed.contains("class=\"pending\""));
+    assert_eq!(placed.matches("class=\"gate\"").count(), 2);
+    let g_center = MARGIN + 6 * SQUARE + SQUARE / 2;
+    let b_center = MARGIN + SQUARE + SQUARE / 2;
+    assert!(placed.contains(&format!("L{g_center} {}", MARGIN + STRIP + 8 * SQUARE + MARGIN + 2)));
+    assert!(placed.contains(&format!("L{b_center} {}", STRIP - 2)));
+}
+
 #[test]
 fn reserve_pieces_and_gate_marks() {
     let start = render_request(&req("alpaca")).unwrap();
@@ -198,13 +211,7 @@ fn reserve_pieces_and_gate_marks() {
 
     let placed = render_request(&BoardRequest { moves: &["accept", "A@g", "A@b"], ..req("alpaca") }).unwrap();
     assert_well_formed(&placed);
-    assert!(!placed.contains("class=\"pending\""));
-    assert_eq!(placed.matches("class=\"gate\"").count(), 2);
-    // White's Alpaca waits below the g file, Black's above the b file.
-    let g_center = MARGIN + 6 * SQUARE + SQUARE / 2;
-    let b_center = MARGIN + SQUARE + SQUARE / 2;
-    assert!(placed.contains(&format!("L{g_center} {}", MARGIN + STRIP + 8 * SQUARE + MARGIN + 2)));
-    assert!(placed.contains(&format!("L{b_center} {}", STRIP - 2)));
+    assert_gates_on_g_and_b(&placed);
     // Prelude actions shade no squares.
     assert!(!placed.contains("last-move"));
 
@@ -290,12 +297,19 @@ fn definition(name: &str) -> std::sync::Arc<menagerie_rules::VariantDef> {
     menagerie_rules::Definitions::builtin().get(name).cloned().expect("built in")
 }
 
+/// A data position drawn with the default options, as well-formed SVG.
+#[track_caller]
+fn drawn(pos: &menagerie_rules::Position) -> String {
+    let svg = render_data(pos, &RenderOptions::default()).expect("renders");
+    assert_well_formed(&svg);
+    svg
+}
+
 #[test]
 fn capablanca_is_drawn_on_its_10x8_board_with_its_pieces() {
     let def = definition("capablanca");
     let pos = menagerie_rules::Position::start(&def);
-    let svg = render_data(&pos, &RenderOptions::default()).expect("renders");
-    assert_well_formed(&svg);
+    let svg = drawn(&pos);
     assert_eq!(svg.matches("class=\"square ").count(), 80);
     assert!(svg.contains("id=\"sq-j8\"") && !svg.contains("id=\"sq-k1\"") && !svg.contains("id=\"sq-a9\""));
     // 10 x 100 squares and the 36-unit frame.
@@ -348,8 +362,7 @@ fn games_defined_as_data_get_check_arrows_and_their_own_pieces() {
 fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
     let def = definition("seirawan");
     let start = menagerie_rules::Position::start(&def);
-    let svg = render_data(&start, &RenderOptions::default()).expect("renders");
-    assert_well_formed(&svg);
+    let svg = drawn(&start);
     // Two reserve strips around the 8x8 board, as for Alpaca.
     assert!(svg.contains("viewBox=\"0 0 872 1052\""), "{svg:.200}");
     // Hawk and elephant of each side, in hand, small, on tiles.
@@ -374,8 +387,7 @@ fn s_chess_pieces_in_hand_are_drawn_beside_the_board_until_gated() {
         pos = pos.play(pos.parse_move(text).expect("legal"));
     }
     assert!(pos.fen().starts_with("rebqkbhr/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/REBQKBHR[]"), "{}", pos.fen());
-    let svg = render_data(&pos, &RenderOptions::default()).expect("renders");
-    assert_well_formed(&svg);
+    let svg = drawn(&pos);
     assert!(svg.contains("viewBox=\"0 0 872 1052\""));
     assert!(!svg.contains("class=\"tile\"") && !svg.contains("scale(0.7)"));
     assert_eq!(svg.matches("class=\"piece ").count(), 36);
@@ -419,8 +431,7 @@ fn pioneer_gating_defined_as_data_is_drawn_like_the_compiled_alpaca() {
     defs.load(menagerie_rules::MENAGERIE_INI, "menagerie.ini").expect("loads");
     let def = defs.get("alpaca").cloned().expect("defined");
     let start = menagerie_rules::Position::start(&def);
-    let svg = render_data(&start, &RenderOptions::default()).expect("renders");
-    assert_well_formed(&svg);
+    let svg = drawn(&start);
     assert!(svg.contains("viewBox=\"0 0 872 1052\""));
     assert_eq!(svg.matches("class=\"pending\"").count(), 2);
     assert!(!svg.contains("class=\"gate\""));
@@ -429,12 +440,7 @@ fn pioneer_gating_defined_as_data_is_drawn_like_the_compiled_alpaca() {
         pos = pos.play(pos.parse_move(text).expect("legal"));
     }
     let placed = render_data(&pos, &RenderOptions::default()).expect("renders");
-    assert!(!placed.contains("class=\"pending\""));
-    assert_eq!(placed.matches("class=\"gate\"").count(), 2);
-    let g_center = MARGIN + 6 * SQUARE + SQUARE / 2;
-    let b_center = MARGIN + SQUARE + SQUARE / 2;
-    assert!(placed.contains(&format!("L{g_center} {}", MARGIN + STRIP + 8 * SQUARE + MARGIN + 2)));
-    assert!(placed.contains(&format!("L{b_center} {}", STRIP - 2)));
+    assert_gates_on_g_and_b(&placed);
     // The compiled game marks the same gates (its Alpaca has a figure, the
     // data piece a letter).
     let compiled = render_request(&BoardRequest { moves: &["accept", "A@g", "A@b"], ..req("alpaca") }).unwrap();

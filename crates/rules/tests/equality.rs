@@ -4,6 +4,7 @@
 //! lost along the way, S-chess gates and pockets, Makruk's counting).
 
 use menagerie_rules::{Definitions, Game, Position};
+use menagerie_testkit::Rng;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -26,18 +27,6 @@ const VARIANTS: [&str; 10] = [
     "shatranj",
     "knightmate",
 ];
-
-/// A fixed-seed xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Checks every position of a random playout of up to `plies` from `start`
 /// against the one read back from its FEN.

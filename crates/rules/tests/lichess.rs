@@ -5,13 +5,10 @@
 //! `extinctionPseudoRoyal`). Legal moves and outcomes are pyffish 0.0.90's
 //! in the same positions.
 
-use menagerie_rules::{Definitions, EndReason, GameResult, Outcome, Position};
+mod common;
 
-fn pos(variant: &str, fen: &str) -> Position {
-    let defs = Definitions::builtin();
-    let def = defs.get(variant).unwrap_or_else(|| panic!("built-in {variant}"));
-    Position::from_fen(def, fen).expect("valid FEN")
-}
+use common::{ended, pos};
+use menagerie_rules::{Definitions, EndReason, GameResult, Position};
 
 fn texts(pos: &Position) -> Vec<String> {
     let mut v: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
@@ -84,18 +81,12 @@ fn antichess_losing_everything_or_being_stalemated_wins() {
     // Black has no pieces left: Black wins.
     let p = pos("antichess", "8/8/8/8/8/8/8/N7 b - - 0 1");
     assert!(p.legal_moves().is_empty());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Extinction, result: GameResult::BlackWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Extinction, GameResult::BlackWins, false));
     let p = after(&pos("antichess", "8/8/8/8/8/1p6/8/N7 w - - 0 1"), &["a1b3"]);
     assert_eq!(p.outcome().map(|o| o.result), Some(GameResult::BlackWins));
     // Stalemated (blocked pawns): the side to move wins.
     let p = pos("antichess", "8/8/8/8/8/p7/P7/8 w - - 0 1");
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Stalemate, result: GameResult::WhiteWins, white_ended: true })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Stalemate, GameResult::WhiteWins, true));
 }
 
 #[test]
@@ -137,10 +128,7 @@ fn horde_white_loses_when_all_its_pieces_are_gone() {
     assert!(p.outcome().is_none(), "White took the queen");
     let p = after(&pos("horde", "4k3/8/8/8/8/8/P7/1q6 b - - 0 1"), &["b1a2"]);
     assert!(p.legal_moves().is_empty());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Extinction, result: GameResult::BlackWins, white_ended: true })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Extinction, GameResult::BlackWins, true));
 }
 
 #[test]
@@ -150,10 +138,7 @@ fn atomic_captures_blast_the_neighbourhood_but_pawns() {
     let p = pos("atomic", "r1b1kbnr/pppqpppp/8/2N5/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1");
     let p = after(&p, &["c5d7"]);
     assert_eq!(p.fen(), "r4bnr/ppp1pppp/8/8/8/8/PPPPPPPP/R1BQKBNR b KQ - 0 1");
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Extinction, result: GameResult::WhiteWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Extinction, GameResult::WhiteWins, false));
     assert!(p.legal_moves().is_empty());
     // En passant blasts around the capturing pawn's square: the knight on
     // c6 goes with both pawns.
@@ -185,10 +170,7 @@ fn atomic_king_rules() {
     // Checkmate is a loss, as in chess: the king may not take the queen.
     let p = pos("atomic", "7k/6Q1/5K2/8/8/8/8/8 b - - 0 1");
     assert!(p.in_check());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Checkmate, result: GameResult::WhiteWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Checkmate, GameResult::WhiteWins, false));
 }
 
 #[test]

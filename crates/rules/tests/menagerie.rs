@@ -4,7 +4,10 @@
 //! on the data definitions, and every position reached by play reads back
 //! from its FEN as the same position.
 
+mod common;
+
 use menagerie_rules::{Definitions, EndReason, FenError, GameResult, MENAGERIE_INI, Move, Position};
+use menagerie_testkit::Rng;
 use std::sync::OnceLock;
 
 fn defs() -> &'static Definitions {
@@ -24,34 +27,18 @@ const NODE_LIMIT: u64 = 3_000_000;
 fn run_suite(epd: &str) -> usize {
     let mut ran = 0;
     let mut failures = Vec::new();
-    for (i, line) in epd.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';').map(str::trim);
-        let fen = parts.next().expect("a FEN");
-        let mut variant = "";
-        let mut depths = Vec::new();
-        for op in parts {
-            let (name, value) = op.split_once(' ').expect("opcode and value");
-            if name == "variant" {
-                variant = value.trim();
-            } else if let Some(d) = name.strip_prefix('D') {
-                depths.push((d.parse::<u32>().expect("depth"), value.trim().parse::<u64>().expect("count")));
-            }
-        }
+    for common::EpdLine { number, fen, variant, depths } in common::epd_lines(epd) {
         let Some(def) = defs().get(variant) else { continue };
-        let pos = Position::from_fen(def, fen).unwrap_or_else(|e| panic!("line {}: {fen}: {e}", i + 1));
+        let pos = Position::from_fen(def, fen).unwrap_or_else(|e| panic!("line {number}: {fen}: {e}"));
         if !def.chess960 {
             // (Chess960 forms write castling rights as rook files.)
-            assert_eq!(pos.fen(), fen, "line {}: the FEN reads back", i + 1);
+            assert_eq!(pos.fen(), fen, "line {number}: the FEN reads back");
         }
         for (depth, count) in depths.into_iter().filter(|&(_, n)| n <= NODE_LIMIT) {
             ran += 1;
             let got = pos.perft(depth);
             if got != count {
-                failures.push(format!("line {} {variant} {fen} D{depth}: got {got}, expected {count}", i + 1));
+                failures.push(format!("line {number} {variant} {fen} D{depth}: got {got}, expected {count}"));
             }
         }
     }
@@ -252,7 +239,7 @@ fn bad_reserve_brackets_are_clear_errors() {
 
 #[test]
 fn positions_reached_by_play_read_back_from_their_fen() {
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for name in ["alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
         for _ in 0..20 {
             let mut pos = Position::start(defs().get(name).expect("defined"));
@@ -266,10 +253,7 @@ fn positions_reached_by_play_read_back_from_their_fen() {
                 if legal.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = legal[(seed % legal.len() as u64) as usize];
+                let m = legal[rng.below(legal.len())];
                 assert_eq!(pos.parse_any(&pos.san(m)), Ok(m), "{name}: SAN {} in {fen}", pos.san(m));
                 assert_eq!(pos.parse_move(&pos.move_text(m)), Ok(m));
                 assert_eq!(Move::unpack(m.pack()), Some(m), "{name}: {} in {fen}", pos.move_text(m));

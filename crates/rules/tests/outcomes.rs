@@ -1,15 +1,14 @@
 //! Game outcomes, captures and the published piece lists of variants.
 
+mod common;
+
 use std::sync::Arc;
 
+use common::{ended, pos};
 use menagerie_rules::{Definitions, EndReason, GameResult, Outcome, PieceInfo, Position, VariantDef};
 
 fn variant(name: &str) -> Arc<VariantDef> {
     Arc::clone(Definitions::builtin().get(name).expect("a built-in variant"))
-}
-
-fn pos(name: &str, fen: &str) -> Position {
-    Position::from_fen(&variant(name), fen).expect("a valid FEN")
 }
 
 #[test]
@@ -29,27 +28,18 @@ fn a_bare_king_in_shatranj_and_courier_is_an_extinction() {
     assert_eq!(p.outcome(), Some(expected));
     // A bare White king loses the same way.
     let p = pos("courier", "k11/1r10/12/12/12/12/12/11K b - - 0 1");
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Extinction, result: GameResult::BlackWins, white_ended: true })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Extinction, GameResult::BlackWins, true));
 }
 
 #[test]
 fn checkmate_in_capablanca() {
     let p = pos("capablanca", "k9/1Q8/K9/10/10/10/10/10 b - - 0 1");
     assert!(p.in_check());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Checkmate, result: GameResult::WhiteWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Checkmate, GameResult::WhiteWins, false));
     // The archbishop's knight check with its bishop guarding the flight square.
     let p = pos("capablanca", "k9/ppA7/10/10/10/10/10/9K b - - 0 1");
     assert!(p.legal_moves().is_empty());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Checkmate, result: GameResult::WhiteWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Checkmate, GameResult::WhiteWins, false));
     let p = pos("capablanca", "k9/ppA7/10/10/10/10/10/9K w - - 0 1");
     assert_eq!(p.outcome(), None);
 }
@@ -60,16 +50,10 @@ fn stalemate_values() {
     let p = pos("shatranj", "k7/Q7/1K6/8/8/8/8/8 b - - 0 1");
     assert!(p.legal_moves().is_empty());
     assert!(!p.in_check());
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Stalemate, result: GameResult::WhiteWins, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Stalemate, GameResult::WhiteWins, false));
     // Chess: a draw.
     let p = pos("chess", "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1");
-    assert_eq!(
-        p.outcome(),
-        Some(Outcome { reason: EndReason::Stalemate, result: GameResult::Draw, white_ended: false })
-    );
+    assert_eq!(p.outcome(), ended(EndReason::Stalemate, GameResult::Draw, false));
 }
 
 #[test]

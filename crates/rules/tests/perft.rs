@@ -6,6 +6,8 @@
 //! Fairy-Stockfish's counts), and lichess's antichess, horde and atomic
 //! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts).
 
+mod common;
+
 use menagerie_rules::{Definitions, Position};
 
 const EPD: &str = concat!(
@@ -25,27 +27,10 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
-    for (i, line) in EPD.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';').map(str::trim);
-        let fen = parts.next().expect("a FEN").to_string();
-        let mut variant = String::new();
-        let mut depths = Vec::new();
-        for op in parts {
-            let (name, value) = op.split_once(' ').expect("opcode and value");
-            if name == "variant" {
-                variant = value.trim().to_string();
-            } else {
-                let depth = name.trim_start_matches('D').parse().expect("depth");
-                depths.push((depth, value.trim().parse().expect("count")));
-            }
-        }
-        assert!(!variant.is_empty(), "line {}: no ;variant", i + 1);
-        for (depth, count) in depths {
-            out.push(Case { line: i + 1, variant: variant.clone(), fen: fen.clone(), depth, count });
+    for l in common::epd_lines(EPD) {
+        assert!(!l.variant.is_empty(), "line {}: no ;variant", l.number);
+        for (depth, count) in l.depths {
+            out.push(Case { line: l.number, variant: l.variant.to_string(), fen: l.fen.to_string(), depth, count });
         }
     }
     out

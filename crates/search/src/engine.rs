@@ -56,6 +56,23 @@ pub struct SearchResult<M = Move> {
 }
 
 impl<M> SearchResult<M> {
+    /// This result in other moves: `line` rewrites a sequence of moves
+    /// played from the root (the best move then the ponder move, and each
+    /// line's variation), e.g. a backend's moves into the game's.
+    pub fn map_lines<N>(self, line: impl Fn(&[M]) -> Vec<N>) -> SearchResult<N> {
+        let best: Vec<M> = self.best.into_iter().chain(self.ponder).collect();
+        let mut moves = line(&best).into_iter();
+        SearchResult {
+            best: moves.next(),
+            ponder: moves.next(),
+            score: self.score,
+            depth: self.depth,
+            nodes: self.nodes,
+            time_ms: self.time_ms,
+            lines: self.lines.into_iter().map(|i| i.map_pv(&line)).collect(),
+        }
+    }
+
     /// The result of a search that found nothing.
     fn empty() -> Self {
         SearchResult {
@@ -229,13 +246,13 @@ impl Engine {
                     options: self.options,
                     history: compiled.history.clone(),
                     only,
-                    on_info: Box::new(move |i| on_info(answer_info(&report, i, |r, pv| compiled_line(r, pv)))),
+                    on_info: Box::new(move |i: Info<CompiledMove>| on_info(i.map_pv(|pv| compiled_line(&report, pv)))),
                     use_nnue: self.use_nnue,
                 };
                 Box::new(move || {
                     let SearchRoot::Compiled(c) = &*root else { return SearchResult::empty() };
                     let r = c.position.visit(run);
-                    answer(r, |pv| c.line(pv))
+                    r.map_lines(|pv| c.line(pv))
                 })
             }
             SearchRoot::Data { position, history } => {
@@ -250,10 +267,10 @@ impl Engine {
                     options: self.options,
                     history: history.clone(),
                     only: limits.searchmoves.iter().filter_map(|m| m.data()).collect(),
-                    on_info: Box::new(move |i: Info<DataMove>| on_info(answer_info(&(), i, |_, pv| face_moves(pv)))),
+                    on_info: Box::new(move |i: Info<DataMove>| on_info(i.map_pv(face_moves))),
                 };
                 let pos = DataPosition::new((**position).clone());
-                Box::new(move || answer(search.run(&pos, eval), face_moves))
+                Box::new(move || search.run(&pos, eval).map_lines(face_moves))
             }
         };
         // The search thread reports to the caller's tracing subscriber, its
@@ -289,36 +306,6 @@ fn compiled_line(root: &SearchRoot, pv: &[CompiledMove]) -> Vec<Move> {
 /// engine's search: no twin to map from).
 fn face_moves<M: Copy + Into<Move>>(pv: &[M]) -> Vec<Move> {
     pv.iter().map(|&m| m.into()).collect()
-}
-
-/// An info line of a backend's search in the game's moves.
-fn answer_info<R: ?Sized, M>(root: &R, i: Info<M>, line: impl Fn(&R, &[M]) -> Vec<Move>) -> Info {
-    Info {
-        depth: i.depth,
-        seldepth: i.seldepth,
-        multipv: i.multipv,
-        score: i.score,
-        nodes: i.nodes,
-        nps: i.nps,
-        time_ms: i.time_ms,
-        hashfull: i.hashfull,
-        pv: line(root, &i.pv),
-    }
-}
-
-/// A backend's search result in the game's moves.
-fn answer<M: Copy>(r: SearchResult<M>, line: impl Fn(&[M]) -> Vec<Move>) -> SearchResult {
-    let best: Vec<M> = r.best.into_iter().chain(r.ponder).collect();
-    let moves = line(&best);
-    SearchResult {
-        best: moves.first().copied(),
-        ponder: moves.get(1).copied(),
-        score: r.score,
-        depth: r.depth,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        lines: r.lines.into_iter().map(|i| answer_info(&(), i, |_, pv| line(pv))).collect(),
-    }
 }
 
 struct Run {

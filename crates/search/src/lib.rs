@@ -119,3 +119,21 @@ pub struct Info<M = Move> {
     /// The variation.
     pub pv: Vec<M>,
 }
+
+impl<M> Info<M> {
+    /// This line with its variation rewritten by `line` (e.g. a backend's
+    /// moves into the game's).
+    pub fn map_pv<N>(self, line: impl FnOnce(&[M]) -> Vec<N>) -> Info<N> {
+        Info {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            nodes: self.nodes,
+            nps: self.nps,
+            time_ms: self.time_ms,
+            hashfull: self.hashfull,
+            pv: line(&self.pv),
+        }
+    }
+}

@@ -44,30 +44,7 @@ fn set(e: &mut Engine, p: Position, moves: &[Move]) -> Result<(), IllegalMoveAt>
 
 /// A search's result in the data engine's moves.
 fn data(r: SearchResult) -> SearchResult<Move> {
-    let line = |pv: &[menagerie_game::Move]| pv.iter().map(|m| m.data().unwrap()).collect::<Vec<Move>>();
-    SearchResult {
-        best: r.best.map(|m| m.data().unwrap()),
-        ponder: r.ponder.map(|m| m.data().unwrap()),
-        score: r.score,
-        depth: r.depth,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        lines: r
-            .lines
-            .into_iter()
-            .map(|i| menagerie_search::Info {
-                depth: i.depth,
-                seldepth: i.seldepth,
-                multipv: i.multipv,
-                score: i.score,
-                nodes: i.nodes,
-                nps: i.nps,
-                time_ms: i.time_ms,
-                hashfull: i.hashfull,
-                pv: line(&i.pv),
-            })
-            .collect(),
-    }
+    r.map_lines(|pv| pv.iter().map(|m| m.data().unwrap()).collect())
 }
 
 /// Where `e` searches its game: on a compiled twin or not.
@@ -335,15 +312,34 @@ const VARIANTS: [&str; 14] = [
     "my-alseid",
 ];
 
-#[test]
-fn best_move_is_always_legal() {
+/// Calls `check` on `games` random games of every variant of [`VARIANTS`]
+/// (their name, start and moves), drawn from the seed `rng` with `plies`
+/// choosing each game's length.
+fn random_games(
+    mut rng: u64,
+    games: usize,
+    plies: impl Fn(&mut u64) -> u32,
+    mut check: impl FnMut(&str, Position, Vec<Move>),
+) {
     let defs = defs();
-    let mut e = engine();
-    let mut rng = 7u64;
     for variant in VARIANTS {
         let def = defs.get(variant).unwrap();
-        for _ in 0..12 {
-            let (start, moves) = random_position(def, next(&mut rng), (next(&mut rng) % 120) as u32);
+        for _ in 0..games {
+            let seed = next(&mut rng);
+            let (start, moves) = random_position(def, seed, plies(&mut rng));
+            check(variant, start, moves);
+        }
+    }
+}
+
+#[test]
+fn best_move_is_always_legal() {
+    let mut e = engine();
+    random_games(
+        7,
+        12,
+        |rng| (next(rng) % 120) as u32,
+        |variant, start, moves| {
             set(&mut e, start, &moves).unwrap();
             let p = e.position().data().unwrap().clone();
             let r = data(e.search(Limits { nodes: Some(3000), ..Limits::default() }, |_| {}));
@@ -356,19 +352,19 @@ fn best_move_is_always_legal() {
                 let q = p.play(r.best.unwrap());
                 assert!(q.legal_moves().contains(&reply), "{variant} {}: ponder", p.fen());
             }
-        }
-    }
+        },
+    );
 }
 
 #[test]
 fn piece_square_slots_are_distinct_and_within_the_games_count() {
-    let defs = defs();
-    let mut rng = 11u64;
-    for variant in VARIANTS {
-        let def = defs.get(variant).unwrap();
-        let mut seen = std::collections::HashMap::new();
-        for _ in 0..6 {
-            let (start, moves) = random_position(def, next(&mut rng), 100);
+    // What each variant's slots stand for, as first seen.
+    let mut seen = std::collections::HashMap::new();
+    random_games(
+        11,
+        6,
+        |_| 100,
+        |variant, start, moves| {
             let mut p = start;
             for m in moves {
                 let d = DataPosition::new(p.clone());
@@ -382,12 +378,16 @@ fn piece_square_slots_are_distinct_and_within_the_games_count() {
                     };
                     assert!(slot < slots, "{variant}: slot {slot} of {slots}");
                     let id = (piece.white, piece.kind, r.to_square());
-                    assert_eq!(*seen.entry(slot).or_insert(id), id, "{variant}: slot {slot} shared");
+                    assert_eq!(
+                        *seen.entry((variant.to_string(), slot)).or_insert(id),
+                        id,
+                        "{variant}: slot {slot} shared"
+                    );
                 }
                 p = p.play(m);
             }
-        }
-    }
+        },
+    );
 }
 
 #[test]
@@ -442,21 +442,17 @@ fn illegal_history_is_rejected() {
 
 #[test]
 fn moves_pack_and_unpack() {
-    let defs = defs();
-    let mut rng = 11u64;
-    for variant in VARIANTS {
-        let def = defs.get(variant).unwrap();
-        for _ in 0..8 {
-            let (start, moves) = random_position(def, next(&mut rng), (next(&mut rng) % 60) as u32);
-            let mut p = start;
-            for m in moves {
-                p = p.play(m);
-            }
+    random_games(
+        11,
+        8,
+        |rng| (next(rng) % 60) as u32,
+        |variant, start, moves| {
+            let p = moves.into_iter().fold(start, |p, m| p.play(m));
             for m in p.legal_moves() {
                 assert_eq!(Move::unpack(m.pack()), Some(m), "{variant} {}", p.move_text(m));
             }
-        }
-    }
+        },
+    );
 }
 
 proptest! {

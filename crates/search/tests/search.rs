@@ -22,30 +22,7 @@ fn search(v: VariantId, f: &str, limits: Limits) -> SearchResult<Move> {
 
 /// A compiled game's search result in the compiled core's moves.
 fn compiled(r: SearchResult) -> SearchResult<Move> {
-    SearchResult {
-        best: r.best.map(|m| m.compiled().unwrap()),
-        ponder: r.ponder.map(|m| m.compiled().unwrap()),
-        score: r.score,
-        depth: r.depth,
-        nodes: r.nodes,
-        time_ms: r.time_ms,
-        lines: r.lines.into_iter().map(compiled_info).collect(),
-    }
-}
-
-/// A compiled game's info line in the compiled core's moves.
-fn compiled_info(i: Info) -> Info<Move> {
-    Info {
-        depth: i.depth,
-        seldepth: i.seldepth,
-        multipv: i.multipv,
-        score: i.score,
-        nodes: i.nodes,
-        nps: i.nps,
-        time_ms: i.time_ms,
-        hashfull: i.hashfull,
-        pv: i.pv.iter().map(|m| m.compiled().unwrap()).collect(),
-    }
+    r.map_lines(|pv| pv.iter().map(|m| m.compiled().unwrap()).collect())
 }
 
 /// Asserts the search proves mate in `n` and returns the first move.
@@ -64,12 +41,30 @@ fn mate_in(v: VariantId, f: &str, n: i32) -> String {
     uci::format(v, r.best.unwrap())
 }
 
+/// The kind of the move `best` (in UCI) of the position `f`.
+fn kind_of(v: VariantId, f: &str, best: &str) -> MoveKind {
+    let p = fen::parse(v, f).unwrap();
+    uci::parse(&p, best).unwrap().kind
+}
+
 #[test]
-fn chess_mates_in_one_two_three() {
+fn chess_mate_in_one() {
     assert_eq!(mate_in(VariantId::Chess, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1), "a1a8");
-    mate_in(VariantId::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1", 2);
-    mate_in(VariantId::Chess, "3k3B/NP6/p3p3/P5r1/8/q2PKP2/8/1R6 w - - 2 58", 2);
-    mate_in(VariantId::Chess, "7r/r1pk1p2/p5b1/P1bpRqPn/3P2nP/2N5/2Q1P1KP/2B2B1R b - - 0 32", 3);
+}
+
+#[test]
+fn mates_in_two_and_three() {
+    for (v, f, n) in [
+        (VariantId::Chess, "k7/8/2K5/8/8/8/8/7R w - - 0 1", 2),
+        (VariantId::Chess, "3k3B/NP6/p3p3/P5r1/8/q2PKP2/8/1R6 w - - 2 58", 2),
+        (VariantId::Chess, "7r/r1pk1p2/p5b1/P1bpRqPn/3P2nP/2N5/2Q1P1KP/2B2B1R b - - 0 32", 3),
+        (VariantId::Alpaca, "1r5k/1pr5/1N1p2Q1/p1pB2P1/P3p2K/2n1P1P1/P2B3P/RNA4R[] w - - 5 41", 2),
+        (VariantId::Alpaca, "6r1/rp1b1kp1/3Rppap/2p1qP1K/p5P1/P2Q3P/1B1AN3/N4n1R[] w - - 4 46", 3),
+        (VariantId::Alseid, "N7/6p1/6k1/2B1Ppb1/2PpQPn1/3R1qNK/8/8[] w - - 4 63", 2),
+        (VariantId::Alseid, "3s2r1/k4P2/2p2b2/P1pP1p1p/KPn5/2Q5/1r6/7R[] b - - 0 57", 3),
+    ] {
+        mate_in(v, f, n);
+    }
 }
 
 #[test]
@@ -77,8 +72,6 @@ fn alpaca_mate_needs_a_gate_entry() {
     // The only mate: the knight leaves g1 and the entering Alpaca checks the king on h1.
     let f = "1r1Qa1nr/4b3/4P2p/pp2p1p1/P1P1Pp2/3B1PB1/1N2K3/2R3Nk[A@g] w - - 0 42";
     assert_eq!(mate_in(VariantId::Alpaca, f, 1), "g1h3");
-    mate_in(VariantId::Alpaca, "1r5k/1pr5/1N1p2Q1/p1pB2P1/P3p2K/2n1P1P1/P2B3P/RNA4R[] w - - 5 41", 2);
-    mate_in(VariantId::Alpaca, "6r1/rp1b1kp1/3Rppap/2p1qP1K/p5P1/P2Q3P/1B1AN3/N4n1R[] w - - 4 46", 3);
 }
 
 #[test]
@@ -86,11 +79,7 @@ fn alseid_mate_needs_a_kidnap() {
     let f = "r1b1kb2/p5p1/n2sq3/1p1pPnr1/1P2PPQP/2P5/PBN5/RS1K1B1R[] b - - 7 29";
     let best = mate_in(VariantId::Alseid, f, 1);
     assert_eq!(best, "d6d8");
-    let p = fen::parse(VariantId::Alseid, f).unwrap();
-    let m = menagerie_notation::uci::parse(&p, &best).unwrap();
-    assert_eq!(m.kind, MoveKind::Kidnap);
-    mate_in(VariantId::Alseid, "N7/6p1/6k1/2B1Ppb1/2PpQPn1/3R1qNK/8/8[] w - - 4 63", 2);
-    mate_in(VariantId::Alseid, "3s2r1/k4P2/2p2b2/P1pP1p1p/KPn5/2Q5/1r6/7R[] b - - 0 57", 3);
+    assert_eq!(kind_of(VariantId::Alseid, f, &best), MoveKind::Kidnap);
 }
 
 #[test]
@@ -100,8 +89,7 @@ fn camel_rhino_mates_need_a_takeover_or_a_swap() {
     assert!(best == "g4f6t" || best == "g4e5t", "{best}");
     let f = "2r1z1kr2/1p1b6/1p1b5n/1qpp1w2p1/3hz5/PP1B2pRp1/1BP1KP3P/4PRPW2/4qC4/2H1c1N2P b - - 0 50";
     let best = mate_in(VariantId::CamelRhino, f, 1);
-    let p = fen::parse(VariantId::CamelRhino, f).unwrap();
-    assert_eq!(menagerie_notation::uci::parse(&p, &best).unwrap().kind, MoveKind::Swap);
+    assert_eq!(kind_of(VariantId::CamelRhino, f, &best), MoveKind::Swap);
 }
 
 #[test]

@@ -131,6 +131,25 @@ pub struct DrawRule {
     pub score: i32,
 }
 
+/// What every game of a match is played under: the clocks, adjudication,
+/// the time allowances and the PGN labels.
+#[derive(Clone, Debug)]
+pub struct Conditions {
+    /// The clocks, for an engine without its own ([`EngineConfig::time`]).
+    pub time: TimeControl,
+    /// Score-based adjudication.
+    pub adjudication: Adjudication,
+    /// Time an engine may exceed its clock by before it loses on time.
+    pub time_margin: Duration,
+    /// Longest wait for a move when no clock limits it (fixed nodes or
+    /// depth), and the extra wait beyond a fixed move time.
+    pub move_timeout: Duration,
+    /// PGN `Event`.
+    pub event: String,
+    /// PGN `Site`.
+    pub site: String,
+}
+
 /// Everything needed to play one game.
 #[derive(Clone, Debug)]
 pub struct GameSpec {
@@ -141,19 +160,8 @@ pub struct GameSpec {
     /// The position the game starts from (the opening's own position) and
     /// the book moves played from it before the engines take over.
     pub opening: Opening,
-    /// The clocks, for an engine without its own ([`EngineConfig::time`]).
-    pub time: TimeControl,
-    /// Score-based adjudication.
-    pub adjudication: Adjudication,
-    /// Time an engine may exceed its clock by before it loses on time.
-    pub time_margin: Duration,
-    /// Longest wait for a move when no clock limits it (fixed nodes or
-    /// depth), and the extra wait beyond a fixed move time.
-    pub move_timeout: Duration,
-    /// PGN tags `Event`, `Site`, `Round`.
-    pub event: String,
-    /// PGN `Site`.
-    pub site: String,
+    /// The match's conditions.
+    pub conditions: Conditions,
     /// PGN `Round`.
     pub round: String,
 }
@@ -161,7 +169,8 @@ pub struct GameSpec {
 impl GameSpec {
     /// White's and Black's time controls: each engine's own, else the game's.
     pub fn times(&self) -> [TimeControl; 2] {
-        [self.white.time.unwrap_or(self.time), self.black.time.unwrap_or(self.time)]
+        let time = self.conditions.time;
+        [self.white.time.unwrap_or(time), self.black.time.unwrap_or(time)]
     }
 }
 
@@ -271,8 +280,8 @@ pub fn play(spec: &GameSpec, stop: &AtomicBool) -> GameRecord {
 
 /// Plays one game of either kind: `book_ok` is false when a book move was illegal.
 fn play_with<R: Referee>(spec: &GameSpec, (mut game, book_ok): (R, bool), stop: &AtomicBool) -> GameRecord {
-    game.set_tag("Event", &spec.event);
-    game.set_tag("Site", &spec.site);
+    game.set_tag("Event", &spec.conditions.event);
+    game.set_tag("Site", &spec.conditions.site);
     game.set_tag("Date", &today());
     game.set_tag("Round", &spec.round);
     game.set_tag("White", &spec.white.name);
@@ -334,7 +343,7 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
             break Termination::Stopped;
         }
         let side = game.side_to_move();
-        if let Some(max) = spec.adjudication.max_moves
+        if let Some(max) = spec.conditions.adjudication.max_moves
             && game.fullmoves_played() >= max
         {
             break Termination::MaxMoves;
@@ -346,9 +355,9 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
         }
         let limits = go_limits(&times[idx], clocks, increments, own_moves[idx]);
         let timeout = match (clocks[idx], times[idx]) {
-            (Some(c), _) => c + spec.time_margin,
-            (None, TimeControl::MoveTime(t)) => t + spec.time_margin.max(spec.move_timeout),
-            _ => spec.move_timeout,
+            (Some(c), _) => c + spec.conditions.time_margin,
+            (None, TimeControl::MoveTime(t)) => t + spec.conditions.time_margin.max(spec.conditions.move_timeout),
+            _ => spec.conditions.move_timeout,
         };
         let started = Instant::now();
         let answer = game.think(engine, &limits, timeout);
@@ -359,7 +368,7 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
             Err(error) => break Termination::Engine { loser: side, error },
         };
         if let Some(c) = clocks[idx].as_mut() {
-            if elapsed > *c + spec.time_margin {
+            if elapsed > *c + spec.conditions.time_margin {
                 break Termination::Flag(side);
             }
             *c = c.saturating_sub(elapsed);
@@ -386,7 +395,7 @@ fn run<R: Referee>(spec: &GameSpec, game: &mut R, stop: &AtomicBool) -> (Termina
         game.comment_last(move_comment(thought.score, thought.depth, elapsed, clocks[idx]));
         if let Some(s) = thought.score {
             history.push((side, if side == Color::White { s } else { -s }));
-            if let Some(t) = adjudicate(&spec.adjudication, &history, game.fullmoves_played()) {
+            if let Some(t) = adjudicate(&spec.conditions.adjudication, &history, game.fullmoves_played()) {
                 break t;
             }
         }

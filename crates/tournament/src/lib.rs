@@ -27,7 +27,7 @@ pub mod referee;
 pub mod stats;
 
 pub use engine::{EngineConfig, EngineError, Protocol};
-pub use game::{Adjudication, DrawRule, GameRecord, GameSpec, ResignRule, Termination, TimeControl};
+pub use game::{Adjudication, Conditions, DrawRule, GameRecord, GameSpec, ResignRule, Termination, TimeControl};
 pub use openings::Opening;
 pub use referee::{Pgn, RulesEnd};
 pub use stats::{Score, Sprt, SprtState};
@@ -41,7 +41,6 @@ use menagerie_variants::VariantId;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
-use std::time::Duration;
 
 /// A whole match or tournament.
 #[derive(Clone, Debug)]
@@ -65,18 +64,9 @@ pub struct MatchConfig {
     pub repeat: u32,
     /// Games played at the same time.
     pub concurrency: usize,
-    /// The clocks.
-    pub time: TimeControl,
-    /// Score adjudication.
-    pub adjudication: Adjudication,
-    /// Allowed overrun of a clock.
-    pub time_margin: Duration,
-    /// Longest wait for a move not limited by a clock.
-    pub move_timeout: Duration,
-    /// PGN `Event`.
-    pub event: String,
-    /// PGN `Site`.
-    pub site: String,
+    /// What every game is played under: clocks, adjudication, allowances,
+    /// PGN labels.
+    pub conditions: Conditions,
     /// Stop early when this test decides (two engines only).
     pub sprt: Option<Sprt>,
 }
@@ -277,12 +267,7 @@ fn spec(config: &MatchConfig, p: Pairing) -> GameSpec {
         white: config.engines[p.white].clone(),
         black: config.engines[p.black].clone(),
         opening,
-        time: config.time,
-        adjudication: config.adjudication,
-        time_margin: config.time_margin,
-        move_timeout: config.move_timeout,
-        event: config.event.clone(),
-        site: config.site.clone(),
+        conditions: config.conditions.clone(),
         round: p.number.to_string(),
     }
 }

@@ -6,7 +6,7 @@
 //! and the PGN record.
 
 use crate::engine::{Engine, EngineError, GoLimits, Thought};
-use menagerie_notation::pgn::{DataPgnGame, GameResult, PgnGame, PgnMove};
+use menagerie_notation::pgn::{DataPgnGame, GameResult, PgnGame, PgnMove, PgnPosition};
 use menagerie_pieces::Color;
 use menagerie_variants::{AnyPosition, Game, Move, Outcome};
 use std::time::Duration;
@@ -77,10 +77,30 @@ impl Pgn {
     }
 }
 
+/// The positions of a game record that a [`Pgn`] holds.
+pub(crate) trait Recorded: PgnPosition + Sized {
+    /// The finished game's record as a [`Pgn`].
+    fn pgn(record: PgnGame<Self>) -> Pgn;
+}
+
+impl Recorded for AnyPosition {
+    fn pgn(record: PgnGame) -> Pgn {
+        Pgn::Compiled(record)
+    }
+}
+
+impl Recorded for menagerie_rules::Position {
+    fn pgn(record: DataPgnGame) -> Pgn {
+        Pgn::Data(record)
+    }
+}
+
 /// What the match loop needs of a game.
 pub(crate) trait Referee {
     /// The game's moves.
     type Move: Copy;
+    /// The positions of the game's PGN record.
+    type Record: Recorded;
 
     /// The side to move.
     fn side_to_move(&self) -> Color;
@@ -103,14 +123,32 @@ pub(crate) trait Referee {
     ) -> Result<Thought<Self::Move>, EngineError>;
     /// Plays and records a move; `Err` with its notation if it is illegal.
     fn play(&mut self, m: Self::Move) -> Result<(), String>;
+    /// The game's PGN record.
+    fn record(&mut self) -> &mut PgnGame<Self::Record>;
+    /// The game's PGN record, the game over.
+    fn into_record(self) -> PgnGame<Self::Record>;
+
     /// Adds a comment after the last move (false when there is none).
-    fn comment_last(&mut self, text: String) -> bool;
+    fn comment_last(&mut self, text: String) -> bool {
+        self.record().comment_last(text)
+    }
     /// Adds a comment before the first move.
-    fn comment_game(&mut self, text: String);
+    fn comment_game(&mut self, text: String) {
+        self.record().comment_game(text);
+    }
     /// Sets a PGN tag.
-    fn set_tag(&mut self, name: &str, value: &str);
+    fn set_tag(&mut self, name: &str, value: &str) {
+        self.record().set_tag(name, value);
+    }
     /// The PGN with its result.
-    fn into_pgn(self, result: GameResult) -> Pgn;
+    fn into_pgn(self, result: GameResult) -> Pgn
+    where
+        Self: Sized,
+    {
+        let mut pgn = self.into_record();
+        pgn.result = result;
+        Self::Record::pgn(pgn)
+    }
 }
 
 /// A game of a compiled variant.
@@ -139,6 +177,7 @@ impl CompiledGame {
 
 impl Referee for CompiledGame {
     type Move = Move;
+    type Record = AnyPosition;
 
     fn side_to_move(&self) -> Color {
         self.game.position().side_to_move()
@@ -178,21 +217,12 @@ impl Referee for CompiledGame {
         Ok(())
     }
 
-    fn comment_last(&mut self, text: String) -> bool {
-        self.pgn.comment_last(text)
+    fn record(&mut self) -> &mut PgnGame<AnyPosition> {
+        &mut self.pgn
     }
 
-    fn comment_game(&mut self, text: String) {
-        self.pgn.comment_game(text);
-    }
-
-    fn set_tag(&mut self, name: &str, value: &str) {
-        self.pgn.set_tag(name, value);
-    }
-
-    fn into_pgn(mut self, result: GameResult) -> Pgn {
-        self.pgn.result = result;
-        Pgn::Compiled(self.pgn)
+    fn into_record(self) -> PgnGame<AnyPosition> {
+        self.pgn
     }
 }
 
@@ -222,6 +252,7 @@ impl DataGame {
 
 impl Referee for DataGame {
     type Move = menagerie_rules::Move;
+    type Record = menagerie_rules::Position;
 
     fn side_to_move(&self) -> Color {
         if self.game.current().white_to_move() { Color::White } else { Color::Black }
@@ -270,21 +301,12 @@ impl Referee for DataGame {
         Ok(())
     }
 
-    fn comment_last(&mut self, text: String) -> bool {
-        self.pgn.comment_last(text)
+    fn record(&mut self) -> &mut PgnGame<menagerie_rules::Position> {
+        &mut self.pgn
     }
 
-    fn comment_game(&mut self, text: String) {
-        self.pgn.comment_game(text);
-    }
-
-    fn set_tag(&mut self, name: &str, value: &str) {
-        self.pgn.set_tag(name, value);
-    }
-
-    fn into_pgn(mut self, result: GameResult) -> Pgn {
-        self.pgn.result = result;
-        Pgn::Data(self.pgn)
+    fn into_record(self) -> PgnGame<menagerie_rules::Position> {
+        self.pgn
     }
 }
 

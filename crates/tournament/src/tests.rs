@@ -21,12 +21,14 @@ fn config(
         rounds,
         repeat,
         concurrency: 1,
-        time: TimeControl::Nodes(1),
-        adjudication: Adjudication::default(),
-        time_margin: Duration::ZERO,
-        move_timeout: Duration::from_secs(1),
-        event: String::new(),
-        site: String::new(),
+        conditions: Conditions {
+            time: TimeControl::Nodes(1),
+            adjudication: Adjudication::default(),
+            time_margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(1),
+            event: String::new(),
+            site: String::new(),
+        },
         sprt: None,
     }
 }

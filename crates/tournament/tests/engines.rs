@@ -13,8 +13,8 @@
 use menagerie_notation::pgn::GameResult;
 use menagerie_rules::{Definitions, EndReason, Position};
 use menagerie_tournament::{
-    Adjudication, EngineConfig, EngineError, Event, GameRecord, MatchConfig, MatchVariant, Opening, Protocol, RulesEnd,
-    Termination, TimeControl, Tournament, openings,
+    Adjudication, Conditions, EngineConfig, EngineError, Event, GameRecord, MatchConfig, MatchVariant, Opening,
+    Protocol, RulesEnd, Termination, TimeControl, Tournament, openings,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -25,15 +25,25 @@ fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
+/// Fairy-Stockfish, or `None` after saying the test is skipped.
 fn fairy_stockfish() -> Option<PathBuf> {
-    match std::env::var_os("MENAGERIE_FAIRY_STOCKFISH") {
+    let found = match std::env::var_os("MENAGERIE_FAIRY_STOCKFISH") {
         Some(p) if Path::new(&p).is_file() => Some(PathBuf::from(p)),
         _ => on_path("fairy-stockfish").or_else(|| on_path("fairy-stockfish-largeboard")),
+    };
+    if found.is_none() {
+        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
     }
+    found
 }
 
+/// Stockfish, or `None` after saying the test is skipped.
 fn stockfish() -> Option<PathBuf> {
-    on_path("stockfish").or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()))
+    let found = on_path("stockfish").or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()));
+    if found.is_none() {
+        println!("skipped: no Stockfish (apt-get install stockfish)");
+    }
+    found
 }
 
 fn engine(command: &Path, name: &str) -> EngineConfig {
@@ -41,6 +51,25 @@ fn engine(command: &Path, name: &str) -> EngineConfig {
     e.name = name.to_string();
     e.options = vec![("Hash".into(), "16".into()), ("Threads".into(), "1".into())];
     e
+}
+
+/// An engine spoken to over XBoard (which takes no UCI options).
+fn xboard_engine(command: &Path, name: &str) -> EngineConfig {
+    let mut e = engine(command, name);
+    e.protocol = Protocol::Xboard;
+    e.options.clear();
+    e
+}
+
+/// The built-in data variant `name`.
+fn data_variant(defs: &Definitions, name: &str) -> MatchVariant {
+    MatchVariant::Data(defs.get(name).expect("built in").clone())
+}
+
+/// A match of `variant` from its start position.
+fn from_start(engines: Vec<EngineConfig>, variant: MatchVariant, time: TimeControl) -> MatchConfig {
+    let openings = vec![Opening::start_of(&variant)];
+    config(engines, variant, openings, time)
 }
 
 fn config(engines: Vec<EngineConfig>, variant: MatchVariant, openings: Vec<Opening>, time: TimeControl) -> MatchConfig {
@@ -53,12 +82,14 @@ fn config(engines: Vec<EngineConfig>, variant: MatchVariant, openings: Vec<Openi
         rounds: 1,
         repeat: 2,
         concurrency: 2,
-        time,
-        adjudication: Adjudication { max_moves: Some(200), ..Adjudication::default() },
-        time_margin: Duration::from_millis(100),
-        move_timeout: Duration::from_secs(30),
-        event: "test".into(),
-        site: "?".into(),
+        conditions: Conditions {
+            time,
+            adjudication: Adjudication { max_moves: Some(200), ..Adjudication::default() },
+            time_margin: Duration::from_millis(100),
+            move_timeout: Duration::from_secs(30),
+            event: "test".into(),
+            site: "?".into(),
+        },
         sprt: None,
     }
 }
@@ -159,10 +190,7 @@ fn check_data_game(defs: &Definitions, variant: &str, record: &GameRecord) {
 
 #[test]
 fn fairy_stockfish_plays_capablanca_and_makruk() {
-    let Some(fsf) = fairy_stockfish() else {
-        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
-        return;
-    };
+    let Some(fsf) = fairy_stockfish() else { return };
     let defs = Definitions::builtin();
     for (variant, openings) in
         [("capablanca", None), ("makruk", Some("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1"))]
@@ -212,10 +240,7 @@ fn fairy_stockfish_plays_capablanca_and_makruk() {
 
 #[test]
 fn a_chess960_data_variant_is_played_with_uci_chess960() {
-    let Some(fsf) = fairy_stockfish() else {
-        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
-        return;
-    };
+    let Some(fsf) = fairy_stockfish() else { return };
     let defs = Definitions::builtin();
     // Fairy-Stockfish plays it as seirawan with UCI_Chess960 (castling
     // written king-takes-rook), from a shuffled start where castling comes soon.
@@ -240,23 +265,14 @@ fn a_chess960_data_variant_is_played_with_uci_chess960() {
 
 #[test]
 fn an_engine_playing_another_variant_loses_by_an_illegal_move() {
-    let Some(fsf) = fairy_stockfish() else {
-        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
-        return;
-    };
+    let Some(fsf) = fairy_stockfish() else { return };
     let defs = Definitions::builtin();
-    let def = defs.get("makruk").expect("built in").clone();
     // Told chess instead of makruk: every chess move from its start position
     // lands on a makruk pawn or starts from an empty square.
     let mut wrong = engine(&fsf, "Confused");
     wrong.variant_names.push(("makruk".into(), "chess".into()));
-    let variant = MatchVariant::Data(def);
-    let config = config(
-        vec![engine(&fsf, "FSF"), wrong],
-        variant.clone(),
-        vec![Opening::start_of(&variant)],
-        TimeControl::Depth(4),
-    );
+    let variant = data_variant(&defs, "makruk");
+    let config = from_start(vec![engine(&fsf, "FSF"), wrong], variant, TimeControl::Depth(4));
     for g in play(&config) {
         let confused = if g.pgn.tag("White") == Some("Confused") { "White" } else { "Black" };
         match &g.termination {
@@ -270,21 +286,11 @@ fn an_engine_playing_another_variant_loses_by_an_illegal_move() {
 
 #[test]
 fn xboard_engines_are_refused_for_data_variants() {
-    let Some(fsf) = fairy_stockfish() else {
-        println!("skipped: no Fairy-Stockfish (set MENAGERIE_FAIRY_STOCKFISH or put fairy-stockfish on the PATH)");
-        return;
-    };
+    let Some(fsf) = fairy_stockfish() else { return };
     let defs = Definitions::builtin();
-    let variant = MatchVariant::Data(defs.get("shatranj").expect("built in").clone());
-    let mut xb = engine(&fsf, "XB");
-    xb.protocol = Protocol::Xboard;
-    xb.options.clear();
-    let config = config(
-        vec![engine(&fsf, "UCI"), xb],
-        variant.clone(),
-        vec![Opening::start_of(&variant)],
-        TimeControl::Depth(2),
-    );
+    let variant = data_variant(&defs, "shatranj");
+    let xb = xboard_engine(&fsf, "XB");
+    let config = from_start(vec![engine(&fsf, "UCI"), xb], variant, TimeControl::Depth(2));
     for g in play(&config) {
         match &g.termination {
             Termination::Engine { error: EngineError::Unsupported(why), .. } => {
@@ -297,18 +303,10 @@ fn xboard_engines_are_refused_for_data_variants() {
 
 #[test]
 fn an_engine_without_uci_variant_cannot_play_a_data_variant() {
-    let Some(sf) = stockfish() else {
-        println!("skipped: no Stockfish (apt-get install stockfish)");
-        return;
-    };
+    let Some(sf) = stockfish() else { return };
     let defs = Definitions::builtin();
-    let variant = MatchVariant::Data(defs.get("makruk").expect("built in").clone());
-    let config = config(
-        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
-        variant.clone(),
-        vec![Opening::start_of(&variant)],
-        TimeControl::Depth(2),
-    );
+    let variant = data_variant(&defs, "makruk");
+    let config = from_start(vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")], variant, TimeControl::Depth(2));
     for g in play(&config) {
         // White's engine is set up first, and fails first.
         match &g.termination {
@@ -323,17 +321,9 @@ fn an_engine_without_uci_variant_cannot_play_a_data_variant() {
 
 #[test]
 fn stockfish_plays_chess_through_the_same_loop() {
-    let Some(sf) = stockfish() else {
-        println!("skipped: no Stockfish (apt-get install stockfish)");
-        return;
-    };
+    let Some(sf) = stockfish() else { return };
     let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess);
-    let config = config(
-        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
-        variant.clone(),
-        vec![Opening::start_of(&variant)],
-        TimeControl::Depth(5),
-    );
+    let config = from_start(vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")], variant, TimeControl::Depth(5));
     for g in play(&config) {
         let text = g.pgn.to_pgn();
         let read = menagerie_notation::pgn::read_str(&text).expect("the PGN reads back");
@@ -367,20 +357,12 @@ fn comment_depths(pgn: &str) -> [Vec<u32>; 2] {
 
 #[test]
 fn an_engine_plays_at_its_own_limit_against_the_matchs() {
-    let Some(sf) = stockfish() else {
-        println!("skipped: no Stockfish (apt-get install stockfish)");
-        return;
-    };
+    let Some(sf) = stockfish() else { return };
     let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess);
     let mut shallow = engine(&sf, "Shallow");
     shallow.time = Some(TimeControl::Depth(2));
-    let mut config = config(
-        vec![shallow, engine(&sf, "Deep")],
-        variant.clone(),
-        vec![Opening::start_of(&variant)],
-        TimeControl::Depth(7),
-    );
-    config.adjudication.max_moves = Some(12);
+    let mut config = from_start(vec![shallow, engine(&sf, "Deep")], variant, TimeControl::Depth(7));
+    config.conditions.adjudication.max_moves = Some(12);
     for g in play(&config) {
         let text = g.pgn.to_pgn();
         assert_eq!(g.pgn.tag("TimeControl"), None, "{text}");
@@ -397,7 +379,7 @@ fn an_engine_plays_at_its_own_limit_against_the_matchs() {
 #[test]
 fn data_variant_openings_come_from_epd_and_pgn() {
     let defs = Definitions::builtin();
-    let variant = MatchVariant::Data(defs.get("capablanca").expect("built in").clone());
+    let variant = data_variant(&defs, "capablanca");
     let dir = std::env::temp_dir();
     let file = |ext: &str, text: &str| {
         let path = dir.join(format!("menagerie-openings-{}.{ext}", std::process::id()));
@@ -467,11 +449,17 @@ fn chess960_openings() -> Vec<Opening> {
     out
 }
 
-/// Every game of a Chess960 match ended by the rules or the length limit,
-/// and each engine castled (mated by castling) with both colours.
-fn check_chess960_games(games: &[GameRecord]) {
+/// Plays a Chess960 match of six games, 60 moves at most, and checks that
+/// every game ended by the rules or the length limit, and that each engine
+/// castled (mated by castling) with both colours.
+fn play_chess960(engines: Vec<EngineConfig>, time: TimeControl) {
+    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess960);
+    let mut config = config(engines, variant, chess960_openings(), time);
+    config.games = 6;
+    config.conditions.adjudication.max_moves = Some(60);
+    let games = play(&config);
     let mut castle_mates = 0;
-    for g in games {
+    for g in &games {
         let text = g.pgn.to_pgn();
         match &g.termination {
             Termination::Rules(RulesEnd::Compiled(_)) | Termination::MaxMoves => {}
@@ -489,36 +477,15 @@ fn check_chess960_games(games: &[GameRecord]) {
 
 #[test]
 fn stockfish_plays_chess960_with_uci_chess960() {
-    let Some(sf) = stockfish() else {
-        println!("skipped: no Stockfish (apt-get install stockfish)");
-        return;
-    };
-    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess960);
-    let mut config = config(
-        vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")],
-        variant,
-        chess960_openings(),
-        TimeControl::Nodes(20_000),
-    );
-    config.games = 6;
-    config.adjudication.max_moves = Some(60);
-    check_chess960_games(&play(&config));
+    let Some(sf) = stockfish() else { return };
+    play_chess960(vec![engine(&sf, "SF-A"), engine(&sf, "SF-B")], TimeControl::Nodes(20_000));
 }
 
 #[test]
 fn fairy_stockfish_over_xboard_plays_chess960_against_stockfish() {
-    let (Some(sf), Some(fsf)) = (stockfish(), fairy_stockfish()) else {
-        println!("skipped: needs Stockfish and Fairy-Stockfish");
-        return;
-    };
-    let variant = MatchVariant::Compiled(menagerie_variants::VariantId::Chess960);
-    let mut xb = engine(&fsf, "FSF-XBoard");
-    xb.protocol = Protocol::Xboard;
-    xb.options.clear();
-    let mut config = config(vec![engine(&sf, "SF"), xb], variant, chess960_openings(), TimeControl::Depth(6));
-    config.games = 6;
-    config.adjudication.max_moves = Some(60);
-    check_chess960_games(&play(&config));
+    let (Some(sf), Some(fsf)) = (stockfish(), fairy_stockfish()) else { return };
+    let xb = xboard_engine(&fsf, "FSF-XBoard");
+    play_chess960(vec![engine(&sf, "SF"), xb], TimeControl::Depth(6));
 }
 
 /// A Chess960 castling told to an XBoard engine reaches its board: both
@@ -527,15 +494,10 @@ fn fairy_stockfish_over_xboard_plays_chess960_against_stockfish() {
 /// (`Error (unkown command)`) and takes king-takes-rook (`e1a1`).
 #[test]
 fn chess960_castling_reaches_an_xboard_engine() {
-    let Some(fsf) = fairy_stockfish() else {
-        println!("skipped: no Fairy-Stockfish");
-        return;
-    };
+    let Some(fsf) = fairy_stockfish() else { return };
     use menagerie_tournament::engine::{Engine, GoLimits};
     use menagerie_variants::{AnyPosition, MoveKind, VariantId};
-    let mut config = engine(&fsf, "FSF-XBoard");
-    config.protocol = Protocol::Xboard;
-    config.options.clear();
+    let config = xboard_engine(&fsf, "FSF-XBoard");
     let start =
         menagerie_notation::fen::parse(VariantId::Chess960, "r3k2r/pppq1ppp/8/8/8/8/PPPQ1PPP/R3K2R w KQkq - 0 1")
             .unwrap();

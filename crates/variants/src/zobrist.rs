@@ -30,6 +30,27 @@ pub struct Keys {
     pub castle_rook: [[u64; 8]; 4],
 }
 
+/// The fixed-seed stream of keys, drawn in a fixed order.
+struct Stream(u64);
+
+impl Stream {
+    /// The next key.
+    const fn next(&mut self) -> u64 {
+        let (n, v) = splitmix(self.0);
+        self.0 = n;
+        v
+    }
+
+    /// Fills `keys` with the next keys, in order.
+    const fn fill<const N: usize>(&mut self, keys: &mut [u64; N]) {
+        let mut i = 0;
+        while i < N {
+            keys[i] = self.next();
+            i += 1;
+        }
+    }
+}
+
 const fn build() -> Keys {
     let mut k = Keys {
         piece: [[[0; 100]; KIND_COUNT]; 2],
@@ -41,34 +62,20 @@ const fn build() -> Keys {
         pending: 0,
         castle_rook: [[0; 8]; 4],
     };
-    let mut st = 0x4D65_6E61_6765_7269u64; // "Menageri"
+    let mut keys = Stream(0x4D65_6E61_6765_7269); // "Menageri"
     let mut c = 0;
     while c < 2 {
         let mut p = 0;
         while p < KIND_COUNT {
-            let mut s = 0;
-            while s < 100 {
-                let (n, v) = splitmix(st);
-                st = n;
-                k.piece[c][p][s] = v;
-                s += 1;
-            }
+            keys.fill(&mut k.piece[c][p]);
             p += 1;
         }
         c += 1;
     }
-    let (n, v) = splitmix(st);
-    st = n;
-    k.side = v;
+    k.side = keys.next();
     // Castling keys combine four independent flag keys, so updates stay XORs.
     let mut flags = [0u64; 4];
-    let mut i = 0;
-    while i < 4 {
-        let (n, v) = splitmix(st);
-        st = n;
-        flags[i] = v;
-        i += 1;
-    }
+    keys.fill(&mut flags);
     let mut r = 0;
     while r < 16 {
         let mut acc = 0;
@@ -82,43 +89,22 @@ const fn build() -> Keys {
         k.castling[r] = acc;
         r += 1;
     }
-    let mut f = 0;
-    while f < 10 {
-        let (n, v) = splitmix(st);
-        st = n;
-        k.ep[f] = v;
-        f += 1;
-    }
+    keys.fill(&mut k.ep);
     let mut c = 0;
     while c < 2 {
-        let mut f = 0;
-        while f < 10 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.gate[c][f] = v;
-            f += 1;
-        }
+        keys.fill(&mut k.gate[c]);
+        // No key for an empty reserve.
         let mut u = 1;
         while u < 4 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.unplaced[c][u] = v;
+            k.unplaced[c][u] = keys.next();
             u += 1;
         }
         c += 1;
     }
-    let (n, v) = splitmix(st);
-    st = n;
-    k.pending = v;
+    k.pending = keys.next();
     let mut i = 0;
     while i < 4 {
-        let mut f = 0;
-        while f < 8 {
-            let (n, v) = splitmix(st);
-            st = n;
-            k.castle_rook[i][f] = v;
-            f += 1;
-        }
+        keys.fill(&mut k.castle_rook[i]);
         i += 1;
     }
     k
@@ -126,3 +112,26 @@ const fn build() -> Keys {
 
 /// The keys.
 pub static KEYS: Keys = build();
+
+#[cfg(test)]
+mod tests {
+    use super::KEYS;
+
+    /// A fingerprint of every key, field by field: the keys never change
+    /// (positions' hashes, transposition tables and the tests' recorded
+    /// keys depend on them).
+    #[test]
+    fn the_keys_are_fixed() {
+        let k = &KEYS;
+        let mut all: Vec<u64> = k.piece.iter().flatten().flatten().copied().collect();
+        all.push(k.side);
+        all.extend(k.castling);
+        all.extend(k.ep);
+        all.extend(k.gate.iter().flatten());
+        all.extend(k.unplaced.iter().flatten());
+        all.push(k.pending);
+        all.extend(k.castle_rook.iter().flatten());
+        let fingerprint = all.iter().fold(0u64, |h, &key| h.rotate_left(7) ^ key);
+        assert_eq!((all.len(), fingerprint), (2488, 0xd155_7ae0_5009_7e60));
+    }
+}

@@ -1,17 +1,12 @@
 //! The capture-only generator used by quiescence search yields exactly the
 //! legal moves that capture, convert or promote, in every variant.
 
+use menagerie_testkit::Rng;
 use menagerie_variants::{AnyPosition, VariantId};
 
 #[test]
 fn tactical_moves_are_the_tactical_legal_moves() {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let mut checked = 0;
     for &v in VariantId::EVERY {
         for _game in 0..8 {
@@ -27,7 +22,7 @@ fn tactical_moves_are_the_tactical_legal_moves() {
                 if legal.is_empty() {
                     break;
                 }
-                p = p.play_unchecked(legal[(rnd() % legal.len() as u64) as usize]);
+                p = p.play_unchecked(legal[rng.below(legal.len())]);
             }
         }
     }

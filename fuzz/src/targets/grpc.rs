@@ -161,6 +161,15 @@ fn fen_of_start(p: Option<&pb::Position>) -> String {
     }
 }
 
+/// Checks the FEN of a position's answer and the FEN after each of its
+/// moves (`after`).
+fn check_fens<'a>(rpc: &str, position: Option<&pb::Position>, fen: &str, after: impl Iterator<Item = &'a str>) {
+    check_fen(rpc, position, fen);
+    for text in after {
+        check_fen(rpc, position, text);
+    }
+}
+
 fn check_fen(rpc: &str, position: Option<&pb::Position>, text: &str) {
     let name = position.map_or("", |p| p.variant.as_str());
     let name = if name.is_empty() { "chess" } else { name };
@@ -225,10 +234,7 @@ async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
             let Ok(m) = pb::LegalMovesRequest::decode(body) else { return false };
             let position = m.position.clone();
             let Some(r) = unary(name, svc.legal_moves(request(m)).await) else { return false };
-            check_fen(name, position.as_ref(), &r.fen);
-            for lm in &r.moves {
-                check_fen(name, position.as_ref(), &lm.fen);
-            }
+            check_fens(name, position.as_ref(), &r.fen, r.moves.iter().map(|lm| lm.fen.as_str()));
             true
         }
         3 => {
@@ -287,12 +293,11 @@ async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
         }
         8 => {
             let Ok(m) = pb::ValidateFenRequest::decode(body) else { return false };
-            let variant = m.variant.clone();
+            let position = pb::Position { variant: m.variant.clone(), ..Default::default() };
             let Some(r) = unary(name, svc.validate_fen(request(m)).await) else { return false };
             if r.valid {
                 assert!(r.reason.is_empty(), "{name}: valid with a reason: {r:?}");
-                let p = pb::Position { variant, ..Default::default() };
-                check_fen(name, Some(&p), &r.fen);
+                check_fen(name, Some(&position), &r.fen);
             } else {
                 assert!(!r.reason.is_empty(), "{name}: invalid without a reason: {r:?}");
             }
@@ -304,10 +309,7 @@ async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
             let asked = position.as_ref().map_or(0, |p| p.moves.len());
             let Some(r) = unary(name, svc.replay_moves(request(m)).await) else { return false };
             assert_eq!(r.moves.len(), asked, "{name}: {asked} moves asked, {} answered", r.moves.len());
-            check_fen(name, position.as_ref(), &r.fen);
-            for lm in &r.moves {
-                check_fen(name, position.as_ref(), &lm.fen);
-            }
+            check_fens(name, position.as_ref(), &r.fen, r.moves.iter().map(|lm| lm.fen.as_str()));
             true
         }
         10 => {

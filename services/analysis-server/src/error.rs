@@ -83,6 +83,12 @@ pub enum ServiceError {
 }
 
 impl ServiceError {
+    /// A field holding a value its enum does not name (an unknown enum
+    /// number on the wire).
+    pub fn unknown_value(field: &str, value: i32) -> ServiceError {
+        ServiceError::BadField { field: field.into(), message: format!("unknown value {value}") }
+    }
+
     /// A bad FEN in `field`.
     pub fn fen(field: &str, e: FenError) -> ServiceError {
         ServiceError::BadField { field: field.to_string(), message: e.to_string() }

@@ -242,24 +242,14 @@ impl AnalysisService for AnalysisApi {
         &self,
         req: Request<pb::ValidateMoveRequest>,
     ) -> Result<Response<pb::ValidateMoveResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let svc = self.clone();
-        let span = tracing::info_span!("validate_move");
-        let answer = self.jobs.run_unary(span, deadline, move || svc.validate(&r)).await?;
-        Ok(Response::new(answer))
+        self.unary(req, tracing::info_span!("validate_move"), |svc, r| svc.validate(r)).await
     }
 
     async fn legal_moves(
         &self,
         req: Request<pb::LegalMovesRequest>,
     ) -> Result<Response<pb::LegalMovesResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let svc = self.clone();
-        let span = tracing::info_span!("legal_moves");
-        let answer = self.jobs.run_unary(span, deadline, move || svc.list_legal(&r)).await?;
-        Ok(Response::new(answer))
+        self.unary(req, tracing::info_span!("legal_moves"), |svc, r| svc.list_legal(r)).await
     }
 
     type PerftStream = EventStream<pb::PerftResponse>;
@@ -327,12 +317,7 @@ impl AnalysisService for AnalysisApi {
         &self,
         req: Request<pb::ReplayMovesRequest>,
     ) -> Result<Response<pb::ReplayMovesResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let svc = self.clone();
-        let span = tracing::info_span!("replay_moves");
-        let answer = self.jobs.run_unary(span, deadline, move || svc.replay(&r)).await?;
-        Ok(Response::new(answer))
+        self.unary(req, tracing::info_span!("replay_moves"), |svc, r| svc.replay(r)).await
     }
 
     async fn get_server_info(
@@ -357,21 +342,12 @@ impl AnalysisService for AnalysisApi {
     }
 
     async fn read_pgn(&self, req: Request<pb::ReadPgnRequest>) -> Result<Response<pb::ReadPgnResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let span = tracing::info_span!("read_pgn", bytes = r.pgn.len());
-        let svc = self.clone();
-        let answer = self.jobs.run_unary(span, deadline, move || pgn_rpc::read_pgn(&r.pgn, &svc.variants)).await?;
-        Ok(Response::new(answer))
+        let span = tracing::info_span!("read_pgn", bytes = req.get_ref().pgn.len());
+        self.unary(req, span, |svc, r| pgn_rpc::read_pgn(&r.pgn, &svc.variants)).await
     }
 
     async fn write_pgn(&self, req: Request<pb::WritePgnRequest>) -> Result<Response<pb::WritePgnResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let svc = self.clone();
-        let span = tracing::info_span!("write_pgn");
-        let answer = self.jobs.run_unary(span, deadline, move || svc.write_pgn_answer(&r)).await?;
-        Ok(Response::new(answer))
+        self.unary(req, tracing::info_span!("write_pgn"), |svc, r| svc.write_pgn_answer(r)).await
     }
 
     type AnnotateGameStream = EventStream<pb::AnnotateGameResponse>;
@@ -387,16 +363,26 @@ impl AnalysisService for AnalysisApi {
         &self,
         req: Request<pb::RenderBoardRequest>,
     ) -> Result<Response<pb::RenderBoardResponse>, Status> {
-        let deadline = jobs::deadline_of(&req);
-        let r = req.into_inner();
-        let svc = self.clone();
-        let span = tracing::info_span!("render_board");
-        let answer = self.jobs.run_unary(span, deadline, move || svc.render(&r)).await?;
-        Ok(Response::new(answer))
+        self.unary(req, tracing::info_span!("render_board"), |svc, r| svc.render(r)).await
     }
 }
 
 impl AnalysisApi {
+    /// A unary RPC: `answer` computes the reply off the async runtime, as a
+    /// job of the unary pool with the request's deadline, traced in `span`.
+    async fn unary<Req: Send + 'static, Ans: Send + 'static>(
+        &self,
+        req: Request<Req>,
+        span: tracing::Span,
+        answer: impl FnOnce(&AnalysisApi, &Req) -> Result<Ans, ServiceError> + Send + 'static,
+    ) -> Result<Response<Ans>, Status> {
+        let deadline = jobs::deadline_of(&req);
+        let r = req.into_inner();
+        let svc = self.clone();
+        let answer = self.jobs.run_unary(span, deadline, move || answer(&svc, &r)).await?;
+        Ok(Response::new(answer))
+    }
+
     /// ReplayMoves' answer: every move of the list, described in the
     /// position it is played in.
     fn replay(&self, r: &pb::ReplayMovesRequest) -> Result<pb::ReplayMovesResponse, ServiceError> {

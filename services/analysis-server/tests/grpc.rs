@@ -55,6 +55,26 @@ fn config() -> Config {
     c
 }
 
+/// A server started with `config` and a client of it, the CPU lock held
+/// shared (see [`CPU`]).
+async fn started(config: Config) -> (RwLockReadGuard<'static, ()>, TestServer, AnalysisServiceClient<Channel>) {
+    let guard = shared().await;
+    let server = start(config).await;
+    let client = server.client().await;
+    (guard, server, client)
+}
+
+/// A server started with `config` and a client of it, the CPU lock held
+/// exclusively (a test measuring CPU time).
+async fn started_exclusive(
+    config: Config,
+) -> (RwLockWriteGuard<'static, ()>, TestServer, AnalysisServiceClient<Channel>) {
+    let guard = exclusive().await;
+    let server = start(config).await;
+    let client = server.client().await;
+    (guard, server, client)
+}
+
 async fn start(config: Config) -> TestServer {
     start_with_grace(config, Duration::from_secs(30)).await
 }
@@ -235,9 +255,7 @@ async fn assert_work_stops(server: &TestServer) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_variants_lists_every_variant() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let variants = client.list_variants(pb::ListVariantsRequest {}).await.unwrap().into_inner().variants;
     let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     // The compiled variants, then those defined as data.
@@ -314,9 +332,7 @@ async fn list_variants_lists_every_variant() {
 /// published suite.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chess960_over_the_api() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let frc = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1";
     for mv in ["b1a1", "O-O-O"] {
         let r = client.validate_move(validate_req(pos("chess960", frc, &[]), mv)).await.unwrap().into_inner();
@@ -338,9 +354,7 @@ async fn chess960_over_the_api() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn validate_move_legal_in_coordinate_and_san() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
 
     let r = client.validate_move(validate_req(start_pos(), "e2e4")).await.unwrap().into_inner();
     assert!(r.legal && r.reason.is_empty(), "{r:?}");
@@ -384,9 +398,7 @@ async fn validate_move_legal_in_coordinate_and_san() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn validate_move_illegal_says_why() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     for (position, mv) in [
         (start_pos(), "e2e5"),
         (start_pos(), "Ke2"),
@@ -416,9 +428,7 @@ async fn validate_move_illegal_says_why() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn legal_moves_in_every_kind_of_position() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
 
     let r = client.legal_moves(legal_req(start_pos())).await.unwrap().into_inner();
     assert_eq!(r.moves.len(), 20);
@@ -474,9 +484,7 @@ async fn legal_moves_in_every_kind_of_position() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perft_divide_sums_to_the_total_with_and_without_a_table() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
 
     let plain = perft(&mut client, perft_req(start_pos(), 4)).await.unwrap();
     assert_eq!(plain.total(), 197_281);
@@ -512,11 +520,7 @@ async fn perft_divide_sums_to_the_total_with_and_without_a_table() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perft_reports_progress_on_a_longer_run() {
-    let _g = shared().await;
-    let mut c = config();
-    c.progress_ms = 10;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(Config { progress_ms: 10, ..config() }).await;
     let run = perft(&mut client, perft_req(pos("chess", KIWIPETE, &[]), 5)).await.unwrap();
     assert_eq!(run.total(), 193_690_690);
     assert_eq!(run.divides.len(), 48);
@@ -533,11 +537,7 @@ async fn perft_reports_progress_on_a_longer_run() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_perft_streams_are_all_correct() {
     let _g = shared().await;
-    let mut c = config();
-    c.max_jobs = 3;
-    c.max_jobs_per_client = Some(3);
-    c.max_threads = 1;
-    let server = start(c).await;
+    let server = start(Config { max_jobs: 3, max_jobs_per_client: Some(3), max_threads: 1, ..config() }).await;
     let client = server.client().await;
     let cases = [
         (start_pos(), 4, 197_281),
@@ -564,11 +564,7 @@ async fn concurrent_perft_streams_are_all_correct() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
-    let _g = shared().await;
-    let mut c = config();
-    c.max_perft_depth = 5;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(Config { max_perft_depth: 5, ..config() }).await;
     let dc = |depth, nodes| pb::DepthCount { depth, nodes };
     let jobs = vec![
         pb::PerftBatchRequest {
@@ -665,9 +661,7 @@ async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     // One job at a time: each result arrives before the next job is sent.
     let (tx, rx) = mpsc::channel(4);
     let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
@@ -699,9 +693,7 @@ async fn perft_batch_is_interactive_and_ends_at_the_deadline() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analyze_streams_deepening_info_then_the_best_move() {
     use pb::analyze_response::Event;
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     let req = pb::AnalyzeRequest { depth: 6, multipv: 2, ..analyze_req(pos("chess", "", &["e4", "e5"])) };
     let mut stream = client.analyze(req).await.unwrap().into_inner();
     let mut infos = Vec::new();
@@ -747,9 +739,7 @@ async fn analyze_streams_deepening_info_then_the_best_move() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn best_move_honours_depth_nodes_movetime_and_multipv() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     let legal: Vec<String> = client
         .legal_moves(legal_req(start_pos()))
         .await
@@ -831,9 +821,7 @@ async fn best_move_honours_depth_nodes_movetime_and_multipv() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_arguments_name_the_field() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     let cases = [
         (pos("xiangqi", "", &[]), "position.variant"),
         (pos("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", &[]), "position.fen"),
@@ -865,9 +853,7 @@ async fn invalid_arguments_name_the_field() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_preconditions_for_illegal_moves_and_finished_games() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     // An illegal move in position.moves.
     for (moves, field) in
         [(&["e2e4", "e2e4"][..], "position.moves[1]"), (&["e4", "e5", "Ke3"][..], "position.moves[2]")]
@@ -906,17 +892,17 @@ async fn failed_preconditions_for_illegal_moves_and_finished_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_over_the_caps_are_out_of_range() {
-    let _g = shared().await;
-    let mut c = config();
-    c.max_perft_depth = 4;
-    c.max_perft_hash_mb = 8;
-    c.max_analysis_depth = 10;
-    c.max_analysis_nodes = 1_000_000;
-    c.max_analysis_ms = 2_000;
-    c.max_multipv = 4;
-    c.max_moves = 3;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(Config {
+        max_perft_depth: 4,
+        max_perft_hash_mb: 8,
+        max_analysis_depth: 10,
+        max_analysis_nodes: 1_000_000,
+        max_analysis_ms: 2_000,
+        max_multipv: 4,
+        max_moves: 3,
+        ..config()
+    })
+    .await;
 
     assert_bad_field(client.perft(perft_req(start_pos(), 5)).await, Code::OutOfRange, "depth");
     let req = pb::PerftRequest { hash_mb: 9, ..perft_req(start_pos(), 2) };
@@ -957,11 +943,7 @@ async fn limits_over_the_caps_are_out_of_range() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn busy_server_refuses_with_resource_exhausted() {
-    let _g = shared().await;
-    let mut c = config();
-    c.max_jobs = 1;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(Config { max_jobs: 1, ..config() }).await;
     // One long analysis holds the only job slot.
     let long = pb::AnalyzeRequest { depth: 64, ..analyze_req(start_pos()) };
     let mut stream = client.analyze(long.clone()).await.unwrap().into_inner();
@@ -996,24 +978,13 @@ async fn busy_server_refuses_with_resource_exhausted() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deadline_stops_a_long_perft_and_its_cpu_work() {
-    let _g = exclusive().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
-    let before = server.stopped_early();
-    let mut req = Request::new(perft_req(start_pos(), 7));
-    req.set_timeout(Duration::from_millis(300));
-    let mut stream = client.perft(req).await.unwrap().into_inner();
-    let s = stream_error(&mut stream).await;
-    assert_eq!(s.code(), Code::DeadlineExceeded, "{s:?}");
-    assert_work_stops(&server).await;
-    assert!(server.stopped_early() > before);
+    let (_g, server, mut client) = started_exclusive(config()).await;
+    assert_stopped_at_deadline(&server, &mut client, perft_req(start_pos(), 7)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deadline_stops_a_long_analysis_and_its_cpu_work() {
-    let _g = exclusive().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started_exclusive(config()).await;
 
     // Streamed.
     let before = server.stopped_early();
@@ -1038,11 +1009,7 @@ async fn deadline_stops_a_long_analysis_and_its_cpu_work() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_a_stream_or_call_stops_its_cpu_work() {
-    let _g = exclusive().await;
-    let mut c = config();
-    c.progress_ms = 50;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started_exclusive(Config { progress_ms: 50, ..config() }).await;
 
     // A deep perft: read one event, then go away.
     let before = server.stopped_early();
@@ -1361,9 +1328,7 @@ async fn bounded<T>(what: &str, call: impl std::future::Future<Output = T>) -> T
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panic_in_a_job_ends_only_its_call_with_internal_and_frees_its_slot_and_threads() {
-    let _g = exclusive().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started_exclusive(config()).await;
     assert_eq!(perft(&mut client, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
     let threads_before = threads();
     for _ in 0..30 {
@@ -1401,9 +1366,7 @@ async fn a_panic_in_a_job_ends_only_its_call_with_internal_and_frees_its_slot_an
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prelude_action_never_leaves_the_king_in_check() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     for (variant, fen, action) in [
         ("alpaca", "4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1", "A@e"),
         ("alseid", "4k3/8/8/8/8/8/8/4R1K1[s] b - - 0 1", "S@e"),
@@ -1432,9 +1395,7 @@ async fn a_prelude_action_never_leaves_the_king_in_check() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn huge_fields_get_a_short_error_naming_the_field() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let huge = "x".repeat(1 << 20);
     let check = |r: Result<tonic::Response<pb::LegalMovesResponse>, Status>, field: &str| {
         let s = r.unwrap_err();
@@ -1457,9 +1418,7 @@ async fn huge_fields_get_a_short_error_naming_the_field() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_enormous_grpc_timeout_is_no_deadline() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     for timeout in ["18446744073709551615S", "99999999H", "99999999S"] {
         let mut req = Request::new(validate_req(start_pos(), "e4"));
         req.metadata_mut().insert("grpc-timeout", timeout.parse().unwrap());
@@ -1472,9 +1431,7 @@ async fn an_enormous_grpc_timeout_is_no_deadline() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_of_many_small_jobs_completes_on_one_connection() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     const N: usize = 20_000;
     let jobs = (0..N).map(|i| pb::PerftBatchRequest {
         id: i.to_string(),
@@ -1496,9 +1453,7 @@ async fn a_batch_of_many_small_jobs_completes_on_one_connection() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_checked_is_skipped_not_passed() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let jobs = vec![
         pb::PerftBatchRequest { id: "no-depths".into(), position: start_pos(), ..Default::default() },
         pb::PerftBatchRequest {
@@ -1527,11 +1482,7 @@ async fn nothing_checked_is_skipped_not_passed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_greedy_client_cannot_lock_out_the_others() {
     let _g = exclusive().await;
-    let mut c = config();
-    c.max_jobs = 6;
-    c.max_jobs_per_client = Some(2);
-    c.max_threads = 1;
-    let server = start(c).await;
+    let server = start(Config { max_jobs: 6, max_jobs_per_client: Some(2), max_threads: 1, ..config() }).await;
     let greedy = client_from(&server, "127.0.0.1").await;
     let mut streams = Vec::new();
     let mut refused = 0;
@@ -1563,11 +1514,7 @@ async fn one_greedy_client_cannot_lock_out_the_others() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_stream_gives_its_slot_back() {
-    let _g = shared().await;
-    let mut c = config();
-    c.stream_idle_ms = 300;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(Config { stream_idle_ms: 300, ..config() }).await;
     // A batch stream that never sends a job.
     let (_tx, rx) = mpsc::channel::<pb::PerftBatchRequest>(1);
     let mut stream = client.perft_batch(ReceiverStream::new(rx)).await.unwrap().into_inner();
@@ -1580,20 +1527,14 @@ async fn an_idle_stream_gives_its_slot_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn perft_stops_at_the_server_caps() {
-    let _g = exclusive().await;
-    let mut c = config();
-    c.max_perft_nodes = 100_000;
-    let server = start(c).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started_exclusive(Config { max_perft_nodes: 100_000, ..config() }).await;
     assert_eq!(perft(&mut client, perft_req(start_pos(), 3)).await.unwrap().total(), 8_902);
     let s = bounded("perft", perft(&mut client, perft_req(start_pos(), 6))).await.unwrap_err();
     assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
     assert!(s.message().contains("100000 nodes"), "{s:?}");
     assert_work_stops(&server).await;
 
-    let mut c = config();
-    c.max_perft_ms = 300;
-    let server = start(c).await;
+    let server = start(Config { max_perft_ms: 300, ..config() }).await;
     let mut client = server.client().await;
     let s = bounded("perft", perft(&mut client, perft_req(start_pos(), 7))).await.unwrap_err();
     assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
@@ -1650,10 +1591,7 @@ async fn new_calls_during_the_shutdown_drain_fail_fast_with_unavailable() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
     let _g = shared().await;
-    let mut c = config();
-    c.max_jobs = 1;
-    c.queue_wait_ms = 10_000;
-    let server = start(c).await;
+    let server = start(Config { max_jobs: 1, queue_wait_ms: 10_000, ..config() }).await;
     let mut first = client_from(&server, "127.0.0.1").await;
     let mut second = client_from(&server, "127.0.0.2").await;
     let mut holding =
@@ -1695,9 +1633,7 @@ async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn render_board_draws_every_variant_and_names_bad_fields() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     for v in ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino"] {
         let req = pb::RenderBoardRequest { position: pos(v, "", &[]), ..Default::default() };
         let svg = client.render_board(req).await.unwrap().into_inner().svg;
@@ -1741,9 +1677,7 @@ async fn render_board_draws_every_variant_and_names_bad_fields() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claims_are_not_endings_and_moves_say_check_and_capture() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     // Threefold repetition: a claim; the game goes on (moves listed, analysis runs).
     let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
     let r = client.legal_moves(legal_req(pos("chess", "", &shuffle))).await.unwrap().into_inner();
@@ -1809,9 +1743,7 @@ async fn claims_are_not_endings_and_moves_say_check_and_capture() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_info_names_version_build_and_limits() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let i = client.get_server_info(pb::GetServerInfoRequest {}).await.unwrap().into_inner();
     assert_eq!(i.version, env!("CARGO_PKG_VERSION"));
     assert_eq!(i.api, "menagerie.v1");
@@ -1827,9 +1759,7 @@ async fn server_info_names_version_build_and_limits() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn validate_fen_says_why_and_replay_moves_describes_a_whole_list() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let check = |variant: &str, fen: &str| pb::ValidateFenRequest { variant: variant.into(), fen: fen.into() };
     let ok = client.validate_fen(check("alpaca", "")).await.unwrap().into_inner();
     assert!(!ok.valid && ok.reason.contains("empty"), "{ok:?}");
@@ -1875,9 +1805,7 @@ async fn validate_fen_says_why_and_replay_moves_describes_a_whole_list() {
 /// the same game; a bad file is refused naming the game, line and move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pgn_of_every_variant_round_trips_through_read_and_write() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/pgn");
     let mut variants = std::collections::BTreeSet::new();
     // selfplay.pgn: real engine games, one per variant.
@@ -1960,9 +1888,7 @@ async fn annotate_events(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn annotate_game_streams_positions_and_verdicts_then_the_annotated_pgn() {
     use pb::annotate_game_response::Event;
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     // 3...Qg5?? hangs the queen to the bishop on c1.
     let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. d4 exd4 3. Qxd4 Qg5 4. Bxg5 *\n";
     let events = annotate_events(
@@ -2028,9 +1954,7 @@ async fn annotate_game_streams_positions_and_verdicts_then_the_annotated_pgn() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
     // Measures the process's CPU time: nothing else may run meanwhile.
-    let _g = exclusive().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started_exclusive(config()).await;
     let one = "1. e4 e5 *\n";
     let req = |f: &dyn Fn(&mut pb::AnnotateGameRequest)| {
         let mut r = pb::AnnotateGameRequest { pgn: one.into(), nodes: 1000, ..Default::default() };
@@ -2075,9 +1999,7 @@ async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ambiguous_moves_are_bad_arguments_whichever_engine_plays_the_variant() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     // Two knights reach the square: a compiled game and one defined as data.
     for (variant, fen, mv) in [
         ("chess", "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2"),
@@ -2122,9 +2044,7 @@ const EXAMPLE_INI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vari
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn data_variant_perft_streams_divides_and_the_total() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     let run = perft(&mut client, perft_req(pos("makruk", "", &[]), 4)).await.unwrap();
     assert_eq!(run.total(), 273_026);
     assert_eq!(run.divides.len(), 23);
@@ -2151,9 +2071,7 @@ async fn data_variant_perft_stops_at_the_deadline_the_caps_and_cancellation() {
     let _g = exclusive().await;
     // The node cap, on a server of its own: whether a capped count meets its
     // cap or a deadline first depends on the machine's speed.
-    let mut c = config();
-    c.max_perft_nodes = 2_000_000;
-    let capped = start(c).await;
+    let capped = start(Config { max_perft_nodes: 2_000_000, ..config() }).await;
     let mut client = capped.client().await;
     let s = bounded("perft", perft(&mut client, perft_req(pos("capablanca", "", &[]), 7))).await.unwrap_err();
     assert_eq!(s.code(), Code::OutOfRange, "{s:?}");
@@ -2172,9 +2090,7 @@ async fn data_variant_perft_stops_at_the_deadline_the_caps_and_cancellation() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn data_variant_moves_validation_replay_and_fens() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     // LegalMoves: coordinate form, SAN, FEN after each move.
     let shako = client.legal_moves(legal_req(pos("shako", "", &[]))).await.unwrap().into_inner();
     assert_eq!(shako.moves.len(), 58);
@@ -2253,9 +2169,7 @@ async fn data_variant_moves_validation_replay_and_fens() {
         "position.moves[0]",
     );
     assert_illegal(client.legal_moves(legal_req(pos("makruk", "", &["e4", "Nf3"]))).await, "position.moves[1]");
-    let mut c = config();
-    c.max_moves = 2;
-    let capped = start(c).await;
+    let capped = start(Config { max_moves: 2, ..config() }).await;
     let mut capped_client = capped.client().await;
     assert_bad_field(
         capped_client.legal_moves(legal_req(pos("makruk", "", &["e3e4", "d6d5", "e4d5"]))).await,
@@ -2321,9 +2235,7 @@ async fn data_variant_moves_validation_replay_and_fens() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn data_variant_batch_jobs_by_position_and_epd() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let jobs = vec![
         pb::PerftBatchRequest {
             id: "makruk".into(),
@@ -2366,9 +2278,7 @@ async fn data_variant_batch_jobs_by_position_and_epd() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn data_variants_are_analysed() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     // A mate in one in capablanca (two: Qb8# and Qa1#).
     let mate = "k9/2K7/10/10/10/10/10/1Q8 w - - 0 1";
     let best = pb::BestMoveRequest { position: pos("capablanca", mate, &[]), depth: 4, ..Default::default() };
@@ -2409,9 +2319,7 @@ async fn data_variants_are_analysed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn data_variant_pgn_is_written_and_read_back() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     // WritePgn: SAN movetext with the Variant tag.
     let write =
         |position, tags: Vec<pb::PgnTag>, result: &str| pb::WritePgnRequest { position, tags, result: result.into() };
@@ -2487,9 +2395,7 @@ async fn data_variant_pgn_is_written_and_read_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn render_board_draws_data_variants() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     let req = pb::RenderBoardRequest { position: pos("capablanca", "", &[]), ..Default::default() };
     let svg = client.render_board(req).await.unwrap().into_inner().svg;
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -2521,9 +2427,7 @@ async fn render_board_draws_data_variants() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn annotate_game_reviews_data_variants() {
     use pb::annotate_game_response::Event;
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, server, mut client) = started(config()).await;
     // By position, with pictures of the variant's board.
     let req = pb::AnnotateGameRequest {
         position: pos("capablanca", "", &["e2e4", "e7e5", "i1h3"]),
@@ -2658,9 +2562,7 @@ async fn the_binary_loads_variants_files_and_refuses_a_bad_one() {
 /// the closest known one; a name far from every variant gets the list alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_misspelt_variant_gets_the_closest_name_suggested() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let mut client = server.client().await;
+    let (_g, _server, mut client) = started(config()).await;
     let description = |s: &Status| {
         let details = s.get_error_details();
         let violations = details.bad_request().map(|b| b.field_violations.clone()).unwrap_or_default();

@@ -114,6 +114,15 @@ fn trusting(ca: &Ca) -> ClientTlsConfig {
     ClientTlsConfig::new().ca_certificate(Certificate::from_pem(ca.pem())).domain_name("localhost")
 }
 
+/// Whether a client connecting to `url` with `tls` is refused: it cannot
+/// connect, or its call fails.
+async fn is_refused(url: String, tls: Option<ClientTlsConfig>) -> bool {
+    match connect(url, tls).await {
+        Err(_) => true,
+        Ok(channel) => list_variants(channel, None).await.is_err(),
+    }
+}
+
 async fn list_variants(channel: Channel, token: Option<&str>) -> Result<usize, tonic::Status> {
     let mut req = Request::new(pb::ListVariantsRequest {});
     if let Some(t) = token {
@@ -134,11 +143,7 @@ async fn tls_serves_a_client_trusting_the_ca_and_refuses_plaintext() {
     let channel = connect(format!("https://localhost:{}", server.addr.port()), Some(by_name)).await.unwrap();
     assert!(list_variants(channel, None).await.is_ok());
     // A plaintext client gets no answer.
-    let refused = match connect(format!("http://{}", server.addr), None).await {
-        Err(_) => true,
-        Ok(channel) => list_variants(channel, None).await.is_err(),
-    };
-    assert!(refused, "a plaintext client was served by a TLS server");
+    assert!(is_refused(format!("http://{}", server.addr), None).await, "a plaintext client was served by a TLS server");
 }
 
 #[tokio::test]
@@ -147,18 +152,16 @@ async fn tls_refuses_a_client_trusting_another_ca() {
     let ca = Ca::new("server CA");
     let other = Ca::new("another CA");
     let server = start_tls(dir.path(), &ca, None, &[]).await;
-    let refused = match connect(format!("https://{}", server.addr), Some(trusting(&other))).await {
-        Err(_) => true,
-        Ok(channel) => list_variants(channel, None).await.is_err(),
-    };
-    assert!(refused, "a certificate from an untrusted CA was accepted");
+    assert!(
+        is_refused(format!("https://{}", server.addr), Some(trusting(&other))).await,
+        "a certificate from an untrusted CA was accepted"
+    );
     // The host name is checked too: the certificate does not name this one.
     let wrong_name = trusting(&ca).domain_name("menagerie.example");
-    let refused = match connect(format!("https://{}", server.addr), Some(wrong_name)).await {
-        Err(_) => true,
-        Ok(channel) => list_variants(channel, None).await.is_err(),
-    };
-    assert!(refused, "a certificate for another name was accepted");
+    assert!(
+        is_refused(format!("https://{}", server.addr), Some(wrong_name)).await,
+        "a certificate for another name was accepted"
+    );
 }
 
 #[tokio::test]
@@ -169,11 +172,7 @@ async fn mutual_tls_needs_a_client_certificate_from_the_client_ca() {
     let server = start_tls(dir.path(), &ca, Some(&client_ca), &[]).await;
     let url = format!("https://{}", server.addr);
     // No client certificate.
-    let refused = match connect(url.clone(), Some(trusting(&ca))).await {
-        Err(_) => true,
-        Ok(channel) => list_variants(channel, None).await.is_err(),
-    };
-    assert!(refused, "mutual TLS served a client without a certificate");
+    assert!(is_refused(url.clone(), Some(trusting(&ca))).await, "mutual TLS served a client without a certificate");
     // A client certificate from a CA the server does not trust.
     let stranger = Ca::new("stranger CA").client();
     let refused =

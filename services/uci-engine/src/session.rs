@@ -233,6 +233,13 @@ impl Session {
         self.search.as_ref().is_some_and(|(_, j)| !j.is_finished())
     }
 
+    /// Stops a running search without reporting its result (the game it
+    /// searched is being left) and waits until it has ended.
+    pub fn abort_quietly(&mut self) {
+        self.quiet_abort.store(true, Ordering::Relaxed);
+        self.stop_and_wait();
+    }
+
     /// Stops a running search and waits until its result has been handled.
     pub fn stop_and_wait(&mut self) {
         self.stop_requested.store(true, Ordering::Relaxed);

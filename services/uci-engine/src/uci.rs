@@ -448,8 +448,7 @@ fn parse_searchmove(pos: &Position, text: &str) -> Result<Move, String> {
 /// pondering found).
 fn ponderhit(s: &mut Session) {
     let Some(limits) = s.ponder_limits.take() else { return };
-    s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-    s.stop_and_wait();
+    s.abort_quietly();
     start_search(s, limits);
 }
 

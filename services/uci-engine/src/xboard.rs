@@ -588,8 +588,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 }
             }
             "new" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
+                s.abort_quietly();
                 // A move the old game's search announced must not leak into the new game.
                 pending_engine_move = false;
                 discard_engine_move(s, &extra);
@@ -625,9 +624,9 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                     send(&format!("Error (unknown variant): {name}{hint}"));
                 }
             },
-            "force" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
+            // A result ends the game: the engine waits, as after `force`.
+            "force" | "result" => {
+                s.abort_quietly();
                 force = true;
             }
             "go" => {
@@ -688,8 +687,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 send(&format!("pong {}", args.first().unwrap_or(&"")));
             }
             "setboard" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
+                s.abort_quietly();
                 pending_engine_move = false;
                 discard_engine_move(s, &extra);
                 let f = args.join(" ");
@@ -736,8 +734,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             "?" => s.stop_and_wait(),
             "undo" | "remove" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
+                s.abort_quietly();
                 s.pop_move();
                 if cmd == "remove" {
                     s.pop_move();
@@ -745,11 +742,6 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 if analyzing {
                     think(s, &clock, true, true);
                 }
-            }
-            "result" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
-                force = true;
             }
             "analyze" => {
                 analyzing = true;
@@ -761,8 +753,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
             }
             "." => {}
             "quit" => {
-                s.quiet_abort.store(true, std::sync::atomic::Ordering::Relaxed);
-                s.stop_and_wait();
+                s.abort_quietly();
                 return;
             }
             _ => {

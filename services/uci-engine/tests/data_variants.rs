@@ -12,15 +12,40 @@ use std::time::Duration;
 /// `tests/variants/example.ini` of the repository (centaurs, cannons).
 const EXAMPLE_INI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/variants/example.ini");
 
-fn uci_engine() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(QUICK, |l| l == "uciok");
-    e
-}
-
 fn start(variant: &str) -> Position {
     Position::start(Definitions::builtin().get(variant).unwrap())
+}
+
+/// The position `fen` of the built-in `variant`.
+fn position(variant: &str, fen: &str) -> Position {
+    Position::from_fen(Definitions::builtin().get(variant).unwrap(), fen).unwrap()
+}
+
+/// A UCI search of `variant` from `fen` with the limits `go` (e.g.
+/// `depth 4`): sends it and returns the position searched.
+fn uci_go(e: &mut Engine, variant: &str, fen: &str, go: &str) -> Position {
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    e.send(&format!("position fen {fen}"));
+    e.send(&format!("go {go}"));
+    position(variant, fen)
+}
+
+/// Plays `moves` moves of an XBoard game, engine to move second: the user
+/// plays its first legal move, the engine answers with a legal move; ends
+/// early when the game is over.
+fn xboard_exchanges(e: &mut Engine, game: &mut Game, moves: usize) {
+    for _ in 0..moves {
+        let pos = game.current().clone();
+        let ours = pos.legal_moves()[0];
+        e.send(&format!("usermove {}", pos.move_text(ours)));
+        game.play(ours);
+        let pos = game.current().clone();
+        let theirs = xboard_move(e, &pos);
+        game.play(theirs);
+        if game.outcome().is_some() {
+            break;
+        }
+    }
 }
 
 /// The legal move written `text` in `pos` (exactly as the rules write it).
@@ -61,7 +86,7 @@ fn uci_search(e: &mut Engine, pos: &Position) -> String {
 /// with `position startpos moves ...` each time), until the game ends by
 /// its rules or `max_plies`; returns the game.
 fn uci_game(variant: &str, limits: &[&str], max_plies: usize) -> Game {
-    let mut e = uci_engine();
+    let mut e = Engine::uci();
     e.send(&format!("setoption name UCI_Variant value {variant}"));
     e.send("ucinewgame");
     assert!(e.sync().is_empty());
@@ -112,13 +137,9 @@ fn uci_plays_a_game_of_makruk() {
 
 #[test]
 fn uci_mates_and_reports_mate_scores_in_a_data_variant() {
-    let mut e = uci_engine();
-    e.send("setoption name UCI_Variant value capablanca");
+    let mut e = Engine::uci();
     // White mates with Ra8 (the rook covers the whole back rank).
-    let fen = "6k3/5ppp2/10/10/10/10/10/R5K3 w - - 0 1";
-    e.send(&format!("position fen {fen}"));
-    e.send("go depth 4");
-    let pos = Position::from_fen(Definitions::builtin().get("capablanca").unwrap(), fen).unwrap();
+    let pos = uci_go(&mut e, "capablanca", "6k3/5ppp2/10/10/10/10/10/R5K3 w - - 0 1", "depth 4");
     let mut lines = e.read_until_prefix("bestmove", QUICK);
     let last = lines.pop().unwrap();
     assert_eq!(last.split_whitespace().nth(1), Some("a1a8"), "{lines:?}");
@@ -133,11 +154,13 @@ fn uci_mates_and_reports_mate_scores_in_a_data_variant() {
 
 #[test]
 fn uci_limits_and_options_in_a_data_variant() {
-    let mut e = uci_engine();
-    e.send("setoption name UCI_Variant value janus");
-    e.send("setoption name MultiPV value 3");
-    e.send("setoption name Threads value 2");
-    e.send("setoption name Hash value 8");
+    let mut e = Engine::uci();
+    e.send_all(&[
+        "setoption name UCI_Variant value janus",
+        "setoption name MultiPV value 3",
+        "setoption name Threads value 2",
+        "setoption name Hash value 8",
+    ]);
     assert!(e.sync().is_empty());
     e.send("position startpos moves e2e4 e7e5");
     let pos = {
@@ -154,8 +177,7 @@ fn uci_limits_and_options_in_a_data_variant() {
             "multipv {k}: {lines:?}"
         );
     }
-    e.send("setoption name MultiPV value 1");
-    e.send("setoption name Threads value 1");
+    e.send_all(&["setoption name MultiPV value 1", "setoption name Threads value 1"]);
     // Clock limits end the search in time.
     e.send("go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20");
     uci_search(&mut e, &pos);
@@ -191,9 +213,7 @@ fn uci_limits_and_options_in_a_data_variant() {
     let lines = e.sync();
     assert_eq!(lines[0], format!("info string fen {}", pos.fen()));
     // Strength limits work for data variants too.
-    e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 1200");
-    e.send("go depth 4");
+    e.send_all(&["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1200", "go depth 4"]);
     uci_search(&mut e, &pos);
     // Perft and `d` speak the variant's notation.
     e.send("go perft 1");
@@ -204,9 +224,8 @@ fn uci_limits_and_options_in_a_data_variant() {
 
 #[test]
 fn uci_gating_moves_of_seirawan() {
-    let mut e = uci_engine();
-    e.send("setoption name UCI_Variant value seirawan");
-    e.send("position startpos moves e2e4 e7e5 g1f3h");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name UCI_Variant value seirawan", "position startpos moves e2e4 e7e5 g1f3h"]);
     let pos = {
         let mut p = start("seirawan");
         for t in ["e2e4", "e7e5", "g1f3h"] {
@@ -245,7 +264,7 @@ fn the_game_history_counts_for_repetition() {
     let mut after = game.clone();
     after.play(game.current().parse_move("d7b8").unwrap());
     assert_eq!(after.claimable().map(|o| o.reason), Some(menagerie_rules::EndReason::Repetition));
-    let mut e = uci_engine();
+    let mut e = Engine::uci();
     e.send("setoption name UCI_Variant value makruk");
     e.send(&format!("position startpos moves {shuffle}"));
     e.send("d");
@@ -264,7 +283,7 @@ fn the_game_history_counts_for_repetition() {
 
 #[test]
 fn variant_path_loads_variants_and_announces_them() {
-    let mut e = uci_engine();
+    let mut e = Engine::uci();
     e.send(&format!("setoption name VariantPath value {EXAMPLE_INI}"));
     let lines = e.sync();
     assert!(
@@ -275,16 +294,12 @@ fn variant_path_loads_variants_and_announces_them() {
     for name in ["chess", "capablanca", "centaurs", "cannons"] {
         assert!(combo.split(" var ").any(|v| v == name), "{name} missing: {combo}");
     }
-    e.send("setoption name UCI_Variant value centaurs");
-    e.send("position startpos");
-    e.send("go depth 4");
+    e.send_all(&["setoption name UCI_Variant value centaurs", "position startpos", "go depth 4"]);
     let mut defs = Definitions::builtin();
     defs.load(&std::fs::read_to_string(EXAMPLE_INI).unwrap(), "example.ini").unwrap();
     let pos = Position::start(defs.get("centaurs").unwrap());
     uci_search(&mut e, &pos);
-    e.send("setoption name UCI_Variant value cannons");
-    e.send("position startpos moves e2e4");
-    e.send("go nodes 5000");
+    e.send_all(&["setoption name UCI_Variant value cannons", "position startpos moves e2e4", "go nodes 5000"]);
     let p = Position::start(defs.get("cannons").unwrap());
     let pos = p.play(p.parse_move("e2e4").unwrap());
     uci_search(&mut e, &pos);
@@ -303,7 +318,7 @@ fn bad_ini() -> std::path::PathBuf {
 #[test]
 fn a_bad_variant_path_is_reported_and_the_engine_goes_on() {
     let bad = bad_ini();
-    let mut e = uci_engine();
+    let mut e = Engine::uci();
     e.send(&format!("setoption name VariantPath value {}", bad.display()));
     let lines = e.sync();
     // Leniently (the default) the section is skipped with a warning naming
@@ -331,9 +346,7 @@ fn a_bad_variant_path_is_reported_and_the_engine_goes_on() {
     e.send("setoption name UCI_Variant value bad");
     let lines = e.sync();
     assert!(lines[0].starts_with("info string unknown variant 'bad'"), "{lines:?}");
-    e.send("setoption name UCI_Variant value shatranj");
-    e.send("position startpos");
-    e.send("go depth 3");
+    e.send_all(&["setoption name UCI_Variant value shatranj", "position startpos", "go depth 3"]);
     uci_search(&mut e, &start("shatranj"));
     // Several files, separated as in PATH: each is loaded or reported.
     e.send(&format!("setoption name VariantPath value {EXAMPLE_INI}:{}", bad.display()));
@@ -357,9 +370,7 @@ fn variants_flag_and_environment() {
         let lines = e.read_until(QUICK, |l| l == "uciok");
         let combo = lines.iter().find(|l| l.starts_with("option name UCI_Variant")).unwrap();
         assert!(combo.split(" var ").any(|v| v == "centaurs"), "{combo}");
-        e.send("setoption name UCI_Variant value centaurs");
-        e.send("position startpos");
-        e.send("go depth 2");
+        e.send_all(&["setoption name UCI_Variant value centaurs", "position startpos", "go depth 2"]);
         let best = e.bestmove(QUICK).1;
         assert_ne!(best, "(none)");
         e.quit(Some("quit"));
@@ -381,21 +392,6 @@ fn variants_flag_and_environment() {
 
 // ---------------------------------------------------------------- XBoard
 
-fn xboard_engine() -> Engine {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.read_until(QUICK, |l| l.contains("done=1"));
-    e
-}
-
-fn ping(e: &mut Engine, n: u32) -> Vec<String> {
-    e.send(&format!("ping {n}"));
-    let mut lines = e.read_until(QUICK, |l| l == format!("pong {n}"));
-    lines.pop();
-    lines
-}
-
 /// Reads up to the engine's `move`, checking its thinking lines' pvs and
 /// the move in `pos`; returns the move.
 fn xboard_move(e: &mut Engine, pos: &Position) -> menagerie_rules::Move {
@@ -415,48 +411,33 @@ fn xboard_move(e: &mut Engine, pos: &Position) -> menagerie_rules::Move {
 
 #[test]
 fn xboard_plays_capablanca() {
-    let mut e = xboard_engine();
-    e.send("new");
-    e.send("variant capablanca");
-    assert!(ping(&mut e, 1).is_empty(), "XBoard knows capablanca: no setup");
-    e.send("level 40 5 0");
-    e.send("sd 3");
-    e.send("time 30000");
-    e.send("otim 30000");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant capablanca"]);
+    assert!(e.ping(1).is_empty(), "XBoard knows capablanca: no setup");
+    e.send_all(&["level 40 5 0", "sd 3", "time 30000", "otim 30000"]);
     let mut game = Game::new(start("capablanca"));
-    // The user plays White's first legal move each time, the engine Black.
-    for _ in 0..8 {
-        let pos = game.current().clone();
-        let ours = pos.legal_moves()[0];
-        e.send(&format!("usermove {}", pos.move_text(ours)));
-        game.play(ours);
-        let pos = game.current().clone();
-        let theirs = xboard_move(&mut e, &pos);
-        game.play(theirs);
-        if game.outcome().is_some() {
-            break;
-        }
-    }
+    // The user plays White, the engine Black.
+    xboard_exchanges(&mut e, &mut game, 8);
     // The engine can also play White, and `st` limits its time.
-    e.send("force");
-    e.send("st 1");
-    e.send("go");
+    e.send_all(&["force", "st 1", "go"]);
     let pos = game.current().clone();
     let m = xboard_move(&mut e, &pos);
     game.play(m);
-    assert!(ping(&mut e, 2).is_empty());
+    assert!(e.ping(2).is_empty());
     e.quit(Some("quit"));
 }
 
 #[test]
 fn xboard_announces_mate_in_capablanca() {
-    let mut e = xboard_engine();
-    e.send("new");
-    e.send("variant capablanca");
-    e.send("force");
-    e.send("setboard 6k3/5ppp2/10/10/10/10/10/R5K3 w - - 0 1");
-    e.send("sd 3");
-    e.send("go");
+    let mut e = Engine::xboard();
+    e.send_all(&[
+        "new",
+        "variant capablanca",
+        "force",
+        "setboard 6k3/5ppp2/10/10/10/10/10/R5K3 w - - 0 1",
+        "sd 3",
+        "go",
+    ]);
     let lines = e.read_until_prefix("1-0", QUICK);
     assert!(lines.iter().any(|l| l == "move a1a8"), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "1-0 {White mates}");
@@ -465,45 +446,34 @@ fn xboard_announces_mate_in_capablanca() {
 
 #[test]
 fn xboard_shatranj_stalemate_loses() {
-    let mut e = xboard_engine();
-    e.send("new");
-    e.send("variant shatranj");
-    e.send("force");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant shatranj", "force"]);
     // The fers steps c5-b6: Black's king and blocked pawn cannot move,
     // and in shatranj the stalemated side loses.
     let fen = "k7/2K5/8/1pQ5/1P6/8/8/8 w - - 0 1";
-    let pos = Position::from_fen(Definitions::builtin().get("shatranj").unwrap(), fen).unwrap();
+    let pos = position("shatranj", fen);
     pos.parse_move("c5b6").unwrap();
     e.send(&format!("setboard {fen}"));
     e.send("usermove c5b6");
-    let lines = ping(&mut e, 1);
+    let lines = e.ping(1);
     assert_eq!(lines, ["1-0 {Stalemate}"]);
     // A usual game: the engine answers moves in shatranj's notation.
-    e.send("new");
-    e.send("variant shatranj");
-    e.send("sd 2");
-    e.send("usermove e2e3");
+    e.send_all(&["new", "variant shatranj", "sd 2", "usermove e2e3"]);
     let p = start("shatranj");
     let p = p.play(p.parse_move("e2e3").unwrap());
     xboard_move(&mut e, &p);
-    assert!(ping(&mut e, 2).is_empty());
+    assert!(e.ping(2).is_empty());
     e.send("usermove e2e4");
-    assert_eq!(ping(&mut e, 3), ["Illegal move: e2e4"]);
+    assert_eq!(e.ping(3), ["Illegal move: e2e4"]);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn xboard_seirawan_gating_undo_and_analyze() {
-    let mut e = xboard_engine();
-    e.send("new");
-    e.send("variant seirawan");
-    e.send("force");
-    e.send("usermove e2e4");
-    e.send("usermove e7e5");
-    e.send("usermove g1f3h");
-    assert!(ping(&mut e, 1).is_empty());
-    e.send("undo");
-    e.send("usermove g1f3e");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant seirawan", "force", "usermove e2e4", "usermove e7e5", "usermove g1f3h"]);
+    assert!(e.ping(1).is_empty());
+    e.send_all(&["undo", "usermove g1f3e"]);
     let mut p = start("seirawan");
     for t in ["e2e4", "e7e5", "g1f3e"] {
         p = p.play(p.parse_move(t).unwrap());
@@ -511,7 +481,7 @@ fn xboard_seirawan_gating_undo_and_analyze() {
     e.send("analyze");
     std::thread::sleep(Duration::from_millis(300));
     e.send("exit");
-    let lines = ping(&mut e, 2);
+    let lines = e.ping(2);
     assert!(!lines.is_empty(), "analysis prints thinking lines");
     for l in &lines {
         let w: Vec<&str> = l.split_whitespace().collect();
@@ -521,15 +491,14 @@ fn xboard_seirawan_gating_undo_and_analyze() {
             q = q.play(mv);
         }
     }
-    e.send("sd 2");
-    e.send("go");
+    e.send_all(&["sd 2", "go"]);
     xboard_move(&mut e, &p);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn xboard_describes_the_data_variants_it_does_not_know() {
-    let mut e = xboard_engine();
+    let mut e = Engine::xboard();
     // Built-in pieces on XBoard's pictures (Archbishop, Chancellor), others
     // on free slots, with their Betza movement; the board's size and start.
     for (i, (name, size, pieces)) in [
@@ -547,7 +516,7 @@ fn xboard_describes_the_data_variants_it_does_not_know() {
     {
         e.send("new");
         e.send(&format!("variant {name}"));
-        let lines = ping(&mut e, 10 + i as u32);
+        let lines = e.ping(10 + i as u32);
         let def = Definitions::builtin().get(name).unwrap().clone();
         let setup = &lines[0];
         assert!(
@@ -564,35 +533,28 @@ fn xboard_describes_the_data_variants_it_does_not_know() {
     for name in ["seirawan960", "courier"] {
         e.send("new");
         e.send(&format!("variant {name}"));
-        let lines = ping(&mut e, 20);
+        let lines = e.ping(20);
         assert_eq!(lines, [format!("Error (unknown variant): {name}")]);
     }
     // Shako's castling as XBoard sends it (ranks from 0): the king's two
     // steps on the second rank bring the rook from i2 to g2, which can then
     // go down to g1.
-    e.send("new");
-    e.send("variant shako");
-    e.send("force");
-    e.send("setboard c8c/ernbqk2re/pppppppppp/10/10/10/10/PPPPPPPPPP/ERNBQK2RE/C8C w KQkq - 0 1");
+    e.send_all(&[
+        "new",
+        "variant shako",
+        "force",
+        "setboard c8c/ernbqk2re/pppppppppp/10/10/10/10/PPPPPPPPPP/ERNBQK2RE/C8C w KQkq - 0 1",
+    ]);
     for m in ["f1h1", "f8h8", "g1g0"] {
         e.send(&format!("usermove {m}"));
     }
-    let lines = ping(&mut e, 21);
+    let lines = e.ping(21);
     assert!(lines.iter().all(|l| l.starts_with("setup") || l.starts_with("piece")), "{lines:?}");
     // A game of grasshopper: the engine's moves are legal.
-    e.send("new");
-    e.send("variant grasshopper");
-    e.send("sd 2");
-    assert_eq!(ping(&mut e, 30).len(), 2, "setup and piece");
+    e.send_all(&["new", "variant grasshopper", "sd 2"]);
+    assert_eq!(e.ping(30).len(), 2, "setup and piece");
     let mut game = Game::new(start("grasshopper"));
-    for _ in 0..4 {
-        let pos = game.current().clone();
-        let ours = pos.legal_moves()[0];
-        e.send(&format!("usermove {}", pos.move_text(ours)));
-        game.play(ours);
-        let theirs = xboard_move(&mut e, &game.current().clone());
-        game.play(theirs);
-    }
+    xboard_exchanges(&mut e, &mut game, 4);
     e.quit(Some("quit"));
 }
 
@@ -606,12 +568,8 @@ fn uci_plays_flag_and_check_counting_games_to_their_end() {
         assert!(!game.moves().is_empty(), "{variant}");
     }
     // A king one step from the hill takes it: a mate in one.
-    let mut e = uci_engine();
-    e.send("setoption name UCI_Variant value kingofthehill");
-    e.send("position fen k7/8/8/8/8/3K4/8/8 w - - 0 1");
-    e.send("go depth 3");
-    let pos = Position::from_fen(Definitions::builtin().get("kingofthehill").unwrap(), "k7/8/8/8/8/3K4/8/8 w - - 0 1")
-        .unwrap();
+    let mut e = Engine::uci();
+    let pos = uci_go(&mut e, "kingofthehill", "k7/8/8/8/8/3K4/8/8 w - - 0 1", "depth 3");
     let best = uci_search(&mut e, &pos);
     let after = pos.play(legal(&mut e, &pos, &best, "bestmove"));
     let o = after.outcome().unwrap_or_else(|| e.fail(&format!("{best} does not reach the hill")));
@@ -628,12 +586,8 @@ fn uci_plays_antichess_horde_and_atomic_legally() {
         assert!(!game.moves().is_empty(), "{variant}");
     }
     // Atomic: in check, Rxb7 blows up the black king and wins at once.
-    let mut e = uci_engine();
-    e.send("setoption name UCI_Variant value atomic");
-    let fen = "1k6/Rb6/8/8/4q3/8/8/4K3 w - - 0 1";
-    e.send(&format!("position fen {fen}"));
-    e.send("go depth 3");
-    let pos = Position::from_fen(Definitions::builtin().get("atomic").unwrap(), fen).unwrap();
+    let mut e = Engine::uci();
+    let pos = uci_go(&mut e, "atomic", "1k6/Rb6/8/8/4q3/8/8/4K3 w - - 0 1", "depth 3");
     let best = uci_search(&mut e, &pos);
     assert_eq!(best, "a7b7");
     e.quit(Some("quit"));

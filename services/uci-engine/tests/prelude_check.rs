@@ -72,14 +72,9 @@ fn uci_go_in_a_prelude_in_check_answers_bestmove_none_and_stays_alive() {
 #[test]
 fn xboard_go_in_a_prelude_in_check_gives_the_result() {
     let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
+    e.send_all(&["xboard", "protover 2"]);
     e.read_until(QUICK, |l| l.contains("done=1"));
-    e.send("new");
-    e.send("variant alpaca");
-    e.send("force");
-    e.send("setboard 4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1");
-    e.send("go");
+    e.send_all(&["new", "variant alpaca", "force", "setboard 4k3/8/8/8/8/8/8/4R1K1[a] b - - 0 1", "go"]);
     let lines = e.read_until(QUICK, |l| l.starts_with("1-0"));
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "1-0 {White mates}");

@@ -131,44 +131,27 @@ fn self_play(v: VariantId) {
     e.quit(Some("quit"));
 }
 
-#[test]
-fn chess() {
-    self_play(VariantId::Chess);
+/// One self-play test per variant: `name: VariantId`.
+macro_rules! self_play_tests {
+    ($($name:ident: $variant:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                self_play(VariantId::$variant);
+            }
+        )*
+    };
 }
 
-#[test]
-fn alpaca() {
-    self_play(VariantId::Alpaca);
-}
-
-#[test]
-fn alpaca2() {
-    self_play(VariantId::Alpaca2);
-}
-
-#[test]
-fn alpaca_samefile() {
-    self_play(VariantId::AlpacaSameFile);
-}
-
-#[test]
-fn alseid() {
-    self_play(VariantId::Alseid);
-}
-
-#[test]
-fn alseid_weak() {
-    self_play(VariantId::AlseidWeak);
-}
-
-#[test]
-fn camel_rhino() {
-    self_play(VariantId::CamelRhino);
-}
-
-#[test]
-fn chess960() {
-    self_play(VariantId::Chess960);
+self_play_tests! {
+    chess: Chess,
+    alpaca: Alpaca,
+    alpaca2: Alpaca2,
+    alpaca_samefile: AlpacaSameFile,
+    alseid: Alseid,
+    alseid_weak: AlseidWeak,
+    camel_rhino: CamelRhino,
+    chess960: Chess960,
 }
 
 #[test]

@@ -18,13 +18,6 @@ const STALEMATED: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 /// Camel and Rhino Chess: Black owns no Camel and no Rhino, so the game is over.
 const NO_CAMEL_OR_RHINO: &str = "4k5/10/10/10/10/10/10/10/3C6/4K5 w - - 0 1";
 
-fn engine() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(QUICK, |l| l == "uciok");
-    e
-}
-
 /// Checks a search's info lines (each with depth, score, nodes and a legal
 /// pv from `pos`) and its bestmove (legal; ponder legal after it); returns
 /// the info lines.
@@ -182,10 +175,8 @@ fn handshake_lists_options_and_variants() {
 
 #[test]
 fn go_depth_reports_every_iteration_and_a_legal_move() {
-    let mut e = engine();
-    e.send("ucinewgame");
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go depth 5");
+    let mut e = Engine::uci();
+    e.send_all(&["ucinewgame", "position startpos moves e2e4 e7e5", "go depth 5"]);
     let pos = position_after(VariantId::Chess, None, &["e2e4", "e7e5"]);
     let (infos, _) = check_search(&mut e, &pos, QUICK);
     let depths: Vec<u32> = infos.iter().map(|l| field(l, "depth").unwrap().parse().unwrap()).collect();
@@ -199,7 +190,7 @@ fn go_depth_reports_every_iteration_and_a_legal_move() {
 
 #[test]
 fn go_movetime_and_nodes() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("position startpos");
     let t = Instant::now();
     e.send("go movetime 200");
@@ -209,8 +200,7 @@ fn go_movetime_and_nodes() {
     // itself is unit-tested in menagerie-search's limits.rs).
     assert!(took >= Duration::from_millis(150), "movetime 200 took {took:?}");
 
-    e.send("position startpos moves d2d4");
-    e.send("go nodes 2000");
+    e.send_all(&["position startpos moves d2d4", "go nodes 2000"]);
     let pos = position_after(VariantId::Chess, None, &["d2d4"]);
     check_search(&mut e, &pos, QUICK);
     e.quit(Some("quit"));
@@ -218,9 +208,8 @@ fn go_movetime_and_nodes() {
 
 #[test]
 fn go_with_clocks_uses_the_side_to_moves_time() {
-    let mut e = engine();
-    e.send("position startpos");
-    e.send("go wtime 2000 btime 2000 winc 20 binc 20");
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go wtime 2000 btime 2000 winc 20 binc 20"]);
     check_search(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
     // The share of the clock each search takes is unit-tested (limits.rs:
     // `a_clock_budget_leaves_time_on_the_clock`); here it answers, legally,
@@ -228,15 +217,14 @@ fn go_with_clocks_uses_the_side_to_moves_time() {
 
     // Black to move with little time: White's large clock must not be used
     // (its share, a minute, would outlast the hang guard).
-    e.send("position startpos moves e2e4");
-    e.send("go wtime 600000 btime 300 winc 0 binc 0 movestogo 10");
+    e.send_all(&["position startpos moves e2e4", "go wtime 600000 btime 300 winc 0 binc 0 movestogo 10"]);
     check_search(&mut e, &position_after(VariantId::Chess, None, &["e2e4"]), QUICK);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn go_infinite_answers_only_after_stop() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     // A middlegame-like start, a trivial ending (the search reaches its
     // maximum depth within milliseconds) and a finished game: in all three,
     // no bestmove before `stop`, and one promptly after it.
@@ -269,10 +257,9 @@ fn go_infinite_answers_only_after_stop() {
 
 #[test]
 fn go_ponder_waits_for_ponderhit_or_stop() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     let pos = position_after(VariantId::Chess, None, &["e2e4", "e7e5"]);
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go ponder wtime 1000 btime 1000");
+    e.send_all(&["position startpos moves e2e4 e7e5", "go ponder wtime 1000 btime 1000"]);
     let early = e.collect_for(Duration::from_millis(400));
     assert!(!early.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering: {early:?}");
     e.send("ponderhit");
@@ -290,10 +277,8 @@ fn go_ponder_waits_for_ponderhit_or_stop() {
 
 #[test]
 fn multipv_three_lines_per_depth() {
-    let mut e = engine();
-    e.send("setoption name MultiPV value 3");
-    e.send("position startpos");
-    e.send("go depth 4");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name MultiPV value 3", "position startpos", "go depth 4"]);
     let pos = AnyPosition::start(VariantId::Chess);
     let (infos, best) = check_search(&mut e, &pos, QUICK);
     for depth in 1..=4 {
@@ -314,9 +299,7 @@ fn multipv_three_lines_per_depth() {
     let (infos, _) = check_search(&mut e, &fen::parse(VariantId::Chess, MATED_IN_ONE).unwrap(), QUICK);
     assert!(infos.iter().all(|l| field(l, "multipv") == Some("1")), "{infos:?}");
 
-    e.send("setoption name MultiPV value 1");
-    e.send("position startpos");
-    e.send("go depth 3");
+    e.send_all(&["setoption name MultiPV value 1", "position startpos", "go depth 3"]);
     let (infos, _) = check_search(&mut e, &pos, QUICK);
     assert_eq!(infos.len(), 3);
     e.quit(Some("quit"));
@@ -324,17 +307,13 @@ fn multipv_three_lines_per_depth() {
 
 #[test]
 fn camel_rhino_on_ten_by_ten() {
-    let mut e = engine();
-    e.send("setoption name UCI_Variant value camel-rhino");
-    e.send("ucinewgame");
-    e.send("position startpos");
-    e.send("go depth 3");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name UCI_Variant value camel-rhino", "ucinewgame", "position startpos", "go depth 3"]);
     let start = AnyPosition::start(VariantId::CamelRhino);
     check_search(&mut e, &start, QUICK);
 
     // Two-digit ranks parse: the rook leaves j10.
-    e.send("position startpos moves a3a4 j10j9 a4a5 a10a9");
-    e.send("d");
+    e.send_all(&["position startpos moves a3a4 j10j9 a4a5 a10a9", "d"]);
     let d = e.sync();
     let pos = position_after(VariantId::CamelRhino, None, &["a3a4", "j10j9", "a4a5", "a10a9"]);
     assert_eq!(d[0], format!("info string fen {}", fen::format(&pos)));
@@ -347,9 +326,7 @@ fn camel_rhino_on_ten_by_ten() {
     assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {}", pos.count_legal()));
 
     // ucinewgame keeps the variant.
-    e.send("ucinewgame");
-    e.send("position startpos");
-    e.send("go depth 2");
+    e.send_all(&["ucinewgame", "position startpos", "go depth 2"]);
     check_search(&mut e, &start, QUICK);
 
     // A finished game: Black owns no Camel and no Rhino.
@@ -361,23 +338,19 @@ fn camel_rhino_on_ten_by_ten() {
 
 #[test]
 fn prelude_moves_of_gating_variants() {
-    let mut e = engine();
-    e.send("setoption name UCI_Variant value alpaca");
-    e.send("position startpos");
-    e.send("go depth 3");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name UCI_Variant value alpaca", "position startpos", "go depth 3"]);
     let (_, best) = check_search(&mut e, &AnyPosition::start(VariantId::Alpaca), QUICK);
     assert!(best == "K@e1" || best == "0000", "{best}");
 
     // White accepted and placed on g: Black places.
-    e.send("position startpos moves accept A@g");
-    e.send("go depth 3");
+    e.send_all(&["position startpos moves accept A@g", "go depth 3"]);
     let pos = position_after(VariantId::Alpaca, None, &["accept", "A@g"]);
     let (_, best) = check_search(&mut e, &pos, QUICK);
     assert!(best.starts_with("A@") && best.ends_with('8') && best.len() == 4, "{best}");
 
     // White declined: Black decides.
-    e.send("position startpos moves decline");
-    e.send("go depth 3");
+    e.send_all(&["position startpos moves decline", "go depth 3"]);
     let pos = position_after(VariantId::Alpaca, None, &["decline"]);
     let (_, best) = check_search(&mut e, &pos, QUICK);
     assert!(best == "K@e8" || best == "0000", "{best}");
@@ -392,24 +365,23 @@ fn prelude_moves_of_gating_variants() {
     check_search(&mut e, &position_after(VariantId::Alpaca, Some(gated), &["g1f3"]), QUICK);
 
     // Two pieces each: Black places both at once.
-    e.send("setoption name UCI_Variant value alpaca2");
-    e.send("position startpos moves accept A@bg");
-    e.send("go depth 3");
+    e.send_all(&["setoption name UCI_Variant value alpaca2", "position startpos moves accept A@bg", "go depth 3"]);
     let pos = position_after(VariantId::Alpaca2, None, &["accept", "A@bg"]);
     let (_, best) = check_search(&mut e, &pos, QUICK);
     assert!(best.len() == 5 && best.ends_with('a') && &best[1..2] == "8" && &best[3..4] == "8", "{best}");
 
     // Same file: Black's only placement.
-    e.send("setoption name UCI_Variant value alpaca-samefile");
-    e.send("position startpos moves accept A@c");
-    e.send("go depth 3");
+    e.send_all(&[
+        "setoption name UCI_Variant value alpaca-samefile",
+        "position startpos moves accept A@c",
+        "go depth 3",
+    ]);
     assert_eq!(e.bestmove(QUICK).1, "A@c8");
 
     // The Alseid is gated the same way, with its own letter.
     for v in ["alseid", "alseid-weak"] {
         e.send(&format!("setoption name UCI_Variant value {v}"));
-        e.send("position startpos moves accept S@d");
-        e.send("go depth 3");
+        e.send_all(&["position startpos moves accept S@d", "go depth 3"]);
         let pos = position_after(VariantId::from_name(v).unwrap(), None, &["accept", "S@d"]);
         let (_, best) = check_search(&mut e, &pos, QUICK);
         assert!(best.starts_with("S@"), "{v}: {best}");
@@ -419,9 +391,8 @@ fn prelude_moves_of_gating_variants() {
 
 #[test]
 fn perft_divides_the_start_position() {
-    let mut e = engine();
-    e.send("position startpos");
-    e.send("go perft 3");
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go perft 3"]);
     let lines = e.read_until_prefix("Nodes searched", QUICK);
     let divide: Vec<(&str, u64)> = lines
         .iter()
@@ -435,9 +406,7 @@ fn perft_divides_the_start_position() {
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
 
     // Prelude actions count: accept and decline.
-    e.send("setoption name UCI_Variant value alpaca");
-    e.send("position startpos");
-    e.send("go perft 1");
+    e.send_all(&["setoption name UCI_Variant value alpaca", "position startpos", "go perft 1"]);
     let lines = e.read_until_prefix("Nodes searched", QUICK);
     assert!(lines.contains(&"accept: 1".to_string()) && lines.contains(&"decline: 1".to_string()), "{lines:?}");
     assert_eq!(lines.last().unwrap(), "Nodes searched: 2");
@@ -446,7 +415,7 @@ fn perft_divides_the_start_position() {
 
 #[test]
 fn mate_scores() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send(&format!("position fen {MATE_IN_ONE}"));
     e.send("go depth 4");
     let (infos, best) = check_search(&mut e, &fen::parse(VariantId::Chess, MATE_IN_ONE).unwrap(), QUICK);
@@ -467,7 +436,7 @@ fn mate_scores() {
 
 #[test]
 fn finished_games_give_bestmove_none() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     for f in [CHECKMATED, STALEMATED] {
         e.send(&format!("position fen {f}"));
         e.send("go depth 5");
@@ -477,8 +446,7 @@ fn finished_games_give_bestmove_none() {
         assert_eq!(e.bestmove(QUICK).1, "(none)", "{f}");
     }
     // Reached by moves (fool's mate).
-    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
-    e.send("go depth 3");
+    e.send_all(&["position startpos moves f2f3 e7e5 g2g4 d8h4", "go depth 3"]);
     assert_eq!(e.bestmove(QUICK).1, "(none)");
     e.send("go perft 2");
     assert_eq!(e.read_until_prefix("Nodes searched", QUICK).last().unwrap(), "Nodes searched: 0");
@@ -487,7 +455,7 @@ fn finished_games_give_bestmove_none() {
 
 #[test]
 fn bad_input_is_reported_and_the_engine_goes_on() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("position startpos moves e2e4");
     let bad: &[&str] = &[
         "foo bar",
@@ -540,13 +508,10 @@ fn bad_input_is_reported_and_the_engine_goes_on() {
 
 #[test]
 fn options_hash_threads_and_a_table_too_large() {
-    let mut e = engine();
-    e.send("setoption name Hash value 16");
-    e.send("setoption name Threads value 2");
-    e.send("setoption name Clear Hash");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name Hash value 16", "setoption name Threads value 2", "setoption name Clear Hash"]);
     assert!(e.sync().is_empty());
-    e.send("position startpos");
-    e.send("go depth 6");
+    e.send_all(&["position startpos", "go depth 6"]);
     check_search(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
 
     // The advertised maximum is more than most machines hold: refused with a
@@ -555,32 +520,29 @@ fn options_hash_threads_and_a_table_too_large() {
     let said = e.sync();
     assert!(said.iter().all(|l| l.starts_with("info string")), "{said:?}");
     assert!(e.alive());
-    e.send("setoption name Threads value 1");
-    e.send("go depth 4");
+    e.send_all(&["setoption name Threads value 1", "go depth 4"]);
     check_search(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn quit_or_end_of_input_during_a_search() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("go infinite");
     e.collect_for(Duration::from_millis(100));
     e.quit(Some("quit"));
     // `quit` waits for the exit within the QUICK hang guard.
 
-    let mut e = engine();
-    e.send("position startpos moves e2e4");
-    e.send("go infinite");
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos moves e2e4", "go infinite"]);
     e.collect_for(Duration::from_millis(100));
     e.quit(None);
 }
 
 #[test]
 fn a_new_search_replaces_a_running_one() {
-    let mut e = engine();
-    e.send("position startpos");
-    e.send("go infinite");
+    let mut e = Engine::uci();
+    e.send_all(&["position startpos", "go infinite"]);
     e.collect_for(Duration::from_millis(100));
     // A new position stops the old search (which reports its move) first.
     e.send("position startpos moves e2e4");
@@ -597,9 +559,8 @@ fn the_engine_survives_internal_errors() {
     // after it has a capturable king, which makes the search and perft
     // panic. The engine must neither die nor answer `bestmove (none)` while
     // it has moves. Once the rules are fixed, `f1h1` is refused instead.
-    let mut e = engine();
-    e.send("setoption name UCI_Variant value alpaca");
-    e.send("position fen 4k3/8/8/8/8/8/8/r4AK1 w - - 0 1 moves f1h1");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name UCI_Variant value alpaca", "position fen 4k3/8/8/8/8/8/8/r4AK1 w - - 0 1 moves f1h1"]);
     let accepted = e.sync().is_empty();
     e.send("go perft 2");
     e.sync();
@@ -611,25 +572,21 @@ fn the_engine_survives_internal_errors() {
     e.send("go perft 1");
     e.sync();
     assert!(e.alive());
-    e.send("position startpos");
-    e.send("go depth 2");
+    e.send_all(&["position startpos", "go depth 2"]);
     check_search(&mut e, &AnyPosition::start(VariantId::Alpaca), QUICK);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn pinned_alpaca_cannot_leap_over_its_own_king() {
-    let mut e = engine();
-    e.send("setoption name UCI_Variant value alpaca");
-    e.send("position fen 4k3/8/8/8/8/8/8/r4AK1 w - - 0 1");
-    e.send("d");
+    let mut e = Engine::uci();
+    e.send_all(&["setoption name UCI_Variant value alpaca", "position fen 4k3/8/8/8/8/8/8/r4AK1 w - - 0 1", "d"]);
     let d = e.sync();
     let legal_moves: Vec<&str> = d[1].split_whitespace().skip(3).collect();
     assert!(!legal_moves.contains(&"f1h1"), "f1h1 leaves the king on g1 in check from a1: {legal_moves:?}");
     // Found by self-play (alpaca-samefile): perft 5 here reached a position
     // without a white king and panicked.
-    e.send("position fen 2r3k1/5ppp/4b1a1/8/8/4PA2/2PR1PPP/r5K1 w - - 5 33");
-    e.send("go perft 5");
+    e.send_all(&["position fen 2r3k1/5ppp/4b1a1/8/8/4PA2/2PR1PPP/r5K1 w - - 5 33", "go perft 5"]);
     let lines = e.read_until(Duration::from_secs(60), |l| l.starts_with("Nodes searched") || l.contains("error"));
     assert!(lines.last().unwrap().starts_with("Nodes searched"), "{lines:?}");
     assert!(!e.stderr().contains("panicked"), "{}", e.stderr());
@@ -642,7 +599,7 @@ const CAMEL_RHINO_SLOW: &str = "r6b1N/1hzb1p1C2/pppp2Pk1p/4ww4/5c4/3H6/4WW4/PPPP
 
 #[test]
 fn camel_rhino_search_honours_limits() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("setoption name UCI_Variant value camel-rhino");
     e.send(&format!("position fen {CAMEL_RHINO_SLOW}"));
     let pos = fen::parse(VariantId::CamelRhino, CAMEL_RHINO_SLOW).unwrap();
@@ -659,7 +616,7 @@ fn camel_rhino_search_honours_limits() {
 
 #[test]
 fn bestmove_agrees_with_the_last_reported_pv() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     let mut moves: Vec<String> = Vec::new();
     let mut mismatches = Vec::new();
     for _ in 0..60 {
@@ -687,7 +644,7 @@ fn bestmove_agrees_with_the_last_reported_pv() {
 #[test]
 fn uci_chess960_castling_forms() {
     const FRC_MATE: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("setoption name UCI_Chess960 value true");
     e.send(&format!("position fen {FRC_MATE}"));
     e.send("go depth 3");
@@ -705,20 +662,17 @@ fn uci_chess960_castling_forms() {
         assert_eq!(lines.last().unwrap(), "info string fen 2rkr3/2p1p3/8/8/8/8/8/2KR4 b - - 1 1", "{mv}");
     }
     // The standard start as chess960 (#518): same moves as chess.
-    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1");
-    e.send("d");
+    e.send_all(&["position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1", "d"]);
     let lines = e.read_until(QUICK, |l| l.starts_with("info string fen"));
     assert!(lines.last().unwrap().contains("RNBQ1RK1 b kq"), "{lines:?}");
     // Off: UCI_Variant chess960 prints king-to-square.
-    e.send("setoption name UCI_Chess960 value false");
-    e.send("setoption name UCI_Variant value chess960");
+    e.send_all(&["setoption name UCI_Chess960 value false", "setoption name UCI_Variant value chess960"]);
     e.send(&format!("position fen {FRC_MATE}"));
     e.send("go depth 3");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best, "b1c1");
     // Off with orthodox chess: a Chess960 FEN is not a chess position.
-    e.send("setoption name UCI_Variant value chess");
-    e.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+    e.send_all(&["setoption name UCI_Variant value chess", "position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1"]);
     let lines = e.sync();
     assert!(lines.iter().any(|l| l.starts_with("info string error")), "{lines:?}");
     e.quit(Some("quit"));

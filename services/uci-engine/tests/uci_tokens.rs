@@ -10,13 +10,6 @@ use common::{Engine, QUICK, field, legal_wire, position_after, pv_of};
 use menagerie_notation::{fen, uci};
 use menagerie_variants::{AnyPosition, VariantId};
 
-fn engine() -> Engine {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.read_until(QUICK, |l| l == "uciok");
-    e
-}
-
 /// Reads a search's output; checks every pv, the bestmove and the ponder
 /// move are wire tokens legal along the way from `pos`; returns (info
 /// lines, bestmove token).
@@ -47,7 +40,7 @@ fn checked_search(e: &mut Engine, pos: &AnyPosition) -> (Vec<String>, String) {
 /// by White, accepted by Black).
 #[test]
 fn every_printed_token_is_generic_uci_and_is_accepted_back() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("setoption name Hash value 16");
     let mut printed = std::collections::BTreeSet::new();
     for &v in VariantId::ALL.iter() {
@@ -109,7 +102,7 @@ fn every_printed_token_is_generic_uci_and_is_accepted_back() {
 /// letter; the old `t` form is still accepted.
 #[test]
 fn takeover_leaps_are_printed_with_the_movers_letter() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("setoption name UCI_Variant value camel-rhino");
     // The Camel on d2 may leap to e5 over the knight on d4 and convert it.
     let f = "4k5/2c7/10/10/10/10/3n6/10/3C6/4K5 w - - 0 1";
@@ -136,16 +129,14 @@ fn takeover_leaps_are_printed_with_the_movers_letter() {
 
 #[test]
 fn searchmoves_restrict_the_bestmove_and_every_multipv_line() {
-    let mut e = engine();
+    let mut e = Engine::uci();
     let pos = position_after(VariantId::Chess, None, &["e2e4"]);
-    e.send("position startpos moves e2e4");
-    e.send("go depth 6 searchmoves a7a6 h7h6");
+    e.send_all(&["position startpos moves e2e4", "go depth 6 searchmoves a7a6 h7h6"]);
     let (_, best) = checked_search(&mut e, &pos);
     assert!(best == "a7a6" || best == "h7h6", "{best}");
 
     // Tokens end at the next keyword; an illegal one is reported and skipped.
-    e.send("setoption name MultiPV value 3");
-    e.send("go searchmoves h7h6 e2e4 a7a6 depth 5");
+    e.send_all(&["setoption name MultiPV value 3", "go searchmoves h7h6 e2e4 a7a6 depth 5"]);
     let said = e.read_until(QUICK, |l| l.starts_with("info string"));
     assert!(said.last().unwrap().contains("e2e4"), "{said:?}");
     let (infos, best) = checked_search(&mut e, &pos);
@@ -162,8 +153,7 @@ fn searchmoves_restrict_the_bestmove_and_every_multipv_line() {
     }
 
     // In the prelude, old and wire forms both name a root move.
-    e.send("setoption name MultiPV value 1");
-    e.send("setoption name UCI_Variant value alpaca");
+    e.send_all(&["setoption name MultiPV value 1", "setoption name UCI_Variant value alpaca"]);
     let start = AnyPosition::start(VariantId::Alpaca);
     for (only, want) in [("0000", "0000"), ("decline", "0000"), ("accept", "K@e1"), ("K@e1", "K@e1")] {
         e.send("position startpos");
@@ -202,8 +192,7 @@ fn options_ponder_and_strength_are_advertised_and_accepted() {
         assert!(said.len() == 1 && said[0].starts_with("info string"), "{bad}: {said:?}");
     }
     // go ponder / ponderhit with Ponder on.
-    e.send("position startpos");
-    e.send("go ponder depth 3");
+    e.send_all(&["position startpos", "go ponder depth 3"]);
     e.sync();
     e.send("ponderhit");
     checked_search(&mut e, &AnyPosition::start(VariantId::Chess));
@@ -218,7 +207,7 @@ fn limited_strength_plays_other_moves() {
         "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5", "a4b3", "d7d6",
         "c2c3", "e8g8",
     ];
-    let mut e = engine();
+    let mut e = Engine::uci();
     e.send("setoption name Hash value 16");
     let mut differ = 0;
     let n = line.len();
@@ -233,8 +222,7 @@ fn limited_strength_plays_other_moves() {
         e.send(&cmd);
         e.send("go depth 6");
         let (_, strong) = checked_search(&mut e, &pos);
-        e.send("setoption name UCI_LimitStrength value true");
-        e.send("setoption name UCI_Elo value 1000");
+        e.send_all(&["setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1000"]);
         e.send(&cmd);
         e.send("go depth 6");
         let (infos, weak) = checked_search(&mut e, &pos);
@@ -248,9 +236,7 @@ fn limited_strength_plays_other_moves() {
     assert!(differ * 4 >= n, "1000 Elo played the full-strength move in {} of {n} positions", n - differ);
 
     // At the top of the scale the engine still answers with a legal move.
-    e.send("setoption name UCI_Elo value 2650");
-    e.send("position startpos");
-    e.send("go movetime 200");
+    e.send_all(&["setoption name UCI_Elo value 2650", "position startpos", "go movetime 200"]);
     checked_search(&mut e, &AnyPosition::start(VariantId::Chess));
     e.quit(Some("quit"));
 }

@@ -13,22 +13,6 @@ const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
 const MATED_IN_ONE: &str = "k7/6p1/1K6/8/8/8/8/7R b - - 0 1";
 const CHECKMATED: &str = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
 
-fn engine() -> Engine {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.read_until(QUICK, |l| l.contains("done=1"));
-    e
-}
-
-/// `ping N` and the lines before `pong N`.
-fn sync(e: &mut Engine, n: u32) -> Vec<String> {
-    e.send(&format!("ping {n}"));
-    let mut lines = e.read_until(QUICK, |l| l == format!("pong {n}"));
-    lines.pop();
-    lines
-}
-
 /// Reads up to the engine's `move`, checks it is legal in `pos` and that
 /// every thinking line before it is well formed; returns (thinking, move).
 fn engine_move(e: &mut Engine, pos: &AnyPosition, timeout: Duration) -> (Vec<String>, String) {
@@ -76,8 +60,7 @@ fn score_of(line: &str) -> i32 {
 #[test]
 fn features_list_every_variant() {
     let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
+    e.send_all(&["xboard", "protover 2"]);
     let lines = e.read_until(QUICK, |l| l == "feature done=1");
     assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
     let all = lines.join(" ");
@@ -89,19 +72,16 @@ fn features_list_every_variant() {
         assert!(all.contains(f), "{f} missing: {all}");
     }
     // Replies to features need no answer.
-    e.send("accepted usermove");
-    e.send("accepted ping");
-    e.send("rejected reuse");
-    assert!(sync(&mut e, 1).is_empty());
+    e.send_all(&["accepted usermove", "accepted ping", "rejected reuse"]);
+    assert!(e.ping(1).is_empty());
     e.quit(Some("quit"));
 }
 
 #[test]
 fn variants_describe_board_and_pieces() {
-    let mut e = engine();
-    e.send("new");
-    e.send("variant normal");
-    assert!(sync(&mut e, 1).is_empty(), "orthodox chess needs no setup");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant normal"]);
+    assert!(e.ping(1).is_empty(), "orthodox chess needs no setup");
 
     let expect = [
         // Pawns "visit" (`fmabmW`: the prelude's accept and placements,
@@ -137,7 +117,7 @@ fn variants_describe_board_and_pieces() {
     for (i, (name, size, pieces)) in expect.into_iter().enumerate() {
         e.send("new");
         e.send(&format!("variant {name}"));
-        let lines = sync(&mut e, 10 + i as u32);
+        let lines = e.ping(10 + i as u32);
         let v = VariantId::from_name(name).unwrap();
         let setup = &lines[0];
         // XBoard's FEN has no prelude: the reserve pieces are in its
@@ -183,21 +163,18 @@ fn variants_describe_board_and_pieces() {
         }
     }
     e.send("variant xiangqi");
-    assert_eq!(sync(&mut e, 99), ["Error (unknown variant): xiangqi"]);
+    assert_eq!(e.ping(99), ["Error (unknown variant): xiangqi"]);
     // A misspelt name gets the closest one.
     e.send("variant camel-rino");
-    assert_eq!(sync(&mut e, 98), ["Error (unknown variant): camel-rino (did you mean 'camel-rhino'?)"]);
+    assert_eq!(e.ping(98), ["Error (unknown variant): camel-rino (did you mean 'camel-rhino'?)"]);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn force_usermove_go_and_play_on() {
-    let mut e = engine();
-    e.send("new");
-    e.send("sd 3");
-    e.send("force");
-    e.send("usermove e2e4");
-    assert!(sync(&mut e, 1).is_empty());
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "sd 3", "force", "usermove e2e4"]);
+    assert!(e.ping(1).is_empty());
     e.send("go");
     let pos = position_after(VariantId::Chess, None, &["e2e4"]);
     let (thinking, reply) = engine_move(&mut e, &pos, QUICK);
@@ -218,9 +195,8 @@ fn force_usermove_go_and_play_on() {
     e.send("force");
     let pos = position_after(VariantId::Chess, None, &moves.iter().map(String::as_str).collect::<Vec<_>>());
     e.send(&pos_first_move(&pos));
-    e.send("nopost");
-    e.send("foo");
-    assert_eq!(sync(&mut e, 2), ["Error (unknown command): foo"]);
+    e.send_all(&["nopost", "foo"]);
+    assert_eq!(e.ping(2), ["Error (unknown command): foo"]);
     e.quit(Some("quit"));
 }
 
@@ -230,12 +206,10 @@ fn pos_first_move(pos: &AnyPosition) -> String {
 
 #[test]
 fn ping_while_thinking_answers_after_the_move() {
-    let mut e = engine();
-    e.send("new");
-    e.send("st 1");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "st 1"]);
     let t = Instant::now();
-    e.send("go");
-    e.send("ping 7");
+    e.send_all(&["go", "ping 7"]);
     let lines = e.read_until(QUICK, |l| l == "pong 7");
     let at = lines.iter().position(|l| l.starts_with("move ")).unwrap_or_else(|| e.fail("no move before pong"));
     assert_eq!(at, lines.len() - 2, "{lines:?}");
@@ -247,12 +221,9 @@ fn ping_while_thinking_answers_after_the_move() {
 
 #[test]
 fn time_controls() {
-    let mut e = engine();
+    let mut e = Engine::xboard();
     // 40 moves in 5 minutes, 2 s left on our clock: a quick move.
-    e.send("new");
-    e.send("level 40 5 0");
-    e.send("time 200");
-    e.send("otim 200");
+    e.send_all(&["new", "level 40 5 0", "time 200", "otim 200"]);
     // (The share of the clock a search takes is unit-tested in
     // menagerie-search's limits.rs; here the engine answers, legally, within
     // the hang guard: machine load must not fail this test.)
@@ -260,16 +231,11 @@ fn time_controls() {
     engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
 
     // Incremental, base in minutes:seconds.
-    e.send("new");
-    e.send("level 0 0:30 1");
-    e.send("time 3000");
-    e.send("otim 3000");
-    e.send("usermove e2e4");
+    e.send_all(&["new", "level 0 0:30 1", "time 3000", "otim 3000", "usermove e2e4"]);
     engine_move(&mut e, &position_after(VariantId::Chess, None, &["e2e4"]), QUICK);
 
     // Fixed time per move.
-    e.send("new");
-    e.send("st 1");
+    e.send_all(&["new", "st 1"]);
     let t = Instant::now();
     e.send("go");
     engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
@@ -277,18 +243,13 @@ fn time_controls() {
     assert!(took >= Duration::from_millis(700), "st 1 took {took:?}");
 
     // Fixed depth (with a long time control).
-    e.send("new");
-    e.send("level 40 5 0");
-    e.send("sd 3");
-    e.send("go");
+    e.send_all(&["new", "level 40 5 0", "sd 3", "go"]);
     let (thinking, _) = engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
     let depths: Vec<&str> = thinking.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
     assert_eq!(depths, ["1", "2", "3"]);
 
     // `?` moves now.
-    e.send("new");
-    e.send("st 30");
-    e.send("go");
+    e.send_all(&["new", "st 30", "go"]);
     std::thread::sleep(Duration::from_millis(200));
     // Without `?` the move would come after 30 s, past the hang guard.
     e.send("?");
@@ -298,68 +259,59 @@ fn time_controls() {
     for cmd in ["level 40 5 inf", "level x y z", "level 40 99999999999999999999 1e300", "st inf", "st 1e300", "st -3"] {
         e.send(cmd);
     }
-    e.send("time 99999999999999999999");
-    e.send("otim 18446744073709551615");
-    e.send("sd 0");
-    e.send("new");
-    assert!(sync(&mut e, 5).is_empty());
+    e.send_all(&["time 99999999999999999999", "otim 18446744073709551615", "sd 0", "new"]);
+    assert!(e.ping(5).is_empty());
     assert!(e.alive());
     e.quit(Some("quit"));
 }
 
 #[test]
 fn illegal_usermoves_are_refused() {
-    let mut e = engine();
-    e.send("new");
-    e.send("force");
-    e.send("usermove e2e5");
-    e.send("usermove xyz");
-    e.send("usermove e7e5");
-    e.send("usermove");
-    e.send("usermove e2e4");
-    assert_eq!(sync(&mut e, 1), ["Illegal move: e2e5", "Illegal move: xyz", "Illegal move: e7e5", "Illegal move: "]);
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "force", "usermove e2e5", "usermove xyz", "usermove e7e5", "usermove", "usermove e2e4"]);
+    assert_eq!(e.ping(1), ["Illegal move: e2e5", "Illegal move: xyz", "Illegal move: e7e5", "Illegal move: "]);
     // e2e4 was played: now e7e5 is fine and e2e4 is not.
-    e.send("usermove e7e5");
-    e.send("usermove e2e4");
-    assert_eq!(sync(&mut e, 2), ["Illegal move: e2e4"]);
+    e.send_all(&["usermove e7e5", "usermove e2e4"]);
+    assert_eq!(e.ping(2), ["Illegal move: e2e4"]);
     e.quit(Some("quit"));
 }
 
 #[test]
 fn setboard_undo_and_remove() {
-    let mut e = engine();
-    e.send("new");
-    e.send("force");
-    e.send("usermove e2e4");
-    e.send("usermove e7e5");
-    e.send("remove");
-    e.send("usermove e7e5");
-    e.send("usermove d2d4");
-    e.send("undo");
-    e.send("usermove d7d5");
-    e.send("usermove c2c4");
-    assert_eq!(sync(&mut e, 1), ["Illegal move: e7e5", "Illegal move: d7d5"]);
+    let mut e = Engine::xboard();
+    e.send_all(&[
+        "new",
+        "force",
+        "usermove e2e4",
+        "usermove e7e5",
+        "remove",
+        "usermove e7e5",
+        "usermove d2d4",
+        "undo",
+        "usermove d7d5",
+        "usermove c2c4",
+    ]);
+    assert_eq!(e.ping(1), ["Illegal move: e7e5", "Illegal move: d7d5"]);
     // Undo with nothing to undo is harmless.
-    e.send("undo");
-    e.send("remove");
-    e.send("undo");
-    assert!(sync(&mut e, 2).is_empty());
+    e.send_all(&["undo", "remove", "undo"]);
+    assert!(e.ping(2).is_empty());
 
     e.send(&format!("setboard {MATE_IN_ONE}"));
-    e.send("usermove e2e4");
-    e.send("usermove a1a7");
-    assert_eq!(sync(&mut e, 3), ["Illegal move: e2e4"]);
+    e.send_all(&["usermove e2e4", "usermove a1a7"]);
+    assert_eq!(e.ping(3), ["Illegal move: e2e4"]);
     e.send("setboard not a fen");
-    let said = sync(&mut e, 4);
+    let said = e.ping(4);
     assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
 
     // A gated FEN in its variant.
     e.send("variant alpaca");
-    sync(&mut e, 5);
-    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@f] w KQkq - 0 1");
-    e.send("usermove g1f3");
-    e.send("sd 2");
-    e.send("go");
+    e.ping(5);
+    e.send_all(&[
+        "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@f] w KQkq - 0 1",
+        "usermove g1f3",
+        "sd 2",
+        "go",
+    ]);
     let gated = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[A@ga@f] w KQkq - 0 1";
     engine_move(&mut e, &position_after(VariantId::Alpaca, Some(gated), &["g1f3"]), QUICK);
     e.quit(Some("quit"));
@@ -367,52 +319,42 @@ fn setboard_undo_and_remove() {
 
 #[test]
 fn game_ends_give_result_lines() {
-    let mut e = engine();
+    let mut e = Engine::xboard();
     // The engine mates.
-    e.send("new");
-    e.send("force");
+    e.send_all(&["new", "force"]);
     e.send(&format!("setboard {MATE_IN_ONE}"));
-    e.send("sd 3");
-    e.send("go");
+    e.send_all(&["sd 3", "go"]);
     let lines = e.read_until(QUICK, |l| l.starts_with("1-0"));
     let n = lines.len();
     assert_eq!(lines[n - 2], "move a1a8");
     assert_eq!(lines[n - 1], "1-0 {White mates}");
     // Mate-in-one is reported as 100000 + 1 in the thinking output.
     assert_eq!(score_of(&lines[n - 3]), 100_001, "{lines:?}");
-    assert!(sync(&mut e, 1).is_empty());
+    assert!(e.ping(1).is_empty());
 
     // The engine is mated in one whatever it plays: -100000 - 1.
-    e.send("new");
-    e.send("force");
+    e.send_all(&["new", "force"]);
     e.send(&format!("setboard {MATED_IN_ONE}"));
-    e.send("sd 3");
-    e.send("go");
+    e.send_all(&["sd 3", "go"]);
     let (thinking, _) = engine_move(&mut e, &fen::parse(VariantId::Chess, MATED_IN_ONE).unwrap(), QUICK);
     assert_eq!(score_of(thinking.last().unwrap()), -100_001, "{thinking:?}");
     // The user mates: the result follows the move.
-    e.send("force");
-    e.send("usermove h1h8");
-    assert_eq!(sync(&mut e, 2), ["1-0 {White mates}"]);
+    e.send_all(&["force", "usermove h1h8"]);
+    assert_eq!(e.ping(2), ["1-0 {White mates}"]);
 
     // Black mates by the user's move (fool's mate).
-    e.send("new");
-    e.send("force");
+    e.send_all(&["new", "force"]);
     for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
         e.send(&format!("usermove {m}"));
     }
-    assert_eq!(sync(&mut e, 3), ["0-1 {Black mates}"]);
+    assert_eq!(e.ping(3), ["0-1 {Black mates}"]);
 
     // Stalemate by the user's move.
-    e.send("new");
-    e.send("force");
-    e.send("setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
-    e.send("usermove f1f7");
-    assert_eq!(sync(&mut e, 4), ["1/2-1/2 {stalemate, draw}"]);
+    e.send_all(&["new", "force", "setboard 7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "usermove f1f7"]);
+    assert_eq!(e.ping(4), ["1/2-1/2 {stalemate, draw}"]);
 
     // Asked to move in a lost position: only the result.
-    e.send("new");
-    e.send("force");
+    e.send_all(&["new", "force"]);
     e.send(&format!("setboard {CHECKMATED}"));
     e.send("go");
     let lines = e.read_until(QUICK, |l| l.starts_with("1-0"));
@@ -420,13 +362,10 @@ fn game_ends_give_result_lines() {
     assert_eq!(lines.last().unwrap(), "1-0 {White mates}");
 
     // Camel and Rhino Chess: a takeover of the last Camel or Rhino loses.
-    e.send("new");
-    e.send("variant camel-rhino");
-    sync(&mut e, 5);
-    e.send("force");
-    e.send("setboard 4k5/10/10/10/10/10/10/3h6/2C7/4K5 w - - 0 1");
-    e.send("usermove c2d3");
-    assert_eq!(sync(&mut e, 6), ["1-0 {Black has no Camel or Rhino}"]);
+    e.send_all(&["new", "variant camel-rhino"]);
+    e.ping(5);
+    e.send_all(&["force", "setboard 4k5/10/10/10/10/10/10/3h6/2C7/4K5 w - - 0 1", "usermove c2d3"]);
+    assert_eq!(e.ping(6), ["1-0 {Black has no Camel or Rhino}"]);
     e.quit(Some("quit"));
 }
 
@@ -443,12 +382,8 @@ fn restarted(e: &mut Engine, pos: &AnyPosition) -> Vec<String> {
 
 #[test]
 fn analyze_follows_the_board_until_exit() {
-    let mut e = engine();
-    e.send("new");
-    e.send("force");
-    e.send("post");
-    e.send("usermove e2e4");
-    e.send("analyze");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "force", "post", "usermove e2e4", "analyze"]);
     let after_e4 = position_after(VariantId::Chess, None, &["e2e4"]);
     let lines = e.read_until(QUICK, |l| l.starts_with("4 "));
     for l in &lines {
@@ -475,9 +410,8 @@ fn analyze_follows_the_board_until_exit() {
     e.send(&format!("setboard {MATE_IN_ONE}"));
     let lines = restarted(&mut e, &fen::parse(VariantId::Chess, MATE_IN_ONE).unwrap());
     assert_eq!(score_of(lines.last().unwrap()), 100_001);
-    e.send(".");
-    e.send("exit");
-    let lines = sync(&mut e, 2);
+    e.send_all(&[".", "exit"]);
+    let lines = e.ping(2);
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
     // Nothing after exit.
     assert!(e.collect_for(Duration::from_millis(300)).is_empty());
@@ -486,14 +420,12 @@ fn analyze_follows_the_board_until_exit() {
 
 #[test]
 fn variant_games_over_xboard() {
-    let mut e = engine();
+    let mut e = Engine::xboard();
     // Camel and Rhino Chess: on ten ranks XBoard numbers them from 0, both
     // ways (XBoard's a2a3 is a3a4).
-    e.send("new");
-    e.send("variant camel-rhino");
-    sync(&mut e, 10);
-    e.send("sd 2");
-    e.send("usermove a2a3");
+    e.send_all(&["new", "variant camel-rhino"]);
+    e.ping(10);
+    e.send_all(&["sd 2", "usermove a2a3"]);
     let pos = position_after(VariantId::CamelRhino, None, &["a3a4"]);
     let mut lines = e.read_until_prefix("move ", QUICK);
     let reply = from_rank0(&lines.pop().unwrap()["move ".len()..]);
@@ -505,15 +437,11 @@ fn variant_games_over_xboard() {
         }
     }
     let pos = pos.play(legal(&pos, &reply).unwrap_or_else(|err| e.fail(&err))).unwrap();
-    e.send("force");
-    e.send("usermove a0a2");
-    e.send("usermove j9j8");
-    e.send("usermove j8j6");
-    assert_eq!(sync(&mut e, 1), ["Illegal move: j8j6"]);
+    e.send_all(&["force", "usermove a0a2", "usermove j9j8", "usermove j8j6"]);
+    assert_eq!(e.ping(1), ["Illegal move: j8j6"]);
     let pos = pos.play(legal(&pos, "a1a3").unwrap()).unwrap();
     let pos = pos.play(legal(&pos, "j10j9").unwrap()).unwrap();
-    e.send("usermove a2a0");
-    e.send("go");
+    e.send_all(&["usermove a2a0", "go"]);
     let mut lines = e.read_until_prefix("move ", QUICK);
     let reply = from_rank0(&lines.pop().unwrap()["move ".len()..]);
     legal(&pos.play(legal(&pos, "a3a1").unwrap()).unwrap(), &reply).unwrap_or_else(|err| e.fail(&err));
@@ -522,10 +450,7 @@ fn variant_games_over_xboard() {
     // pawn's visit g2-g3-g2 (as XBoard 4.9 relays it: g2g3,g3g2; the
     // knight's g1g3,g3g1 is read too); the engine (Black) places with a
     // pawn's visit.
-    e.send("new");
-    e.send("variant alpaca");
-    e.send("sd 2");
-    e.send("usermove g2g3,g3g2");
+    e.send_all(&["new", "variant alpaca", "sd 2", "usermove g2g3,g3g2"]);
     let mut lines = e.read_until_prefix("move ", QUICK);
     let placed = lines.pop().unwrap()["move ".len()..].to_string();
     assert!(
@@ -553,10 +478,7 @@ fn variant_games_over_xboard() {
     // (here exactly as XBoard 4.9 writes it: holdings and S-Chess castling
     // field; the bracketless form is read too), and the engine to move
     // (here Black) plays.
-    e.send("new");
-    e.send("variant alpaca");
-    e.send("sd 2");
-    e.send("force");
+    e.send_all(&["new", "variant alpaca", "sd 2", "force"]);
     for board in ["RNBQKBNR[Aa] b KGFDCBQkgfdcbq - 0 1", "RNBQKBNR b KQkq - 0 1"] {
         e.send("force");
         e.send(&format!("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/{board}"));
@@ -568,15 +490,9 @@ fn variant_games_over_xboard() {
         assert!(answer == "@@@@" || answer == "h7h6-h7", "{answer}");
     }
     // The user (White) declines by a pass, then Black declines: orthodox chess.
-    e.send("new");
-    e.send("variant alpaca");
-    e.send("force");
-    e.send("usermove @@@@");
-    e.send("usermove @@@@");
-    e.send("usermove @@@@");
-    e.send("usermove e2e4");
+    e.send_all(&["new", "variant alpaca", "force", "usermove @@@@", "usermove @@@@", "usermove @@@@", "usermove e2e4"]);
     let said: Vec<String> =
-        sync(&mut e, 2).into_iter().filter(|l| !l.starts_with("setup") && !l.starts_with("piece")).collect();
+        e.ping(2).into_iter().filter(|l| !l.starts_with("setup") && !l.starts_with("piece")).collect();
     assert_eq!(said, ["Illegal move: @@@@"]);
     e.quit(Some("quit"));
 }
@@ -603,27 +519,21 @@ fn from_rank0(text: &str) -> String {
 
 #[test]
 fn new_discards_a_running_search() {
-    let mut e = engine();
-    e.send("new");
-    e.send("st 5");
-    e.send("go");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "st 5", "go"]);
     std::thread::sleep(Duration::from_millis(100));
     e.send("new");
-    let lines = sync(&mut e, 1);
+    let lines = e.ping(1);
     assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
     // The new game starts clean: the engine plays Black after e2e4.
-    e.send("sd 2");
-    e.send("usermove e2e4");
+    e.send_all(&["sd 2", "usermove e2e4"]);
     engine_move(&mut e, &position_after(VariantId::Chess, None, &["e2e4"]), QUICK);
 
     // Oversized hash is refused, not fatal.
     e.send("memory 65536");
-    let said = sync(&mut e, 2);
+    let said = e.ping(2);
     assert!(said.iter().all(|l| l.starts_with("telluser")), "{said:?}");
-    e.send("cores 2");
-    e.send("new");
-    e.send("sd 4");
-    e.send("go");
+    e.send_all(&["cores 2", "new", "sd 4", "go"]);
     engine_move(&mut e, &AnyPosition::start(VariantId::Chess), QUICK);
     // End of input ends the engine cleanly.
     e.quit(None);
@@ -635,26 +545,21 @@ fn new_discards_a_running_search() {
 #[test]
 fn fischerandom_over_xboard() {
     const FRC_MATE: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
-    let mut e = engine();
-    e.send("new");
-    e.send("variant fischerandom");
-    assert!(sync(&mut e, 1).is_empty(), "XBoard knows fischerandom");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant fischerandom"]);
+    assert!(e.ping(1).is_empty(), "XBoard knows fischerandom");
     e.send("force");
     e.send(&format!("setboard {FRC_MATE}"));
-    e.send("sd 3");
-    e.send("go");
+    e.send_all(&["sd 3", "go"]);
     let lines = e.read_until_prefix("move ", QUICK);
     assert_eq!(lines.last().unwrap(), "move O-O-O");
-    assert_eq!(sync(&mut e, 2), ["1-0 {White mates}"]);
+    assert_eq!(e.ping(2), ["1-0 {White mates}"]);
     // From XBoard: O-O-O, king-takes-rook, or king-to-square when that is
     // not an ordinary king move (here b1c1 is one: the king steps, no mate).
     for (i, (mv, mates)) in [("O-O-O", true), ("b1a1", true), ("b1c1", false)].into_iter().enumerate() {
-        e.send("new");
-        e.send("variant fischerandom");
-        e.send("force");
-        e.send("setboard 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+        e.send_all(&["new", "variant fischerandom", "force", "setboard 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1"]);
         e.send(&format!("usermove {mv}"));
-        let lines = sync(&mut e, 3 + i as u32);
+        let lines = e.ping(3 + i as u32);
         let want: &[&str] = if mates { &["1-0 {White mates}"] } else { &[] };
         assert_eq!(lines, want, "{mv}");
     }
@@ -668,17 +573,16 @@ fn fischerandom_over_xboard() {
 /// Camel and Rhino game) and plays from it.
 #[test]
 fn xboards_own_camel_rhino_fen_is_read() {
-    let mut e = engine();
-    e.send("new");
-    e.send("variant camel-rhino");
-    sync(&mut e, 1);
-    e.send("force");
-    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1");
-    e.send("usermove e3e4");
-    assert!(sync(&mut e, 2).is_empty());
-    e.send("setboard r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - 2 2");
-    e.send("sd 2");
-    e.send("go");
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant camel-rhino"]);
+    e.ping(1);
+    e.send_all(&[
+        "force",
+        "setboard r8r/1hzbqkbnc1/pppp2pppp/4ww4/10/10/4WW4/PPPP2PPPP/1HZBQKBNC1/R8R w - 0 1",
+        "usermove e3e4",
+    ]);
+    assert!(e.ping(2).is_empty());
+    e.send_all(&["setboard r8r/1hzbqkbnc1/pppp2pppp/5w4/4w5/10/3W1W4/PPPP2PPPP/1HZBQKBNC1/R8R b - 2 2", "sd 2", "go"]);
     // Black's move, ranks counted from 0 as XBoard does on ten ranks.
     let lines = e.read_until_prefix("move ", QUICK);
     assert!(lines.iter().all(|l| !l.contains("Illegal position")), "{lines:?}");

@@ -822,26 +822,19 @@ def _castling_moves(pos, sq, add):
     def sqr(f):
         return _idx(pos, f, r)
 
-    # King side: e -> g, rook h -> f.
-    if colored("K", me) in rights and board[sqr(7)] == rook:
-        if board[sqr(5)] == EMPTY and board[sqr(6)] == EMPTY \
-                and not any(is_attacked(pos, board, sqr(f), them) for f in (4, 5, 6)):
+    # King side: e -> g, rook h -> f; queen side: e -> c, rook a -> d.
+    for right, rook_from, king_to, rook_to, between, passed in (
+            ("K", 7, 6, 5, (5, 6), (4, 5, 6)),
+            ("Q", 0, 2, 3, (1, 2, 3), (4, 3, 2))):
+        if colored(right, me) in rights and board[sqr(rook_from)] == rook \
+                and all(board[sqr(f)] == EMPTY for f in between) \
+                and not any(is_attacked(pos, board, sqr(f), them) for f in passed):
             nb = board[:]
             nb[sqr(4)] = EMPTY
-            nb[sqr(7)] = EMPTY
-            nb[sqr(6)] = king
-            nb[sqr(5)] = rook
-            add(square_name(pos.files, sqr(4)) + square_name(pos.files, sqr(6)), nb, False)
-    # Queen side: e -> c, rook a -> d.
-    if colored("Q", me) in rights and board[sqr(0)] == rook:
-        if board[sqr(1)] == EMPTY and board[sqr(2)] == EMPTY and board[sqr(3)] == EMPTY \
-                and not any(is_attacked(pos, board, sqr(f), them) for f in (4, 3, 2)):
-            nb = board[:]
-            nb[sqr(4)] = EMPTY
-            nb[sqr(0)] = EMPTY
-            nb[sqr(2)] = king
-            nb[sqr(3)] = rook
-            add(square_name(pos.files, sqr(4)) + square_name(pos.files, sqr(2)), nb, False)
+            nb[sqr(rook_from)] = EMPTY
+            nb[sqr(king_to)] = king
+            nb[sqr(rook_to)] = rook
+            add(square_name(pos.files, sqr(4)) + square_name(pos.files, sqr(king_to)), nb, False)
 
 
 def _pawn_moves(pos, sq, add, simple_move):
@@ -955,9 +948,21 @@ def _takeover_moves(pos, sq, add):
     def nm(a, b):
         return square_name(files, a) + square_name(files, b)
 
-    if kind in ("C", "H"):
-        # No adjacency needed; all-or-nothing over the two jumped squares.
-        leaps = CAMEL_LEAPS if kind == "C" else RHINO_LEAPS
+    # Camel and Rhino take over without a neighbour; every other piece needs
+    # a friendly Camel or Rhino beside it.
+    if kind not in ("C", "H") and not _near_friendly_camel_or_rhino(pos, sq, me):
+        return
+
+    leapers = {
+        "C": (CAMEL_LEAPS, _camel_jumped),
+        "H": (RHINO_LEAPS, _rhino_jumped),
+        "N": (KNIGHT_LEAPS, lambda df, dr: [_knight_jumped(df, dr)]),
+        "Z": (KNIGHT_LEAPS, lambda df, dr: [_zebra_jumped(df, dr)]),
+    }
+    if kind in leapers:
+        # All-or-nothing over the jumped square(s): every enemy piece but a
+        # king among them converts, and at least one must.
+        leaps, jumped_by = leapers[kind]
         for df, dr in leaps:
             f, r = f0 + df, r0 + dr
             if not _on_board(pos, f, r):
@@ -965,9 +970,8 @@ def _takeover_moves(pos, sq, add):
             t = _idx(pos, f, r)
             if board[t] != EMPTY and color_of(board[t]) == me:
                 continue
-            jumped = _camel_jumped(df, dr) if kind == "C" else _rhino_jumped(df, dr)
             converts = []
-            for jf, jr in jumped:
+            for jf, jr in jumped_by(df, dr):
                 j = _idx(pos, f0 + jf, r0 + jr)       # always on the board (between sq and t)
                 if _is_enemy_non_king(board[j], me):
                     converts.append(j)
@@ -976,28 +980,6 @@ def _takeover_moves(pos, sq, add):
             nb = board[:]
             for j in converts:
                 nb[j] = _convert(nb[j])
-            nb[sq] = EMPTY
-            nb[t] = piece
-            add(nm(sq, t) + "t", nb, True)
-        return
-
-    if not _near_friendly_camel_or_rhino(pos, sq, me):
-        return
-
-    if kind in ("N", "Z"):
-        for df, dr in KNIGHT_LEAPS:
-            f, r = f0 + df, r0 + dr
-            if not _on_board(pos, f, r):
-                continue
-            t = _idx(pos, f, r)
-            if board[t] != EMPTY and color_of(board[t]) == me:
-                continue
-            jf, jr = _knight_jumped(df, dr) if kind == "N" else _zebra_jumped(df, dr)
-            j = _idx(pos, f0 + jf, r0 + jr)
-            if not _is_enemy_non_king(board[j], me):
-                continue
-            nb = board[:]
-            nb[j] = _convert(nb[j])
             nb[sq] = EMPTY
             nb[t] = piece
             add(nm(sq, t) + "t", nb, True)

@@ -17,23 +17,7 @@ fn labelled() -> Vec<String> {
                 lost += v;
             }
         }
-        let mut out = String::new();
-        let mut run = 0;
-        for c in cells {
-            if c == '1' {
-                run += 1;
-            } else {
-                if run > 0 {
-                    out += &run.to_string();
-                    run = 0;
-                }
-                out.push(c);
-            }
-        }
-        if run > 0 {
-            out += &run.to_string();
-        }
-        (out, lost)
+        (menagerie_testkit::fen_rank(cells, '1'), lost)
     };
     let mut out = Vec::new();
     for w in 0..16 {

@@ -50,3 +50,13 @@ pub fn ok(args: &[&str]) -> String {
 pub fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or("")
 }
+
+/// The arguments of a depth-1 `match` between engines A and B that do not
+/// exist, then `more`: every game is lost at once, which is enough to see
+/// what a match reads and writes.
+pub fn lost_match<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args =
+        vec!["match", "--engine", "cmd=/nonexistent/a name=A", "--engine", "cmd=/nonexistent/b name=B", "--depth", "1"];
+    args.extend_from_slice(more);
+    args
+}

@@ -196,22 +196,12 @@ impl AnalysisApi {
             Ok(pb::Pictures::Unspecified) => SvgMode::None,
             Ok(pb::Pictures::Mistakes) => SvgMode::Mistakes,
             Ok(pb::Pictures::All) => SvgMode::All,
-            Err(_) => {
-                return Err(ServiceError::BadField {
-                    field: "pictures".into(),
-                    message: format!("unknown value {}", r.pictures),
-                });
-            }
+            Err(_) => return Err(ServiceError::unknown_value("pictures", r.pictures)),
         };
         let thresholds = match pb::Thresholds::try_from(r.thresholds) {
             Ok(pb::Thresholds::Unspecified) => Thresholds::LICHESS,
             Ok(pb::Thresholds::Lenient) => Thresholds::LENIENT,
-            Err(_) => {
-                return Err(ServiceError::BadField {
-                    field: "thresholds".into(),
-                    message: format!("unknown value {}", r.thresholds),
-                });
-            }
+            Err(_) => return Err(ServiceError::unknown_value("thresholds", r.thresholds)),
         };
         let options = ReviewOptions {
             budget,

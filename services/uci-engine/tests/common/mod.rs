@@ -76,6 +76,13 @@ impl Engine {
         self.transcript.push(format!(">> {cmd}"));
     }
 
+    /// Sends command lines in order.
+    pub fn send_all(&mut self, cmds: &[&str]) {
+        for cmd in cmds {
+            self.send(cmd);
+        }
+    }
+
     /// Sends raw bytes (for malformed input).
     pub fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
@@ -128,6 +135,32 @@ impl Engine {
             out.push(line);
         }
         out
+    }
+
+    /// Starts `menagerie-uci` and speaks UCI (`uci`, up to `uciok`).
+    pub fn uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.read_until(QUICK, |l| l == "uciok");
+        e
+    }
+
+    /// Starts `menagerie-uci` in XBoard mode (`xboard`, `protover 2`) and
+    /// reads its features.
+    pub fn xboard() -> Engine {
+        let mut e = Engine::start();
+        e.send("xboard");
+        e.send("protover 2");
+        e.read_until(QUICK, |l| l.contains("done=1"));
+        e
+    }
+
+    /// XBoard: `ping n` and wait for `pong n`; returns the lines before it.
+    pub fn ping(&mut self, n: u32) -> Vec<String> {
+        self.send(&format!("ping {n}"));
+        let mut lines = self.read_until(QUICK, |l| l == format!("pong {n}"));
+        lines.pop();
+        lines
     }
 
     /// UCI: `isready` and wait for `readyok`; returns the lines before it.

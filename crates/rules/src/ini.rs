@@ -507,6 +507,8 @@ pub(crate) struct Config {
     pub material_counting: MaterialCounting,
     /// Per colour, passing is a move (`pass`, `passWhite`, `passBlack`).
     pub pass: [bool; 2],
+    /// Per colour, passing is a move when no other is legal (`passOnStalemate`).
+    pub pass_on_stalemate: [bool; 2],
     /// Janggi's palace diagonals (`diagonalLines`).
     pub diagonal_lines: u128,
     /// The relative rank (0-based) from which the soldier also moves
@@ -611,6 +613,7 @@ impl Config {
             flying_general: false,
             diagonal_lines: 0,
             pass: [false; 2],
+            pass_on_stalemate: [false; 2],
             bikjang: false,
             material_counting: MaterialCounting::None,
             soldier_promotion_rank: 0,
@@ -918,7 +921,6 @@ const PAWN_TYPES: &str = "pawn-type options";
 const MATERIAL: &str = "material counting adjudication";
 const WALLS: &str = "walls, duck, arrows";
 const CONNECT: &str = "connect-N wins";
-const PASSING: &str = "passing";
 const ENCLOSING: &str = "enclosing drops and flips";
 const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
@@ -970,9 +972,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("connectRegion1Black", CONNECT, None),
     ("connectRegion2Black", CONNECT, None),
     ("connectValue", CONNECT, Some("win")),
-    ("passOnStalemate", PASSING, Some("false")),
-    ("passOnStalemateWhite", PASSING, Some("false")),
-    ("passOnStalemateBlack", PASSING, Some("false")),
     ("enclosingDrop", ENCLOSING, Some("none")),
     ("enclosingDropStart", ENCLOSING, None),
     ("flipEnclosedPieces", ENCLOSING, Some("none")),
@@ -1500,6 +1499,10 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("pass", &mut c.pass[1])?;
     ctx.bool("passWhite", &mut c.pass[0])?;
     ctx.bool("passBlack", &mut c.pass[1])?;
+    ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[0])?;
+    ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[1])?;
+    ctx.bool("passOnStalemateWhite", &mut c.pass_on_stalemate[0])?;
+    ctx.bool("passOnStalemateBlack", &mut c.pass_on_stalemate[1])?;
     ctx.bool("bikjangRule", &mut c.bikjang)?;
     if let Some(v) = ctx.get("materialCounting") {
         c.material_counting = match v {
@@ -1702,6 +1705,9 @@ const KNOWN_KEYS: &[&str] = &[
     "pass",
     "passWhite",
     "passBlack",
+    "passOnStalemate",
+    "passOnStalemateWhite",
+    "passOnStalemateBlack",
     "bikjangRule",
     "materialCounting",
     "soldierPromotionRank",

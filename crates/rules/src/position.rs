@@ -1041,7 +1041,7 @@ impl State {
     /// without a king another piece's; None where it may not pass.
     #[inline(always)]
     fn pass_move(&self, d: &VariantDef) -> Option<Move> {
-        if !d.pass[self.side as usize] {
+        if !d.pass[self.side as usize] && !d.pass_on_stalemate[self.side as usize] {
             return None;
         }
         let own = self.by_color[self.side as usize];
@@ -1241,7 +1241,8 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if (d.extended && (self.in_prelude(d) || d.full_listing)) || d.shogi {
+        if (d.extended && (self.in_prelude(d) || d.full_listing)) || d.shogi || d.pass_on_stalemate[self.side as usize]
+        {
             // Kidnaps move a third piece, takeovers convert, promoting
             // pieces multiply moves: every move is listed and tested.
             self.legal_moves(d, buf);
@@ -1494,6 +1495,17 @@ impl State {
     /// The legal moves whether or not the game has ended at once.
     #[inline(always)]
     fn legal_moves_unended(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        self.legal_moves_but_stalemate_pass(d, out);
+        if d.pass_on_stalemate[self.side as usize] && out.iter().any(|m| m.kind != Kind::Pass) {
+            // `passOnStalemate`: the pass only when nothing else is legal.
+            out.retain(|m| m.kind != Kind::Pass);
+        }
+    }
+
+    /// [`State::legal_moves_unended`], with a `passOnStalemate` pass
+    /// among other moves.
+    #[inline(always)]
+    fn legal_moves_but_stalemate_pass(&self, d: &VariantDef, out: &mut Vec<Move>) {
         out.clear();
         if d.extended && self.in_prelude(d) {
             self.prelude_moves(d, out);

@@ -571,6 +571,8 @@ pub struct VariantDef {
     pub(crate) hop_attackers: [[u16; 8]; 2],
     /// Per colour, it may pass (`pass`, `passWhite`, `passBlack`).
     pub(crate) pass: [bool; 2],
+    /// Per colour, it may pass when nothing else is legal (`passOnStalemate`).
+    pub(crate) pass_on_stalemate: [bool; 2],
     /// How an end that would be drawn is decided (`materialCounting`).
     pub(crate) material_counting: crate::ini::MaterialCounting,
     /// Mobility regions, the soldier and the flying general, if any.
@@ -1146,6 +1148,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         hop_attackers: [[0; 8]; 2],
         xiangqi: None,
         pass: c.pass,
+        pass_on_stalemate: c.pass_on_stalemate,
         material_counting: c.material_counting,
     };
     if files > 12 || ranks > 10 {
@@ -1278,8 +1281,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("checkCounting = true needs checking = true".into());
     }
     lichess_rules(&mut def, c, &index_of)?;
-    def.immediate_end =
-        def.extinction.is_some() || def.flag.is_some() || def.check_counting || c.pass != [false; 2] || c.bikjang;
+    def.immediate_end = def.extinction.is_some()
+        || def.flag.is_some()
+        || def.check_counting
+        || c.pass != [false; 2]
+        || c.pass_on_stalemate != [false; 2]
+        || c.bikjang;
     drops(&mut def, c, &index_of)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)

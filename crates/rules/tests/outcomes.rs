@@ -183,3 +183,26 @@ fn flags_and_checks_end_the_game_at_once() {
     let p = pos("racingkings", "8/8/8/k7/8/8/8/1R5K w - - 0 1");
     assert!(p.parse_move("b1a1").is_err() && p.parse_move("b1b2").is_ok());
 }
+
+/// `passOnStalemate` (Fairy-Stockfish's `andersanti`): a side without a
+/// legal move passes (its first piece's move to its own square), and two
+/// passes in a row draw; with another move the pass is not legal.
+#[test]
+fn a_stalemated_side_passes_under_pass_on_stalemate() {
+    let mut defs = Definitions::builtin();
+    defs.load("[andersanti:antichess]\npassOnStalemate = true\n", "anders.ini").expect("the section loads");
+    let def = Arc::clone(defs.get("andersanti").expect("loaded"));
+    let at = |fen: &str| Position::from_fen(&def, fen).expect("a valid FEN");
+    let texts = |p: &Position| p.legal_moves().into_iter().map(|m| p.move_text(m)).collect::<Vec<_>>();
+    let blocked = at("8/8/8/8/8/p7/P7/8 w - - 0 1");
+    assert_eq!(texts(&blocked), ["a2a2"]);
+    assert_eq!(texts(&at("8/8/8/8/8/p6p/P7/8 b - - 0 1")), ["h3h2"]);
+    assert_eq!(texts(&at("8/8/8/8/8/p7/P6P/8 w - - 0 1")), ["h2h3", "h2h4"]);
+    let mut game = menagerie_rules::Game::new(blocked);
+    for text in ["a2a2", "a3a3"] {
+        let m = game.current().parse_move(text).expect("the pass");
+        game.play(m);
+    }
+    let o = game.outcome().expect("two passes end the game");
+    assert_eq!((o.reason, o.result), (EndReason::Passes, GameResult::Draw));
+}

@@ -507,6 +507,8 @@ pub(crate) struct Config {
     pub material_counting: MaterialCounting,
     /// Per colour, passing is a move (`pass`, `passWhite`, `passBlack`).
     pub pass: [bool; 2],
+    /// A king in check may only take its checker (`makpongRule`).
+    pub makpong: bool,
     /// Per colour, passing is a move when no other is legal (`passOnStalemate`).
     pub pass_on_stalemate: [bool; 2],
     /// Janggi's palace diagonals (`diagonalLines`).
@@ -614,6 +616,7 @@ impl Config {
             diagonal_lines: 0,
             pass: [false; 2],
             pass_on_stalemate: [false; 2],
+            makpong: false,
             bikjang: false,
             material_counting: MaterialCounting::None,
             soldier_promotion_rank: 0,
@@ -978,7 +981,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("mutuallyImmuneTypes", ATOMIC, None),
     ("petrifyOnCaptureTypes", ATOMIC, None),
     ("petrifyBlastPieces", ATOMIC, Some("false")),
-    ("makpongRule", OTHER, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
     ("shatarMateRule", OTHER, Some("false")),
@@ -1499,6 +1501,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("pass", &mut c.pass[1])?;
     ctx.bool("passWhite", &mut c.pass[0])?;
     ctx.bool("passBlack", &mut c.pass[1])?;
+    ctx.bool("makpongRule", &mut c.makpong)?;
     ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[0])?;
     ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[1])?;
     ctx.bool("passOnStalemateWhite", &mut c.pass_on_stalemate[0])?;
@@ -1706,6 +1709,7 @@ const KNOWN_KEYS: &[&str] = &[
     "passWhite",
     "passBlack",
     "passOnStalemate",
+    "makpongRule",
     "passOnStalemateWhite",
     "passOnStalemateBlack",
     "bikjangRule",

@@ -1368,6 +1368,9 @@ impl State {
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
                 let t = self.board[m.from as usize] >> 1;
                 if d.types[t as usize].royal {
+                    if d.makpong && self.in_check(d) && !self.takes_only_checker(d, m) {
+                        return false;
+                    }
                     return !self.attacked(d, m.to, occ2, them, 0) && !self.kings_face(d, m.to, occ2, them, bb(m.to));
                 }
                 match self.king_sq(d, us) {
@@ -1467,6 +1470,17 @@ impl State {
             }
         }
         Some(sens)
+    }
+
+    /// Makpong: whether the king's move `m` takes the only piece checking it.
+    #[cold]
+    fn takes_only_checker(&self, d: &VariantDef, m: Move) -> bool {
+        let them = self.side ^ 1;
+        let occ = self.occ();
+        let others = self.by_color[them as usize] & !bb(m.to);
+        self.board[m.to as usize] != EMPTY
+            && self.attacked(d, m.from, occ, them, others)
+            && !self.attacked(d, m.from, occ, them, bb(m.to))
     }
 
     /// The flying general, and bikjang: whether, where the rule binds the

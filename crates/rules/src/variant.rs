@@ -571,6 +571,8 @@ pub struct VariantDef {
     pub(crate) hop_attackers: [[u16; 8]; 2],
     /// Per colour, it may pass (`pass`, `passWhite`, `passBlack`).
     pub(crate) pass: [bool; 2],
+    /// A king in check may only take its checker (`makpongRule`).
+    pub(crate) makpong: bool,
     /// Per colour, it may pass when nothing else is legal (`passOnStalemate`).
     pub(crate) pass_on_stalemate: [bool; 2],
     /// How an end that would be drawn is decided (`materialCounting`).
@@ -1149,6 +1151,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         xiangqi: None,
         pass: c.pass,
         pass_on_stalemate: c.pass_on_stalemate,
+        makpong: c.makpong,
         material_counting: c.material_counting,
     };
     if files > 12 || ranks > 10 {

@@ -206,3 +206,21 @@ fn a_stalemated_side_passes_under_pass_on_stalemate() {
     let o = game.outcome().expect("two passes end the game");
     assert_eq!((o.reason, o.result), (EndReason::Passes, GameResult::Draw));
 }
+
+/// Makpong (`makpongRule`): a king in check may not step away, only take
+/// its checker (Fairy-Stockfish's moves).
+#[test]
+fn a_checked_makpong_king_only_takes_its_checker() {
+    let texts = |p: &Position| {
+        let mut v: Vec<String> = p.legal_moves().into_iter().map(|m| p.move_text(m)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(texts(&pos("makpong", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")), ["e1e2"]);
+    assert_eq!(texts(&pos("makruk", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")), ["e1d1", "e1e2", "e1f1"]);
+    // Out of check the king moves as in makruk.
+    assert_eq!(texts(&pos("makpong", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")), ["e1d2", "e1f1"]);
+    // A checker defended: no legal move, checkmate.
+    let p = pos("makpong", "4k3/8/8/8/8/8/4r3/4K2r w - - 0 1");
+    assert_eq!(p.outcome().map(|o| o.reason), Some(EndReason::Checkmate));
+}

@@ -1432,13 +1432,26 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
         }
     }
     if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() {
-        if def.extended || c.gating || c.seirawan_gating || c.check_counting || !c.checking || c.flag_region != [0, 0] {
-            return Err("mustCapture, blastOnCapture and extinctionPseudoRoyal cannot be combined with gating, Menagerie's own rules, flags, check counting or checking = false".into());
+        if menagerie_rules(def) || c.gating || c.seirawan_gating {
+            return Err("mustCapture, blastOnCapture and extinctionPseudoRoyal cannot be combined with gating or Menagerie's own rules".into());
+        }
+        if def.must_capture && def.shogi {
+            return Err("mustCapture with shogi-style promotions".into());
         }
         def.full_listing = true;
         def.extended = true;
     }
     Ok(())
+}
+
+/// Whether the definition has one of Menagerie's own rules (Pioneer
+/// gating, kidnapping, takeovers, swaps, promoting pieces).
+fn menagerie_rules(def: &VariantDef) -> bool {
+    def.pioneer.is_some()
+        || def.kidnap.is_some()
+        || def.takeovers.is_some()
+        || def.swaps.is_some()
+        || def.promoting != 0
 }
 
 /// Drops (`pieceDrops` and the keys that shape them), checked against the
@@ -1450,8 +1463,11 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         }
         return Ok(());
     }
-    if def.extended {
-        return Err("pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces), mustCapture, blastOnCapture, extinctionPseudoRoyal or checking = false".into());
+    if menagerie_rules(def) || def.blast.is_some() || def.pseudo_royal.is_some() {
+        return Err(
+            "pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces), blastOnCapture or extinctionPseudoRoyal"
+                .into(),
+        );
     }
     if def.gating {
         return Err("pieceDrops together with gating".into());

@@ -1,6 +1,6 @@
 //! FEN round trips along pseudo-random games, move notation, and FEN errors.
 
-use menagerie_rules::{Definitions, FenError, Position};
+use menagerie_rules::{Definitions, EndReason, FenError, Position};
 
 /// A tiny deterministic generator (no dependencies).
 struct Lcg(u64);
@@ -22,6 +22,11 @@ fn fen_round_trips_along_random_games() {
         for _game in 0..6 {
             let mut pos = Position::start(def);
             for _ply in 0..80 {
+                // Two passes in a row and bikjang twice end the game by the
+                // moves to here, which a FEN does not hold.
+                if pos.outcome().is_some_and(|o| matches!(o.reason, EndReason::Passes | EndReason::Bikjang)) {
+                    break;
+                }
                 let fen = pos.fen();
                 let back = Position::from_fen(def, &fen).unwrap_or_else(|e| panic!("{name}: {fen}: {e}"));
                 assert_eq!(back.fen(), fen, "{name}");

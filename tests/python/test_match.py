@@ -185,7 +185,7 @@ def test_bad_match_options_are_clear_errors(tmp_path):
         (["--tc", "0"], "not a time control"),
         (["--tc", "10+x"], "not a time control"),
         (["--nodes", "0"], "positive"),
-        (["--movetime", "0.1", "--variant", "xiangqi"], "unknown variant"),
+        (["--movetime", "0.1", "--variant", "tamerlane"], "unknown variant"),
         (["--movetime", "0.1", "--sprt", "elo0=5,elo1=0"], "elo0 < elo1"),
         (["--movetime", "0.1", "--resign", "movecount=x"], "not a number"),
         (["--movetime", "0.1", "--openings", "/nonexistent.epd"], "nonexistent"),

@@ -12,6 +12,10 @@ use menagerie_variants::{AnyPosition, Game, Move, VariantId};
 use std::sync::Arc;
 use thiserror::Error;
 
+/// How long the list of known names in an unknown-variant error may grow
+/// (in characters) before the rest is only counted.
+const NAMES_IN_BRIEF: usize = 480;
+
 /// A variant name that no known variant answers to.
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 #[error("unknown variant '{name}'{} (known: {known})", did_you_mean(.suggestion.as_deref()))]
@@ -232,10 +236,28 @@ impl Variants {
         self.compiled_named(name).ok_or_else(|| self.unknown(name))
     }
 
-    /// The error for `name`, which no variant answers to: every known name,
+    /// The error for `name`, which no variant answers to: the known names
+    /// (the first ones, then how many more: the catalogue lists them all),
     /// and the closest of them if it is close enough ([`Variants::suggest`]).
     pub fn unknown(&self, name: &str) -> UnknownVariant {
-        UnknownVariant { name: name.to_string(), known: self.names(), suggestion: self.suggest(name) }
+        UnknownVariant { name: name.to_string(), known: self.names_in_brief(), suggestion: self.suggest(name) }
+    }
+
+    /// The names of the variants, compiled then data, comma-separated, up
+    /// to about [`NAMES_IN_BRIEF`] characters, then how many more there are.
+    fn names_in_brief(&self) -> String {
+        let names = self.all_names();
+        let mut out = String::new();
+        for (i, n) in names.iter().enumerate() {
+            if !out.is_empty() && out.len() + n.len() > NAMES_IN_BRIEF {
+                return format!("{out}, and {} more", names.len() - i);
+            }
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(n);
+        }
+        out
     }
 
     /// The known variant name (compiled or defined as data) that `name` most
@@ -459,8 +481,8 @@ mod tests {
     fn errors_name_what_is_wrong() {
         let v = Variants::builtin();
         let none: &[&str] = &[];
-        let e = v.position(&PositionRequest::new("xiangqi", "", none)).unwrap_err();
-        assert!(e.to_string().starts_with("unknown variant 'xiangqi' (known: chess, "), "{e}");
+        let e = v.position(&PositionRequest::new("tamerlane", "", none)).unwrap_err();
+        assert!(e.to_string().starts_with("unknown variant 'tamerlane' (known: chess, "), "{e}");
         let e = v.position(&PositionRequest::new("chess", "8/8 w", none)).unwrap_err();
         assert!(matches!(e, PositionError::Fen(_)), "{e}");
         assert!(e.to_string().starts_with("bad FEN: "), "{e}");
@@ -493,10 +515,12 @@ mod tests {
             );
         }
         // Far from every name, or known: no suggestion, and the list alone.
-        for name in ["xiangqi", "janggi", "queenless", "", "x", "chess", "MAKRUK"] {
+        for name in ["tamerlane", "ouk", "queenless", "", "x", "chess", "MAKRUK"] {
             assert_eq!(v.suggest(name), None, "{name}");
         }
-        assert!(v.lookup("xiangqi").unwrap_err().to_string().starts_with("unknown variant 'xiangqi' (known: chess, "));
+        assert!(
+            v.lookup("tamerlane").unwrap_err().to_string().starts_with("unknown variant 'tamerlane' (known: chess, ")
+        );
         // Loaded variants are suggested too.
         v.load("[queenless:chess]\n", "test.ini", true).expect("loads");
         assert_eq!(v.suggest("queenles").as_deref(), Some("queenless"));

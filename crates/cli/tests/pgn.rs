@@ -78,7 +78,7 @@ fn check_counts_games_and_names_bad_ones() {
         "tests/pgn/bad.pgn: game 2 (Carol - Dave), line 13: move 3. (White): 'Ke3' is illegal here: \
          a king on e1 cannot move to e3"
     );
-    assert!(lines[1].starts_with("tests/pgn/bad.pgn: game 3, line 16: unknown variant 'Xiangqi'"), "{err}");
+    assert!(lines[1].starts_with("tests/pgn/bad.pgn: game 3, line 16: unknown variant 'Tamerlane'"), "{err}");
 }
 
 #[test]

@@ -231,7 +231,7 @@ fn size_sets_the_pixel_width() {
 #[test]
 fn bad_input_is_an_error() {
     let err = |r: BoardRequest<'_>| render_request(&r).unwrap_err();
-    assert!(matches!(err(req("xiangqi")), RenderError::UnknownVariant(_)));
+    assert!(matches!(err(req("tamerlane")), RenderError::UnknownVariant(_)));
     assert!(matches!(err(BoardRequest { fen: "8/8 w - -", ..req("chess") }), RenderError::Fen(_)));
     let e = err(BoardRequest { moves: &["e4", "e4"], ..req("chess") });
     assert!(matches!(e, RenderError::Move { index: 2, .. }), "{e}");

@@ -1070,6 +1070,14 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// `key` for both colours, then `keyWhite` and `keyBlack` for one.
+    fn bool_per_colour(&self, key: &str, target: &mut [bool; 2]) -> Result<(), DefinitionError> {
+        self.bool(key, &mut target[0])?;
+        self.bool(key, &mut target[1])?;
+        self.bool(&format!("{key}White"), &mut target[0])?;
+        self.bool(&format!("{key}Black"), &mut target[1])
+    }
+
     fn region(&self, key: &str, target: &mut u128) -> Result<(), DefinitionError> {
         let Some(v) = self.get(key) else { return Ok(()) };
         let mut bb = 0u128;
@@ -1497,15 +1505,9 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     // Xiangqi.
     ctx.bool("flyingGeneral", &mut c.flying_general)?;
     ctx.region("diagonalLines", &mut c.diagonal_lines)?;
-    ctx.bool("pass", &mut c.pass[0])?;
-    ctx.bool("pass", &mut c.pass[1])?;
-    ctx.bool("passWhite", &mut c.pass[0])?;
-    ctx.bool("passBlack", &mut c.pass[1])?;
+    ctx.bool_per_colour("pass", &mut c.pass)?;
     ctx.bool("makpongRule", &mut c.makpong)?;
-    ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[0])?;
-    ctx.bool("passOnStalemate", &mut c.pass_on_stalemate[1])?;
-    ctx.bool("passOnStalemateWhite", &mut c.pass_on_stalemate[0])?;
-    ctx.bool("passOnStalemateBlack", &mut c.pass_on_stalemate[1])?;
+    ctx.bool_per_colour("passOnStalemate", &mut c.pass_on_stalemate)?;
     ctx.bool("bikjangRule", &mut c.bikjang)?;
     if let Some(v) = ctx.get("materialCounting") {
         c.material_counting = match v {

@@ -696,6 +696,12 @@ impl VariantDef {
                 (self.blast.is_some(), "atomic blasts"),
                 (self.pseudo_royal.is_some(), "pseudo-royal pieces"),
                 (self.promotion_limit.is_some(), "promotion limits"),
+                (self.restricted != 0, "mobility regions and xiangqi pieces"),
+                (self.xiangqi.as_ref().is_some_and(|x| x.flying_general), "the flying general"),
+                (self.xiangqi.as_ref().is_some_and(|x| x.bikjang), "bikjang"),
+                (self.pass != [false; 2] || self.pass_on_stalemate != [false; 2], "passing"),
+                (self.material_counting != crate::ini::MaterialCounting::None, "material counting"),
+                (self.makpong, "makpong"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))

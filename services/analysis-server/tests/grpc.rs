@@ -602,7 +602,7 @@ async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
             expected: vec![dc(1, 14), dc(2, 190)],
             ..Default::default()
         },
-        pb::PerftBatchRequest { id: "bad-variant".into(), position: pos("xiangqi", "", &[]), expected: vec![dc(1, 30)], ..Default::default() },
+        pb::PerftBatchRequest { id: "bad-variant".into(), position: pos("tamerlane", "", &[]), expected: vec![dc(1, 30)], ..Default::default() },
         pb::PerftBatchRequest { id: "too-deep".into(), position: start_pos(), expected: vec![dc(6, 119_060_324)], ..Default::default() },
         pb::PerftBatchRequest {
             id: "illegal-move".into(),
@@ -823,7 +823,7 @@ async fn best_move_honours_depth_nodes_movetime_and_multipv() {
 async fn invalid_arguments_name_the_field() {
     let (_g, server, mut client) = started(config()).await;
     let cases = [
-        (pos("xiangqi", "", &[]), "position.variant"),
+        (pos("tamerlane", "", &[]), "position.variant"),
         (pos("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", &[]), "position.fen"),
         (pos("chess", "not a fen", &[]), "position.fen"),
         (pos("camel-rhino", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[]), "position.fen"),
@@ -844,8 +844,8 @@ async fn invalid_arguments_name_the_field() {
         assert_bad_field(client.best_move(pb::BestMoveRequest::from(analyze)).await, Code::InvalidArgument, field);
     }
     // The message says what is wrong.
-    let s = client.legal_moves(legal_req(pos("xiangqi", "", &[]))).await.unwrap_err();
-    assert!(s.message().contains("xiangqi") && s.message().contains("camel-rhino"), "{s:?}");
+    let s = client.legal_moves(legal_req(pos("tamerlane", "", &[]))).await.unwrap_err();
+    assert!(s.message().contains("tamerlane") && s.message().contains("camel-rhino"), "{s:?}");
     // Perft depth 0.
     assert_bad_field(client.perft(perft_req(start_pos(), 0)).await, Code::InvalidArgument, "depth");
     assert_eq!(server.service.jobs().stats.started.load(Ordering::Relaxed), 0, "no job was admitted");
@@ -1778,7 +1778,7 @@ async fn validate_fen_says_why_and_replay_moves_describes_a_whole_list() {
         let r = client.validate_fen(check(variant, fen)).await.unwrap().into_inner();
         assert!(!r.valid && !r.reason.is_empty() && r.field == field, "{fen}: {r:?}");
     }
-    let e = client.validate_fen(check("xiangqi", "x")).await.unwrap_err();
+    let e = client.validate_fen(check("tamerlane", "x")).await.unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
 
     let r = client
@@ -1978,7 +1978,7 @@ async fn annotate_game_refuses_bad_requests_and_stops_at_the_deadline() {
         (
             req(&|r| {
                 r.pgn.clear();
-                r.position = pos("xiangqi", "", &[])
+                r.position = pos("tamerlane", "", &[])
             }),
             Code::InvalidArgument,
             "position.variant",
@@ -2585,7 +2585,7 @@ async fn a_misspelt_variant_gets_the_closest_name_suggested() {
         assert_eq!(bad_fields(&s), vec!["pgn".to_string()], "{s:?}");
         assert!(description(&s).contains(&hint), "{s:?}");
     }
-    let s = client.legal_moves(legal_req(pos("xiangqi", "", &[]))).await.unwrap_err();
+    let s = client.legal_moves(legal_req(pos("tamerlane", "", &[]))).await.unwrap_err();
     assert!(!description(&s).contains("did you mean") && description(&s).contains("(known: chess, "), "{s:?}");
     // A PGN of a variant defined as data reads as it always did.
     let pgn = "[Variant \"makruk\"]\n\n1. e4 d5 *\n".to_string();

@@ -1241,7 +1241,10 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
-        if (d.extended && (self.in_prelude(d) || d.full_listing)) || d.shogi || d.pass_on_stalemate[self.side as usize]
+        if (d.extended && (self.in_prelude(d) || d.full_listing))
+            || d.shogi
+            || d.pass_on_stalemate[self.side as usize]
+            || self.is_bikjang(d)
         {
             // Kidnaps move a third piece, takeovers convert, promoting
             // pieces multiply moves: every move is listed and tested.
@@ -1354,15 +1357,19 @@ impl State {
             Kind::Pass => self.is_bikjang(d) || self.king_sq(d, us).is_none_or(|k| !self.attacked(d, k, occ, them, 0)),
             Kind::Drop => {
                 let Some(dr) = &d.drops else { return false };
+                if self.changes_cannons(d, m) {
+                    return self.legal_after(d, m) && (dr.checks || !self.play(d, m).in_check(d));
+                }
                 // Out of check a drop can only expose the king by making a hurdle.
                 let safe = match self.king_sq(d, us) {
                     Some(k) if checked || !dr.quick => !self.attacked(d, k, occ | bb(m.to), them, 0),
                     _ => true,
                 };
-                safe && (dr.checks || !self.play(d, m).in_check(d))
+                let parted = self.king_sq(d, us).is_none_or(|k| !self.kings_face(d, k, occ | bb(m.to), them, 0));
+                safe && parted && (dr.checks || !self.play(d, m).in_check(d))
             }
             Kind::Kidnap | Kind::Takeover | Kind::Jump | Kind::Swap => self.legal_after(d, m),
-            _ if d.xiangqi.as_ref().is_some_and(|x| x.full_test) => self.legal_after(d, m),
+            _ if self.changes_cannons(d, m) => self.legal_after(d, m),
             _ => {
                 // A reserve piece entering on a live gate takes the mover's place.
                 let occ2 = (occ ^ bb(m.from)) | bb(m.to) | self.live_gates(d, bb(m.from));
@@ -1455,9 +1462,15 @@ impl State {
                 }
             }
         }
-        if d.xiangqi.as_ref().is_some_and(|x| x.full_test) {
-            // Every move is tested.
-            return Some(u128::MAX);
+        if let Some(x) = &d.xiangqi {
+            if x.bikjang && self.is_bikjang(d) {
+                // Every move must part the kings.
+                return Some(u128::MAX);
+            }
+            if x.diagonal_lines >> k & 1 != 0 {
+                // Palace diagonals are lines the tables do not hold.
+                sens |= x.diagonal_lines;
+            }
         }
         if d.xiangqi.as_ref().is_some_and(|x| x.flying_general) {
             // The last piece between the kings may not leave.
@@ -1470,6 +1483,18 @@ impl State {
             }
         }
         Some(sens)
+    }
+
+    /// Whether the board move `m` moves or takes a janggi cannon: the
+    /// cannons' rule then changes with it, and the move is tested played.
+    #[inline(always)]
+    fn changes_cannons(&self, d: &VariantDef, m: Move) -> bool {
+        let Some(c) = d.xiangqi.as_ref().and_then(|x| x.janggi_cannon) else { return false };
+        if m.kind == Kind::Drop {
+            return m.gate == c;
+        }
+        self.board[m.from as usize] >> 1 == c
+            || (self.board[m.to as usize] != EMPTY && self.board[m.to as usize] >> 1 == c)
     }
 
     /// Makpong: whether the king's move `m` takes the only piece checking it.

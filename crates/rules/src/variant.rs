@@ -425,9 +425,6 @@ pub(crate) struct Xiangqi {
     pub diagonal_lines: u128,
     /// Per type, how it moves along the palace diagonals.
     pub diagonal: [Diagonal; MAX_TYPES],
-    /// Every move is tested by playing it (janggi cannons: a move can
-    /// change which pieces are cannons).
-    pub full_test: bool,
 }
 
 /// How a piece type moves along janggi's palace diagonals.
@@ -1359,7 +1356,6 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
         janggi_cannon,
         diagonal_lines,
         diagonal,
-        full_test: janggi_cannon.is_some() || c.bikjang,
     }));
 }
 

@@ -109,3 +109,21 @@ fn material_counting_decides_the_n_move_rule() {
     let g = game("chess", "4k3/8/8/8/8/8/8/4K3 w - - 100 80", &[]);
     assert_eq!(g.claimable().map(|o| o.result), Some(GameResult::Draw));
 }
+
+/// Janggi with drops (Fairy-Stockfish's `janggihouse`): under bikjang a
+/// drop must part the kings too, and a dropped cannon is a cannon at once.
+#[test]
+fn under_bikjang_a_drop_must_part_the_kings() {
+    let mut defs = Definitions::builtin();
+    let section = "[janggihouse:janggi]\nstartFen = rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR[] w - - 0 1\npieceDrops = true\ncapturesToHand = true\n";
+    defs.load(section, "janggihouse.ini").expect("the section loads");
+    let def = Arc::clone(defs.get("janggihouse").expect("loaded"));
+    let p =
+        Position::from_fen(&def, "1n1aa1b1r/r2k5/6nc1/b1B1p3p/1p3P3/7P1/P1p3p2/1cN1C2C1/4A3R/R2KA1BN1[Pp] w - - 0 22")
+            .expect("a valid FEN");
+    // The kings face each other on the d-file: a soldier dropped between
+    // them, the king leaving the file, or a pass.
+    let expected = ["P@d2", "P@d3", "P@d4", "P@d5", "P@d6", "P@d7", "P@d8", "d1d1", "e2d2", "e2d3"];
+    assert_eq!(moves(&p), expected);
+    assert_eq!(p.perft(1), expected.len() as u64, "counting agrees with the list");
+}

@@ -39,16 +39,17 @@ def test_handshake_and_options(engine):
     variant = opts["UCI_Variant"]
     assert variant.type == "combo" and variant.default == "chess"
     # The compiled games, then those defined as data (built in), by name.
-    data = ["3check", "5check", "ai-wok", "almost", "alpaca960", "alseid960", "amazon", "antichess", "asean",
-            "atomic", "breakthrough", "capablanca", "capahouse", "caparandom", "centaur", "chancellor", "chaturanga",
-            "checkshogi", "chessgi", "chigorin", "clobber", "clobber10", "codrus", "courier", "crazyhouse", "dobutsu",
-            "dragon", "embassy", "euroshogi", "extinction", "fairy", "fischerandom", "fox-and-hounds", "gardner",
-            "georgian", "giveaway", "gorogoro", "gothic", "grand", "grasshopper", "hoppelpoppel", "horde", "janus",
-            "jesonmor", "judkins", "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers", "makruk",
-            "mini", "minishogi", "misere", "modern", "newzealand", "nightrider", "nocastle", "nocheckatomic",
-            "normal", "okisakishogi", "opulent", "paradigm", "perfect", "pocketknight", "raazuvaa", "racingkings",
-            "seirawan", "seirawan960", "shako", "shatranj", "shogi", "shoshogi", "sortofalmost", "suicide",
-            "tencubed", "threekings", "torishogi", "torpedo", "yarishogi"]
+    data = ["3check", "5check", "ai-wok", "almost", "alpaca960", "alseid960", "amazon", "antichess", "armageddon",
+            "asean", "atomic", "breakthrough", "capablanca", "capahouse", "caparandom", "centaur", "chancellor",
+            "chaturanga", "checkshogi", "chessgi", "chigorin", "clobber", "clobber10", "codrus", "courier",
+            "crazyhouse", "dobutsu", "dragon", "embassy", "euroshogi", "extinction", "fairy", "fischerandom",
+            "fox-and-hounds", "gardner", "georgian", "giveaway", "gorogoro", "gothic", "grand", "grasshopper",
+            "hoppelpoppel", "horde", "janggi", "janggicasual", "janggitraditional", "janus", "jesonmor", "judkins",
+            "kinglet", "kingofthehill", "knightmate", "loop", "losalamos", "losers", "makpong", "makruk", "manchu",
+            "mini", "minishogi", "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle",
+            "nocheckatomic", "normal", "okisakishogi", "opulent", "paradigm", "perfect", "pocketknight", "raazuvaa",
+            "racingkings", "seirawan", "seirawan960", "shako", "shatranj", "shogi", "shoshogi", "sortofalmost",
+            "suicide", "tencubed", "threekings", "torishogi", "torpedo", "xiangqi", "yarishogi"]
     assert list(variant.var) == VARIANTS + data
     assert "VariantPath" in opts
 

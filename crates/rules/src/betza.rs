@@ -5,7 +5,10 @@
 //! `R B Q`), each optionally preceded by modifiers: `m` (move only), `c`
 //! (capture only), directions (`f b l r v s h`, single or in pairs such as
 //! `ff`, `fs`, `lf`, `rv`), `p` (cannon-style hopper), `g` (grasshopper) and
-//! `n` (lame leaper, blocked by the passed square). An atom followed by itself
+//! `n` (lame leaper, blocked by the passed square), `i` (a quiet move the
+//! piece may make only from its initial region, as Fairy-Stockfish's
+//! double-step region) and `e` (the piece captures en passant: the
+//! modifier itself changes no atom, see [`en_passant`]). An atom followed by itself
 //! (`NN`) or by a digit (`R4`) is a rider, the digit limiting its range.
 //!
 //! Directions are interpreted the way Fairy-Stockfish interprets them, which
@@ -18,8 +21,9 @@
 //! atoms describe the notation; how a piece then moves follows
 //! Fairy-Stockfish's engine, where riders only slide along rook, bishop or
 //! knight lines, hoppers along rook or bishop lines and lame leapers only as
-//! `nD`, `nN`, `nA` or `nZ` (see [`crate::Position`]). Initial moves (`i`)
-//! and other multi-leg or en passant modifiers are rejected.
+//! `nD`, `nN`, `nA` or `nZ` (see [`crate::Position`]). As in
+//! Fairy-Stockfish, initial captures are dropped (an `i` atom only moves).
+//! Multi-leg modifiers are rejected.
 
 use thiserror::Error;
 
@@ -62,6 +66,9 @@ pub struct MoveAtom {
     pub quiet: bool,
     /// The move may capture an enemy piece.
     pub capture: bool,
+    /// The move is allowed only from the piece's initial region (`i`);
+    /// such atoms are quiet moves only.
+    pub initial: bool,
 }
 
 impl MoveAtom {
@@ -184,12 +191,14 @@ fn orientations(a: i8, b: i8) -> [((i8, i8), &'static [&'static str]); 8] {
 /// ```
 pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
     let chars: Vec<char> = betza.chars().collect();
-    let mut slots: Vec<(u8, u8, i8, i8, Reach)> = Vec::new();
+    // (kind, modality, dx, dy, reach, initial)
+    let mut slots: Vec<(u8, u8, i8, i8, Reach, bool)> = Vec::new();
     let mut quiet = false;
     let mut capture = false;
     let mut hopper = false;
     let mut grasshopper = false;
     let mut lame = false;
+    let mut initial = false;
     let mut dirs: Vec<String> = Vec::new();
     let mut pending = false;
     let mut i = 0;
@@ -209,6 +218,11 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         } else if c == 'n' {
             lame = true;
             pending = true;
+        } else if c == 'i' {
+            initial = true;
+            pending = true;
+        } else if c == 'e' {
+            // En passant: Fairy-Stockfish's parser skips it (see `en_passant`).
         } else if VERTICALS.contains(c) || HORIZONTALS.contains(c) {
             pending = true;
             if let Some(&c2) = chars.get(i + 1) {
@@ -267,13 +281,15 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
                             Reach::Ride { .. } => 1,
                             Reach::Hop { .. } => 2,
                         };
-                        for (modality, on) in [(0u8, q), (1u8, k)] {
+                        // Initial captures are not supported, as in Fairy-Stockfish.
+                        for (modality, on) in [(0u8, q), (1u8, k && !initial)] {
                             if !on {
                                 continue;
                             }
-                            match slots.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == (class, modality, dx, dy)) {
+                            let key = (class, modality, dx, dy, initial);
+                            match slots.iter_mut().find(|e| (e.0, e.1, e.2, e.3, e.5) == key) {
                                 Some(e) => e.4 = reach,
-                                None => slots.push((class, modality, dx, dy, reach)),
+                                None => slots.push((class, modality, dx, dy, reach, initial)),
                             }
                         }
                     }
@@ -284,11 +300,12 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
             hopper = false;
             grasshopper = false;
             lame = false;
+            initial = false;
             dirs.clear();
             pending = false;
         } else if c.is_ascii_digit() {
             return Err(BetzaError::MisplacedDigit { betza: betza.to_string(), pos: i });
-        } else if c == 'i' || c == 'e' || c == 'j' || c == 'o' || c == 'a' || c == 'x' || c == 'y' {
+        } else if c == 'j' || c == 'o' || c == 'a' || c == 'x' || c == 'y' {
             return Err(BetzaError::Unsupported { betza: betza.to_string(), ch: c, pos: i });
         } else {
             return Err(BetzaError::InvalidChar { betza: betza.to_string(), ch: c, pos: i });
@@ -299,16 +316,22 @@ pub fn parse(betza: &str) -> Result<Vec<MoveAtom>, BetzaError> {
         return Err(BetzaError::DanglingModifiers { betza: betza.to_string() });
     }
     let mut out: Vec<MoveAtom> = Vec::new();
-    for (_, modality, dx, dy, reach) in slots {
-        match out.iter_mut().find(|e| e.dx == dx && e.dy == dy && e.reach == reach) {
+    for (_, modality, dx, dy, reach, initial) in slots {
+        match out.iter_mut().find(|e| e.dx == dx && e.dy == dy && e.reach == reach && e.initial == initial) {
             Some(e) => {
                 e.quiet |= modality == 0;
                 e.capture |= modality == 1;
             }
-            None => out.push(MoveAtom { dx, dy, reach, quiet: modality == 0, capture: modality == 1 }),
+            None => out.push(MoveAtom { dx, dy, reach, quiet: modality == 0, capture: modality == 1, initial }),
         }
     }
     Ok(out)
+}
+
+/// Whether a piece of this Betza notation captures en passant: as in
+/// Fairy-Stockfish, an `e` anywhere in it.
+pub fn en_passant(betza: &str) -> bool {
+    betza.contains('e')
 }
 
 #[cfg(test)]
@@ -414,12 +437,30 @@ mod tests {
     }
 
     #[test]
+    fn initial_moves_and_en_passant() {
+        // The sergeant of wolf chess: a king that may also step two squares
+        // straight forward, without jumping, from its initial region.
+        let sergeant = parse("fKifmnD").unwrap();
+        let initial: Vec<_> = sergeant.iter().filter(|a| a.initial).collect();
+        assert_eq!(initial.len(), 1);
+        assert_eq!((initial[0].dx, initial[0].dy, initial[0].reach), (0, 2, Reach::Lame));
+        assert!(initial[0].quiet && !initial[0].capture);
+        // Initial captures are dropped; the rest of the atom stays.
+        assert!(parse("iD").unwrap().iter().all(|a| a.initial && a.quiet && !a.capture));
+        // `e` changes no atom, it marks the piece.
+        assert_eq!(parse("fmWfceF").unwrap(), parse("fmWfcF").unwrap());
+        assert!(en_passant("fmWfceF") && !en_passant("fmWfcF"));
+        // An initial atom and a plain one of the same step are two atoms.
+        assert_eq!(parse("mDimD").unwrap().len(), 8);
+    }
+
+    #[test]
     fn errors() {
         assert!(matches!(parse("X"), Err(BetzaError::InvalidChar { ch: 'X', pos: 0, .. })));
         assert!(matches!(parse("Nq"), Err(BetzaError::InvalidChar { ch: 'q', pos: 1, .. })));
         assert!(matches!(parse("fm"), Err(BetzaError::DanglingModifiers { .. })));
         assert!(matches!(parse("3R"), Err(BetzaError::MisplacedDigit { pos: 0, .. })));
-        assert!(matches!(parse("iW"), Err(BetzaError::Unsupported { ch: 'i', .. })));
+        assert!(matches!(parse("jW"), Err(BetzaError::Unsupported { ch: 'j', .. })));
         // As in Fairy-Stockfish, `n` has no effect on riders.
         assert_eq!(parse("nNN").unwrap(), parse("NN").unwrap());
         assert!(parse("").unwrap().is_empty());

@@ -400,6 +400,14 @@ pub(crate) struct Config {
     pub mandatory_pawn_promotion: bool,
     pub double_step: bool,
     pub double_step_region: [u128; 2],
+    /// Where the pawn may step three squares (`tripleStepRegion...`).
+    pub triple_step_region: [u128; 2],
+    /// Types that promote as pawns (`promotionPawnTypes`).
+    pub promotion_pawn_types: [u64; 2],
+    /// Types that capture en passant (`enPassantTypes`).
+    pub en_passant_types: [u64; 2],
+    /// Types whose irreversible moves reset the n-move rule (`nMoveRuleTypes`).
+    pub n_move_rule_types: [u64; 2],
     pub en_passant_region: [u128; 2],
     pub castling: bool,
     pub castling_kingside_file: u8,
@@ -543,6 +551,10 @@ impl Config {
             mandatory_pawn_promotion: true,
             double_step: true,
             double_step_region: [rank_bb(1), rank_bb(6)],
+            triple_step_region: [0; 2],
+            promotion_pawn_types: [set_of(&[PAWN_INDEX]); 2],
+            en_passant_types: [set_of(&[PAWN_INDEX]); 2],
+            n_move_rule_types: [set_of(&[PAWN_INDEX]); 2],
             en_passant_region: [u128::MAX >> 8, u128::MAX >> 8],
             castling: true,
             castling_kingside_file: 6,
@@ -920,7 +932,6 @@ const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
-const PAWN_TYPES: &str = "pawn-type options";
 const MATERIAL: &str = "material counting adjudication";
 const WALLS: &str = "walls, duck, arrows";
 const CONNECT: &str = "connect-N wins";
@@ -945,18 +956,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
-    ("pawnTypes", PAWN_TYPES, None),
-    ("promotionPawnTypes", PAWN_TYPES, None),
-    ("promotionPawnTypesWhite", PAWN_TYPES, None),
-    ("promotionPawnTypesBlack", PAWN_TYPES, None),
-    ("enPassantTypes", PAWN_TYPES, None),
-    ("enPassantTypesWhite", PAWN_TYPES, None),
-    ("enPassantTypesBlack", PAWN_TYPES, None),
-    ("tripleStepRegionWhite", PAWN_TYPES, None),
-    ("tripleStepRegionBlack", PAWN_TYPES, None),
-    ("nMoveRuleTypes", PAWN_TYPES, None),
-    ("nMoveRuleTypesWhite", PAWN_TYPES, None),
-    ("nMoveRuleTypesBlack", PAWN_TYPES, None),
     ("adjudicateFullBoard", MATERIAL, Some("false")),
     ("wallingRule", WALLS, Some("none")),
     ("wallingRegion", WALLS, None),
@@ -1115,6 +1114,20 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// A piece set for both colours (`key`), then each colour's
+    /// (`keyWhite`, `keyBlack`), each replacing the value before.
+    fn color_sets(&self, key: &str, sets: &mut [u64; 2], config: &Config) -> Result<(), DefinitionError> {
+        if let Some(s) = self.piece_set(key, config)? {
+            *sets = [s, s];
+        }
+        for (i, color) in ["White", "Black"].iter().enumerate() {
+            if let Some(s) = self.piece_set(&format!("{key}{color}"), config)? {
+                sets[i] = s;
+            }
+        }
+        Ok(())
+    }
+
     fn piece_set(&self, key: &str, config: &Config) -> Result<Option<u64>, DefinitionError> {
         let Some(v) = self.get(key) else { return Ok(None) };
         let mut set = 0u64;
@@ -1269,8 +1282,25 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
             let line = entries.get(&key).map(|e| e.line).unwrap_or(0);
             return Err(DefinitionError::Betza { file: file.into(), line, key, source });
         }
+        // As in Fairy-Stockfish, an `e` in a custom piece's notation makes
+        // it capture en passant.
+        let en_passant = builtin.is_none() && betza::en_passant(&betza);
         c.add_piece(index, letter, betza);
+        if en_passant {
+            for set in &mut c.en_passant_types {
+                *set |= 1 << index;
+            }
+        }
     }
+    // `pawnTypes` sets the next three kinds of pawn types at once.
+    if let Some(s) = ctx.piece_set("pawnTypes", &c)? {
+        c.promotion_pawn_types = [s, s];
+        c.en_passant_types = [s, s];
+        c.n_move_rule_types = [s, s];
+    }
+    let mut sets = c.promotion_pawn_types;
+    ctx.color_sets("promotionPawnTypes", &mut sets, &c)?;
+    c.promotion_pawn_types = sets;
 
     // Mobility regions, per colour and piece type (Fairy-Stockfish's
     // default: the whole board).
@@ -1350,6 +1380,14 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("doubleStep", &mut c.double_step)?;
     ctx.region("doubleStepRegionWhite", &mut c.double_step_region[0])?;
     ctx.region("doubleStepRegionBlack", &mut c.double_step_region[1])?;
+    ctx.region("tripleStepRegionWhite", &mut c.triple_step_region[0])?;
+    ctx.region("tripleStepRegionBlack", &mut c.triple_step_region[1])?;
+    let mut sets = c.en_passant_types;
+    ctx.color_sets("enPassantTypes", &mut sets, &c)?;
+    c.en_passant_types = sets;
+    let mut sets = c.n_move_rule_types;
+    ctx.color_sets("nMoveRuleTypes", &mut sets, &c)?;
+    c.n_move_rule_types = sets;
     ctx.region("enPassantRegion", &mut c.en_passant_region[0])?;
     ctx.region("enPassantRegion", &mut c.en_passant_region[1])?;
     ctx.region("enPassantRegionWhite", &mut c.en_passant_region[0])?;
@@ -1681,6 +1719,18 @@ const KNOWN_KEYS: &[&str] = &[
     "swapExcept",
     "promotingPieces",
     "extinctionTogether",
+    "pawnTypes",
+    "promotionPawnTypes",
+    "promotionPawnTypesWhite",
+    "promotionPawnTypesBlack",
+    "enPassantTypes",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "tripleStepRegionWhite",
+    "tripleStepRegionBlack",
+    "nMoveRuleTypes",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
     "nMoveRule",
     "nFoldRule",
     "nFoldValue",

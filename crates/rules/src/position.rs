@@ -908,6 +908,10 @@ impl State {
     fn pawn_target(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
         if d.promotion_zone[self.side as usize] >> to & 1 != 0 {
             self.push_promotions(d, out, from, to);
+            if let Some(pt) = d.pawn.and_then(|p| d.promoted_type[p as usize]) {
+                // Also promotes shogi-style (wolf chess's pawn to elephant).
+                self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PiecePromotion) });
+            }
             if d.mandatory_pawn_promotion {
                 return;
             }
@@ -938,6 +942,13 @@ impl State {
         }
         for to in bits(double) {
             self.pawn_target(d, out, (to as i32 - 2 * fwd_delta(us, f as i32)) as u8, to);
+        }
+        let triple_from = pawns & d.triple_step_region[us as usize];
+        if triple_from != 0 {
+            let triple = fwd(fwd(fwd(triple_from, f as i32) & empty, f as i32) & empty, f as i32) & empty;
+            for to in bits(triple) {
+                self.pawn_target(d, out, (to as i32 - 3 * fwd_delta(us, f as i32)) as u8, to);
+            }
         }
         // Captures towards the h-file side (+1 file) and the a-file side (-1 file).
         let right = if us == 0 { f as i32 + 1 } else { f as i32 - 1 };
@@ -970,12 +981,15 @@ impl State {
         let promotions = self.promotion_choices(d);
         let single = shift(pawns, f) & empty;
         let double = shift(shift(pawns & d.double_step_region[us as usize], f) & empty, f) & empty;
+        let triple = shift(shift(shift(pawns & d.triple_step_region[us as usize], f) & empty, f) & empty, f) & empty;
         let right = shift(pawns & !d.last_file, if us == 0 { f + 1 } else { f - 1 }) & d.board & enemy;
         let left = shift(pawns & !d.first_file, if us == 0 { f - 1 } else { f + 1 }) & d.board & enemy;
         let mut count = 0u64;
         let right_delta = if us == 0 { f + 1 } else { f - 1 };
         let left_delta = if us == 0 { f - 1 } else { f + 1 };
-        for (targets, delta) in [(single, f), (double, 2 * f), (right, right_delta), (left, left_delta)] {
+        for (targets, delta) in
+            [(single, f), (double, 2 * f), (triple, 3 * f), (right, right_delta), (left, left_delta)]
+        {
             // Targets whose pawn starts or lands on a sensitive square.
             let slow = if sens == 0 { 0 } else { targets & (sens | shift(sens & pawns, delta)) };
             let quick = targets & !slow;
@@ -1016,7 +1030,11 @@ impl State {
             let t = self.board[from as usize] >> 1;
             let targets = self.targets(d, t, from, occ);
             if d.special_types >> t & 1 != 0 {
-                self.special_piece_moves(d, t, from, targets, out);
+                if d.pawnlike >> t & 1 != 0 {
+                    self.pawnlike_moves(d, t, from, targets, out);
+                } else {
+                    self.special_piece_moves(d, t, from, targets, out);
+                }
                 continue;
             }
             for to in bits(targets) {
@@ -1034,6 +1052,56 @@ impl State {
         }
         if let Some(m) = self.pass_move(d) {
             out.push(m);
+        }
+    }
+
+    /// The moves of a piece of a pawn type other than the pawn (see
+    /// [`VariantDef::pawnlike`]), as Fairy-Stockfish generates them: its
+    /// ordinary `targets` and initial moves, each a pawn-style promotion too
+    /// (or only) where it enters the promotion region, and en passant
+    /// captures onto the squares it attacks but does not move to.
+    #[cold]
+    #[inline(never)]
+    fn pawnlike_moves(&self, d: &VariantDef, t: u8, from: u8, targets: u128, out: &mut Vec<Move>) {
+        let us = self.side;
+        let occ = self.occ();
+        let initial = d.initial_reach(t, us, from, occ, &self.by_type);
+        let zone = if d.promotion_pawns[us as usize] >> t & 1 != 0 { d.promotion_zone[us as usize] } else { 0 };
+        for to in bits(targets | (initial & !occ)) {
+            if zone >> to & 1 != 0 {
+                self.push_promotions(d, out, from, to);
+                if d.mandatory_pawn_promotion {
+                    continue;
+                }
+            }
+            self.push(d, out, Move::new(from, to, Kind::Normal));
+        }
+        if d.en_passant_types[us as usize] >> t & 1 != 0 && self.ep != 0 {
+            let quiets = d.reach(t, us, from, occ, false, &self.by_type) | initial;
+            let attacks = d.reach(t, us, from, occ, true, &self.by_type);
+            for to in bits(attacks & !quiets & self.ep & !occ) {
+                self.push(d, out, Move::new(from, to, Kind::EnPassant));
+            }
+        }
+    }
+
+    /// The square of the piece an en passant capture onto `to` takes, as
+    /// Fairy-Stockfish finds it: the frontmost occupied en passant square
+    /// (a piece that made an initial move marks its own square), else the
+    /// opponent's piece nearest behind `to` on its file.
+    fn capture_square(&self, d: &VariantDef, to: u8) -> u8 {
+        let custom = self.ep & self.occ();
+        if custom != 0 {
+            return if self.side == 0 { custom.trailing_zeros() as u8 } else { 127 - custom.leading_zeros() as u8 };
+        }
+        let file = d.first_file << (to % d.files);
+        let below = file & (bb(to) - 1);
+        let behind =
+            self.by_color[(self.side ^ 1) as usize] & if self.side == 0 { below } else { file & !below & !bb(to) };
+        match (behind, self.side) {
+            (0, _) => behind_square(d, self.side, to),
+            (b, 0) => 127 - b.leading_zeros() as u8,
+            (b, _) => b.trailing_zeros() as u8,
         }
     }
 
@@ -1349,7 +1417,7 @@ impl State {
             }
             Kind::EnPassant => {
                 let Some(k) = self.king_sq(d, us) else { return true };
-                let cap = capture_square(d, us, m.to);
+                let cap = self.capture_square(d, m.to);
                 let occ2 = (occ ^ bb(m.from) ^ bb(cap)) | bb(m.to);
                 !self.attacked(d, k, occ2, them, bb(cap)) && !self.kings_face(d, k, occ2, them, 0)
             }
@@ -1610,7 +1678,7 @@ impl State {
         let converted = if matches!(m.kind, Kind::Takeover | Kind::Jump) { self.converted(d, m) } else { 0 };
         let captured = match m.kind.takes() {
             Takes::Nothing => EMPTY,
-            Takes::EnPassant => self.board[capture_square(d, us, m.to) as usize],
+            Takes::EnPassant => self.board[self.capture_square(d, m.to) as usize],
             Takes::Target => self.board[m.to as usize],
         };
         match m.kind {
@@ -1624,7 +1692,7 @@ impl State {
                 n.put(rto, rook, us);
             }
             Kind::EnPassant => {
-                n.remove(capture_square(d, us, m.to));
+                n.remove(self.capture_square(d, m.to));
                 n.remove(m.from);
                 n.put(m.to, t, us);
                 n.rule50 = 0;
@@ -1681,20 +1749,42 @@ impl State {
                 }
             }
         }
-        if d.types[t as usize].pawn && m.kind != Kind::Pass {
+        // The n-move count restarts on the irreversible moves of the
+        // `nMoveRuleTypes` (any move of the pawn) and on promotions.
+        if m.kind != Kind::Pass
+            && d.n_move_types[us as usize] >> t & 1 != 0
+            && (d.types[t as usize].pawn || d.table(t, us, m.to).quiet.pseudo >> m.from & 1 == 0)
+        {
             n.rule50 = 0;
-            if m.kind == Kind::Normal {
-                let diff = (m.to as i32 - m.from as i32).abs();
-                if diff == 2 * d.files as i32 {
-                    let ep = capture_square(d, us, m.to);
-                    let pawns = n.by_type[t as usize] & n.by_color[them as usize];
+        }
+        if m.kind == Kind::Promotion {
+            n.rule50 = 0;
+        }
+        if d.types[t as usize].pawn && m.kind == Kind::Normal {
+            let diff = (m.to as i32 - m.from as i32).abs();
+            let f = d.files as i32;
+            if diff == 2 * f || diff == 3 * f {
+                // A square passed may be taken en passant where an enemy
+                // pawn attacks it, or anywhere when the opponent has other
+                // en passant types.
+                let pawns = n.by_type[t as usize] & n.by_color[them as usize];
+                let mut ep = m.to;
+                for _ in 0..diff / f - 1 {
+                    ep = behind_square(d, us, ep);
                     if d.en_passant_region[them as usize] >> ep & 1 != 0
-                        && d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0
+                        && (d.en_passant_types[them as usize] != 0
+                            || d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0)
                     {
                         n.ep |= bb(ep);
                     }
                 }
             }
+        } else if d.initial_types >> t & 1 != 0
+            && matches!(m.kind, Kind::Normal | Kind::EnPassant | Kind::Castling)
+            && d.initial_only(t, us, m.from) >> m.to & 1 != 0
+        {
+            // An initial move marks the squares it passed and its own.
+            n.ep = d.between(m.from, m.to) & d.en_passant_region[them as usize];
         }
         if m.gate != NONE {
             n.put(m.gate_sq, m.gate, us);
@@ -1757,7 +1847,7 @@ impl State {
     #[inline(never)]
     fn hand_and_promotions(&self, d: &VariantDef, m: Move, n: &mut State, captured: u8) {
         let us = self.side as usize;
-        let capsq = if m.kind == Kind::EnPassant { capture_square(d, self.side, m.to) } else { m.to };
+        let capsq = if m.kind == Kind::EnPassant { self.capture_square(d, m.to) } else { m.to };
         let demote = d.drops.is_some_and(|dr| dr.demote);
         if captured != EMPTY && d.drops.is_some_and(|dr| dr.to_hand) {
             let demoted = demote && self.promoted >> capsq & 1 != 0;
@@ -2359,6 +2449,14 @@ impl State {
                 return Err(err());
             }
             let sq = d.sq(f as u8 - b'a', r - 1);
+            if d.pawnlike != 0 {
+                // Pawn types (custom pieces): Fairy-Stockfish takes any
+                // square of the region (several mark one initial move).
+                if d.en_passant_region[us as usize] >> sq & 1 != 0 {
+                    self.ep |= bb(sq);
+                }
+                continue;
+            }
             let Some(p) = pawn else { continue };
             let p = p as u8;
             let ours = self.by_type[p as usize] & self.by_color[us as usize];
@@ -2552,7 +2650,8 @@ fn between(a: u8, b: u8) -> u128 {
 }
 
 /// The square of the pawn captured en passant on `to` by `us`.
-fn capture_square(d: &VariantDef, us: u8, to: u8) -> u8 {
+/// The square behind `to`, seen from the side `us`.
+fn behind_square(d: &VariantDef, us: u8, to: u8) -> u8 {
     if us == 0 { to - d.files } else { to + d.files }
 }
 

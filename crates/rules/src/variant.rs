@@ -115,6 +115,9 @@ pub(crate) struct SquareMoves {
 pub(crate) struct MoveTables {
     /// Per colour, type and square (see [`VariantDef::table`]).
     pub moves: Vec<SquareMoves>,
+    /// Initial moves (Betza `i`), indexed as `moves`; empty when no type
+    /// has any.
+    pub initial: Vec<Movement>,
     pub rays: Vec<Ray>,
     pub lame: Vec<Lame>,
 }
@@ -188,18 +191,26 @@ fn move_tables(def: &VariantDef, betzas: Vec<String>, atoms: &[Vec<betza::MoveAt
     }
     let nsq = def.nsq();
     let mut tables = MoveTables { moves: Vec::with_capacity(2 * atoms.len() * nsq), ..MoveTables::default() };
+    let any_initial = atoms.iter().flatten().any(|a| a.initial);
     for color in 0..2u8 {
         for parsed in atoms {
-            let kinds = [rider_kinds(parsed, false), rider_kinds(parsed, true)];
+            let (initial, plain): (Vec<_>, Vec<_>) = parsed.iter().partition(|a| a.initial);
+            let kinds = [rider_kinds(&plain, false), rider_kinds(&plain, true), rider_kinds(&initial, false)];
             for sq in 0..nsq as u8 {
-                let quiet = movement(def, parsed, color, sq, false, kinds[0]);
-                let capture = movement(def, parsed, color, sq, true, kinds[1]);
+                let quiet = movement(def, &plain, color, sq, false, kinds[0]);
+                let capture = movement(def, &plain, color, sq, true, kinds[1]);
                 let quiet = flatten(&mut tables, quiet);
                 let capture = flatten(&mut tables, capture);
                 tables.moves.push(SquareMoves { quiet, capture });
+                if any_initial {
+                    let m = movement(def, &initial, color, sq, false, kinds[2]);
+                    let m = flatten(&mut tables, m);
+                    tables.initial.push(m);
+                }
             }
         }
     }
+    tables.initial.shrink_to_fit();
     tables.moves.shrink_to_fit();
     tables.rays.shrink_to_fit();
     tables.lame.shrink_to_fit();
@@ -479,6 +490,22 @@ pub struct VariantDef {
     /// has a limit.
     pub(crate) promotion_limit: Option<Box<[u32; MAX_TYPES]>>,
     pub(crate) double_step_region: [u128; 2],
+    /// Where the pawn may also step three squares (`tripleStepRegion...`).
+    pub(crate) triple_step_region: [u128; 2],
+    /// Types with initial moves (Betza `i`), made from `double_step_region`.
+    pub(crate) initial_types: u16,
+    /// Per side, the types besides the pawn that promote as pawns
+    /// (`promotionPawnTypes`).
+    pub(crate) promotion_pawns: [u16; 2],
+    /// Per side, the types besides the pawn that capture en passant
+    /// (`enPassantTypes`, Betza `e`).
+    pub(crate) en_passant_types: [u16; 2],
+    /// Per side, the types whose irreversible moves restart the n-move
+    /// count (`nMoveRuleTypes`).
+    pub(crate) n_move_types: [u16; 2],
+    /// The types `State::pawnlike_moves` moves: those with initial moves,
+    /// en passant captures or pawn promotions that are not the pawn.
+    pub(crate) pawnlike: u16,
     pub(crate) en_passant_region: [u128; 2],
     pub(crate) castling: bool,
     pub(crate) castling_kingside_file: u8,
@@ -699,6 +726,9 @@ impl VariantDef {
                 (self.pass != [false; 2] || self.pass_on_stalemate != [false; 2], "passing"),
                 (self.material_counting != crate::ini::MaterialCounting::None, "material counting"),
                 (self.makpong, "makpong"),
+                (self.pawnlike != 0, "pawn types"),
+                (self.triple_step_region != [0; 2], "triple steps"),
+                (self.n_move_types != [self.pawn.map_or(0, |p| 1u16 << p); 2], "n-move rule types"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))
@@ -819,7 +849,43 @@ impl VariantDef {
     #[inline(always)]
     fn free_reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
         let sm = self.table(t, color, sq);
-        let m = if capture { &sm.capture } else { &sm.quiet };
+        self.movement_reach(if capture { &sm.capture } else { &sm.quiet }, sq, occ)
+    }
+
+    /// Where a piece of type `t` may go by its initial moves (Betza `i`)
+    /// from `sq` if it stands in its initial region (else nowhere): quiet
+    /// moves, restricted as its others.
+    pub(crate) fn initial_reach(&self, t: u8, color: u8, sq: u8, occ: u128, by_type: &[u128; MAX_TYPES]) -> u128 {
+        if self.initial_types >> t & 1 == 0 || self.double_step_region[color as usize] >> sq & 1 == 0 {
+            return 0;
+        }
+        let i = (color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize;
+        let r = self.movement_reach(&self.tables.initial[i], sq, occ);
+        if self.restricted >> t & 1 != 0 { self.restrict(t, color, sq, occ, false, by_type, r) } else { r }
+    }
+
+    /// The squares a piece of type `t` reaches from `from` on an empty board
+    /// by an initial move only (not by its other quiet moves).
+    pub(crate) fn initial_only(&self, t: u8, color: u8, from: u8) -> u128 {
+        let i = (color as usize * self.types.len() + t as usize) * self.nsq() + from as usize;
+        self.tables.initial.get(i).map_or(0, |m| m.pseudo & !self.table(t, color, from).quiet.pseudo)
+    }
+
+    /// The squares strictly between `from` and `to` on a rook or bishop
+    /// line (none if they share no line), and `to`.
+    pub(crate) fn between(&self, from: u8, to: u8) -> u128 {
+        let dir = self.dir_bit(from, to);
+        let to_bit = 1u128 << to;
+        if dir == 0 {
+            return to_bit;
+        }
+        let d = dir.trailing_zeros() as usize;
+        (self.dir_rays[from as usize][d] & !self.dir_rays[to as usize][d]) | to_bit
+    }
+
+    /// The squares a movement reaches from `sq` on the occupancy `occ`.
+    #[inline(always)]
+    fn movement_reach(&self, m: &Movement, sq: u8, occ: u128) -> u128 {
         if m.simple {
             return self.simple_reach(m, sq, occ);
         }
@@ -1102,6 +1168,12 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         mandatory_pawn_promotion: c.mandatory_pawn_promotion,
         promotion_limit: None,
         double_step_region: [0; 2],
+        triple_step_region: [0; 2],
+        initial_types: 0,
+        promotion_pawns: [0; 2],
+        en_passant_types: [0; 2],
+        n_move_types: [0; 2],
+        pawnlike: 0,
         en_passant_region: [0; 2],
         castling: c.castling,
         castling_kingside_file: c.castling_kingside_file,
@@ -1184,6 +1256,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         def.double_step_region = [def.region(c.double_step_region[0]), def.region(c.double_step_region[1])];
     }
     def.en_passant_region = [def.region(c.en_passant_region[0]), def.region(c.en_passant_region[1])];
+    def.triple_step_region = [def.region(c.triple_step_region[0]), def.region(c.triple_step_region[1])];
     if c.game_end.extinction_value != crate::ini::GameValue::None {
         let set = if c.extinction_set & 1 != 0 {
             None
@@ -1294,6 +1367,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         || c.pass_on_stalemate != [false; 2]
         || c.bikjang;
     drops(&mut def, c, &index_of)?;
+    pawn_types(&mut def, c, &index_of, &atoms)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }
@@ -1374,9 +1448,6 @@ fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Resul
         // Entries for pieces the variant does not have are left out, as
         // Fairy-Stockfish never meets them.
         if let (Some(f), Some(t)) = (local(from), local(to)) {
-            if def.types[f as usize].pawn {
-                return Err("promotedPieceType for the pawn (pawn-style and shogi-style promotion of one piece)".into());
-            }
             if def.promoting >> f & 1 != 0 {
                 return Err("promotedPieceType for a promoting piece (promotingPieces)".into());
             }
@@ -1707,6 +1778,44 @@ fn rider_kinds(atoms: &[betza::MoveAtom], capture: bool) -> u32 {
     k
 }
 
+/// Fairy-Stockfish's pawn types: initial moves (Betza `i`), and the types
+/// that promote as pawns, capture en passant or restart the n-move count.
+/// The pawn itself keeps its own generator: of these sets only the n-move
+/// rule applies to it.
+fn pawn_types(
+    def: &mut VariantDef,
+    c: &Config,
+    index_of: &[(u8, u8)],
+    atoms: &[Vec<betza::MoveAtom>],
+) -> Result<(), String> {
+    let mask = |set: u64| types_of(set, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+    let pawn = def.pawn.map_or(0, |p| 1u16 << p);
+    for side in 0..2 {
+        def.promotion_pawns[side] = mask(c.promotion_pawn_types[side]) & !pawn;
+        def.en_passant_types[side] = mask(c.en_passant_types[side]) & !pawn;
+        def.n_move_types[side] = mask(c.n_move_rule_types[side]);
+    }
+    def.initial_types = atoms
+        .iter()
+        .enumerate()
+        .filter(|(t, a)| Some(*t as u8) != def.pawn && a.iter().any(|a| a.initial))
+        .fold(0, |m, (t, _)| m | 1 << t);
+    def.pawnlike = def.initial_types
+        | def.promotion_pawns[0]
+        | def.promotion_pawns[1]
+        | def.en_passant_types[0]
+        | def.en_passant_types[1];
+    if def.pawnlike != 0 {
+        if def.pawnlike & (def.special_types | def.promoting) != 0 || c.gating || c.seirawan_gating {
+            return Err("pawn types (initial moves, en passant or pawn promotion of other pieces) that also promote shogi-style or are immobile somewhere, or with gating or Menagerie's own rules".into());
+        }
+        def.special_types |= def.pawnlike;
+        def.full_listing = true;
+        def.extended = true;
+    }
+    Ok(())
+}
+
 /// Stores the rays and lame leaps of a movement in the tables' shared lists.
 fn flatten(def: &mut MoveTables, m: MovementBuild) -> Movement {
     let mut slides = 0u8;
@@ -1826,7 +1935,7 @@ fn movement(
             if !on(x, y) {
                 continue;
             }
-            let atom = betza::MoveAtom { dx, dy, reach: Reach::Lame, quiet: true, capture: true };
+            let atom = betza::MoveAtom { dx, dy, reach: Reach::Lame, quiet: true, capture: true, initial: false };
             let path = atom.lame_path().iter().fold(0u128, |p, &(px, py)| p | bit(f0 + px as i32, r0 + py as i32));
             m.lame.push(Lame { to: (y * files + x) as u8, path });
         }

@@ -20,7 +20,9 @@ const LICHESS: &str = include_str!("../../../tests/perft/lichess-pyffish.txt");
 const SHOGI: &str = include_str!("../../../tests/perft/shogi-pyffish.txt");
 const BUILTINS: &str = include_str!("../../../tests/perft/fsf-builtins-pyffish.txt");
 const XIANGQI: &str = include_str!("../../../tests/perft/xiangqi-pyffish.txt");
+const PAWN_TYPES: &str = include_str!("../../../tests/perft/pawn-types-pyffish.txt");
 const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
+const PAWN_TYPES_INI: &str = include_str!("../../../tests/variants/pawn-types.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -35,6 +37,7 @@ fn fnv1a(text: &str) -> String {
 fn check(text: &str) -> (usize, usize) {
     let mut defs = Definitions::builtin();
     defs.load(SHOGI_INI, "shogi-promotion.ini").expect("the shogi sections load");
+    defs.load(PAWN_TYPES_INI, "pawn-types.ini").expect("the pawn-type sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -165,6 +168,24 @@ fn the_xiangqi_and_janggi_families_play_as_fairy_stockfish() {
     for v in ["minixiangqi;", "xiangqi;", "manchu;", "janggi;", "janggitraditional;", "janggicasual;"] {
         assert!(XIANGQI.contains(v), "{v}");
     }
+}
+
+/// Berolina, pawnsideways, pawnback, legan and wolf chess, and the
+/// sections of `tests/variants/pawn-types.ini`: pieces other than the pawn
+/// with initial moves, en passant captures (several en passant squares in
+/// a FEN) and pawn promotions, the n-move rule's types, triple steps.
+#[test]
+fn pawn_types_play_as_fairy_stockfish() {
+    let (positions, _) = check(PAWN_TYPES);
+    assert!(positions >= 2500, "{positions} positions");
+    for v in ["berolina;", "pawnsideways;", "pawnback;", "legan;", "wolf;", "triplestep;", "sergeants;", "crabs;"] {
+        assert!(PAWN_TYPES.contains(v), "{v}");
+    }
+    let two_ep_squares = PAWN_TYPES.lines().filter(|l| {
+        let fen = l.split(';').nth(1).unwrap_or("");
+        fen.split_whitespace().nth(3).is_some_and(|ep| ep.chars().filter(|c| c.is_ascii_alphabetic()).count() == 2)
+    });
+    assert!(two_ep_squares.count() >= 20, "initial moves mark two squares");
 }
 
 #[test]

@@ -205,6 +205,7 @@ impl From<DataOutcome> for Ended {
             EndReason::Checks => "checks",
             EndReason::Passes => "passes",
             EndReason::Bikjang => "bikjang",
+            EndReason::Connect => "connect",
         };
         Ended { result, winner, reason, description: o.to_string() }
     }

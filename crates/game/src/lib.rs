@@ -434,6 +434,7 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Checks => format!("{} gave the last check", side(!o.white_ended)),
         EndReason::Passes => "Both sides passed".to_string(),
         EndReason::Bikjang => "The kings faced each other twice (bikjang)".to_string(),
+        EndReason::Connect => format!("{} connected", side(o.white_ended)),
     };
     Outcome { result, reason }
 }

@@ -458,6 +458,22 @@ pub(crate) struct Config {
     /// Check counting: the side that has given the start FEN's number of
     /// checks wins.
     pub check_counting: bool,
+    /// Connect wins (`connectN`, `connectNxN`, `collinearN`): pieces in a
+    /// row, in a square, on one line.
+    pub connect_n: u32,
+    pub connect_nxn: u32,
+    pub collinear_n: u32,
+    /// Directions that count: horizontal, vertical, diagonal.
+    pub connect_directions: [bool; 3],
+    /// Piece types that count (bit 0: all).
+    pub connect_piece_types: u64,
+    /// Per side, two regions a chain of its pieces connects
+    /// (`connectRegion1White`, ...).
+    pub connect_region: [[u128; 2]; 2],
+    /// The value of a connection for the side that made it.
+    pub connect_value: GameValue,
+    /// A side with pieces in hand must drop one if it can (`mustDrop`).
+    pub must_drop: bool,
     /// Moves that give check are legal (`checking = false`: racing kings).
     pub checking: bool,
     /// Drops (`pieceDrops`): pieces in hand may be put on empty squares.
@@ -603,6 +619,14 @@ impl Config {
             flag_move: false,
             flag_piece_safe: false,
             check_counting: false,
+            connect_n: 0,
+            connect_nxn: 0,
+            collinear_n: 0,
+            connect_directions: [true; 3],
+            connect_piece_types: 1,
+            connect_region: [[0; 2]; 2],
+            connect_value: GameValue::Win,
+            must_drop: false,
             checking: true,
             piece_drops: false,
             captures_to_hand: false,
@@ -934,7 +958,6 @@ const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
 const MATERIAL: &str = "material counting adjudication";
 const WALLS: &str = "walls, duck, arrows";
-const CONNECT: &str = "connect-N wins";
 const ENCLOSING: &str = "enclosing drops and flips";
 const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
@@ -943,7 +966,6 @@ const OTHER: &str = "a rule of Fairy-Stockfish's";
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
-    ("mustDrop", DROPS, Some("false")),
     ("mustDropType", DROPS, None),
     ("twoBoards", DROPS, Some("false")),
     ("dropOnTop", DROPS, Some("false")),
@@ -962,18 +984,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("wallingRegionWhite", WALLS, None),
     ("wallingRegionBlack", WALLS, None),
     ("wallOrMove", WALLS, Some("false")),
-    ("connectN", CONNECT, Some("0")),
-    ("connectNxN", CONNECT, Some("0")),
-    ("collinearN", CONNECT, Some("0")),
-    ("connectHorizontal", CONNECT, Some("true")),
-    ("connectVertical", CONNECT, Some("true")),
-    ("connectDiagonal", CONNECT, Some("true")),
-    ("connectPieceTypes", CONNECT, None),
-    ("connectRegion1White", CONNECT, None),
-    ("connectRegion2White", CONNECT, None),
-    ("connectRegion1Black", CONNECT, None),
-    ("connectRegion2Black", CONNECT, None),
-    ("connectValue", CONNECT, Some("win")),
     ("enclosingDrop", ENCLOSING, Some("none")),
     ("enclosingDropStart", ENCLOSING, None),
     ("flipEnclosedPieces", ENCLOSING, Some("none")),
@@ -1485,6 +1495,21 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("flagPieceSafe", &mut c.flag_piece_safe)?;
     ctx.bool("checkCounting", &mut c.check_counting)?;
     ctx.bool("checking", &mut c.checking)?;
+    ctx.int("connectN", &mut c.connect_n)?;
+    ctx.int("connectNxN", &mut c.connect_nxn)?;
+    ctx.int("collinearN", &mut c.collinear_n)?;
+    for (i, key) in ["connectHorizontal", "connectVertical", "connectDiagonal"].iter().enumerate() {
+        ctx.bool(key, &mut c.connect_directions[i])?;
+    }
+    if let Some(s) = ctx.piece_set("connectPieceTypes", &c)? {
+        c.connect_piece_types = s;
+    }
+    ctx.region("connectRegion1White", &mut c.connect_region[0][0])?;
+    ctx.region("connectRegion2White", &mut c.connect_region[0][1])?;
+    ctx.region("connectRegion1Black", &mut c.connect_region[1][0])?;
+    ctx.region("connectRegion2Black", &mut c.connect_region[1][1])?;
+    ctx.value("connectValue", &mut c.connect_value)?;
+    ctx.bool("mustDrop", &mut c.must_drop)?;
 
     // Drops, in Fairy-Stockfish's order (the older region names first).
     ctx.region("whiteDropRegion", &mut c.drop_region[0])?;
@@ -1658,6 +1683,19 @@ const KNOWN_KEYS: &[&str] = &[
     "flagPieceBlockedWin",
     "flagPieceSafe",
     "checkCounting",
+    "connectN",
+    "connectNxN",
+    "collinearN",
+    "connectHorizontal",
+    "connectVertical",
+    "connectDiagonal",
+    "connectPieceTypes",
+    "connectRegion1White",
+    "connectRegion2White",
+    "connectRegion1Black",
+    "connectRegion2Black",
+    "connectValue",
+    "mustDrop",
     "checking",
     "pieceDrops",
     "capturesToHand",

@@ -156,6 +156,10 @@ pub enum EndReason {
     /// The kings faced each other twice in a row (`bikjangRule`: janggi):
     /// a draw, or decided by material counting.
     Bikjang,
+    /// The side that just moved connected its pieces (`connectN`,
+    /// `connectNxN`, `collinearN`, `connectRegion...`: tic-tac-toe),
+    /// valued by `connectValue` for that side.
+    Connect,
 }
 
 /// The result of an ended game.
@@ -730,6 +734,11 @@ impl State {
         if d.check_counting && self.checks[(us ^ 1) as usize] == 0 {
             return Some((EndReason::Checks, GameValue::Loss, white));
         }
+        if let Some(c) = &d.connect {
+            if self.connected(d, c) {
+                return Some((EndReason::Connect, c.value, !white));
+            }
+        }
         if self.passes >= 2 {
             return Some((EndReason::Passes, self.undecided(d), white));
         }
@@ -737,6 +746,88 @@ impl State {
             return Some((EndReason::Bikjang, self.undecided(d), white));
         }
         None
+    }
+
+    /// Whether the side that has just moved has connected its pieces, by
+    /// Fairy-Stockfish's rules: rows along the directions east, north,
+    /// north-east and south-east that count; squares; lines with gaps;
+    /// chains grown from the first region along those same directions only.
+    fn connected(&self, d: &VariantDef, c: &crate::variant::Connect) -> bool {
+        let mover = (self.side ^ 1) as usize;
+        let mut pieces = self.by_color[mover];
+        if let Some(types) = c.pieces {
+            pieces &= bits(u128::from(types)).fold(0, |b, t| b | self.by_type[t as usize]);
+        }
+        if pieces == 0 {
+            return false;
+        }
+        let f = d.files as u32;
+        let not_last = !d.last_file;
+        let east = |b: u128| (b & not_last) << 1;
+        let north = |b: u128| (b << f) & d.board;
+        let north_east = |b: u128| ((b & not_last) << (f + 1)) & d.board;
+        let south_east = |b: u128| (b & not_last) >> (f - 1);
+        let south = |b: u128| b >> f;
+        // The directions that count, with their index in DIRS (E, N, NE, SE).
+        let mut dirs: Vec<(&dyn Fn(u128) -> u128, usize)> = Vec::with_capacity(4);
+        if c.directions[0] {
+            dirs.push((&east, 1));
+        }
+        if c.directions[1] {
+            dirs.push((&north, 0));
+        }
+        if c.directions[2] {
+            dirs.push((&north_east, 2));
+            dirs.push((&south_east, 7));
+        }
+        if c.n > 0 {
+            for (shift, _) in &dirs {
+                let mut b = pieces;
+                for _ in 1..c.n {
+                    b &= shift(b);
+                }
+                if b != 0 {
+                    return true;
+                }
+            }
+        }
+        let [first, second] = c.region[mover];
+        if first & pieces != 0 && second & pieces != 0 {
+            let mut current = first & pieces;
+            loop {
+                let mut grown = 0;
+                for (shift, _) in &dirs {
+                    grown |= shift(current | grown) & pieces;
+                }
+                if grown & second != 0 {
+                    return true;
+                }
+                if grown & !current == 0 {
+                    break;
+                }
+                current |= grown;
+            }
+        }
+        if c.nxn > 0 {
+            let mut b = pieces;
+            for _ in 1..c.nxn {
+                b &= south(b) & east(b) & south_east(b);
+            }
+            if b != 0 {
+                return true;
+            }
+        }
+        if c.collinear > 0 {
+            for &(_, dir) in &dirs {
+                for sq in bits(pieces) {
+                    let line = d.dir_rays[sq as usize][dir] | d.dir_rays[sq as usize][opposite(dir)];
+                    if 1 + (line & pieces).count_ones() >= c.collinear {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// The value for the side to move of an end that would be drawn,

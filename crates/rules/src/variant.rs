@@ -332,6 +332,28 @@ pub(crate) struct Flag {
     pub safe: bool,
 }
 
+/// Fairy-Stockfish's connect wins: the side that has just moved wins (or
+/// gets `value`) with `n` of its pieces in a row, an `nxn` square of them,
+/// `collinear` of them on one line, or a chain of them from its first
+/// region to its second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Connect {
+    /// Pieces in a row (`connectN`; 0: no such rule).
+    pub n: u32,
+    /// Side of a square of pieces (`connectNxN`; 0: none).
+    pub nxn: u32,
+    /// Pieces on one line, gaps allowed (`collinearN`; 0: none).
+    pub collinear: u32,
+    /// Rows and lines count horizontally, vertically, diagonally.
+    pub directions: [bool; 3],
+    /// The types that count (bit per type; `None`: all).
+    pub pieces: Option<u16>,
+    /// Per side, the two regions a chain connects (0: none).
+    pub region: [[u128; 2]; 2],
+    /// The connection's value for the side that made it (`connectValue`).
+    pub value: crate::ini::GameValue,
+}
+
 /// Fairy-Stockfish's drops (`pieceDrops`): a side may put a piece from
 /// its hand on an empty square of its drop region instead of moving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -547,6 +569,11 @@ pub struct VariantDef {
     pub(crate) flag: Option<Flag>,
     /// Check counting (`checkCounting`): a side that has given its checks wins.
     pub(crate) check_counting: bool,
+    /// Connect wins (`connectN`, `connectNxN`, `collinearN`,
+    /// `connectRegion...`), if the variant has one.
+    pub(crate) connect: Option<Connect>,
+    /// A side with pieces in hand must drop one if it can (`mustDrop`).
+    pub(crate) must_drop: bool,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
@@ -713,6 +740,8 @@ impl VariantDef {
             other_rules: [
                 (self.flag.is_some(), "flag wins"),
                 (self.check_counting, "check counting"),
+                (self.connect.is_some(), "connect wins"),
+                (self.must_drop, "forced drops"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
                 (self.must_capture, "forced captures"),
@@ -1205,6 +1234,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         extinction: None,
         flag: None,
         check_counting: c.check_counting,
+        connect: None,
+        must_drop: c.must_drop,
         drops: None,
         checking: c.checking,
         must_capture: c.must_capture,
@@ -1360,8 +1391,29 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         return Err("checkCounting = true needs checking = true".into());
     }
     lichess_rules(&mut def, c, &index_of)?;
+    if c.connect_n > 0 || c.connect_nxn > 0 || c.collinear_n > 0 || c.connect_region[0][0] | c.connect_region[1][0] != 0
+    {
+        let types = types_of(c.connect_piece_types, &index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+        def.connect = Some(Connect {
+            n: c.connect_n,
+            nxn: c.connect_nxn,
+            collinear: c.collinear_n,
+            directions: c.connect_directions,
+            pieces: (c.connect_piece_types & 1 == 0).then_some(types),
+            region: c.connect_region.map(|r| r.map(|b| def.region(b))),
+            value: c.connect_value,
+        });
+    }
+    if c.must_drop {
+        if !c.piece_drops {
+            return Err("mustDrop needs pieceDrops = true".into());
+        }
+        def.full_listing = true;
+        def.extended = true;
+    }
     def.immediate_end = def.extinction.is_some()
         || def.flag.is_some()
+        || def.connect.is_some()
         || def.check_counting
         || c.pass != [false; 2]
         || c.pass_on_stalemate != [false; 2]

@@ -23,6 +23,8 @@ const XIANGQI: &str = include_str!("../../../tests/perft/xiangqi-pyffish.txt");
 const PAWN_TYPES: &str = include_str!("../../../tests/perft/pawn-types-pyffish.txt");
 const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.ini");
 const PAWN_TYPES_INI: &str = include_str!("../../../tests/variants/pawn-types.ini");
+const CONNECT: &str = include_str!("../../../tests/perft/connect-pyffish.txt");
+const CONNECT_INI: &str = include_str!("../../../tests/variants/connect.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -38,6 +40,7 @@ fn check(text: &str) -> (usize, usize) {
     let mut defs = Definitions::builtin();
     defs.load(SHOGI_INI, "shogi-promotion.ini").expect("the shogi sections load");
     defs.load(PAWN_TYPES_INI, "pawn-types.ini").expect("the pawn-type sections load");
+    defs.load(CONNECT_INI, "connect.ini").expect("the connect sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -186,6 +189,17 @@ fn pawn_types_play_as_fairy_stockfish() {
         fen.split_whitespace().nth(3).is_some_and(|ep| ep.chars().filter(|c| c.is_ascii_alphabetic()).count() == 2)
     });
     assert!(two_ep_squares.count() >= 20, "initial moves mark two squares");
+}
+
+/// Connect wins (rows, squares, lines with gaps, chains between regions)
+/// and forced drops: the sections of `tests/variants/connect.ini`.
+#[test]
+fn connect_wins_play_as_fairy_stockfish() {
+    let (positions, ends) = check(CONNECT);
+    assert!(positions >= 4000 && ends >= 100, "{positions} positions, {ends} game ends");
+    for v in ["noughts;", "squares;", "lines;", "crossing;"] {
+        assert!(CONNECT.contains(v), "{v}");
+    }
 }
 
 #[test]

@@ -158,6 +158,7 @@ impl std::fmt::Display for Outcome {
             EndReason::Checks => "checks",
             EndReason::Passes => "passes",
             EndReason::Bikjang => "bikjang",
+            EndReason::Connect => "connect",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

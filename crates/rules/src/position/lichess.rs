@@ -30,6 +30,10 @@ impl State {
     #[cold]
     #[inline(never)]
     pub(super) fn extended_filter(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        if d.must_drop && self.hand_count(self.side) > 0 && out.iter().any(|m| m.kind == Kind::Drop) {
+            // `mustDrop`: a side that can drop must.
+            out.retain(|m| m.kind == Kind::Drop);
+        }
         if !d.checking {
             // `checking = false`: a move that gives check is illegal.
             out.retain(|&m| !self.play(d, m).in_check(d));

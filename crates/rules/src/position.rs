@@ -667,10 +667,8 @@ impl State {
     }
 
     fn in_check(&self, d: &VariantDef) -> bool {
-        match self.king_sq(d, self.side) {
-            Some(k) => self.attacked(d, k, self.occ(), self.side ^ 1, 0),
-            None => d.pseudo_royal.is_some() && self.pseudo_royal_checked(d),
-        }
+        let king = self.king_sq(d, self.side).is_some_and(|k| self.attacked(d, k, self.occ(), self.side ^ 1, 0));
+        king || (d.pseudo_royal.is_some() && self.pseudo_royal_checked(d))
     }
 
     /// Fairy-Stockfish's immediate game end by extinction: the colour that
@@ -719,7 +717,8 @@ impl State {
     /// flags, check counting; with the rule's value for the side it
     /// applies to (`true`: White).
     pub(crate) fn ended_at_once(&self, d: &VariantDef) -> Option<(EndReason, GameValue, bool)> {
-        if d.extinction.is_some() {
+        // Pseudo-royal pieces are mated, not made extinct (unless captures blast).
+        if d.extinction.is_some() && (d.pseudo_royal.is_none() || d.blast.is_some()) {
             if let Some(c) = self.extinct(d) {
                 return Some((EndReason::Extinction, d.game_end.extinction_value, c == 0));
             }

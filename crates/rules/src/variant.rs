@@ -1552,9 +1552,6 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
         if c.blast_immune_types != 0 {
             return Err("extinctionPseudoRoyal with blastImmuneTypes".into());
         }
-        if def.types.iter().any(|t| t.royal) {
-            return Err("extinctionPseudoRoyal with a royal king (king = -, commoner = k)".into());
-        }
     }
     if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() {
         if menagerie_rules(def) || c.gating || c.seirawan_gating {

@@ -148,11 +148,11 @@ fn unknown_key_names_file_line_and_key() {
 
 #[test]
 fn unsupported_rule_is_an_error() {
-    let err = load_err("[x:chess]\nmustDrop = true\n");
-    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("mustDrop"), "{err}");
+    let err = load_err("[x:chess]\ndropPromoted = true\n");
+    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("dropPromoted"), "{err}");
     // The default value is accepted.
     let mut defs = Definitions::builtin();
-    defs.load("[x:chess]\nmustDrop = false\n", "ok.ini").unwrap();
+    defs.load("[x:chess]\ndropPromoted = false\n", "ok.ini").unwrap();
 }
 
 #[test]
@@ -309,7 +309,7 @@ const MIXED: &str = "\
 castling = false
 
 [drops:chess]
-mustDrop = true
+dropPromoted = true
 
 [child-of-drops:drops]
 maxFile = 10
@@ -343,7 +343,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
             (
                 "drops".to_string(),
                 5,
-                "'mustDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play".to_string()
+                "'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play".to_string()
             ),
             ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
             ("orphan".to_string(), 10, "unknown parent 'bughouse'".to_string()),
@@ -354,7 +354,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
     // One line per section: file, line, section and reason.
     assert_eq!(
         loaded.skipped[0].to_string(),
-        "mixed.ini:5: variant 'drops' skipped: 'mustDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
+        "mixed.ini:5: variant 'drops' skipped: 'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
     );
     assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
     assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
@@ -371,7 +371,7 @@ fn strict_load_stops_at_the_first_unplayable_section() {
     let mut defs = Definitions::builtin();
     let options = LoadOptions { strict: true, ..LoadOptions::default() };
     let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "mustDrop"), "{err:?}");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "dropPromoted"), "{err:?}");
     // Nothing was added, not even the good section before it.
     assert!(defs.get("good").is_none());
     // `load` is strict.
@@ -444,7 +444,10 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         loaded.skipped.iter().map(|s| (s.name.as_str(), s.error.location().1, s.error.reason())).collect();
     let expect = |name: &str| skipped.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("{name} not skipped"));
     let reasons = [
-        ("skip-unsupported", "'mustDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"),
+        (
+            "skip-unsupported",
+            "'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play",
+        ),
         ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
         ("skip-invalid-value", "expected true or false"),
         ("skip-betza", "customPiece1"),
@@ -472,7 +475,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
     // Strict: the first unplayable section is an error and nothing loads.
     let mut strict = Definitions::builtin();
     let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "mustDrop"), "{err}");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "dropPromoted"), "{err}");
     assert!(strict.get("form-no-flags").is_none());
 }
 

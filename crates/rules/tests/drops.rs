@@ -127,7 +127,7 @@ dropChecks = false
     assert!(moves.contains(&"R@a7".to_string()));
     // Keys not implemented stay refused with their mechanism.
     for (text, key) in [
-        ("[x:crazyhouse]\nmustDrop = true\n", "mustDrop"),
+        ("[x:crazyhouse]\ndropPromoted = true\n", "dropPromoted"),
         ("[x:crazyhouse]\ndropPromoted = true\n", "dropPromoted"),
         ("[x:crazyhouse]\ntwoBoards = true\n", "twoBoards"),
     ] {

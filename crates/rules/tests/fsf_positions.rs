@@ -25,6 +25,8 @@ const SHOGI_INI: &str = include_str!("../../../tests/variants/shogi-promotion.in
 const PAWN_TYPES_INI: &str = include_str!("../../../tests/variants/pawn-types.ini");
 const CONNECT: &str = include_str!("../../../tests/perft/connect-pyffish.txt");
 const CONNECT_INI: &str = include_str!("../../../tests/variants/connect.ini");
+const ROYALS: &str = include_str!("../../../tests/perft/royals-pyffish.txt");
+const ROYALS_INI: &str = include_str!("../../../tests/variants/royals.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -41,6 +43,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(SHOGI_INI, "shogi-promotion.ini").expect("the shogi sections load");
     defs.load(PAWN_TYPES_INI, "pawn-types.ini").expect("the pawn-type sections load");
     defs.load(CONNECT_INI, "connect.ini").expect("the connect sections load");
+    defs.load(ROYALS_INI, "royals.ini").expect("the royal sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -199,6 +202,17 @@ fn connect_wins_play_as_fairy_stockfish() {
     assert!(positions >= 4000 && ends >= 100, "{positions} positions, {ends} game ends");
     for v in ["noughts;", "squares;", "lines;", "crossing;"] {
         assert!(CONNECT.contains(v), "{v}");
+    }
+}
+
+/// A royal king beside pseudo-royal pieces: coregal (every queen royal)
+/// and the sections of `tests/variants/royals.ini`.
+#[test]
+fn royal_kings_beside_pseudo_royal_pieces_play_as_fairy_stockfish() {
+    let (positions, ends) = check(ROYALS);
+    assert!(positions >= 1000 && ends >= 3, "{positions} positions, {ends} game ends");
+    for v in ["coregal;", "rajah;", "dragons;"] {
+        assert!(ROYALS.contains(v), "{v}");
     }
 }
 

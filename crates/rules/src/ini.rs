@@ -1346,18 +1346,6 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
 
     ctx.bool("chess960", &mut c.chess960)?;
     if let Some(f) = ctx.get("startFen") {
-        // `*` on Fairy-Stockfish's board is a wall square.
-        if f.split_whitespace().next().is_some_and(|board| board.contains('*')) {
-            let line = entries.get("startFen").map_or(0, |e| e.line);
-            let value = f.to_string();
-            return Err(DefinitionError::Unsupported {
-                file: file.into(),
-                line,
-                key: "startFen".into(),
-                value,
-                mechanism: WALLS,
-            });
-        }
         c.start_fen = f.to_string();
     }
     ctx.region("promotionRegionWhite", &mut c.promotion_region[0])?;

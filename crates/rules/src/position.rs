@@ -265,6 +265,9 @@ pub(crate) struct State {
     /// Squares that must be empty for each castling right.
     castle_path: [u128; 4],
     ep: u128,
+    /// Wall squares (`*` in a FEN): occupied by no piece, entered by none,
+    /// and blocking lines like a piece.
+    walls: u128,
     hand: [[u8; MAX_TYPES]; 2],
     gates: [u128; 2],
     rule50: u32,
@@ -355,6 +358,7 @@ impl State {
             castle_king: [NONE; 2],
             castle_path: [0; 4],
             ep: 0,
+            walls: 0,
             hand: [[0; MAX_TYPES]; 2],
             gates: [0; 2],
             rule50: 0,
@@ -392,7 +396,7 @@ impl State {
 
     #[inline(always)]
     fn occ(&self) -> u128 {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[0] | self.by_color[1] | self.walls
     }
 
     #[inline(always)]
@@ -554,6 +558,7 @@ impl State {
             && (0..4).all(|cr| self.castling_right(cr) == other.castling_right(cr))
             && (0..2).all(|c| self.castling_king(c) == other.castling_king(c))
             && self.ep == other.ep
+            && self.walls == other.walls
             && self.hand == other.hand
             && self.pending == other.pending
             && self.checks == other.checks
@@ -1310,7 +1315,7 @@ impl State {
     fn targets(&self, d: &VariantDef, t: u8, from: u8, occ: u128) -> u128 {
         let us = self.side;
         if d.types[t as usize].symmetric_modes {
-            d.reach(t, us, from, occ, true, &self.by_type) & !self.by_color[us as usize]
+            d.reach(t, us, from, occ, true, &self.by_type) & !self.by_color[us as usize] & !self.walls
         } else {
             (d.reach(t, us, from, occ, true, &self.by_type) & self.by_color[(us ^ 1) as usize])
                 | (d.reach(t, us, from, occ, false, &self.by_type) & !occ)
@@ -1447,7 +1452,11 @@ impl State {
                     if e.from == captured {
                         continue;
                     }
-                    let b = if e.dep & changed != 0 { self.targets(d, e.t, e.from, occ) } else { e.reach & !own };
+                    let b = if e.dep & changed != 0 {
+                        self.targets(d, e.t, e.from, occ)
+                    } else {
+                        e.reach & !own & !self.walls
+                    };
                     if e.bit & special == 0 && e.from != k {
                         // Neither pinned nor on a gate: only moves onto sensitive squares need a test.
                         count += (b & !sens).count_ones() as u64;
@@ -2224,6 +2233,12 @@ impl State {
                         j += 1;
                     }
                     file += n;
+                } else if ch == '*' {
+                    if file >= d.files as u32 {
+                        return Err(FenError::Board(format!("rank {} too long", rank + 1)));
+                    }
+                    s.walls |= bb(d.sq(file as u8, rank));
+                    file += 1;
                 } else if ch == '~' {
                     // Promoted-piece marker: meaningful only where promoted
                     // pieces go to hand as pawns.
@@ -2575,13 +2590,18 @@ impl State {
             let mut empty = 0;
             for file in 0..d.files {
                 let p = self.board[d.sq(file, rank) as usize];
-                if p == EMPTY {
+                let wall = self.walls >> d.sq(file, rank) & 1 != 0;
+                if p == EMPTY && !wall {
                     empty += 1;
                     continue;
                 }
                 if empty > 0 {
                     s += &empty.to_string();
                     empty = 0;
+                }
+                if wall {
+                    s.push('*');
+                    continue;
                 }
                 let sq = d.sq(file, rank);
                 match self.origin_of(sq) {

@@ -26,6 +26,7 @@ const PAWN_TYPES_INI: &str = include_str!("../../../tests/variants/pawn-types.in
 const CONNECT: &str = include_str!("../../../tests/perft/connect-pyffish.txt");
 const CONNECT_INI: &str = include_str!("../../../tests/variants/connect.ini");
 const ROYALS: &str = include_str!("../../../tests/perft/royals-pyffish.txt");
+const WALLS: &str = include_str!("../../../tests/perft/walls-pyffish.txt");
 const ROYALS_INI: &str = include_str!("../../../tests/variants/royals.ini");
 
 fn fnv1a(text: &str) -> String {
@@ -214,6 +215,17 @@ fn royal_kings_beside_pseudo_royal_pieces_play_as_fairy_stockfish() {
     for v in ["coregal;", "rajah;", "dragons;"] {
         assert!(ROYALS.contains(v), "{v}");
     }
+}
+
+/// Boards with walls (`*` in the FEN): gustav3, omicron, troitzky.
+#[test]
+fn walls_play_as_fairy_stockfish() {
+    let (positions, _) = check(WALLS);
+    assert!(positions >= 1000, "{positions} positions");
+    for v in ["gustav3;", "omicron;", "troitzky;"] {
+        assert!(WALLS.contains(v), "{v}");
+    }
+    assert!(WALLS.lines().skip(1).all(|l| l.contains('*')), "every position has walls");
 }
 
 #[test]

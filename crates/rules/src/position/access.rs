@@ -373,7 +373,7 @@ impl Position {
     /// current occupancy; empty if `sq` is empty.
     pub fn attacks_from(&self, sq: u8) -> u128 {
         let Some(p) = self.piece_on(sq) else { return 0 };
-        let occ = self.state.by_color[0] | self.state.by_color[1];
+        let occ = self.state.occ();
         self.def.reach(p.kind, u8::from(!p.white), sq, occ, true, &self.state.by_type) & self.def.board
     }
 
@@ -381,7 +381,7 @@ impl Position {
     /// with the current occupancy.
     pub fn quiet_reach_from(&self, sq: u8) -> u128 {
         let Some(p) = self.piece_on(sq) else { return 0 };
-        let occ = self.state.by_color[0] | self.state.by_color[1];
+        let occ = self.state.occ();
         self.def.reach(p.kind, u8::from(!p.white), sq, occ, false, &self.state.by_type) & self.def.board & !occ
     }
 

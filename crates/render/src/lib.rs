@@ -65,6 +65,8 @@ pub const DARK_SQUARE: &str = "#9c7a5b";
 pub const FRAME: &str = "#2f2d2a";
 /// Colour of the coordinates and reserve marks.
 const FRAME_TEXT: &str = "#e9e4d8";
+/// Colour of wall squares (`*` in a FEN).
+pub const WALL: &str = "#4a4a4a";
 /// Colour of the last move's squares (drawn at [`OVERLAY_OPACITY`]).
 pub const LAST_MOVE: &str = "#d8c03c";
 /// Opacity of the last-move and highlight overlays.
@@ -502,6 +504,8 @@ struct Board {
     ranks: u8,
     /// The pieces on the board.
     pieces: Vec<(Square, Glyph)>,
+    /// Wall squares (`*` in a FEN), which no piece enters.
+    walls: Vec<Square>,
     /// The square of the king in check, if the side to move is in check.
     check: Option<Square>,
     /// The reserve strips of a gating variant.
@@ -593,6 +597,7 @@ pub fn render(pos: &AnyPosition, options: &RenderOptions) -> Result<String, Rend
         files,
         ranks,
         pieces: setup.pieces.iter().map(|&(sq, piece)| (sq, Glyph::Figure(piece))).collect(),
+        walls: Vec::new(),
         check: check.flatten(),
         reserve,
     };
@@ -608,9 +613,13 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
     let kinds: Vec<PieceInfo> = def.pieces().collect();
     let count = u16::from(def.files) * u16::from(def.ranks);
     let mut pieces = Vec::new();
+    let mut walls = Vec::new();
     let mut check = None;
     for i in 0..count.min(u16::from(u8::MAX) + 1) {
         let Ok(index) = u8::try_from(i) else { break };
+        if pos.is_wall(index) {
+            walls.push(Square(index));
+        }
         let Some(p) = pos.piece_on(index) else { continue };
         let Some(info) = kinds.get(usize::from(p.kind)) else { continue };
         let color = if p.white { Color::White } else { Color::Black };
@@ -646,6 +655,7 @@ pub fn render_data(pos: &menagerie_rules::Position, options: &RenderOptions) -> 
         files: def.files,
         ranks: def.ranks,
         pieces,
+        walls,
         check,
         reserve,
     };
@@ -712,6 +722,11 @@ fn draw_board(board: &Board, options: &RenderOptions) -> Result<String, RenderEr
                 if light { LIGHT_SQUARE } else { DARK_SQUARE },
             );
         }
+    }
+    for &sq in &board.walls {
+        let (x, y) = l.corner(sq);
+        let _ =
+            write!(out, r#"<rect class="wall" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{WALL}"/>"#,);
     }
     out.push_str("</g>");
 

@@ -306,6 +306,16 @@ fn drawn(pos: &menagerie_rules::Position) -> String {
 }
 
 #[test]
+fn walls_are_drawn_as_dark_squares_under_no_piece() {
+    let pos = menagerie_rules::Position::start(&definition("troitzky"));
+    let svg = drawn(&pos);
+    // Troitzky's rounded board: 8 + 4 + 2 + 2 walls at each end.
+    assert_eq!(svg.matches("class=\"wall\"").count(), 32);
+    assert_eq!(svg.matches("class=\"piece ").count(), 32);
+    assert!(svg.contains("<title>troitzky ****qk****/"));
+}
+
+#[test]
 fn capablanca_is_drawn_on_its_10x8_board_with_its_pieces() {
     let def = definition("capablanca");
     let pos = menagerie_rules::Position::start(&def);

@@ -283,6 +283,12 @@ impl Position {
         }
     }
 
+    /// Whether `sq` is a wall square (`*` in the FEN): no piece stands
+    /// there or enters it, and it blocks lines.
+    pub fn is_wall(&self, sq: u8) -> bool {
+        sq < 128 && self.state.walls >> sq & 1 != 0
+    }
+
     /// The type of the piece `m` takes (the pawn for en passant), if any.
     /// `m` should be one of this position's legal moves.
     pub fn captured_kind(&self, m: Move) -> Option<u8> {

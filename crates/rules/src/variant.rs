@@ -574,6 +574,8 @@ pub struct VariantDef {
     pub(crate) connect: Option<Connect>,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub(crate) must_drop: bool,
+    /// The start position has walls (`*`).
+    pub(crate) walls: bool,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
@@ -742,6 +744,7 @@ impl VariantDef {
                 (self.check_counting, "check counting"),
                 (self.connect.is_some(), "connect wins"),
                 (self.must_drop, "forced drops"),
+                (self.walls, "walls"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
                 (self.must_capture, "forced captures"),
@@ -1236,6 +1239,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         check_counting: c.check_counting,
         connect: None,
         must_drop: c.must_drop,
+        walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
         drops: None,
         checking: c.checking,
         must_capture: c.must_capture,

@@ -343,13 +343,26 @@ impl Variants {
             return Err(PositionError::TooManyMoves { count: request.moves.len(), max });
         }
         let mut game = DataGame::new(start);
-        for (index, text) in request.moves.iter().enumerate() {
-            let text = text.as_ref();
-            let m = game.current().parse_any(text).map_err(|source| PositionError::Move {
-                index,
-                text: text.to_string(),
-                source: source.into(),
-            })?;
+        let mut texts = request.moves.iter().map(AsRef::as_ref).enumerate().peekable();
+        while let Some((index, text)) = texts.next() {
+            let m = match game.current().parse_any(text) {
+                Ok(m) => m,
+                Err(source) => {
+                    // A walling move split at its comma (`--moves e2e4,e4d5`
+                    // on the command line): its two parts, joined again.
+                    let joined =
+                        texts.peek().and_then(|(_, next)| game.current().parse_any(&format!("{text},{next}")).ok());
+                    match joined {
+                        Some(m) => {
+                            texts.next();
+                            m
+                        }
+                        None => {
+                            return Err(PositionError::Move { index, text: text.to_string(), source: source.into() });
+                        }
+                    }
+                }
+            };
             game.play(m);
         }
         Ok(game.into())

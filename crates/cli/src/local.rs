@@ -53,7 +53,7 @@ pub(crate) fn is_data(name: &str) -> bool {
 
 /// The position of the command line: its start and moves, and where they lead.
 pub(crate) fn parsed_position(a: &PositionArgs) -> Result<ParsedPosition> {
-    let moves: Vec<&str> = a.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let moves = a.move_list();
     let request = PositionRequest::new(&a.variant, a.fen.as_deref().unwrap_or(""), &moves);
     Ok(catalogue().position(&request)?)
 }
@@ -120,7 +120,7 @@ pub(crate) fn divide(
 /// data: a row per legal move (with its SAN and the FEN it leads to when
 /// asked), then the position and the count.
 fn moves(pos: &PositionArgs, with_san: bool, fens: bool, out: &mut impl Write) -> Result<ExitCode> {
-    let list: Vec<&str> = pos.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let list = pos.move_list();
     let request = PositionRequest::new(&pos.variant, pos.fen.as_deref().unwrap_or(""), &list);
     let legal = catalogue().legal_moves(&request)?;
     for m in &legal.moves {
@@ -134,7 +134,7 @@ fn moves(pos: &PositionArgs, with_san: bool, fens: bool, out: &mut impl Write) -
 /// as data: exit 1 (with the reason) for an illegal or ambiguous move or a
 /// finished game.
 fn validate(pos: &PositionArgs, mv: &str, out: &mut impl Write) -> Result<ExitCode> {
-    let moves: Vec<&str> = pos.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+    let moves = pos.move_list();
     let request = PositionRequest::new(&pos.variant, pos.fen.as_deref().unwrap_or(""), &moves);
     match catalogue().validate(&request, mv)? {
         Validation::Legal(v) => {

@@ -142,7 +142,8 @@ pub(crate) struct PositionArgs {
     #[arg(long, short)]
     fen: Option<String>,
     /// Moves (coordinate or SAN) played from the position first; space or
-    /// comma separated, the option may be repeated (`--moves "e2e4 e7e5"`).
+    /// comma separated (a walling move keeps its comma: `e2e4,e4d5`), the
+    /// option may be repeated (`--moves "e2e4 e7e5"`).
     #[arg(long, short, value_delimiter = ',')]
     moves: Vec<String>,
     /// Chess960 start position number N (0 to 959; 518 is the orthodox

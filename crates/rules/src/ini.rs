@@ -387,6 +387,25 @@ pub enum MaterialCounting {
     BlackDrawOdds,
 }
 
+/// Where a side puts a wall with each move (`wallingRule`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WallingRule {
+    /// No walls are placed.
+    #[default]
+    None,
+    /// On a square the moved piece could move to from its destination
+    /// (amazons' arrows).
+    Arrow,
+    /// On any empty square; the previous wall goes (duck chess's duck).
+    Duck,
+    /// On an empty edge square or one next to a wall (atlantis).
+    Edge,
+    /// On the square the piece left (snailtrail, joust).
+    Past,
+    /// On any empty square (isolation).
+    Static,
+}
+
 /// The settings of one variant, as Fairy-Stockfish would hold them. Regions
 /// are bit sets over a 12x10 board (bit = rank * 12 + file).
 #[derive(Clone, Debug)]
@@ -474,6 +493,12 @@ pub(crate) struct Config {
     pub connect_value: GameValue,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub must_drop: bool,
+    /// Walls placed with each move (`wallingRule`).
+    pub walling_rule: WallingRule,
+    /// Per side, where it may place walls (`wallingRegionWhite/Black`).
+    pub walling_region: [u128; 2],
+    /// A side either moves or places a wall, not both (`wallOrMove`).
+    pub wall_or_move: bool,
     /// Moves that give check are legal (`checking = false`: racing kings).
     pub checking: bool,
     /// Drops (`pieceDrops`): pieces in hand may be put on empty squares.
@@ -627,6 +652,9 @@ impl Config {
             connect_region: [[0; 2]; 2],
             connect_value: GameValue::Win,
             must_drop: false,
+            walling_rule: WallingRule::None,
+            walling_region: [u128::MAX; 2],
+            wall_or_move: false,
             checking: true,
             piece_drops: false,
             captures_to_hand: false,
@@ -957,7 +985,6 @@ const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
 const MATERIAL: &str = "material counting adjudication";
-const WALLS: &str = "walls, duck, arrows";
 const ENCLOSING: &str = "enclosing drops and flips";
 const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
@@ -979,11 +1006,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("adjudicateFullBoard", MATERIAL, Some("false")),
-    ("wallingRule", WALLS, Some("none")),
-    ("wallingRegion", WALLS, None),
-    ("wallingRegionWhite", WALLS, None),
-    ("wallingRegionBlack", WALLS, None),
-    ("wallOrMove", WALLS, Some("false")),
     ("enclosingDrop", ENCLOSING, Some("none")),
     ("enclosingDropStart", ENCLOSING, None),
     ("flipEnclosedPieces", ENCLOSING, Some("none")),
@@ -1499,6 +1521,24 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.value("connectValue", &mut c.connect_value)?;
     ctx.bool("mustDrop", &mut c.must_drop)?;
 
+    // Walls.
+    if let Some(v) = ctx.get("wallingRule") {
+        c.walling_rule = match v {
+            "none" => WallingRule::None,
+            "arrow" => WallingRule::Arrow,
+            "duck" => WallingRule::Duck,
+            "edge" => WallingRule::Edge,
+            "past" => WallingRule::Past,
+            "static" => WallingRule::Static,
+            _ => return Err(ctx.invalid("wallingRule", "expected none, arrow, duck, edge, past or static")),
+        };
+    }
+    ctx.region("wallingRegionWhite", &mut c.walling_region[0])?;
+    ctx.region("wallingRegionBlack", &mut c.walling_region[1])?;
+    ctx.region("wallingRegion", &mut c.walling_region[0])?;
+    ctx.region("wallingRegion", &mut c.walling_region[1])?;
+    ctx.bool("wallOrMove", &mut c.wall_or_move)?;
+
     // Drops, in Fairy-Stockfish's order (the older region names first).
     ctx.region("whiteDropRegion", &mut c.drop_region[0])?;
     ctx.region("blackDropRegion", &mut c.drop_region[1])?;
@@ -1684,6 +1724,11 @@ const KNOWN_KEYS: &[&str] = &[
     "connectRegion2Black",
     "connectValue",
     "mustDrop",
+    "wallingRule",
+    "wallingRegion",
+    "wallingRegionWhite",
+    "wallingRegionBlack",
+    "wallOrMove",
     "checking",
     "pieceDrops",
     "capturesToHand",

@@ -211,11 +211,13 @@ pub struct Move {
     promo: u8,
     gate: u8,
     gate_sq: u8,
+    /// The square walled by the move (`wallingRule`), or `NONE`.
+    wall: u8,
 }
 
 impl Move {
     fn new(from: u8, to: u8, kind: Kind) -> Move {
-        Move { from, to, kind, promo: NONE, gate: NONE, gate_sq: NONE }
+        Move { from, to, kind, promo: NONE, gate: NONE, gate_sq: NONE, wall: NONE }
     }
 
     /// A Pioneer placement of reserve pieces of type `piece` on the files of
@@ -228,13 +230,14 @@ impl Move {
             promo: NONE,
             gate: piece,
             gate_sq: NONE,
+            wall: NONE,
         }
     }
 
     /// A drop of a piece of type `t` from the hand on `sq`.
     #[inline(always)]
     fn drop(t: u8, sq: u8) -> Move {
-        Move { from: sq, to: sq, kind: Kind::Drop, promo: NONE, gate: t, gate_sq: NONE }
+        Move { from: sq, to: sq, kind: Kind::Drop, promo: NONE, gate: t, gate_sq: NONE, wall: NONE }
     }
 
     /// The files of a placement.
@@ -1723,20 +1726,19 @@ impl State {
             None => Some(0),
         };
         self.pseudo(d, out, sens.is_none());
-        let Some(k) = king else {
-            if d.extended {
-                self.extended_filter(d, out);
-            }
-            return;
-        };
-        let checked = sens.is_none();
-        let sens = sens.unwrap_or(u128::MAX);
-        out.retain(|&m| {
-            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
-                && m.from != k
-                && (bb(m.from) | bb(m.to)) & sens == 0;
-            quick || self.legal_in(d, m, checked)
-        });
+        if let Some(k) = king {
+            let checked = sens.is_none();
+            let sens = sens.unwrap_or(u128::MAX);
+            out.retain(|&m| {
+                let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
+                    && m.from != k
+                    && (bb(m.from) | bb(m.to)) & sens == 0;
+                quick || self.legal_in(d, m, checked)
+            });
+        }
+        if let Some(w) = &d.walling {
+            self.add_walls(d, w, out);
+        }
         if d.extended {
             self.extended_filter(d, out);
         }
@@ -1822,7 +1824,9 @@ impl State {
             Kind::Takeover | Kind::Jump => self.play_takeover(m, n, converted),
             Kind::Swap => self.play_swap(d, m, n),
             Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop => {}
-            Kind::Pass => n.passes = self.passes.saturating_add(1),
+            // A walling pass (`wallOrMove`) does not count.
+            Kind::Pass if m.wall == NONE => n.passes = self.passes.saturating_add(1),
+            Kind::Pass => {}
         }
         let blasted = match d.blast {
             Some(immune) if captured != EMPTY => State::blast(d, immune, m.to, n),
@@ -1849,9 +1853,9 @@ impl State {
             }
         }
         // The n-move count restarts on the irreversible moves of the
-        // `nMoveRuleTypes` (any move of the pawn) and on promotions.
-        if m.kind != Kind::Pass
-            && d.n_move_types[us as usize] >> t & 1 != 0
+        // `nMoveRuleTypes` (any move of the pawn, a pass of the piece
+        // passing) and on promotions.
+        if d.n_move_types[us as usize] >> t & 1 != 0
             && (d.types[t as usize].pawn || d.table(t, us, m.to).quiet.pseudo >> m.from & 1 == 0)
         {
             n.rule50 = 0;
@@ -1871,6 +1875,7 @@ impl State {
                 for _ in 0..diff / f - 1 {
                     ep = behind_square(d, us, ep);
                     if d.en_passant_region[them as usize] >> ep & 1 != 0
+                        && ep != m.wall
                         && (d.en_passant_types[them as usize] != 0
                             || d.reach(t, us, ep, 0, true, &self.by_type) & pawns != 0)
                     {
@@ -1900,6 +1905,12 @@ impl State {
             if d.seirawan_gating && n.hand_count(us) == 0 {
                 n.gates[us as usize] = 0;
             }
+        }
+        if m.wall != NONE {
+            if d.walling.is_some_and(|w| w.rule == crate::ini::WallingRule::Duck) {
+                n.walls &= !self.walls;
+            }
+            n.walls |= bb(m.wall);
         }
         n.side = them;
         if us == 1 {
@@ -2576,7 +2587,7 @@ impl State {
             if d.en_passant_region[us as usize] >> sq & 1 != 0
                 && d.reach(p, us ^ 1, sq, 0, true, &self.by_type) & ours != 0
                 && theirs & behind != 0
-                && self.occ() & (bb(sq) | ahead) == 0
+                && (self.by_color[0] | self.by_color[1]) & (bb(sq) | ahead) == 0
             {
                 self.ep |= bb(sq);
             }
@@ -2933,13 +2944,17 @@ impl Position {
     }
 
     /// The legal move written `text` (as [`Position::move_text`] writes it;
-    /// a swap from either square).
+    /// a swap from either square; a `wallOrMove` move that walls nothing
+    /// also without its `,e4a1`).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.legal_moves()
             .into_iter()
             .find(|&m| {
-                self.move_text(m) == text
+                let written = self.move_text(m);
+                written == text
                     || (m.kind == Kind::Swap && self.move_text(Move { from: m.to, to: m.from, ..m }) == text)
+                    // A move of `wallOrMove` that walls nothing, without Fairy-Stockfish's `,e4a1`.
+                    || (m.wall == NONE && written.split_once(',').is_some_and(|(plain, _)| plain == text))
             })
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
@@ -2987,6 +3002,13 @@ impl Position {
             }
         }
         let mut s = square_name(d, from) + &square_name(d, to);
+        // Fairy-Stockfish writes every move of a walling variant with its
+        // wall square: a1 for the moves of `wallOrMove` that wall nothing.
+        let wall = match (m.wall, &d.walling) {
+            (NONE, Some(_)) => format!(",{}{}", square_name(d, to), square_name(d, 0)),
+            (NONE, None) => String::new(),
+            (w, _) => format!(",{}{}", square_name(d, to), square_name(d, w)),
+        };
         if m.kind == Kind::Takeover {
             s.push('t');
         }
@@ -3000,7 +3022,7 @@ impl Position {
                 s += &square_name(d, m.gate_sq);
             }
         }
-        s
+        s + &wall
     }
 
     /// Number of leaf nodes of the legal move tree of that depth.
@@ -3022,4 +3044,5 @@ mod game;
 mod lichess;
 mod san;
 mod takeover;
+mod walls;
 pub use game::Game;

@@ -354,6 +354,19 @@ pub(crate) struct Connect {
     pub value: crate::ini::GameValue,
 }
 
+/// Walls placed with each move (`wallingRule`): the move's text ends with
+/// `,` and the piece's destination and the wall's square (`e2e4,e4d5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Walling {
+    /// Where the wall may go.
+    pub rule: crate::ini::WallingRule,
+    /// Per side, the squares it may wall (`wallingRegion...`).
+    pub region: [u128; 2],
+    /// A side either moves or walls (`wallOrMove`): the wall comes with a
+    /// pass, and moves place none.
+    pub or_move: bool,
+}
+
 /// Fairy-Stockfish's drops (`pieceDrops`): a side may put a piece from
 /// its hand on an empty square of its drop region instead of moving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -576,6 +589,8 @@ pub struct VariantDef {
     pub(crate) must_drop: bool,
     /// The start position has walls (`*`).
     pub(crate) walls: bool,
+    /// Walls placed by the moves (`wallingRule`), if the variant has them.
+    pub(crate) walling: Option<Walling>,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
@@ -744,7 +759,7 @@ impl VariantDef {
                 (self.check_counting, "check counting"),
                 (self.connect.is_some(), "connect wins"),
                 (self.must_drop, "forced drops"),
-                (self.walls, "walls"),
+                (self.walls || self.walling.is_some(), "walls"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
                 (self.must_capture, "forced captures"),
@@ -1240,6 +1255,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         connect: None,
         must_drop: c.must_drop,
         walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
+        walling: None,
         drops: None,
         checking: c.checking,
         must_capture: c.must_capture,
@@ -1412,6 +1428,19 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         if !c.piece_drops {
             return Err("mustDrop needs pieceDrops = true".into());
         }
+        def.full_listing = true;
+        def.extended = true;
+    }
+    if c.walling_rule != crate::ini::WallingRule::None {
+        if c.piece_drops || c.gating || c.seirawan_gating || menagerie_rules(&def) {
+            return Err("wallingRule together with drops, gating or Menagerie's own rules".into());
+        }
+        def.walling = Some(Walling {
+            rule: c.walling_rule,
+            region: c.walling_region.map(|r| def.region(r)),
+            or_move: c.wall_or_move,
+        });
+        def.walls = true;
         def.full_listing = true;
         def.extended = true;
     }

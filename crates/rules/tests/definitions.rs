@@ -455,7 +455,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         ("skip-skipped-parent", "its parent 'skip-unsupported' was skipped"),
         ("makruk", "a variant of that name is already defined"),
         ("skip-syntax", "syntax error: this line has no equals sign"),
-        ("skip-walls", "needs walls, duck, arrows"),
+        ("skip-enclosing", "needs enclosing drops and flips"),
         ("skip-invalid", "invalid startFen"),
     ];
     for (name, reason) in reasons {

@@ -28,6 +28,8 @@ const CONNECT_INI: &str = include_str!("../../../tests/variants/connect.ini");
 const ROYALS: &str = include_str!("../../../tests/perft/royals-pyffish.txt");
 const WALLS: &str = include_str!("../../../tests/perft/walls-pyffish.txt");
 const ROYALS_INI: &str = include_str!("../../../tests/variants/royals.ini");
+const WALLING: &str = include_str!("../../../tests/perft/walling-pyffish.txt");
+const WALLING_INI: &str = include_str!("../../../tests/variants/walling.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -45,6 +47,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(PAWN_TYPES_INI, "pawn-types.ini").expect("the pawn-type sections load");
     defs.load(CONNECT_INI, "connect.ini").expect("the connect sections load");
     defs.load(ROYALS_INI, "royals.ini").expect("the royal sections load");
+    defs.load(WALLING_INI, "walling.ini").expect("the walling sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -226,6 +229,32 @@ fn walls_play_as_fairy_stockfish() {
         assert!(WALLS.contains(v), "{v}");
     }
     assert!(WALLS.lines().skip(1).all(|l| l.contains('*')), "every position has walls");
+}
+
+/// Walls placed by the moves (`wallingRule`): duck chess, isolation,
+/// snailtrail, joust, amazons, and the sections of
+/// `tests/variants/walling.ini` (arrows with castling, en passant and
+/// promotions; static, past and edge walls beside a royal king; a duck in
+/// atomic chess; `wallOrMove`).
+#[test]
+fn walling_games_play_as_fairy_stockfish() {
+    let (positions, ends) = check(WALLING);
+    assert!(positions >= 800 && ends >= 10, "{positions} positions, {ends} game ends");
+    for v in [
+        "duck;",
+        "isolation;",
+        "isolation7x7;",
+        "snailtrail;",
+        "joust;",
+        "amazons;",
+        "arrowchess;",
+        "wallchess;",
+        "trailchess;",
+        "duckatomic;",
+        "edgechess;",
+    ] {
+        assert!(WALLING.contains(v), "{v}");
+    }
 }
 
 #[test]

@@ -71,6 +71,12 @@ impl Move {
         (self.gate != NONE && !self.is_prelude() && self.kind != Kind::Drop).then_some(self.gate)
     }
 
+    /// The square the move walls (`wallingRule`: duck chess's duck,
+    /// amazons' arrow), if it places a wall.
+    pub fn wall(self) -> Option<u8> {
+        (self.wall != NONE).then_some(self.wall)
+    }
+
     /// The piece type dropped from the hand (`pieceDrops`), if the move is
     /// a drop; its square is [`Move::to_square`] (and
     /// [`Move::from_square`]), where no piece stands before the move.
@@ -78,8 +84,27 @@ impl Move {
         (self.kind == Kind::Drop).then_some(self.gate)
     }
 
-    /// The move in 29 bits, for hash tables; [`Move::unpack`] restores it.
+    /// The move in 30 bits, for hash tables; [`Move::unpack`] restores it.
     pub fn pack(self) -> u32 {
+        if self.wall != NONE {
+            // Walling moves have no gate: bit 29, and the wall square where
+            // the gate and its square go.
+            let kind = match self.kind {
+                Kind::Normal | Kind::Pass => 0,
+                Kind::Promotion | Kind::PiecePromotion => 1,
+                Kind::EnPassant => 2,
+                _ => 3,
+            };
+            let special = u32::from(matches!(self.kind, Kind::Pass | Kind::PiecePromotion));
+            let promo = if self.promo == NONE { 0 } else { u32::from(self.promo & 15) + 1 };
+            return u32::from(self.from & 127)
+                | u32::from(self.to & 127) << 7
+                | kind << 14
+                | promo << 16
+                | u32::from(self.wall & 127) << 21
+                | special << 28
+                | 1 << 29;
+        }
         let kind = match self.kind {
             Kind::Normal | Kind::Accept | Kind::Takeover => 0,
             Kind::Promotion | Kind::Decline | Kind::Jump => 1,
@@ -118,8 +143,32 @@ impl Move {
     pub fn unpack(v: u32) -> Option<Move> {
         let from = (v & 127) as u8;
         let to = (v >> 7 & 127) as u8;
-        if from as usize >= 120 || to as usize >= 120 || v >> 29 != 0 {
+        if from as usize >= 120 || to as usize >= 120 || v >> 30 != 0 {
             return None;
+        }
+        let small = |x: u32| -> Option<u8> {
+            match x & 31 {
+                0 => Some(NONE),
+                n if n <= 16 => Some(n as u8 - 1),
+                _ => None,
+            }
+        };
+        if v >> 29 & 1 != 0 {
+            let kind = match (v >> 14 & 3, v >> 28 & 1) {
+                (0, 0) => Kind::Normal,
+                (1, 0) => Kind::Promotion,
+                (2, 0) => Kind::EnPassant,
+                (3, 0) => Kind::Castling,
+                (0, _) => Kind::Pass,
+                (1, _) => Kind::PiecePromotion,
+                _ => return None,
+            };
+            let wall = (v >> 21 & 127) as u8;
+            if wall as usize >= 120 {
+                return None;
+            }
+            let promo = small(v >> 16)?;
+            return Some(Move { from, to, kind, promo, gate: NONE, gate_sq: NONE, wall });
         }
         let kind = match (v >> 14 & 3, v >> 28 & 1) {
             (0, 0) => Kind::Normal,
@@ -130,13 +179,6 @@ impl Move {
             (1, _) => Kind::Jump,
             (2, _) => Kind::Swap,
             _ => Kind::Drop,
-        };
-        let small = |x: u32| -> Option<u8> {
-            match x & 31 {
-                0 => Some(NONE),
-                n if n <= 16 => Some(n as u8 - 1),
-                _ => None,
-            }
         };
         let promo = small(v >> 16)?;
         let gate = small(v >> 21)?;
@@ -154,13 +196,13 @@ impl Move {
                     Kind::Swap if from == to => Kind::Pass,
                     _ => return None,
                 };
-                return Some(Move { from, to, kind, promo, gate, gate_sq: NONE });
+                return Some(Move { from, to, kind, promo, gate, gate_sq: NONE, wall: NONE });
             }
         };
         if kind == Kind::Drop && (gate == NONE || from != to || promo != NONE || gate_sq != NONE) {
             return None;
         }
-        Some(Move { from, to, kind, promo, gate, gate_sq })
+        Some(Move { from, to, kind, promo, gate, gate_sq, wall: NONE })
     }
 }
 
@@ -265,6 +307,7 @@ impl State {
             k ^= field_key(11, u64::from(self.checks[0]) | u64::from(self.checks[1]) << 8);
         }
         k ^= bitboard_key(12, self.promoted);
+        k ^= bitboard_key(60, self.walls);
         for (i, &plane) in self.origin.iter().enumerate() {
             if plane != 0 {
                 k ^= bitboard_key(13 + i as u64, plane);

@@ -19,7 +19,7 @@
 //!   up the taker's own), so kings may stand side by side. Castling may not
 //!   start from or pass an attacked square.
 
-use super::{EMPTY, Kind, Move, State, bb, bits};
+use super::{EMPTY, Kind, Move, NONE, State, bb, bits};
 use crate::variant::VariantDef;
 
 impl State {
@@ -53,6 +53,7 @@ impl State {
                 // expose a royal piece along the lines through its squares
                 // (or to a piece whose attacks are not lines and leaps).
                 let quiet = m.kind == Kind::Normal
+                    && m.wall == NONE
                     && !checked
                     && self.board[m.to as usize] == EMPTY
                     && royals[self.side as usize] >> m.from & 1 == 0;

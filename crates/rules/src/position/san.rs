@@ -2,7 +2,8 @@
 //! Fairy-Stockfish writes it: the piece's letter (none for the pawn),
 //! disambiguation by file, then rank, then both, `x` for captures, `=L` for
 //! promotions, `O-O`/`O-O-O` for castling, `/L` for an S-chess gating (with
-//! the gate square after castling), `P@e4` for a drop, and
+//! the gate square after castling), `P@e4` for a drop, `,d5` after a move
+//! that walls d5 (duck chess), and
 //! `+`/`#` for check and checkmate; Menagerie's own moves as the compiled
 //! games write them: `Nf3(A@g1)` (a Pioneer entry), `Se4-e6(Ke1-e4)` (a
 //! kidnap), `Cxe7(=d5)(=d6)` (a takeover), `Ka1<>Rb1` (a swap).
@@ -132,6 +133,7 @@ impl Position {
                             && o.kind != Kind::Swap
                             && (o.kind == m.kind || !(o.is_takeover() || m.is_takeover()))
                             && o.gate == m.gate
+                            && o.wall == m.wall
                             && st.board[o.from as usize] >> 1 == t
                     })
                     .map(|o| o.from)
@@ -182,6 +184,10 @@ impl Position {
                 s.push_str(&square_name(d, m.gate_sq));
             }
         }
+        if let Some(w) = m.wall() {
+            s.push(',');
+            s.push_str(&square_name(d, w));
+        }
         s
     }
 
@@ -226,6 +232,10 @@ impl Position {
             if m.gate_sq != m.from {
                 s.push_str(&square_name(d, m.gate_sq));
             }
+        }
+        if let Some(w) = m.wall() {
+            s.push(',');
+            s.push_str(&square_name(d, w));
         }
         normalise(&s)
     }

@@ -206,6 +206,7 @@ impl From<DataOutcome> for Ended {
             EndReason::Passes => "passes",
             EndReason::Bikjang => "bikjang",
             EndReason::Connect => "connect",
+            EndReason::FullBoard => "full_board",
         };
         Ended { result, winner, reason, description: o.to_string() }
     }

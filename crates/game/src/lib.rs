@@ -435,6 +435,7 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Passes => "Both sides passed".to_string(),
         EndReason::Bikjang => "The kings faced each other twice (bikjang)".to_string(),
         EndReason::Connect => format!("{} connected", side(o.white_ended)),
+        EndReason::FullBoard => "The board is full".to_string(),
     };
     Outcome { result, reason }
 }

@@ -406,6 +406,30 @@ pub enum WallingRule {
     Static,
 }
 
+/// Where drops may go, or which pieces a move flips (`enclosingDrop`,
+/// `flipEnclosedPieces`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnclosingRule {
+    /// No such rule.
+    #[default]
+    None,
+    /// Drops must enclose enemy pieces in a line between the dropped piece
+    /// and an own one; those lines flip (reversi, othello).
+    Reversi,
+    /// Drops go next to an own piece; the enemy pieces next to the
+    /// destination flip (ataxx).
+    Ataxx,
+    /// Flips as ataxx's, after board moves and after drops next to an own
+    /// piece (quadwrangle).
+    Quadwrangle,
+    /// Drops never go orthogonally next to an enemy piece (snort).
+    Snort,
+    /// Drops slide in from any side of the board up to the pieces there.
+    Anyside,
+    /// Drops fall to the lowest empty square of a file (connect four).
+    Top,
+}
+
 /// The settings of one variant, as Fairy-Stockfish would hold them. Regions
 /// are bit sets over a 12x10 board (bit = rank * 12 + file).
 #[derive(Clone, Debug)]
@@ -503,6 +527,20 @@ pub(crate) struct Config {
     pub checking: bool,
     /// Drops (`pieceDrops`): pieces in hand may be put on empty squares.
     pub piece_drops: bool,
+    /// Where drops may go (`enclosingDrop`; `dropOnTop = true` is `top`).
+    pub enclosing_drop: EnclosingRule,
+    /// While any of these squares is empty, drops go there only
+    /// (`enclosingDropStart`: reversi's centre).
+    pub enclosing_drop_start: u128,
+    /// Which enemy pieces a move flips to the mover's colour
+    /// (`flipEnclosedPieces`).
+    pub flip_enclosed: EnclosingRule,
+    /// Drops take nothing from the hand, which is not written in FENs
+    /// (`freeDrops`, Menagerie's name for Fairy-Stockfish's ataxx rule).
+    pub free_drops: bool,
+    /// A full board ends the game, decided by material counting or drawn
+    /// (`adjudicateFullBoard`).
+    pub adjudicate_full_board: bool,
     /// Captured pieces go to the capturer's hand (`capturesToHand`).
     pub captures_to_hand: bool,
     /// A captured promoted piece goes to hand as itself, not as a pawn (`dropLoop`).
@@ -657,6 +695,11 @@ impl Config {
             wall_or_move: false,
             checking: true,
             piece_drops: false,
+            enclosing_drop: EnclosingRule::None,
+            enclosing_drop_start: 0,
+            flip_enclosed: EnclosingRule::None,
+            free_drops: false,
+            adjudicate_full_board: false,
             captures_to_hand: false,
             drop_loop: false,
             drop_checks: true,
@@ -984,8 +1027,6 @@ const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
-const MATERIAL: &str = "material counting adjudication";
-const ENCLOSING: &str = "enclosing drops and flips";
 const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
@@ -995,7 +1036,6 @@ const OTHER: &str = "a rule of Fairy-Stockfish's";
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("mustDropType", DROPS, None),
     ("twoBoards", DROPS, Some("false")),
-    ("dropOnTop", DROPS, Some("false")),
     ("dropOppositeColoredBishop", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
@@ -1005,10 +1045,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
-    ("adjudicateFullBoard", MATERIAL, Some("false")),
-    ("enclosingDrop", ENCLOSING, Some("none")),
-    ("enclosingDropStart", ENCLOSING, None),
-    ("flipEnclosedPieces", ENCLOSING, Some("none")),
     ("mutuallyImmuneTypes", ATOMIC, None),
     ("petrifyOnCaptureTypes", ATOMIC, None),
     ("petrifyBlastPieces", ATOMIC, Some("false")),
@@ -1557,6 +1593,33 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.int("dropNoDoubledCount", &mut c.drop_no_doubled_count)?;
 
+    // Enclosing drops and flips (reversi, ataxx, connect four).
+    let enclosing = |key: &str, target: &mut EnclosingRule| -> Result<(), DefinitionError> {
+        if let Some(v) = ctx.get(key) {
+            *target = match v {
+                "none" => EnclosingRule::None,
+                "reversi" => EnclosingRule::Reversi,
+                "ataxx" => EnclosingRule::Ataxx,
+                "quadwrangle" => EnclosingRule::Quadwrangle,
+                "snort" => EnclosingRule::Snort,
+                "anyside" => EnclosingRule::Anyside,
+                "top" => EnclosingRule::Top,
+                _ => return Err(ctx.invalid(key, "expected none, reversi, ataxx, quadwrangle, snort, anyside or top")),
+            };
+        }
+        Ok(())
+    };
+    let mut on_top = false;
+    ctx.bool("dropOnTop", &mut on_top)?;
+    if on_top {
+        c.enclosing_drop = EnclosingRule::Top;
+    }
+    enclosing("enclosingDrop", &mut c.enclosing_drop)?;
+    ctx.region("enclosingDropStart", &mut c.enclosing_drop_start)?;
+    enclosing("flipEnclosedPieces", &mut c.flip_enclosed)?;
+    ctx.bool("freeDrops", &mut c.free_drops)?;
+    ctx.bool("adjudicateFullBoard", &mut c.adjudicate_full_board)?;
+
     // Forced captures and atomic blasts.
     ctx.bool("mustCapture", &mut c.must_capture)?;
     ctx.bool("stalematePieceCount", &mut c.stalemate_piece_count)?;
@@ -1724,6 +1787,12 @@ const KNOWN_KEYS: &[&str] = &[
     "connectRegion2Black",
     "connectValue",
     "mustDrop",
+    "dropOnTop",
+    "enclosingDrop",
+    "enclosingDropStart",
+    "flipEnclosedPieces",
+    "freeDrops",
+    "adjudicateFullBoard",
     "wallingRule",
     "wallingRegion",
     "wallingRegionWhite",

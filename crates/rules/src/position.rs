@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::ini::{CountingRule, GameValue};
+use crate::ini::{CountingRule, EnclosingRule, GameValue};
 use crate::variant::{Flag, MAX_TYPES, Pioneer, VariantDef, opposite};
 
 /// Fairy-Stockfish's indices of the pieces its counting rules look at.
@@ -156,6 +156,9 @@ pub enum EndReason {
     /// The kings faced each other twice in a row (`bikjangRule`: janggi):
     /// a draw, or decided by material counting.
     Bikjang,
+    /// The board is full (`adjudicateFullBoard`: reversi, ataxx): a draw,
+    /// or decided by material counting.
+    FullBoard,
     /// The side that just moved connected its pieces (`connectN`,
     /// `connectNxN`, `collinearN`, `connectRegion...`: tic-tac-toe),
     /// valued by `connectValue` for that side.
@@ -752,6 +755,9 @@ impl State {
         if self.bikjang_before && self.is_bikjang(d) {
             return Some((EndReason::Bikjang, self.undecided(d), white));
         }
+        if d.full_board && d.board & !self.occ() == 0 {
+            return Some((EndReason::FullBoard, self.undecided(d), white));
+        }
         None
     }
 
@@ -1240,15 +1246,16 @@ impl State {
                 }
             }
         }
-        b
+        self.enclosing_targets(d, dr, b)
     }
 
     /// The drops of the side to move (pseudo-legal), by type in hand.
     #[inline(never)]
     fn drop_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let us = self.side as usize;
+        let free = d.drops.is_some_and(|dr| dr.free);
         for t in 0..d.types.len() as u8 {
-            if self.hand[us][t as usize] > 0 {
+            if free || self.hand[us][t as usize] > 0 {
                 for to in bits(self.drop_targets(d, t)) {
                     out.push(Move::drop(t, to));
                 }
@@ -1268,7 +1275,7 @@ impl State {
         let us = self.side as usize;
         let mut n = 0;
         for t in 0..d.types.len() as u8 {
-            if self.hand[us][t as usize] > 0 {
+            if dr.free || self.hand[us][t as usize] > 0 {
                 n += u64::from(self.drop_targets(d, t).count_ones());
             }
         }
@@ -1906,6 +1913,9 @@ impl State {
                 n.gates[us as usize] = 0;
             }
         }
+        if d.flip != EnclosingRule::None {
+            State::flip_enclosed(d, m, n);
+        }
         if m.wall != NONE {
             if d.walling.is_some_and(|w| w.rule == crate::ini::WallingRule::Duck) {
                 n.walls &= !self.walls;
@@ -1933,6 +1943,9 @@ impl State {
         let h = &mut n.hand[us as usize][m.gate as usize];
         *h = h.saturating_sub(1);
         n.rule50 = 0;
+        if d.flip != EnclosingRule::None {
+            State::flip_enclosed(d, m, n);
+        }
         n.pawn_drop = d.pawn_drop_mate == Some(m.gate);
         n.ep = 0;
         if n.counting_limit != 0 {
@@ -3040,6 +3053,7 @@ impl Position {
 }
 
 pub(crate) mod access;
+mod enclosing;
 mod game;
 mod lichess;
 mod san;

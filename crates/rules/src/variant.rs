@@ -389,6 +389,14 @@ pub(crate) struct Drops {
     /// No drop can expose the own king (no hoppers, every type simple): a
     /// drop out of check needs no legality test.
     pub quick: bool,
+    /// Where drops may go beyond the region (`enclosingDrop`).
+    pub enclosing: crate::ini::EnclosingRule,
+    /// While any of these squares is empty, drops go there only
+    /// (`enclosingDropStart`).
+    pub start: u128,
+    /// Drops take nothing from the hand, every type droppable
+    /// (`freeDrops`: ataxx's clones).
+    pub free: bool,
 }
 
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
@@ -591,6 +599,10 @@ pub struct VariantDef {
     pub(crate) walls: bool,
     /// Walls placed by the moves (`wallingRule`), if the variant has them.
     pub(crate) walling: Option<Walling>,
+    /// Which enemy pieces a move flips (`flipEnclosedPieces`).
+    pub(crate) flip: crate::ini::EnclosingRule,
+    /// A full board ends the game (`adjudicateFullBoard`).
+    pub(crate) full_board: bool,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
@@ -675,7 +687,7 @@ impl VariantDef {
     /// Whether pieces in hand take part in the game (S-chess gating,
     /// drops): only such a variant's FEN may hold a `[pocket]`.
     pub fn uses_hand(&self) -> bool {
-        self.gating || self.drops.is_some()
+        self.gating || self.drops.is_some_and(|d| !d.free)
     }
 
     /// Whether pieces in hand may be dropped (`pieceDrops`: crazyhouse).
@@ -760,6 +772,13 @@ impl VariantDef {
                 (self.connect.is_some(), "connect wins"),
                 (self.must_drop, "forced drops"),
                 (self.walls || self.walling.is_some(), "walls"),
+                (
+                    self.drops.is_some_and(|d| d.enclosing != crate::ini::EnclosingRule::None || d.start != 0),
+                    "enclosing drops",
+                ),
+                (self.drops.is_some_and(|d| d.free), "free drops"),
+                (self.flip != crate::ini::EnclosingRule::None, "flips"),
+                (self.full_board, "full-board adjudication"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
                 (self.must_capture, "forced captures"),
@@ -1256,6 +1275,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         must_drop: c.must_drop,
         walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
         walling: None,
+        flip: c.flip_enclosed,
+        full_board: c.adjudicate_full_board,
         drops: None,
         checking: c.checking,
         must_capture: c.must_capture,
@@ -1444,13 +1465,28 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         def.full_listing = true;
         def.extended = true;
     }
+    let enclosing = c.enclosing_drop != crate::ini::EnclosingRule::None || c.enclosing_drop_start != 0;
+    if enclosing && !c.piece_drops {
+        return Err("enclosingDrop and enclosingDropStart need pieceDrops = true".into());
+    }
+    if enclosing || c.free_drops || def.flip != crate::ini::EnclosingRule::None || def.full_board {
+        if menagerie_rules(&def) || def.walling.is_some() {
+            return Err(
+                "enclosing drops, flips and full-board adjudication together with walls or Menagerie's own rules"
+                    .into(),
+            );
+        }
+        def.full_listing = true;
+        def.extended = true;
+    }
     def.immediate_end = def.extinction.is_some()
         || def.flag.is_some()
         || def.connect.is_some()
         || def.check_counting
         || c.pass != [false; 2]
         || c.pass_on_stalemate != [false; 2]
-        || c.bikjang;
+        || c.bikjang
+        || c.adjudicate_full_board;
     drops(&mut def, c, &index_of)?;
     pawn_types(&mut def, c, &index_of, &atoms)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
@@ -1652,6 +1688,9 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         pawn_region,
         no_doubled,
         quick,
+        enclosing: c.enclosing_drop,
+        start: def.region(c.enclosing_drop_start),
+        free: c.free_drops,
     });
     Ok(())
 }

@@ -30,6 +30,8 @@ const WALLS: &str = include_str!("../../../tests/perft/walls-pyffish.txt");
 const ROYALS_INI: &str = include_str!("../../../tests/variants/royals.ini");
 const WALLING: &str = include_str!("../../../tests/perft/walling-pyffish.txt");
 const WALLING_INI: &str = include_str!("../../../tests/variants/walling.ini");
+const ENCLOSING: &str = include_str!("../../../tests/perft/enclosing-pyffish.txt");
+const ENCLOSING_INI: &str = include_str!("../../../tests/variants/enclosing.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -48,6 +50,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(CONNECT_INI, "connect.ini").expect("the connect sections load");
     defs.load(ROYALS_INI, "royals.ini").expect("the royal sections load");
     defs.load(WALLING_INI, "walling.ini").expect("the walling sections load");
+    defs.load(ENCLOSING_INI, "enclosing.ini").expect("the enclosing sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -254,6 +257,30 @@ fn walling_games_play_as_fairy_stockfish() {
         "edgechess;",
     ] {
         assert!(WALLING.contains(v), "{v}");
+    }
+}
+
+/// Enclosing drops and flips: ataxx, reversi and othello (8x8, 10x10),
+/// and the sections of `tests/variants/enclosing.ini` (connect four's
+/// falling discs, discs slid in from any side, snort's drops, flips after
+/// board moves and captures, full-board adjudication).
+#[test]
+fn enclosing_drops_and_flips_play_as_fairy_stockfish() {
+    let (positions, ends) = check(ENCLOSING);
+    assert!(positions >= 1400 && ends >= 20, "{positions} positions, {ends} game ends");
+    for v in [
+        "ataxx;",
+        "flipersi;",
+        "flipello;",
+        "flipello10;",
+        "discs6;",
+        "fall4;",
+        "slide4;",
+        "apart;",
+        "wrangle;",
+        "crusaders;",
+    ] {
+        assert!(ENCLOSING.contains(v), "{v}");
     }
 }
 

@@ -75,7 +75,8 @@ fn is_capture_on_captures_en_passant_and_quiet_moves() {
 }
 
 /// Along games of every built-in variant, a move is a capture exactly when
-/// the opponent has fewer pieces on the board afterwards.
+/// the opponent has fewer pieces on the board afterwards (but where moves
+/// flip enemy pieces to the mover's colour: ataxx, reversi).
 #[test]
 fn is_capture_agrees_with_the_pieces_taken_along_games() {
     fn enemies(p: &Position, white: bool) -> usize {
@@ -87,6 +88,7 @@ fn is_capture_agrees_with_the_pieces_taken_along_games() {
     let mut seed = 11u64;
     for name in defs.names() {
         let def = defs.get(name).unwrap();
+        let flips = def.facts().other_rules.contains(&"flips");
         for _game in 0..3 {
             let mut p = Position::start(def);
             for _ply in 0..120 {
@@ -100,7 +102,9 @@ fn is_capture_agrees_with_the_pieces_taken_along_games() {
                 for &m in &moves {
                     let after = p.play(m);
                     let took = enemies(&after, white) < enemies(&p, white);
-                    assert_eq!(p.is_capture(m), took, "{name}: {} {}", p.fen(), p.move_text(m));
+                    if !flips || p.is_capture(m) {
+                        assert_eq!(p.is_capture(m), took, "{name}: {} {}", p.fen(), p.move_text(m));
+                    }
                 }
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 p = p.play(moves[((seed >> 33) % moves.len() as u64) as usize]);

@@ -159,6 +159,7 @@ impl std::fmt::Display for Outcome {
             EndReason::Passes => "passes",
             EndReason::Bikjang => "bikjang",
             EndReason::Connect => "connect",
+            EndReason::FullBoard => "full board",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

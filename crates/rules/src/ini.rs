@@ -569,6 +569,14 @@ pub(crate) struct Config {
     pub blast_immune_types: u64,
     /// The last extinction pieces are royal (`extinctionPseudoRoyal`).
     pub extinction_pseudo_royal: bool,
+    /// Piece types that turn into a wall where they capture
+    /// (`petrifyOnCaptureTypes`, Fairy-Stockfish indices).
+    pub petrify_types: u64,
+    /// The pieces a blast removes turn into walls too (`petrifyBlastPieces`).
+    pub petrify_blast: bool,
+    /// Piece types that cannot capture a piece of their own type
+    /// (`mutuallyImmuneTypes`, Fairy-Stockfish indices).
+    pub mutually_immune_types: u64,
     /// Shogi-style promotions (`promotedPieceType = p:g s:g`): each type
     /// (Fairy-Stockfish index) and the type it promotes to.
     pub promoted_piece_types: BTreeMap<u8, u8>,
@@ -712,6 +720,9 @@ impl Config {
             stalemate_piece_count: false,
             blast_on_capture: false,
             blast_immune_types: 0,
+            petrify_types: 0,
+            petrify_blast: false,
+            mutually_immune_types: 0,
             extinction_pseudo_royal: false,
             promoted_piece_types: BTreeMap::new(),
             promotion_limit: BTreeMap::new(),
@@ -1027,7 +1038,6 @@ const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const PSEUDO_ROYAL: &str = "duple check";
-const ATOMIC: &str = "petrification, mutual immunity";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
@@ -1045,9 +1055,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
-    ("mutuallyImmuneTypes", ATOMIC, None),
-    ("petrifyOnCaptureTypes", ATOMIC, None),
-    ("petrifyBlastPieces", ATOMIC, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
     ("shatarMateRule", OTHER, Some("false")),
@@ -1628,6 +1635,13 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         c.blast_immune_types = s;
     }
     ctx.bool("extinctionPseudoRoyal", &mut c.extinction_pseudo_royal)?;
+    if let Some(s) = ctx.piece_set("mutuallyImmuneTypes", &c)? {
+        c.mutually_immune_types = s;
+    }
+    if let Some(s) = ctx.piece_set("petrifyOnCaptureTypes", &c)? {
+        c.petrify_types = s;
+    }
+    ctx.bool("petrifyBlastPieces", &mut c.petrify_blast)?;
 
     // Shogi-style promotions.
     if let Some(v) = ctx.get("promotedPieceType") {
@@ -1787,6 +1801,9 @@ const KNOWN_KEYS: &[&str] = &[
     "connectRegion2Black",
     "connectValue",
     "mustDrop",
+    "mutuallyImmuneTypes",
+    "petrifyOnCaptureTypes",
+    "petrifyBlastPieces",
     "dropOnTop",
     "enclosingDrop",
     "enclosingDropStart",

@@ -1835,10 +1835,15 @@ impl State {
             Kind::Pass if m.wall == NONE => n.passes = self.passes.saturating_add(1),
             Kind::Pass => {}
         }
+        // The piece on the destination before a blast (a promotion's new type).
+        let landed = n.board[m.to as usize] >> 1;
         let blasted = match d.blast {
             Some(immune) if captured != EMPTY => State::blast(d, immune, m.to, n),
             _ => 0,
         };
+        if captured != EMPTY && (d.petrify != 0 || d.petrify_blast) {
+            State::petrify(d, m, t, landed, blasted, n);
+        }
         if d.drops.is_some() || d.shogi {
             self.hand_and_promotions(d, m, n, captured);
         }

@@ -601,6 +601,14 @@ pub struct VariantDef {
     pub(crate) walling: Option<Walling>,
     /// Which enemy pieces a move flips (`flipEnclosedPieces`).
     pub(crate) flip: crate::ini::EnclosingRule,
+    /// Types (bit per type) that turn into a wall where they capture
+    /// (`petrifyOnCaptureTypes`).
+    pub(crate) petrify: u16,
+    /// A blast's pieces turn into walls too (`petrifyBlastPieces`).
+    pub(crate) petrify_blast: bool,
+    /// Types (bit per type) that cannot capture their own type
+    /// (`mutuallyImmuneTypes`).
+    pub(crate) immune: u16,
     /// A full board ends the game (`adjudicateFullBoard`).
     pub(crate) full_board: bool,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
@@ -779,6 +787,8 @@ impl VariantDef {
                 (self.drops.is_some_and(|d| d.free), "free drops"),
                 (self.flip != crate::ini::EnclosingRule::None, "flips"),
                 (self.full_board, "full-board adjudication"),
+                (self.petrify != 0, "petrification"),
+                (self.immune != 0, "mutual immunity"),
                 (!self.checking, "no checks"),
                 (self.drops.is_some(), "drops"),
                 (self.must_capture, "forced captures"),
@@ -1276,6 +1286,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
         walling: None,
         flip: c.flip_enclosed,
+        petrify: 0,
+        petrify_blast: c.petrify_blast,
+        immune: 0,
         full_board: c.adjudicate_full_board,
         drops: None,
         checking: c.checking,
@@ -1622,7 +1635,15 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
             return Err("extinctionPseudoRoyal with blastImmuneTypes".into());
         }
     }
-    if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() {
+    def.petrify = set(c.petrify_types);
+    def.immune = set(c.mutually_immune_types);
+    if def.petrify != 0 || def.immune != 0 || def.petrify_blast {
+        if c.piece_drops {
+            return Err("petrifyOnCaptureTypes and mutuallyImmuneTypes with drops".into());
+        }
+        def.walls = true;
+    }
+    if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() || def.petrify != 0 || def.immune != 0 {
         if menagerie_rules(def) || c.gating || c.seirawan_gating {
             return Err("mustCapture, blastOnCapture and extinctionPseudoRoyal cannot be combined with gating or Menagerie's own rules".into());
         }

@@ -32,6 +32,8 @@ const WALLING: &str = include_str!("../../../tests/perft/walling-pyffish.txt");
 const WALLING_INI: &str = include_str!("../../../tests/variants/walling.ini");
 const ENCLOSING: &str = include_str!("../../../tests/perft/enclosing-pyffish.txt");
 const ENCLOSING_INI: &str = include_str!("../../../tests/variants/enclosing.ini");
+const PETRIFY: &str = include_str!("../../../tests/perft/petrify-pyffish.txt");
+const PETRIFY_INI: &str = include_str!("../../../tests/variants/petrify.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -51,6 +53,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(ROYALS_INI, "royals.ini").expect("the royal sections load");
     defs.load(WALLING_INI, "walling.ini").expect("the walling sections load");
     defs.load(ENCLOSING_INI, "enclosing.ini").expect("the enclosing sections load");
+    defs.load(PETRIFY_INI, "petrify.ini").expect("the petrify sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -282,6 +285,19 @@ fn enclosing_drops_and_flips_play_as_fairy_stockfish() {
     ] {
         assert!(ENCLOSING.contains(v), "{v}");
     }
+}
+
+/// Petrification and mutual immunity: petrified, atomar, and the
+/// sections of `tests/variants/petrify.ini` (capturers turned to stone
+/// beside a royal king, blasts that leave walls, immune queens and knights).
+#[test]
+fn petrification_and_mutual_immunity_play_as_fairy_stockfish() {
+    let (positions, ends) = check(PETRIFY);
+    assert!(positions >= 1200 && ends >= 10, "{positions} positions, {ends} game ends");
+    for v in ["petrified;", "atomar;", "stonechess;", "stoneblast;", "immunechess;"] {
+        assert!(PETRIFY.contains(v), "{v}");
+    }
+    assert!(PETRIFY.lines().filter(|l| l.contains('*')).count() >= 400, "petrified walls");
 }
 
 #[test]

@@ -67,6 +67,14 @@ impl State {
                 self.pseudo_royal_legal(d, m, royals)
             });
         }
+        if d.immune != 0 {
+            // `mutuallyImmuneTypes`: such a piece never takes one of its type.
+            out.retain(|&m| {
+                let t = self.board[m.from as usize] >> 1;
+                let target = self.board[m.to as usize];
+                !(d.immune >> t & 1 != 0 && target != EMPTY && target >> 1 == t && self.takes(m))
+            });
+        }
         if d.must_capture && out.iter().any(|&m| self.takes(m)) {
             out.retain(|&m| self.takes(m));
         }
@@ -161,14 +169,43 @@ impl State {
         }
         let n = self.play(d, m);
         let occ = n.occ();
-        if mine & !occ != 0 {
-            // One of the mover's royal pieces is blown up.
+        if mine & !n.by_color[us as usize] != 0 {
+            // One of the mover's royal pieces is blown up (or petrified).
             return false;
         }
-        if theirs & !occ != 0 {
+        if theirs & !n.by_color[them as usize] != 0 {
             return true;
         }
-        bits(mine).all(|sq| self.blast_shielded(d, sq, theirs) || !n.attacked(d, sq, occ, them, 0))
+        // Royal pieces of a petrifying type cannot capture (they would turn
+        // to stone): they attack nothing here.
+        let stone = bits(u128::from(d.petrify & d.pseudo_royal.unwrap_or(0)))
+            .fold(0u128, |b, t| b | n.by_type[t as usize])
+            & n.by_color[them as usize];
+        bits(mine).all(|sq| self.blast_shielded(d, sq, theirs) || !n.attacked(d, sq, occ, them, stone))
+    }
+
+    /// Petrification after the capture `m` by a piece of type `t` (`landed`
+    /// on the destination, a promotion's new type) into `n`, where a blast
+    /// has removed `blasted`: a capturer of a petrifying type turns into a
+    /// wall where it lands (without blasts, it is removed there first), and
+    /// under `petrifyBlastPieces` so do the other pieces blasted.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn petrify(d: &VariantDef, m: Move, t: u8, landed: u8, blasted: u128, n: &mut State) {
+        let removed = if d.blast.is_some() {
+            blasted
+        } else if d.petrify >> t & 1 != 0 {
+            n.remove(m.to);
+            bb(m.to)
+        } else {
+            0
+        };
+        if removed & bb(m.to) != 0 && d.petrify >> landed & 1 != 0 {
+            n.walls |= bb(m.to);
+        }
+        if d.petrify_blast {
+            n.walls |= removed & !bb(m.to);
+        }
     }
 
     /// The blast of a capture on `to` in `n` (the position after the move

@@ -266,7 +266,7 @@ fn walling_games_play_as_fairy_stockfish() {
 /// Enclosing drops and flips: ataxx, reversi and othello (8x8, 10x10),
 /// and the sections of `tests/variants/enclosing.ini` (connect four's
 /// falling discs, discs slid in from any side, snort's drops, flips after
-/// board moves and captures, full-board adjudication).
+/// board moves and captures, full-board adjudication, reversi among walls).
 #[test]
 fn enclosing_drops_and_flips_play_as_fairy_stockfish() {
     let (positions, ends) = check(ENCLOSING);
@@ -282,6 +282,7 @@ fn enclosing_drops_and_flips_play_as_fairy_stockfish() {
         "apart;",
         "wrangle;",
         "crusaders;",
+        "walled8;",
     ] {
         assert!(ENCLOSING.contains(v), "{v}");
     }

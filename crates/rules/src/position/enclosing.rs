@@ -78,6 +78,27 @@ impl State {
         flipped
     }
 
+    /// Whether a drop on `sq` by the side other than `them` encloses a line
+    /// (`enclosingDrop = reversi`): an own piece at the end of a line of
+    /// pieces of `them` and walls, as Fairy-Stockfish tests it (walls do not
+    /// end the line here, though they stop the flips).
+    fn encloses(&self, d: &VariantDef, sq: u8, them: u8) -> bool {
+        let over = self.by_color[them as usize] | self.walls;
+        let ours = self.by_color[(them ^ 1) as usize];
+        DIRECTIONS.iter().any(|&dir| {
+            let mut s = sq;
+            let mut passed = false;
+            while let Some(next) = Self::step(d, s, dir) {
+                if over >> next & 1 == 0 {
+                    return passed && ours >> next & 1 != 0;
+                }
+                passed = true;
+                s = next;
+            }
+            false
+        })
+    }
+
     /// The drop squares `b` of the side to move narrowed by `enclosingDrop`.
     pub(super) fn enclosing_targets(&self, d: &VariantDef, dr: &Drops, b: u128) -> u128 {
         if dr.enclosing == EnclosingRule::None {
@@ -92,7 +113,7 @@ impl State {
         match dr.enclosing {
             EnclosingRule::Reversi => {
                 let near = b & Self::next_to(d, theirs, true);
-                bits(near).filter(|&sq| self.enclosed(d, sq, us ^ 1) != 0).fold(0, |b, sq| b | bb(sq))
+                bits(near).filter(|&sq| self.encloses(d, sq, us ^ 1)).fold(0, |b, sq| b | bb(sq))
             }
             EnclosingRule::Ataxx => b & Self::next_to(d, self.by_color[us as usize], true),
             EnclosingRule::Snort => b & !Self::next_to(d, theirs, false),

@@ -541,6 +541,12 @@ pub(crate) struct Config {
     /// A full board ends the game, decided by material counting or drawn
     /// (`adjudicateFullBoard`).
     pub adjudicate_full_board: bool,
+    /// Drops must leave room for bishops on both colours
+    /// (`dropOppositeColoredBishop`).
+    pub drop_opposite_colored_bishop: bool,
+    /// A king or rook dropped on its castling square gains the castling
+    /// right (`castlingDroppedPiece`).
+    pub castling_dropped_piece: bool,
     /// Captured pieces go to the capturer's hand (`capturesToHand`).
     pub captures_to_hand: bool,
     /// A captured promoted piece goes to hand as itself, not as a pawn (`dropLoop`).
@@ -708,6 +714,8 @@ impl Config {
             flip_enclosed: EnclosingRule::None,
             free_drops: false,
             adjudicate_full_board: false,
+            drop_opposite_colored_bishop: false,
+            castling_dropped_piece: false,
             captures_to_hand: false,
             drop_loop: false,
             drop_checks: true,
@@ -1046,10 +1054,8 @@ const OTHER: &str = "a rule of Fairy-Stockfish's";
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("mustDropType", DROPS, None),
     ("twoBoards", DROPS, Some("false")),
-    ("dropOppositeColoredBishop", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
-    ("castlingDroppedPiece", DROPS, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
@@ -1626,6 +1632,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     enclosing("flipEnclosedPieces", &mut c.flip_enclosed)?;
     ctx.bool("freeDrops", &mut c.free_drops)?;
     ctx.bool("adjudicateFullBoard", &mut c.adjudicate_full_board)?;
+    ctx.bool("dropOppositeColoredBishop", &mut c.drop_opposite_colored_bishop)?;
+    ctx.bool("castlingDroppedPiece", &mut c.castling_dropped_piece)?;
 
     // Forced captures and atomic blasts.
     ctx.bool("mustCapture", &mut c.must_capture)?;
@@ -1810,6 +1818,8 @@ const KNOWN_KEYS: &[&str] = &[
     "flipEnclosedPieces",
     "freeDrops",
     "adjudicateFullBoard",
+    "dropOppositeColoredBishop",
+    "castlingDroppedPiece",
     "wallingRule",
     "wallingRegion",
     "wallingRegionWhite",

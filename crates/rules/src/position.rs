@@ -1733,6 +1733,13 @@ impl State {
             None => Some(0),
         };
         self.pseudo(d, out, sens.is_none());
+        if king.is_none() && d.king.is_some() && d.drops.is_some() {
+            // A king dropped (placement chess) may not land attacked.
+            let occ = self.occ();
+            out.retain(|m| {
+                m.kind != Kind::Drop || Some(m.gate) != d.king || !self.attacked(d, m.to, occ, self.side ^ 1, 0)
+            });
+        }
         if let Some(k) = king {
             let checked = sens.is_none();
             let sens = sens.unwrap_or(u128::MAX);
@@ -1950,6 +1957,9 @@ impl State {
         n.rule50 = 0;
         if d.flip != EnclosingRule::None {
             State::flip_enclosed(d, m, n);
+        }
+        if d.drops.is_some_and(|dr| dr.castling_dropped) {
+            State::castling_by_drop(d, m, m.gate, n);
         }
         n.pawn_drop = d.pawn_drop_mate == Some(m.gate);
         n.ep = 0;
@@ -3061,6 +3071,7 @@ pub(crate) mod access;
 mod enclosing;
 mod game;
 mod lichess;
+mod placement;
 mod san;
 mod takeover;
 mod walls;

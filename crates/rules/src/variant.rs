@@ -397,6 +397,12 @@ pub(crate) struct Drops {
     /// Drops take nothing from the hand, every type droppable
     /// (`freeDrops`: ataxx's clones).
     pub free: bool,
+    /// The bishop type, when drops must leave room for bishops on both
+    /// colours (`dropOppositeColoredBishop`).
+    pub opposite_bishops: Option<u8>,
+    /// A king or rook dropped on its castling square gains the castling
+    /// right (`castlingDroppedPiece`).
+    pub castling_dropped: bool,
 }
 
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
@@ -785,6 +791,8 @@ impl VariantDef {
                     "enclosing drops",
                 ),
                 (self.drops.is_some_and(|d| d.free), "free drops"),
+                (self.drops.is_some_and(|d| d.opposite_bishops.is_some()), "bishops on both colours"),
+                (self.drops.is_some_and(|d| d.castling_dropped), "castling rights by drops"),
                 (self.flip != crate::ini::EnclosingRule::None, "flips"),
                 (self.full_board, "full-board adjudication"),
                 (self.petrify != 0, "petrification"),
@@ -1712,7 +1720,17 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         enclosing: c.enclosing_drop,
         start: def.region(c.enclosing_drop_start),
         free: c.free_drops,
+        opposite_bishops: if c.drop_opposite_colored_bishop {
+            def.types.iter().position(|t| t.fsf == 3).map(|t| t as u8)
+        } else {
+            None
+        },
+        castling_dropped: c.castling_dropped_piece,
     });
+    if c.drop_opposite_colored_bishop || c.castling_dropped_piece {
+        def.full_listing = true;
+        def.extended = true;
+    }
     Ok(())
 }
 

@@ -34,6 +34,8 @@ const ENCLOSING: &str = include_str!("../../../tests/perft/enclosing-pyffish.txt
 const ENCLOSING_INI: &str = include_str!("../../../tests/variants/enclosing.ini");
 const PETRIFY: &str = include_str!("../../../tests/perft/petrify-pyffish.txt");
 const PETRIFY_INI: &str = include_str!("../../../tests/variants/petrify.ini");
+const PLACEMENT: &str = include_str!("../../../tests/perft/placement-pyffish.txt");
+const PLACEMENT_INI: &str = include_str!("../../../tests/variants/placement.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -54,6 +56,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(WALLING_INI, "walling.ini").expect("the walling sections load");
     defs.load(ENCLOSING_INI, "enclosing.ini").expect("the enclosing sections load");
     defs.load(PETRIFY_INI, "petrify.ini").expect("the petrify sections load");
+    defs.load(PLACEMENT_INI, "placement.ini").expect("the placement sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -299,6 +302,20 @@ fn petrification_and_mutual_immunity_play_as_fairy_stockfish() {
         assert!(PETRIFY.contains(v), "{v}");
     }
     assert!(PETRIFY.lines().filter(|l| l.contains('*')).count() >= 400, "petrified walls");
+}
+
+/// Placement drops: placement chess and the sections of
+/// `tests/variants/placement.ini` (bishops on both colours, castling rights
+/// gained by dropping the king and rooks, pawns dropped undoubled).
+#[test]
+fn placement_drops_play_as_fairy_stockfish() {
+    let (positions, _) = check(PLACEMENT);
+    assert!(positions >= 700, "{positions} positions");
+    for v in ["placement;", "halfdrop;", "rookdrop;"] {
+        assert!(PLACEMENT.contains(v), "{v}");
+    }
+    // Castling rights gained by drops.
+    assert!(PLACEMENT.lines().any(|l| l.starts_with("placement;") && l.contains(" w KQ")), "white castles");
 }
 
 #[test]

@@ -170,6 +170,7 @@ fn handshake_lists_options_and_variants() {
             "pawnsideways",
             "perfect",
             "petrified",
+            "placement",
             "pocketknight",
             "raazuvaa",
             "racingkings",

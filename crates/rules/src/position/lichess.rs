@@ -30,6 +30,12 @@ impl State {
     #[cold]
     #[inline(never)]
     pub(super) fn extended_filter(&self, d: &VariantDef, out: &mut Vec<Move>) {
+        if let Some(dr) = d.drops.as_ref()
+            && let Some(bishop) = dr.opposite_bishops
+        {
+            // `dropOppositeColoredBishop`: room for bishops on both colours.
+            out.retain(|&m| m.kind != Kind::Drop || self.bishops_placeable(d, dr, bishop, m));
+        }
         if d.must_drop && self.hand_count(self.side) > 0 && out.iter().any(|m| m.kind == Kind::Drop) {
             // `mustDrop`: a side that can drop must.
             out.retain(|m| m.kind == Kind::Drop);

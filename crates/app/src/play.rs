@@ -207,6 +207,7 @@ impl From<DataOutcome> for Ended {
             EndReason::Bikjang => "bikjang",
             EndReason::Connect => "connect",
             EndReason::FullBoard => "full_board",
+            EndReason::Castling => "castling",
         };
         Ended { result, winner, reason, description: o.to_string() }
     }

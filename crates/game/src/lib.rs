@@ -436,6 +436,10 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Bikjang => "The kings faced each other twice (bikjang)".to_string(),
         EndReason::Connect => format!("{} connected", side(o.white_ended)),
         EndReason::FullBoard => "The board is full".to_string(),
+        EndReason::Castling if result == GameResult::WhiteWins => {
+            "White castled, or Black lost its castling".to_string()
+        }
+        EndReason::Castling => "Black castled, or White lost its castling".to_string(),
     };
     Outcome { result, reason }
 }

@@ -547,6 +547,12 @@ pub(crate) struct Config {
     /// A king or rook dropped on its castling square gains the castling
     /// right (`castlingDroppedPiece`).
     pub castling_dropped_piece: bool,
+    /// Castling rights whose castling wins and whose loss loses
+    /// (`castlingWins`; bits K, Q, k, q).
+    pub castling_wins: u8,
+    /// Castling takes the opponent's right on the same side
+    /// (`oppositeCastling`).
+    pub opposite_castling: bool,
     /// Captured pieces go to the capturer's hand (`capturesToHand`).
     pub captures_to_hand: bool,
     /// A captured promoted piece goes to hand as itself, not as a pawn (`dropLoop`).
@@ -716,6 +722,8 @@ impl Config {
             adjudicate_full_board: false,
             drop_opposite_colored_bishop: false,
             castling_dropped_piece: false,
+            castling_wins: 0,
+            opposite_castling: false,
             captures_to_hand: false,
             drop_loop: false,
             drop_checks: true,
@@ -1064,8 +1072,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
     ("shatarMateRule", OTHER, Some("false")),
-    ("castlingWins", OTHER, Some("-")),
-    ("oppositeCastling", OTHER, Some("false")),
 ];
 
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
@@ -1634,6 +1640,20 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("adjudicateFullBoard", &mut c.adjudicate_full_board)?;
     ctx.bool("dropOppositeColoredBishop", &mut c.drop_opposite_colored_bishop)?;
     ctx.bool("castlingDroppedPiece", &mut c.castling_dropped_piece)?;
+    if let Some(v) = ctx.get("castlingWins") {
+        let mut bits = 0u8;
+        for ch in v.chars().filter(|c| !c.is_whitespace()).take_while(|&c| c != '-') {
+            bits |= match ch {
+                'K' => 1,
+                'Q' => 2,
+                'k' => 4,
+                'q' => 8,
+                _ => return Err(ctx.invalid("castlingWins", "expected letters of KQkq, or -")),
+            };
+        }
+        c.castling_wins = bits;
+    }
+    ctx.bool("oppositeCastling", &mut c.opposite_castling)?;
 
     // Forced captures and atomic blasts.
     ctx.bool("mustCapture", &mut c.must_capture)?;
@@ -1820,6 +1840,8 @@ const KNOWN_KEYS: &[&str] = &[
     "adjudicateFullBoard",
     "dropOppositeColoredBishop",
     "castlingDroppedPiece",
+    "castlingWins",
+    "oppositeCastling",
     "wallingRule",
     "wallingRegion",
     "wallingRegionWhite",

@@ -156,6 +156,9 @@ pub enum EndReason {
     /// The kings faced each other twice in a row (`bikjangRule`: janggi):
     /// a draw, or decided by material counting.
     Bikjang,
+    /// A side castled with a winning right, or lost its winning rights
+    /// (`castlingWins`).
+    Castling,
     /// The board is full (`adjudicateFullBoard`: reversi, ataxx): a draw,
     /// or decided by material counting.
     FullBoard,
@@ -304,6 +307,8 @@ pub(crate) struct State {
     passes: u8,
     /// The position before the last move was bikjang (`bikjangRule`).
     bikjang_before: bool,
+    /// The castling right (bit, K Q k q) the last move castled by, or 0.
+    castled: u8,
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -379,6 +384,7 @@ impl State {
             pawn_drop: false,
             passes: 0,
             bikjang_before: false,
+            castled: 0,
         }
     }
 
@@ -739,6 +745,20 @@ impl State {
         if let Some(f) = &d.flag {
             if let Some(value) = self.flag_end(d, f) {
                 return Some((EndReason::Flag, value, white));
+            }
+        }
+        if d.castling_wins != 0 {
+            // `castlingWins`: castling by a winning right wins; losing all
+            // of one's winning rights loses (the opponent's looked at first).
+            if self.castled & d.castling_wins != 0 {
+                return Some((EndReason::Castling, GameValue::Loss, white));
+            }
+            for c in [us ^ 1, us] {
+                let mine = d.castling_wins & (3 << (2 * c));
+                if mine != 0 && mine & self.rights == 0 {
+                    let value = if c == us { GameValue::Loss } else { GameValue::Win };
+                    return Some((EndReason::Castling, value, white));
+                }
             }
         }
         if d.check_counting && self.checks[(us ^ 1) as usize] == 0 {
@@ -1771,6 +1791,7 @@ impl State {
     fn play_into(&self, d: &VariantDef, m: Move, n: &mut State) {
         *n = *self;
         n.passes = 0;
+        n.castled = 0;
         n.bikjang_before = self.is_bikjang(d);
         if matches!(m.kind, Kind::Accept | Kind::Decline | Kind::Place | Kind::Drop) {
             if m.kind == Kind::Drop {
@@ -1801,6 +1822,11 @@ impl State {
                 let cr = 2 * us as usize + usize::from(m.to < m.from);
                 let (kfrom, rfrom, kto, rto) = self.castle_squares(d, cr);
                 let rook = self.board[rfrom as usize] >> 1;
+                n.castled = 1 << cr;
+                if d.opposite_castling {
+                    // `oppositeCastling`: the opponent may no longer castle to that side.
+                    n.rights &= !(1 << (2 * them as usize + cr % 2));
+                }
                 n.remove(kfrom);
                 n.remove(rfrom);
                 n.put(kto, t, us);

@@ -617,6 +617,12 @@ pub struct VariantDef {
     pub(crate) immune: u16,
     /// A full board ends the game (`adjudicateFullBoard`).
     pub(crate) full_board: bool,
+    /// Castling rights (bit per right: K, Q, k, q) whose castling wins and
+    /// whose loss loses (`castlingWins`).
+    pub(crate) castling_wins: u8,
+    /// Castling takes the opponent's right on the same side
+    /// (`oppositeCastling`).
+    pub(crate) opposite_castling: bool,
     /// Drops and pieces in hand (`pieceDrops`), if the variant has them.
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
@@ -795,6 +801,8 @@ impl VariantDef {
                 (self.drops.is_some_and(|d| d.castling_dropped), "castling rights by drops"),
                 (self.flip != crate::ini::EnclosingRule::None, "flips"),
                 (self.full_board, "full-board adjudication"),
+                (self.castling_wins != 0, "castling wins"),
+                (self.opposite_castling, "opposite castling"),
                 (self.petrify != 0, "petrification"),
                 (self.immune != 0, "mutual immunity"),
                 (!self.checking, "no checks"),
@@ -1298,6 +1306,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         petrify_blast: c.petrify_blast,
         immune: 0,
         full_board: c.adjudicate_full_board,
+        castling_wins: c.castling_wins,
+        opposite_castling: c.opposite_castling,
         drops: None,
         checking: c.checking,
         must_capture: c.must_capture,
@@ -1490,6 +1500,13 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     if enclosing && !c.piece_drops {
         return Err("enclosingDrop and enclosingDropStart need pieceDrops = true".into());
     }
+    if c.castling_wins != 0 || c.opposite_castling {
+        if menagerie_rules(&def) {
+            return Err("castlingWins and oppositeCastling together with Menagerie's own rules".into());
+        }
+        def.full_listing = true;
+        def.extended = true;
+    }
     if enclosing || c.free_drops || def.flip != crate::ini::EnclosingRule::None || def.full_board {
         if menagerie_rules(&def) || def.walling.is_some() {
             return Err(
@@ -1507,7 +1524,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         || c.pass != [false; 2]
         || c.pass_on_stalemate != [false; 2]
         || c.bikjang
-        || c.adjudicate_full_board;
+        || c.adjudicate_full_board
+        || c.castling_wins != 0;
     drops(&mut def, c, &index_of)?;
     pawn_types(&mut def, c, &index_of, &atoms)?;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;

@@ -455,7 +455,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         ("skip-skipped-parent", "its parent 'skip-unsupported' was skipped"),
         ("makruk", "a variant of that name is already defined"),
         ("skip-syntax", "syntax error: this line has no equals sign"),
-        ("skip-opposite", "needs a rule of Fairy-Stockfish's"),
+        ("skip-duple", "needs duple check"),
         ("skip-invalid", "invalid startFen"),
     ];
     for (name, reason) in reasons {

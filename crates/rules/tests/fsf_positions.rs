@@ -36,6 +36,8 @@ const PETRIFY: &str = include_str!("../../../tests/perft/petrify-pyffish.txt");
 const PETRIFY_INI: &str = include_str!("../../../tests/variants/petrify.ini");
 const PLACEMENT: &str = include_str!("../../../tests/perft/placement-pyffish.txt");
 const PLACEMENT_INI: &str = include_str!("../../../tests/variants/placement.ini");
+const CASTLING: &str = include_str!("../../../tests/perft/castling-pyffish.txt");
+const CASTLING_INI: &str = include_str!("../../../tests/variants/castling.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -57,6 +59,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(ENCLOSING_INI, "enclosing.ini").expect("the enclosing sections load");
     defs.load(PETRIFY_INI, "petrify.ini").expect("the petrify sections load");
     defs.load(PLACEMENT_INI, "placement.ini").expect("the placement sections load");
+    defs.load(CASTLING_INI, "castling.ini").expect("the castling sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -316,6 +319,18 @@ fn placement_drops_play_as_fairy_stockfish() {
     }
     // Castling rights gained by drops.
     assert!(PLACEMENT.lines().any(|l| l.starts_with("placement;") && l.contains(" w KQ")), "white castles");
+}
+
+/// Castling rules: castling that wins (and rights whose loss loses), and
+/// castling that takes the opponent's right on the same side
+/// (`tests/variants/castling.ini`).
+#[test]
+fn castling_rules_play_as_fairy_stockfish() {
+    let (positions, ends) = check(CASTLING);
+    assert!(positions >= 250 && ends >= 10, "{positions} positions, {ends} game ends");
+    for v in ["castlewin;", "castlehalf;", "oppcastle;"] {
+        assert!(CASTLING.contains(v), "{v}");
+    }
 }
 
 #[test]

@@ -160,6 +160,7 @@ impl std::fmt::Display for Outcome {
             EndReason::Bikjang => "bikjang",
             EndReason::Connect => "connect",
             EndReason::FullBoard => "full board",
+            EndReason::Castling => "castling",
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

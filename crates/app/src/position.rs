@@ -491,6 +491,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_walling_move_split_at_its_comma_is_joined_again() {
+        let v = Variants::builtin();
+        let moves = ["e2e4", "e4d5", "e7e5,e5e6", "Nf3", "d4"];
+        let game = v.game(&PositionRequest::new("duck", "", &moves)).expect("three duck moves");
+        assert_eq!(game.current().fen(), "rnbqkbnr/pppp1ppp/8/4p3/3*P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let e = v.game(&PositionRequest::new("duck", "", &["e2e4", "e4e4"])).unwrap_err();
+        assert!(e.to_string().contains("e2e4"), "{e}");
+    }
+
+    #[test]
     fn errors_name_what_is_wrong() {
         let v = Variants::builtin();
         let none: &[&str] = &[];

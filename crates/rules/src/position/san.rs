@@ -308,6 +308,10 @@ fn square(s: &[u8]) -> Option<&[u8]> {
 /// piece letter, `@` and a square (a drop) or gate files (a Pioneer
 /// placement, `H@bg`).
 pub(crate) fn coordinate_shaped(text: &str) -> bool {
+    // A walling move: the move, `,`, its destination and the wall's square.
+    if let Some((mv, wall)) = text.split_once(',') {
+        return coordinate_shaped(mv) && square(wall.as_bytes()).and_then(square) == Some(&[]);
+    }
     if let [piece, b'@', place @ ..] = text.as_bytes() {
         let files = !place.is_empty() && place.iter().all(|f| (b'a'..=b'l').contains(f));
         return piece.is_ascii_alphabetic() && (files || square(place) == Some(&[]));
@@ -324,6 +328,11 @@ pub(crate) fn coordinate_shaped(text: &str) -> bool {
 /// letter and origin, a destination square, then optionally `=L` and `/L`
 /// with a square (marks `x + # ! ?` and `-` ignored).
 pub(crate) fn san_shaped(text: &str) -> bool {
+    // A walling move: the move, `,` and the wall's square (`Nf3,d5+`).
+    if let Some((mv, wall)) = text.split_once(',') {
+        let wall = wall.trim_end_matches(['+', '#', '!', '?']);
+        return san_shaped(mv) && square(wall.as_bytes()) == Some(&[]);
+    }
     let n = normalise(text);
     let n = n.split('~').next().unwrap_or("").to_string();
     // A swap: two pieces and their squares, `Ra1<>Nb1`, maybe a promotion.

@@ -51,9 +51,9 @@ def test_handshake_and_options(engine):
             "manchu", "mini", "minishogi", "minixiangqi", "misere", "modern", "newzealand", "nightrider",
             "nocastle", "nocheckatomic", "normal", "okisakishogi", "omicron", "opulent", "paradigm",
             "pawnback", "pawnsideways", "perfect", "petrified", "placement", "pocketknight", "raazuvaa",
-            "racingkings", "seirawan", "seirawan960", "shako", "shatranj", "shogi", "shoshogi", "snailtrail",
-            "sortofalmost", "suicide", "tencubed", "threekings", "torishogi", "torpedo", "troitzky", "wolf",
-            "xiangqi", "yarishogi"]
+            "racingkings", "seirawan", "seirawan960", "shako", "shatar", "shatranj", "shogi", "shoshogi",
+            "snailtrail", "sortofalmost", "suicide", "tencubed", "threekings", "torishogi", "torpedo",
+            "troitzky", "wolf", "xiangqi", "yarishogi"]
     assert list(variant.var) == VARIANTS + data
     assert "VariantPath" in opts
 

@@ -517,6 +517,8 @@ pub(crate) struct Config {
     pub connect_value: GameValue,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub must_drop: bool,
+    /// Mongolian shatar's mate rule (`shatarMateRule`).
+    pub shatar_mate_rule: bool,
     /// Walls placed with each move (`wallingRule`).
     pub walling_rule: WallingRule,
     /// Per side, where it may place walls (`wallingRegionWhite/Black`).
@@ -710,6 +712,7 @@ impl Config {
             connect_region: [[0; 2]; 2],
             connect_value: GameValue::Win,
             must_drop: false,
+            shatar_mate_rule: false,
             walling_rule: WallingRule::None,
             walling_region: [u128::MAX; 2],
             wall_or_move: false,
@@ -1071,7 +1074,6 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
-    ("shatarMateRule", OTHER, Some("false")),
 ];
 
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
@@ -1575,6 +1577,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.region("connectRegion2Black", &mut c.connect_region[1][1])?;
     ctx.value("connectValue", &mut c.connect_value)?;
     ctx.bool("mustDrop", &mut c.must_drop)?;
+    ctx.bool("shatarMateRule", &mut c.shatar_mate_rule)?;
 
     // Walls.
     if let Some(v) = ctx.get("wallingRule") {
@@ -1829,6 +1832,7 @@ const KNOWN_KEYS: &[&str] = &[
     "connectRegion2Black",
     "connectValue",
     "mustDrop",
+    "shatarMateRule",
     "mutuallyImmuneTypes",
     "petrifyOnCaptureTypes",
     "petrifyBlastPieces",

@@ -309,6 +309,10 @@ pub(crate) struct State {
     bikjang_before: bool,
     /// The castling right (bit, K Q k q) the last move castled by, or 0.
     castled: u8,
+    /// Shatar's mate rule: per side, whether the series of checks it is
+    /// under (each of its positions in check since the last one that was
+    /// not) holds a check by a knight, rook or bers.
+    shak: [bool; 2],
 }
 
 /// Most pieces of one side in a [`ReachCache`] (the others are generated as usual).
@@ -385,6 +389,7 @@ impl State {
             passes: 0,
             bikjang_before: false,
             castled: 0,
+            shak: [false; 2],
         }
     }
 
@@ -598,6 +603,21 @@ impl State {
         let k = d.king?;
         let b = self.by_type[k as usize] & self.by_color[c as usize];
         (b != 0).then(|| b.trailing_zeros() as u8)
+    }
+
+    /// The pieces giving check to the side to move's king (none without a king).
+    fn checkers(&self, d: &VariantDef) -> u128 {
+        let Some(k) = self.king_sq(d, self.side) else { return 0 };
+        let them = self.side ^ 1;
+        let occ = self.occ();
+        bits(self.by_color[them as usize])
+            .filter(|&sq| d.reach(self.board[sq as usize] >> 1, them, sq, occ, true, &self.by_type) >> k & 1 != 0)
+            .fold(0, |b, sq| b | bb(sq))
+    }
+
+    /// Whether one of the pieces on `squares` is of a type of `types` (bit per type).
+    fn of_types(&self, squares: u128, types: u16) -> bool {
+        bits(squares).any(|sq| types >> (self.board[sq as usize] >> 1) & 1 != 0)
     }
 
     /// Is `sq` attacked by a piece of colour `by` (not on `exclude`) given `occ`?
@@ -1970,6 +1990,11 @@ impl State {
         if d.check_counting && n.in_check(d) {
             n.checks[us as usize] = n.checks[us as usize].saturating_sub(1);
         }
+        if let Some((_, shak)) = d.shatar {
+            let checkers = n.checkers(d);
+            let c = them as usize;
+            n.shak[c] = checkers != 0 && (n.of_types(checkers, shak) || self.shak[c]);
+        }
     }
 
     /// Plays a drop into `n` (a copy of `self`): the piece leaves the hand
@@ -2419,6 +2444,10 @@ impl State {
         }
         if let Some(reserve) = reserve {
             s.parse_reserve(d, reserve)?;
+        }
+        if let Some((_, shak)) = d.shatar {
+            let checkers = s.checkers(d);
+            s.shak[s.side as usize] = s.of_types(checkers, shak);
         }
         Ok(s)
     }
@@ -2948,6 +2977,18 @@ impl Position {
             if self.state.pawn_drop {
                 // `shogiPawnDropMateIllegal`: mate by a pawn drop loses.
                 return Outcome::valued(EndReason::Checkmate, GameValue::Win, white);
+            }
+            if let Some((knights, _)) = d.shatar {
+                // Shatar: a mate by knights alone loses for the mating side;
+                // a mate ending a series of checks without a check by a
+                // knight, rook or bers draws.
+                let checkers = self.state.checkers(d);
+                if !self.state.of_types(checkers, !knights) {
+                    return Outcome::valued(EndReason::Checkmate, GameValue::Win, white);
+                }
+                if !self.state.shak[self.state.side as usize] {
+                    return Outcome::valued(EndReason::Checkmate, GameValue::Draw, white);
+                }
             }
             Outcome::valued(EndReason::Checkmate, rules.checkmate_value, white)
         } else if d.stalemate_piece_count {

@@ -601,6 +601,11 @@ pub struct VariantDef {
     pub(crate) connect: Option<Connect>,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub(crate) must_drop: bool,
+    /// Shatar's mate rule (`shatarMateRule`): the knight types (bit per
+    /// type), whose mate alone loses for the mating side, and the types
+    /// whose checks (shak) make a series of checks end in a mate; other
+    /// mates draw.
+    pub(crate) shatar: Option<(u16, u16)>,
     /// The start position has walls (`*`).
     pub(crate) walls: bool,
     /// Walls placed by the moves (`wallingRule`), if the variant has them.
@@ -802,6 +807,7 @@ impl VariantDef {
                 (self.flip != crate::ini::EnclosingRule::None, "flips"),
                 (self.full_board, "full-board adjudication"),
                 (self.castling_wins != 0, "castling wins"),
+                (self.shatar.is_some(), "shatar's mate rule"),
                 (self.opposite_castling, "opposite castling"),
                 (self.petrify != 0, "petrification"),
                 (self.immune != 0, "mutual immunity"),
@@ -1299,6 +1305,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         check_counting: c.check_counting,
         connect: None,
         must_drop: c.must_drop,
+        shatar: None,
         walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
         walling: None,
         flip: c.flip_enclosed,
@@ -1663,6 +1670,10 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
     }
     def.petrify = set(c.petrify_types);
     def.immune = set(c.mutually_immune_types);
+    if c.shatar_mate_rule {
+        // Fairy-Stockfish's knight, rook and bers.
+        def.shatar = Some((set(1 << 2), set(1 << 2 | 1 << 4 | 1 << 11)));
+    }
     if def.petrify != 0 || def.immune != 0 || def.petrify_blast {
         if c.piece_drops {
             return Err("petrifyOnCaptureTypes and mutuallyImmuneTypes with drops".into());

@@ -38,6 +38,7 @@ const PLACEMENT: &str = include_str!("../../../tests/perft/placement-pyffish.txt
 const PLACEMENT_INI: &str = include_str!("../../../tests/variants/placement.ini");
 const CASTLING: &str = include_str!("../../../tests/perft/castling-pyffish.txt");
 const CASTLING_INI: &str = include_str!("../../../tests/variants/castling.ini");
+const SHATAR: &str = include_str!("../../../tests/perft/shatar-pyffish.txt");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -330,6 +331,18 @@ fn castling_rules_play_as_fairy_stockfish() {
     assert!(positions >= 250 && ends >= 10, "{positions} positions, {ends} game ends");
     for v in ["castlewin;", "castlehalf;", "oppcastle;"] {
         assert!(CASTLING.contains(v), "{v}");
+    }
+}
+
+/// Shatar: mates by knights alone lose for the mating side, mates after a
+/// series of checks without a check by a knight, rook or bers draw, a bare
+/// king draws.
+#[test]
+fn shatar_plays_as_fairy_stockfish() {
+    let (positions, ends) = check(SHATAR);
+    assert!(positions >= 3000 && ends >= 10, "{positions} positions, {ends} game ends");
+    for end in [";win;", ";loss;", ";draw;"] {
+        assert!(SHATAR.contains(end), "{end}");
     }
 }
 

@@ -177,6 +177,7 @@ fn handshake_lists_options_and_variants() {
             "seirawan",
             "seirawan960",
             "shako",
+            "shatar",
             "shatranj",
             "shogi",
             "shoshogi",

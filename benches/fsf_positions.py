@@ -70,6 +70,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ini", help="a variants.ini to load into pyffish first")
     ap.add_argument(
+        "--pocket",
+        default="",
+        help="pieces put in the hands at the start (e.g. QNPqnp), for variants whose start FEN has a pocket",
+    )
+    ap.add_argument(
         "--bias",
         type=float,
         default=0.0,
@@ -83,7 +88,12 @@ def main() -> None:
     for variant in args.variants:
         rng = random.Random(f"{args.seed}:{variant}")
         for _ in range(args.games):
-            fen = sf.get_fen(variant, sf.start_fen(variant), [])
+            start = sf.start_fen(variant)
+            if args.pocket:
+                if "[" not in start:
+                    sys.exit(f"{variant}: --pocket needs a start FEN with a pocket")
+                start = start.replace("]", args.pocket + "]", 1)
+            fen = sf.get_fen(variant, start, [])
             for ply in range(args.plies + 1):
                 legal = sorted(sf.legal_moves(variant, fen, []))
                 end = result(variant, fen, legal)

@@ -517,6 +517,12 @@ pub(crate) struct Config {
     pub connect_value: GameValue,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub must_drop: bool,
+    /// With `mustDrop`, the type whose pieces in hand force a drop (of that
+    /// type); `None` for any (`mustDropType`, Fairy-Stockfish index).
+    pub must_drop_type: Option<u8>,
+    /// The game is one board of two (`twoBoards`: bughouse): the hands are
+    /// fed from the partner's board, so promoted pieces keep their mark.
+    pub two_boards: bool,
     /// Mongolian shatar's mate rule (`shatarMateRule`).
     pub shatar_mate_rule: bool,
     /// Walls placed with each move (`wallingRule`).
@@ -583,6 +589,10 @@ pub(crate) struct Config {
     pub blast_immune_types: u64,
     /// The last extinction pieces are royal (`extinctionPseudoRoyal`).
     pub extinction_pseudo_royal: bool,
+    /// With pseudo-royal pieces, a move leaving all of the mover's pieces
+    /// of the extinction types attacked at once is illegal too
+    /// (`dupleCheck`: spartan chess's two kings).
+    pub duple_check: bool,
     /// Piece types that turn into a wall where they capture
     /// (`petrifyOnCaptureTypes`, Fairy-Stockfish indices).
     pub petrify_types: u64,
@@ -712,6 +722,8 @@ impl Config {
             connect_region: [[0; 2]; 2],
             connect_value: GameValue::Win,
             must_drop: false,
+            must_drop_type: None,
+            two_boards: false,
             shatar_mate_rule: false,
             walling_rule: WallingRule::None,
             walling_region: [u128::MAX; 2],
@@ -743,6 +755,7 @@ impl Config {
             petrify_blast: false,
             mutually_immune_types: 0,
             extinction_pseudo_royal: false,
+            duple_check: false,
             promoted_piece_types: BTreeMap::new(),
             promotion_limit: BTreeMap::new(),
             mandatory_piece_promotion: false,
@@ -1056,22 +1069,18 @@ const IGNORED_KEYS: &[&str] =
 const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
-const PSEUDO_ROYAL: &str = "duple check";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
-    ("mustDropType", DROPS, None),
-    ("twoBoards", DROPS, Some("false")),
     ("dropPromoted", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
     ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
     ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
-    ("dupleCheck", PSEUDO_ROYAL, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
 ];
@@ -1577,6 +1586,11 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.region("connectRegion2Black", &mut c.connect_region[1][1])?;
     ctx.value("connectValue", &mut c.connect_value)?;
     ctx.bool("mustDrop", &mut c.must_drop)?;
+    if ctx.get("mustDropType").is_some_and(|v| v == "*" || v == "-") {
+        c.must_drop_type = None;
+    } else if let Some(p) = ctx.piece("mustDropType", &c)? {
+        c.must_drop_type = Some(p);
+    }
     ctx.bool("shatarMateRule", &mut c.shatar_mate_rule)?;
 
     // Walls.
@@ -1604,6 +1618,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("pieceDrops", &mut c.piece_drops)?;
     ctx.bool("dropLoop", &mut c.drop_loop)?;
     ctx.bool("capturesToHand", &mut c.captures_to_hand)?;
+    ctx.bool("twoBoards", &mut c.two_boards)?;
     ctx.bool("firstRankPawnDrops", &mut c.first_rank_pawn_drops)?;
     ctx.bool("promotionZonePawnDrops", &mut c.promotion_zone_pawn_drops)?;
     ctx.region("dropRegionWhite", &mut c.drop_region[0])?;
@@ -1666,6 +1681,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         c.blast_immune_types = s;
     }
     ctx.bool("extinctionPseudoRoyal", &mut c.extinction_pseudo_royal)?;
+    ctx.bool("dupleCheck", &mut c.duple_check)?;
     if let Some(s) = ctx.piece_set("mutuallyImmuneTypes", &c)? {
         c.mutually_immune_types = s;
     }
@@ -1864,6 +1880,9 @@ const KNOWN_KEYS: &[&str] = &[
     "blackDropRegion",
     "dropNoDoubled",
     "dropNoDoubledCount",
+    "mustDropType",
+    "twoBoards",
+    "dupleCheck",
     "maxRank",
     "maxFile",
     "chess960",

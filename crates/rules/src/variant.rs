@@ -374,7 +374,8 @@ pub(crate) struct Drops {
     /// Captured pieces go to the capturer's hand (`capturesToHand`).
     pub to_hand: bool,
     /// Promoted pieces are marked (`~` in a FEN) and go to hand as pawns
-    /// when captured (`capturesToHand` without `dropLoop`).
+    /// when captured (`capturesToHand` without `dropLoop`, or to the
+    /// partner's hand under `twoBoards`).
     pub demote: bool,
     /// Drops may give check (`dropChecks`).
     pub checks: bool,
@@ -601,6 +602,10 @@ pub struct VariantDef {
     pub(crate) connect: Option<Connect>,
     /// A side with pieces in hand must drop one if it can (`mustDrop`).
     pub(crate) must_drop: bool,
+    /// With `must_drop`, the only type whose pieces in hand force a drop,
+    /// and then the only type droppable while one is in hand
+    /// (`mustDropType`); `None` for any type.
+    pub(crate) must_drop_type: Option<u8>,
     /// Shatar's mate rule (`shatarMateRule`): the knight types (bit per
     /// type), whose mate alone loses for the mating side, and the types
     /// whose checks (shak) make a series of checks end in a mate; other
@@ -644,6 +649,9 @@ pub struct VariantDef {
     /// pieces are royal while a side has at most one more of the type than
     /// the extinction count (atomic's king).
     pub(crate) pseudo_royal: Option<u16>,
+    /// `dupleCheck`: with pseudo-royal pieces, a side whose pieces of the
+    /// extinction types are all attacked at once is in check too.
+    pub(crate) duple_check: bool,
     /// A position may end the game at once, without legal moves:
     /// extinction, a flag reached, the checks given.
     pub(crate) immediate_end: bool,
@@ -1305,6 +1313,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         check_counting: c.check_counting,
         connect: None,
         must_drop: c.must_drop,
+        must_drop_type: None,
         shatar: None,
         walls: c.start_fen.split_whitespace().next().is_some_and(|board| board.contains('*')),
         walling: None,
@@ -1321,6 +1330,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         stalemate_piece_count: c.stalemate_piece_count,
         blast: None,
         pseudo_royal: None,
+        duple_check: false,
         immediate_end: false,
         promoted_type: [None; MAX_TYPES],
         mandatory_piece_promotion: c.mandatory_piece_promotion,
@@ -1486,6 +1496,11 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     if c.must_drop {
         if !c.piece_drops {
             return Err("mustDrop needs pieceDrops = true".into());
+        }
+        if let Some(fsf) = c.must_drop_type {
+            // A type the variant lacks is never in hand: no drop is forced.
+            def.must_drop_type = index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
+            def.must_drop = def.must_drop_type.is_some();
         }
         def.full_listing = true;
         def.extended = true;
@@ -1667,6 +1682,9 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
         if c.blast_immune_types != 0 {
             return Err("extinctionPseudoRoyal with blastImmuneTypes".into());
         }
+        def.duple_check = c.duple_check;
+    } else if c.duple_check {
+        return Err("dupleCheck needs extinctionPseudoRoyal = true".into());
     }
     def.petrify = set(c.petrify_types);
     def.immune = set(c.mutually_immune_types);
@@ -1707,8 +1725,8 @@ fn menagerie_rules(def: &VariantDef) -> bool {
 /// rules they are not combined with here.
 fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
     if !c.piece_drops {
-        if c.captures_to_hand {
-            return Err("capturesToHand = true needs pieceDrops = true".into());
+        if c.captures_to_hand || c.two_boards {
+            return Err("capturesToHand = true and twoBoards = true need pieceDrops = true".into());
         }
         return Ok(());
     }
@@ -1740,7 +1758,7 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
     let quick = def.simple_attackers == [all, all] && def.hop_attackers.iter().flatten().all(|&h| h == 0);
     def.drops = Some(Drops {
         to_hand: c.captures_to_hand,
-        demote: c.captures_to_hand && !c.drop_loop,
+        demote: (c.captures_to_hand && !c.drop_loop) || c.two_boards,
         checks: c.drop_checks,
         region,
         pawn_region,

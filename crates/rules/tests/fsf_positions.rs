@@ -39,6 +39,8 @@ const PLACEMENT_INI: &str = include_str!("../../../tests/variants/placement.ini"
 const CASTLING: &str = include_str!("../../../tests/perft/castling-pyffish.txt");
 const CASTLING_INI: &str = include_str!("../../../tests/variants/castling.ini");
 const SHATAR: &str = include_str!("../../../tests/perft/shatar-pyffish.txt");
+const BUGHOUSE: &str = include_str!("../../../tests/perft/bughouse-pyffish.txt");
+const SPARTAN: &str = include_str!("../../../tests/perft/spartan-pyffish.txt");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -344,6 +346,28 @@ fn shatar_plays_as_fairy_stockfish() {
     for end in [";win;", ";loss;", ";draw;"] {
         assert!(SHATAR.contains(end), "{end}");
     }
+}
+
+/// Bughouse-style games (`twoBoards`: bughouse, koedem with `mustDropType`,
+/// supply chess), started with pieces in hand as a partner would pass them.
+#[test]
+fn two_board_games_play_as_fairy_stockfish() {
+    let (positions, ends) = check(BUGHOUSE);
+    assert!(positions >= 600 && ends >= 1, "{positions} positions, {ends} game ends");
+    for variant in ["bughouse;", "koedem;", "supply;"] {
+        let drops = BUGHOUSE.lines().filter(|l| l.starts_with(variant) && l.contains('@')).count();
+        assert!(drops >= 5, "{variant} {drops} drops played");
+    }
+}
+
+/// Spartan chess: a lone king is royal, two may not both be left attacked
+/// (`dupleCheck`); hoplites are pawns of another type promoting to kings
+/// at most twice. (Without the duple check rule, 21 of these positions
+/// list moves Fairy-Stockfish does not.)
+#[test]
+fn spartan_chess_plays_as_fairy_stockfish() {
+    let (positions, ends) = check(SPARTAN);
+    assert!(positions >= 1600 && ends >= 2, "{positions} positions, {ends} game ends");
 }
 
 #[test]

@@ -36,9 +36,22 @@ impl State {
             // `dropOppositeColoredBishop`: room for bishops on both colours.
             out.retain(|&m| m.kind != Kind::Drop || self.bishops_placeable(d, dr, bishop, m));
         }
-        if d.must_drop && self.hand_count(self.side) > 0 && out.iter().any(|m| m.kind == Kind::Drop) {
-            // `mustDrop`: a side that can drop must.
-            out.retain(|m| m.kind == Kind::Drop);
+        if d.must_drop {
+            // `mustDrop`: a side that can drop must (with `mustDropType`,
+            // a side holding that type drops it, and only it).
+            let forced = match d.must_drop_type {
+                Some(t) => {
+                    let held = self.hand[self.side as usize][t as usize] > 0;
+                    if held {
+                        out.retain(|m| m.kind != Kind::Drop || m.gate == t);
+                    }
+                    held
+                }
+                None => self.hand_count(self.side) > 0,
+            };
+            if forced && out.iter().any(|m| m.kind == Kind::Drop) {
+                out.retain(|m| m.kind == Kind::Drop);
+            }
         }
         if !d.checking {
             // `checking = false`: a move that gives check is illegal.
@@ -59,6 +72,7 @@ impl State {
                 // expose a royal piece along the lines through its squares
                 // (or to a piece whose attacks are not lines and leaps).
                 let quiet = m.kind == Kind::Normal
+                    && !d.duple_check
                     && m.wall == NONE
                     && !checked
                     && self.board[m.to as usize] == EMPTY
@@ -127,8 +141,22 @@ impl State {
         let us = self.side as usize;
         let royals = self.pseudo_royals(d);
         let occ = self.occ();
-        bits(royals[us])
-            .any(|sq| !self.blast_shielded(d, sq, royals[us ^ 1]) && self.attacked(d, sq, occ, self.side ^ 1, 0))
+        let attacked =
+            |sq: u8| !self.blast_shielded(d, sq, royals[us ^ 1]) && self.attacked(d, sq, occ, self.side ^ 1, 0);
+        bits(royals[us]).any(attacked) || (d.duple_check && self.duple_checked(d, attacked))
+    }
+
+    /// `dupleCheck`: whether the side to move's pieces of the extinction
+    /// types (pseudo-royal or not) are there and all `attacked`.
+    fn duple_checked(&self, d: &VariantDef, attacked: impl Fn(u8) -> bool) -> bool {
+        let candidates = self.pseudo_royal_candidates(d, self.side);
+        candidates != 0 && bits(candidates).all(attacked)
+    }
+
+    /// The pieces of colour `c` of the extinction types.
+    fn pseudo_royal_candidates(&self, d: &VariantDef, c: u8) -> u128 {
+        let types = u128::from(d.pseudo_royal.unwrap_or(0));
+        bits(types).fold(0u128, |b, t| b | self.by_type[t as usize]) & self.by_color[c as usize]
     }
 
     /// Fairy-Stockfish's legality of `m` as to pseudo-royal pieces, `royals`
@@ -179,15 +207,32 @@ impl State {
             // One of the mover's royal pieces is blown up (or petrified).
             return false;
         }
-        if theirs & !n.by_color[them as usize] != 0 {
-            return true;
-        }
         // Royal pieces of a petrifying type cannot capture (they would turn
         // to stone): they attack nothing here.
         let stone = bits(u128::from(d.petrify & d.pseudo_royal.unwrap_or(0)))
             .fold(0u128, |b, t| b | n.by_type[t as usize])
             & n.by_color[them as usize];
-        bits(mine).all(|sq| self.blast_shielded(d, sq, theirs) || !n.attacked(d, sq, occ, them, stone))
+        let attacked = |sq: u8| !self.blast_shielded(d, sq, theirs) && n.attacked(d, sq, occ, them, stone);
+        // Taking an enemy royal piece ends the game: own royal pieces left
+        // attacked do not matter then.
+        if theirs & !n.by_color[them as usize] == 0 && bits(mine).any(attacked) {
+            return false;
+        }
+        if d.duple_check {
+            // All the mover's extinction-type pieces attacked at once is
+            // illegal even then (Fairy-Stockfish).
+            let mut all = self.pseudo_royal_candidates(d, us);
+            if m.kind != Kind::Drop && all >> m.from & 1 != 0 {
+                all ^= bb(m.from) | bb(kto);
+            }
+            if m.kind == Kind::Promotion && d.pseudo_royal.is_some_and(|t| t >> m.promo & 1 != 0) {
+                all |= bb(kto);
+            }
+            if all != 0 && bits(all).all(attacked) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Petrification after the capture `m` by a piece of type `t` (`landed`

@@ -610,6 +610,15 @@ pub(crate) struct Config {
     pub promotion_limit: BTreeMap<u8, u32>,
     /// A piece that can promote must when it may (`mandatoryPiecePromotion`).
     pub mandatory_piece_promotion: bool,
+    /// A promoted piece may demote to its original type instead, under the
+    /// same conditions as a promotion (`pieceDemotion`).
+    pub piece_demotion: bool,
+    /// Pieces promote (and demote) shogi-style only when capturing
+    /// (`piecePromotionOnCapture`).
+    pub piece_promotion_on_capture: bool,
+    /// Pieces in hand may also be dropped as their promoted type
+    /// (`dropPromoted`).
+    pub drop_promoted: bool,
     /// A move or drop to a square from which the piece could never move
     /// again is illegal (`immobilityIllegal`).
     pub immobility_illegal: bool,
@@ -759,6 +768,9 @@ impl Config {
             promoted_piece_types: BTreeMap::new(),
             promotion_limit: BTreeMap::new(),
             mandatory_piece_promotion: false,
+            piece_demotion: false,
+            piece_promotion_on_capture: false,
+            drop_promoted: false,
             immobility_illegal: false,
             shogi_pawn_drop_mate_illegal: false,
             mobility_region: BTreeMap::new(),
@@ -1068,19 +1080,15 @@ const IGNORED_KEYS: &[&str] =
 /// [`DefinitionError::Unsupported`] names them.
 const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
-const SHOGI_PROMOTION: &str = "shogi-style promotion and demotion";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
-    ("dropPromoted", DROPS, Some("false")),
     ("sittuyinRookDrop", DROPS, Some("false")),
     ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
-    ("piecePromotionOnCapture", SHOGI_PROMOTION, Some("false")),
-    ("pieceDemotion", SHOGI_PROMOTION, Some("false")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
 ];
@@ -1714,6 +1722,9 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         }
     }
     ctx.bool("mandatoryPiecePromotion", &mut c.mandatory_piece_promotion)?;
+    ctx.bool("pieceDemotion", &mut c.piece_demotion)?;
+    ctx.bool("piecePromotionOnCapture", &mut c.piece_promotion_on_capture)?;
+    ctx.bool("dropPromoted", &mut c.drop_promoted)?;
     ctx.bool("immobilityIllegal", &mut c.immobility_illegal)?;
     ctx.bool("shogiPawnDropMateIllegal", &mut c.shogi_pawn_drop_mate_illegal)?;
 
@@ -1882,6 +1893,9 @@ const KNOWN_KEYS: &[&str] = &[
     "dropNoDoubledCount",
     "mustDropType",
     "twoBoards",
+    "pieceDemotion",
+    "piecePromotionOnCapture",
+    "dropPromoted",
     "dupleCheck",
     "maxRank",
     "maxFile",

@@ -88,6 +88,9 @@ pub(crate) enum Kind {
     /// A shogi-style promotion (`promotedPieceType`): the piece moves and
     /// becomes the type in `promo`, marked as promoted (`+` in a FEN).
     PiecePromotion,
+    /// A promoted piece's demotion (`pieceDemotion`): the piece moves and
+    /// becomes the type it was promoted from (in `promo`), unmarked.
+    PieceDemotion,
     /// A pass (`pass`: janggi), written as the king's move to its own
     /// square (`e2e2`; without a king, another piece's).
     Pass,
@@ -109,7 +112,9 @@ impl Kind {
     /// Where a move of this kind takes an enemy piece.
     pub(crate) fn takes(self) -> Takes {
         match self {
-            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::Takeover => Takes::Target,
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion | Kind::Takeover => {
+                Takes::Target
+            }
             Kind::EnPassant => Takes::EnPassant,
             Kind::Castling
             | Kind::Accept
@@ -1053,8 +1058,11 @@ impl State {
         if d.promotion_zone[self.side as usize] >> to & 1 != 0 {
             self.push_promotions(d, out, from, to);
             if let Some(pt) = d.pawn.and_then(|p| d.promoted_type[p as usize]) {
-                // Also promotes shogi-style (wolf chess's pawn to elephant).
-                self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PiecePromotion) });
+                // Also promotes shogi-style (wolf chess's pawn to elephant),
+                // under `piecePromotionOnCapture` only when capturing.
+                if !d.promotion_on_capture || self.board[to as usize] != EMPTY {
+                    self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PiecePromotion) });
+                }
             }
             if d.mandatory_pawn_promotion {
                 return;
@@ -1202,8 +1210,9 @@ impl State {
     /// The moves of a piece of a pawn type other than the pawn (see
     /// [`VariantDef::pawnlike`]), as Fairy-Stockfish generates them: its
     /// ordinary `targets` and initial moves, each a pawn-style promotion too
-    /// (or only) where it enters the promotion region, and en passant
-    /// captures onto the squares it attacks but does not move to.
+    /// (or only) where it enters the promotion region, and a shogi-style
+    /// promotion where the type has one, and en passant captures onto the
+    /// squares it attacks but does not move to.
     #[cold]
     #[inline(never)]
     fn pawnlike_moves(&self, d: &VariantDef, t: u8, from: u8, targets: u128, out: &mut Vec<Move>) {
@@ -1211,14 +1220,18 @@ impl State {
         let occ = self.occ();
         let initial = d.initial_reach(t, us, from, occ, &self.by_type);
         let zone = if d.promotion_pawns[us as usize] >> t & 1 != 0 { d.promotion_zone[us as usize] } else { 0 };
+        let shogi = d.promoted_type[t as usize].is_some() || d.piece_demotion;
         for to in bits(targets | (initial & !occ)) {
+            let mut plain = true;
             if zone >> to & 1 != 0 {
                 self.push_promotions(d, out, from, to);
-                if d.mandatory_pawn_promotion {
-                    continue;
-                }
+                plain = !d.mandatory_pawn_promotion;
             }
-            self.push(d, out, Move::new(from, to, Kind::Normal));
+            if shogi {
+                self.shogi_moves(d, t, from, to, plain, out);
+            } else if plain {
+                self.push(d, out, Move::new(from, to, Kind::Normal));
+            }
         }
         if d.en_passant_types[us as usize] >> t & 1 != 0 && self.ep != 0 {
             let quiets = d.reach(t, us, from, occ, false, &self.by_type) | initial;
@@ -1294,10 +1307,18 @@ impl State {
     fn drop_moves(&self, d: &VariantDef, out: &mut Vec<Move>) {
         let us = self.side as usize;
         let free = d.drops.is_some_and(|dr| dr.free);
+        let promoted = d.drops.is_some_and(|dr| dr.promoted);
         for t in 0..d.types.len() as u8 {
             if free || self.hand[us][t as usize] > 0 {
-                for to in bits(self.drop_targets(d, t)) {
+                let targets = self.drop_targets(d, t);
+                for to in bits(targets) {
                     out.push(Move::drop(t, to));
+                }
+                // `dropPromoted`: also promoted, on the same squares.
+                if let Some(pt) = d.promoted_type[t as usize].filter(|_| promoted) {
+                    for to in bits(targets) {
+                        out.push(Move { promo: pt, ..Move::drop(t, to) });
+                    }
                 }
             }
         }
@@ -1316,7 +1337,8 @@ impl State {
         let mut n = 0;
         for t in 0..d.types.len() as u8 {
             if dr.free || self.hand[us][t as usize] > 0 {
-                n += u64::from(self.drop_targets(d, t).count_ones());
+                let forms = 1 + u64::from(dr.promoted && d.promoted_type[t as usize].is_some());
+                n += forms * u64::from(self.drop_targets(d, t).count_ones());
             }
         }
         n
@@ -1527,7 +1549,7 @@ impl State {
             count += self.piece_count(d, buf, from, b, k, sens, gated);
         }
         for &m in buf.iter() {
-            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
+            let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion)
                 && m.from != k
                 && (bb(m.from) | bb(m.to)) & sens == 0;
             count += u64::from(quick || self.legal_in(d, m, false));
@@ -1784,9 +1806,10 @@ impl State {
             let checked = sens.is_none();
             let sens = sens.unwrap_or(u128::MAX);
             out.retain(|&m| {
-                let quick = matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion)
-                    && m.from != k
-                    && (bb(m.from) | bb(m.to)) & sens == 0;
+                let quick =
+                    matches!(m.kind, Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion)
+                        && m.from != k
+                        && (bb(m.from) | bb(m.to)) & sens == 0;
                 quick || self.legal_in(d, m, checked)
             });
         }
@@ -1858,14 +1881,15 @@ impl State {
                 n.put(m.to, t, us);
                 n.rule50 = 0;
             }
-            Kind::Normal | Kind::Promotion | Kind::PiecePromotion => {
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion => {
                 if self.board[m.to as usize] != EMPTY {
                     n.remove(m.to);
                     n.rule50 = 0;
                 }
                 n.remove(m.from);
                 n.put(m.to, if m.kind == Kind::Normal { t } else { m.promo }, us);
-                if m.kind == Kind::PiecePromotion {
+                // A promotion is irreversible, unless the piece may demote.
+                if m.kind == Kind::PiecePromotion && !d.piece_demotion {
                     n.rule50 = 0;
                 }
             }
@@ -2002,7 +2026,14 @@ impl State {
     #[inline(never)]
     fn play_drop(&self, d: &VariantDef, m: Move, n: &mut State) {
         let us = self.side;
-        n.put(m.to, m.gate, us);
+        if m.promo == NONE {
+            n.put(m.to, m.gate, us);
+        } else {
+            // Dropped promoted (`dropPromoted`): marked, with its origin.
+            n.put(m.to, m.promo, us);
+            n.promoted |= bb(m.to);
+            State::set_origin(&mut n.origin, m.to, Some(m.gate));
+        }
         let h = &mut n.hand[us as usize][m.gate as usize];
         *h = h.saturating_sub(1);
         n.rule50 = 0;
@@ -2012,7 +2043,7 @@ impl State {
         if d.drops.is_some_and(|dr| dr.castling_dropped) {
             State::castling_by_drop(d, m, m.gate, n);
         }
-        n.pawn_drop = d.pawn_drop_mate == Some(m.gate);
+        n.pawn_drop = m.promo == NONE && d.pawn_drop_mate == Some(m.gate);
         n.ep = 0;
         if n.counting_limit != 0 {
             n.counting_ply = n.counting_ply.saturating_add(1);
@@ -2044,7 +2075,7 @@ impl State {
             let h = &mut n.hand[us][t as usize];
             *h = h.saturating_add(1);
         }
-        if self.promoted == 0 && !matches!(m.kind, Kind::Promotion | Kind::PiecePromotion) {
+        if self.promoted == 0 && !matches!(m.kind, Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion) {
             return;
         }
         let (mut p, mut o) = (self.promoted, self.origin);
@@ -2086,6 +2117,10 @@ impl State {
                 p = (p & !bb(m.from)) | bb(m.to);
                 State::set_origin(&mut o, m.from, None);
                 State::set_origin(&mut o, m.to, Some(self.board[m.from as usize] >> 1));
+            }
+            Kind::PieceDemotion => {
+                p &= !bb(m.from);
+                State::set_origin(&mut o, m.from, None);
             }
             _ => carry(&mut p, &mut o, m.from, m.to),
         }
@@ -3076,7 +3111,9 @@ impl Position {
             }
             Kind::Drop => {
                 let letter = d.types.get(m.gate as usize).map_or('?', |t| t.letter);
-                return format!("{letter}@{}", square_name(d, m.to));
+                // A piece dropped promoted (`dropPromoted`): `+P@a2`.
+                let plus = if m.promo != NONE { "+" } else { "" };
+                return format!("{plus}{letter}@{}", square_name(d, m.to));
             }
             _ => {}
         }
@@ -3109,6 +3146,8 @@ impl Position {
         }
         if m.kind == Kind::PiecePromotion {
             s.push('+');
+        } else if m.kind == Kind::PieceDemotion {
+            s.push('-');
         } else if m.promo != NONE {
             s.push(d.types[m.promo as usize].letter.to_ascii_lowercase());
         } else if m.gate != NONE {

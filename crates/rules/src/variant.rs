@@ -404,6 +404,8 @@ pub(crate) struct Drops {
     /// A king or rook dropped on its castling square gains the castling
     /// right (`castlingDroppedPiece`).
     pub castling_dropped: bool,
+    /// Pieces in hand may be dropped promoted (`dropPromoted`).
+    pub promoted: bool,
 }
 
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
@@ -660,6 +662,11 @@ pub struct VariantDef {
     pub(crate) promoted_type: [Option<u8>; MAX_TYPES],
     /// A piece that may promote must (`mandatoryPiecePromotion`).
     pub(crate) mandatory_piece_promotion: bool,
+    /// A promoted piece may demote (`pieceDemotion`).
+    pub(crate) piece_demotion: bool,
+    /// Shogi-style promotions and demotions only by captures
+    /// (`piecePromotionOnCapture`).
+    pub(crate) promotion_on_capture: bool,
     /// `immobilityIllegal`: per colour and type, the squares a plain move
     /// or a drop may not end on (the piece could never move from there).
     pub(crate) immobile: [[u128; MAX_TYPES]; 2],
@@ -1334,6 +1341,8 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         immediate_end: false,
         promoted_type: [None; MAX_TYPES],
         mandatory_piece_promotion: c.mandatory_piece_promotion,
+        piece_demotion: c.piece_demotion,
+        promotion_on_capture: c.piece_promotion_on_capture,
         immobile: [[0; MAX_TYPES]; 2],
         pawn_drop_mate: None,
         shogi: false,
@@ -1656,6 +1665,10 @@ fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Resul
         if def.promoted_type[t].is_some() || def.immobile[0][t] | def.immobile[1][t] != 0 {
             special |= 1 << t;
         }
+        if let Some(pt) = def.promoted_type[t].filter(|_| c.piece_demotion) {
+            // Promoted pieces of this type may demote.
+            special |= 1 << pt;
+        }
     }
     def.special_types |= special;
     def.shogi = special != 0;
@@ -1701,9 +1714,6 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
     if def.must_capture || def.blast.is_some() || def.pseudo_royal.is_some() || def.petrify != 0 || def.immune != 0 {
         if menagerie_rules(def) || c.gating || c.seirawan_gating {
             return Err("mustCapture, blastOnCapture and extinctionPseudoRoyal cannot be combined with gating or Menagerie's own rules".into());
-        }
-        if def.must_capture && def.shogi {
-            return Err("mustCapture with shogi-style promotions".into());
         }
         def.full_listing = true;
         def.extended = true;
@@ -1773,6 +1783,7 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
             None
         },
         castling_dropped: c.castling_dropped_piece,
+        promoted: c.drop_promoted,
     });
     if c.drop_opposite_colored_bishop || c.castling_dropped_piece {
         def.full_listing = true;
@@ -2013,8 +2024,11 @@ fn pawn_types(
         | def.en_passant_types[0]
         | def.en_passant_types[1];
     if def.pawnlike != 0 {
-        if def.pawnlike & (def.special_types | def.promoting) != 0 || c.gating || c.seirawan_gating {
-            return Err("pawn types (initial moves, en passant or pawn promotion of other pieces) that also promote shogi-style or are immobile somewhere, or with gating or Menagerie's own rules".into());
+        let immobile = (0..def.types.len())
+            .filter(|&t| def.immobile[0][t] | def.immobile[1][t] != 0)
+            .fold(0u16, |m, t| m | 1 << t);
+        if def.pawnlike & (immobile | def.promoting) != 0 || c.gating || c.seirawan_gating {
+            return Err("pawn types (initial moves, en passant or pawn promotion of other pieces) that are immobile somewhere, or with gating or Menagerie's own rules".into());
         }
         def.special_types |= def.pawnlike;
         def.full_listing = true;

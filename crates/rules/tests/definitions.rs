@@ -148,11 +148,11 @@ fn unknown_key_names_file_line_and_key() {
 
 #[test]
 fn unsupported_rule_is_an_error() {
-    let err = load_err("[x:chess]\ndropPromoted = true\n");
-    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("dropPromoted"), "{err}");
+    let err = load_err("[x:chess]\nsittuyinRookDrop = true\n");
+    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("sittuyinRookDrop"), "{err}");
     // The default value is accepted.
     let mut defs = Definitions::builtin();
-    defs.load("[x:chess]\ndropPromoted = false\n", "ok.ini").unwrap();
+    defs.load("[x:chess]\nsittuyinRookDrop = false\n", "ok.ini").unwrap();
 }
 
 #[test]
@@ -309,12 +309,12 @@ const MIXED: &str = "\
 castling = false
 
 [drops:chess]
-dropPromoted = true
+sittuyinRookDrop = true
 
 [child-of-drops:drops]
 maxFile = 10
 
-[orphan:bughouse]
+[orphan:fourhouse]
 
 [typo:chess]
 just words
@@ -343,10 +343,11 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
             (
                 "drops".to_string(),
                 5,
-                "'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play".to_string()
+                "'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
+                    .to_string()
             ),
             ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
-            ("orphan".to_string(), 10, "unknown parent 'bughouse'".to_string()),
+            ("orphan".to_string(), 10, "unknown parent 'fourhouse'".to_string()),
             ("typo".to_string(), 13, "syntax error: just words".to_string()),
             ("chess".to_string(), 15, "a variant of that name is already defined".to_string()),
         ]
@@ -354,7 +355,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
     // One line per section: file, line, section and reason.
     assert_eq!(
         loaded.skipped[0].to_string(),
-        "mixed.ini:5: variant 'drops' skipped: 'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
+        "mixed.ini:5: variant 'drops' skipped: 'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
     );
     assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
     assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
@@ -371,7 +372,7 @@ fn strict_load_stops_at_the_first_unplayable_section() {
     let mut defs = Definitions::builtin();
     let options = LoadOptions { strict: true, ..LoadOptions::default() };
     let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "dropPromoted"), "{err:?}");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "sittuyinRookDrop"), "{err:?}");
     // Nothing was added, not even the good section before it.
     assert!(defs.get("good").is_none());
     // `load` is strict.
@@ -446,7 +447,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
     let reasons = [
         (
             "skip-unsupported",
-            "'dropPromoted = true' needs drop rules beyond crazyhouse's, which Menagerie does not play",
+            "'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play",
         ),
         ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
         ("skip-invalid-value", "expected true or false"),
@@ -455,7 +456,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         ("skip-skipped-parent", "its parent 'skip-unsupported' was skipped"),
         ("makruk", "a variant of that name is already defined"),
         ("skip-syntax", "syntax error: this line has no equals sign"),
-        ("skip-duple", "needs duple check"),
+        ("skip-duple", "dupleCheck needs extinctionPseudoRoyal"),
         ("skip-invalid", "invalid startFen"),
     ];
     for (name, reason) in reasons {
@@ -475,7 +476,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
     // Strict: the first unplayable section is an error and nothing loads.
     let mut strict = Definitions::builtin();
     let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "dropPromoted"), "{err}");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "sittuyinRookDrop"), "{err}");
     assert!(strict.get("form-no-flags").is_none());
 }
 

@@ -127,9 +127,8 @@ dropChecks = false
     assert!(moves.contains(&"R@a7".to_string()));
     // Keys not implemented stay refused with their mechanism.
     for (text, key) in [
-        ("[x:crazyhouse]\ndropPromoted = true\n", "dropPromoted"),
-        ("[x:crazyhouse]\ndropPromoted = true\n", "dropPromoted"),
-        ("[x:crazyhouse]\ntwoBoards = true\n", "twoBoards"),
+        ("[x:crazyhouse]\nsittuyinRookDrop = true\n", "sittuyinRookDrop"),
+        ("[x:crazyhouse]\nmoveRepetitionIllegal = true\n", "moveRepetitionIllegal"),
     ] {
         let err = defs.load(text, "bad.ini").expect_err(key);
         assert!(matches!(&err, DefinitionError::Unsupported { key: k, .. } if k == key), "{err:?}");

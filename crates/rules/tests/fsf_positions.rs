@@ -41,6 +41,8 @@ const CASTLING_INI: &str = include_str!("../../../tests/variants/castling.ini");
 const SHATAR: &str = include_str!("../../../tests/perft/shatar-pyffish.txt");
 const BUGHOUSE: &str = include_str!("../../../tests/perft/bughouse-pyffish.txt");
 const SPARTAN: &str = include_str!("../../../tests/perft/spartan-pyffish.txt");
+const DEMOTION: &str = include_str!("../../../tests/perft/demotion-pyffish.txt");
+const DEMOTION_INI: &str = include_str!("../../../tests/variants/demotion.ini");
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -63,6 +65,7 @@ fn check(text: &str) -> (usize, usize) {
     defs.load(PETRIFY_INI, "petrify.ini").expect("the petrify sections load");
     defs.load(PLACEMENT_INI, "placement.ini").expect("the placement sections load");
     defs.load(CASTLING_INI, "castling.ini").expect("the castling sections load");
+    defs.load(DEMOTION_INI, "demotion.ini").expect("the demotion sections load");
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -368,6 +371,35 @@ fn two_board_games_play_as_fairy_stockfish() {
 fn spartan_chess_plays_as_fairy_stockfish() {
     let (positions, ends) = check(SPARTAN);
     assert!(positions >= 1600 && ends >= 2, "{positions} positions, {ends} game ends");
+}
+
+/// Two-faced pieces: demotions (`pieceDemotion`), promotions only by
+/// captures (`piecePromotionOnCapture`), drops on the promoted face
+/// (`dropPromoted`), pawn types promoting shogi-style, forced captures
+/// with shogi-style promotions; kyoto and micro shogi.
+#[test]
+fn demotions_and_promoted_drops_play_as_fairy_stockfish() {
+    let (positions, ends) = check(DEMOTION);
+    assert!(positions >= 1600 && ends >= 8, "{positions} positions, {ends} game ends");
+    let promoted_drops = DEMOTION.lines().filter(|l| l.split(';').nth(2).is_some_and(|m| m.starts_with('+'))).count();
+    let demotions = DEMOTION.lines().filter(|l| l.split(';').nth(2).is_some_and(|m| m.ends_with('-'))).count();
+    assert!(promoted_drops >= 10 && demotions >= 50, "{promoted_drops} promoted drops, {demotions} demotions");
+    // Demotions and promoted drops pack into the hash table's 30 bits and
+    // back, and read back from their SAN.
+    let mut defs = Definitions::builtin();
+    defs.load(DEMOTION_INI, "demotion.ini").expect("the demotion sections load");
+    let (mut seen_demotion, mut seen_promoted_drop) = (false, false);
+    for line in DEMOTION.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(';').collect();
+        let pos = Position::from_fen(defs.get(f[0]).expect("variant"), f[1]).expect("FEN");
+        for m in pos.legal_moves() {
+            assert_eq!(menagerie_rules::Move::unpack(m.pack()), Some(m), "{} in {}", pos.move_text(m), f[1]);
+            assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{} in {}", pos.san(m), f[1]);
+            seen_demotion |= m.is_piece_demotion();
+            seen_promoted_drop |= m.dropped_promoted().is_some();
+        }
+    }
+    assert!(seen_demotion && seen_promoted_drop);
 }
 
 #[test]

@@ -199,8 +199,10 @@ fn the_new_keys_are_checked() {
     let p = Position::from_fen(d.get("immune").expect("loaded"), "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1").expect("FEN");
     let p = after(&p, &["e1d2"]);
     assert_eq!(p.fen(), "4k3/8/8/8/8/8/3K4/8 b - - 0 1");
-    // Still refused: duple check; petrification with drops.
-    assert!(d.load("[w:atomic]\ndupleCheck = true\n", "t.ini").is_err());
+    // Duple check needs pseudo-royal pieces; petrification is refused
+    // with drops.
+    assert!(d.load("[w:chess]\ndupleCheck = true\n", "t.ini").is_err());
+    d.load("[w2:atomic]\ndupleCheck = true\n", "t.ini").expect("pseudo-royal kings");
     let err = d.load("[x2:crazyhouse]\npetrifyOnCaptureTypes = q\n", "t.ini").unwrap_err();
     assert!(err.to_string().contains("drops"), "{err}");
 }

@@ -30,8 +30,22 @@ impl Move {
     /// The piece type a promotion promotes to (also a jump takeover's or a
     /// swap's promotion).
     pub fn promotion(self) -> Option<u8> {
-        (matches!(self.kind, Kind::Promotion | Kind::Jump | Kind::Swap | Kind::PiecePromotion) && self.promo != NONE)
+        (matches!(self.kind, Kind::Promotion | Kind::Jump | Kind::Swap | Kind::PiecePromotion | Kind::PieceDemotion)
+            && self.promo != NONE)
             .then_some(self.promo)
+    }
+
+    /// Whether the move is a promoted piece's demotion (`pieceDemotion`,
+    /// written `-`): the piece becomes [`Move::promotion`], the type it
+    /// was promoted from.
+    pub fn is_piece_demotion(self) -> bool {
+        self.kind == Kind::PieceDemotion
+    }
+
+    /// The type a drop puts on the board promoted (`dropPromoted`,
+    /// written `+P@a2`), if it does.
+    pub fn dropped_promoted(self) -> Option<u8> {
+        (self.kind == Kind::Drop && self.promo != NONE).then_some(self.promo)
     }
 
     /// Whether the move is a shogi-style promotion (`promotedPieceType`,
@@ -92,10 +106,10 @@ impl Move {
             let kind = match self.kind {
                 Kind::Normal | Kind::Pass => 0,
                 Kind::Promotion | Kind::PiecePromotion => 1,
-                Kind::EnPassant => 2,
+                Kind::EnPassant | Kind::PieceDemotion => 2,
                 _ => 3,
             };
-            let special = u32::from(matches!(self.kind, Kind::Pass | Kind::PiecePromotion));
+            let special = u32::from(matches!(self.kind, Kind::Pass | Kind::PiecePromotion | Kind::PieceDemotion));
             let promo = if self.promo == NONE { 0 } else { u32::from(self.promo & 15) + 1 };
             return u32::from(self.from & 127)
                 | u32::from(self.to & 127) << 7
@@ -108,19 +122,27 @@ impl Move {
         let kind = match self.kind {
             Kind::Normal | Kind::Accept | Kind::Takeover => 0,
             Kind::Promotion | Kind::Decline | Kind::Jump => 1,
-            Kind::EnPassant | Kind::Place | Kind::Swap | Kind::Pass => 2,
+            Kind::EnPassant | Kind::Place | Kind::Swap | Kind::Pass | Kind::PieceDemotion => 2,
             Kind::Castling | Kind::Kidnap | Kind::Drop => 3,
             Kind::PiecePromotion => 1,
         };
         // Takeovers, swaps and drops are told apart by bit 28.
         let special = u32::from(matches!(
             self.kind,
-            Kind::Takeover | Kind::Jump | Kind::Swap | Kind::Drop | Kind::PiecePromotion | Kind::Pass
+            Kind::Takeover
+                | Kind::Jump
+                | Kind::Swap
+                | Kind::Drop
+                | Kind::PiecePromotion
+                | Kind::PieceDemotion
+                | Kind::Pass
         ));
         let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
-        // Prelude actions, kidnaps, piece promotions and passes are told
-        // apart by a gate-square code of 3.
-        let gate_sq = if self.is_prelude() || matches!(self.kind, Kind::Kidnap | Kind::PiecePromotion | Kind::Pass) {
+        // Prelude actions, kidnaps, piece promotions and demotions and
+        // passes are told apart by a gate-square code of 3.
+        let gate_sq = if self.is_prelude()
+            || matches!(self.kind, Kind::Kidnap | Kind::PiecePromotion | Kind::PieceDemotion | Kind::Pass)
+        {
             3
         } else if self.gate_sq == NONE {
             0
@@ -161,6 +183,7 @@ impl Move {
                 (3, 0) => Kind::Castling,
                 (0, _) => Kind::Pass,
                 (1, _) => Kind::PiecePromotion,
+                (2, _) => Kind::PieceDemotion,
                 _ => return None,
             };
             let wall = (v >> 21 & 127) as u8;
@@ -194,12 +217,13 @@ impl Move {
                     Kind::Castling => Kind::Kidnap,
                     Kind::Jump => Kind::PiecePromotion,
                     Kind::Swap if from == to => Kind::Pass,
+                    Kind::Swap => Kind::PieceDemotion,
                     _ => return None,
                 };
                 return Some(Move { from, to, kind, promo, gate, gate_sq: NONE, wall: NONE });
             }
         };
-        if kind == Kind::Drop && (gate == NONE || from != to || promo != NONE || gate_sq != NONE) {
+        if kind == Kind::Drop && (gate == NONE || from != to || gate_sq != NONE) {
             return None;
         }
         Some(Move { from, to, kind, promo, gate, gate_sq, wall: NONE })

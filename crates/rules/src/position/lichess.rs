@@ -105,7 +105,9 @@ impl State {
     pub(super) fn takes(&self, m: Move) -> bool {
         match m.kind {
             Kind::EnPassant => true,
-            Kind::Normal | Kind::Promotion => self.board[m.to as usize] != EMPTY,
+            Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion => {
+                self.board[m.to as usize] != EMPTY
+            }
             _ => false,
         }
     }

@@ -96,7 +96,18 @@ impl Position {
     fn san_body(&self, m: Move, legal: &[Move], disambiguate: bool) -> String {
         let d = &*self.def;
         let st = &self.state;
-        // A drop: the piece's letter, `@`, the square (`P@e4`).
+        // A drop: the piece's letter, `@`, the square (`P@e4`); a piece
+        // dropped promoted by its promoted letter (`R@a2`, Fairy-Stockfish).
+        if let Some(pt) = m.dropped_promoted() {
+            // Where two pieces in hand drop as the same promoted type
+            // (micro shogi's gold), the hand's piece is named instead:
+            // `+R@a1`.
+            let twin = legal.iter().any(|o| o.dropped_promoted() == Some(pt) && o.to == m.to && o.gate != m.gate);
+            if twin {
+                return self.move_text(m);
+            }
+            return format!("{}@{}", d.types[pt as usize].letter.to_ascii_uppercase(), square_name(d, m.to));
+        }
         if m.is_prelude() || m.dropped().is_some() {
             return self.move_text(m);
         }
@@ -251,6 +262,11 @@ fn file_char(file: u8) -> char {
 fn normalise(text: &str) -> String {
     let text = text.trim();
     let castling = text.starts_with("O-O") || text.starts_with("0-0");
+    // A leading `+` is a promoted drop's (`+R@a1`), never a check mark.
+    let (lead, text) = match text.strip_prefix('+') {
+        Some(rest) if rest.contains('@') => ("+", rest),
+        _ => ("", text),
+    };
     let mut depth = 0u32;
     // Takeover marks `(=g3)`: part of the move, in any order.
     let mut marks: Vec<String> = Vec::new();
@@ -287,7 +303,7 @@ fn normalise(text: &str) -> String {
         body.push('~');
         body.push_str(&m);
     }
-    body
+    format!("{lead}{body}")
 }
 
 /// The rest of `s` after a square name (files `a`..`l`, ranks `1`..`10`).

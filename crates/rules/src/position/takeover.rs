@@ -103,7 +103,7 @@ impl State {
             } else if self.promotes(d, t, from, to) {
                 self.push_promotions(d, out, from, to);
             } else if d.shogi {
-                self.shogi_moves(d, t, from, to, out);
+                self.shogi_moves(d, t, from, to, true, out);
             } else {
                 self.push(d, out, Move::new(from, to, Kind::Normal));
             }
@@ -113,22 +113,40 @@ impl State {
     /// The moves of a piece of type `t` from `from` to `to` in a variant
     /// with shogi-style promotions or `immobilityIllegal`, as
     /// Fairy-Stockfish generates them: the plain move (unless the piece
-    /// could never move again from `to`, or must promote), and the
-    /// promotion if the piece promotes and `from` or `to` is in the
-    /// promotion region.
-    fn shogi_moves(&self, d: &VariantDef, t: u8, from: u8, to: u8, out: &mut Vec<Move>) {
+    /// could never move again from `to`, or must promote or demote), the
+    /// promotion if the piece promotes, and the demotion if it is promoted
+    /// and demotes (`pieceDemotion`), both when `from` or `to` is in the
+    /// promotion region (and under `piecePromotionOnCapture` only when
+    /// capturing).
+    /// `plain` is false where a pawn-style promotion is forced.
+    pub(super) fn shogi_moves(&self, d: &VariantDef, t: u8, from: u8, to: u8, plain: bool, out: &mut Vec<Move>) {
         let us = self.side as usize;
         let zone = d.promotion_zone[us];
         // A promotion barred by `promotionLimit` is not generated, and then
         // the plain move is not forced either.
-        let promoted = d.promoted_type[t as usize].filter(|&pt| self.may_promote_to(d, pt));
-        let in_zone = (zone >> from | zone >> to) & 1 != 0;
-        let forced = promoted.is_some() && d.mandatory_piece_promotion && in_zone;
-        if !forced && d.immobile[us][t as usize] >> to & 1 == 0 {
+        let mut promoted = d.promoted_type[t as usize].filter(|&pt| self.may_promote_to(d, pt));
+        let mut demoted = if d.piece_demotion && self.promoted >> from & 1 != 0 { self.origin_of(from) } else { None };
+        let from_zone = zone >> from & 1 != 0;
+        let to_zone = zone >> to & 1 != 0;
+        let capture = self.board[to as usize] != EMPTY;
+        let mut plain = plain;
+        if promoted.is_some() || demoted.is_some() {
+            if d.mandatory_piece_promotion {
+                plain &= (!from_zone && !to_zone) || (d.promotion_on_capture && !capture);
+            }
+            if (d.promotion_on_capture && !capture) || !(from_zone || to_zone) {
+                promoted = None;
+                demoted = None;
+            }
+        }
+        if plain && d.immobile[us][t as usize] >> to & 1 == 0 {
             self.push(d, out, Move::new(from, to, Kind::Normal));
         }
-        if let Some(pt) = promoted.filter(|_| in_zone) {
+        if let Some(pt) = promoted {
             self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PiecePromotion) });
+        }
+        if let Some(pt) = demoted {
+            self.push(d, out, Move { promo: pt, ..Move::new(from, to, Kind::PieceDemotion) });
         }
     }
 

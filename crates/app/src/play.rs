@@ -11,7 +11,7 @@
 
 use menagerie_notation::{MoveError, fen, parse_move_in, san, uci};
 use menagerie_pieces::Color;
-use menagerie_rules::{EndReason, GameResult, Outcome as DataOutcome};
+use menagerie_rules::{GameResult, Outcome as DataOutcome};
 use menagerie_variants::{AnyPosition, DrawReason, Game, Move, Outcome, WinReason};
 
 use crate::position::{PositionError, PositionRequest, Variants};
@@ -194,21 +194,7 @@ impl From<DataOutcome> for Ended {
             GameResult::BlackWins => ("0-1", "black"),
             GameResult::Draw => ("1/2-1/2", ""),
         };
-        let reason = match o.reason {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::Extinction => "extinction",
-            EndReason::Repetition => "repetition",
-            EndReason::MoveRule => "n_move_rule",
-            EndReason::Counting => "counting",
-            EndReason::Flag => "flag",
-            EndReason::Checks => "checks",
-            EndReason::Passes => "passes",
-            EndReason::Bikjang => "bikjang",
-            EndReason::Connect => "connect",
-            EndReason::FullBoard => "full_board",
-            EndReason::Castling => "castling",
-        };
+        let reason = o.reason.name();
         Ended { result, winner, reason, description: o.to_string() }
     }
 }

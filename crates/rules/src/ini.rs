@@ -1117,15 +1117,24 @@ impl Ctx<'_> {
         self.entries.get(key).map(|e| e.value.as_str())
     }
 
-    fn bool(&self, key: &str, target: &mut bool) -> Result<(), DefinitionError> {
-        if let Some(v) = self.get(key) {
-            *target = match v {
-                "true" => true,
-                "false" => false,
-                _ => return Err(self.invalid(key, "expected true or false")),
-            };
+    /// Sets `target` to the value of the choice `key` names, if it is set.
+    fn choice<T: Copy>(&self, key: &str, choices: &[(&str, T)], target: &mut T) -> Result<(), DefinitionError> {
+        let Some(v) = self.get(key) else { return Ok(()) };
+        match choices.iter().find(|(name, _)| *name == v) {
+            Some(&(_, value)) => {
+                *target = value;
+                Ok(())
+            }
+            None => {
+                let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+                let (last, rest) = names.split_last().map_or(("", &[][..]), |(l, r)| (*l, r));
+                Err(self.invalid(key, format!("expected {} or {last}", rest.join(", "))))
+            }
         }
-        Ok(())
+    }
+
+    fn bool(&self, key: &str, target: &mut bool) -> Result<(), DefinitionError> {
+        self.choice(key, &[("true", true), ("false", false)], target)
     }
 
     fn int(&self, key: &str, target: &mut u32) -> Result<(), DefinitionError> {
@@ -1163,16 +1172,9 @@ impl Ctx<'_> {
     }
 
     fn value(&self, key: &str, target: &mut GameValue) -> Result<(), DefinitionError> {
-        if let Some(v) = self.get(key) {
-            *target = match v {
-                "win" => GameValue::Win,
-                "loss" => GameValue::Loss,
-                "draw" => GameValue::Draw,
-                "none" => GameValue::None,
-                _ => return Err(self.invalid(key, "expected win, loss, draw or none")),
-            };
-        }
-        Ok(())
+        let values =
+            [("win", GameValue::Win), ("loss", GameValue::Loss), ("draw", GameValue::Draw), ("none", GameValue::None)];
+        self.choice(key, &values, target)
     }
 
     /// `key` for both colours, then `keyWhite` and `keyBlack` for one.
@@ -1344,12 +1346,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
 
     // Board size.
-    if let Some(r) = ctx.rank("maxRank")? {
-        c.max_rank = r;
-    }
-    if let Some(f) = ctx.file("maxFile")? {
-        c.max_file = f;
-    }
+    c.max_rank = ctx.rank("maxRank")?.unwrap_or(c.max_rank);
+    c.max_file = ctx.file("maxFile")?.unwrap_or(c.max_file);
 
     // Pieces, in Fairy-Stockfish's order.
     let mut piece_keys: Vec<(u8, String, Option<&'static str>)> =
@@ -1436,9 +1434,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
             c.double_step_region[color] = bb;
         }
     }
-    if let Some(s) = ctx.piece_set("castlingRookPiece", &c)? {
-        c.castling_rook_pieces = [s, s];
-    }
+    c.castling_rook_pieces = ctx.piece_set("castlingRookPiece", &c)?.map_or(c.castling_rook_pieces, |s| [s, s]);
 
     ctx.bool("chess960", &mut c.chess960)?;
     if let Some(f) = ctx.get("startFen") {
@@ -1446,15 +1442,9 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     }
     ctx.region("promotionRegionWhite", &mut c.promotion_region[0])?;
     ctx.region("promotionRegionBlack", &mut c.promotion_region[1])?;
-    if let Some(s) = ctx.piece_set("promotionPieceTypes", &c)? {
-        c.promotion_piece_types = [s, s];
-    }
-    if let Some(s) = ctx.piece_set("promotionPieceTypesWhite", &c)? {
-        c.promotion_piece_types[0] = s;
-    }
-    if let Some(s) = ctx.piece_set("promotionPieceTypesBlack", &c)? {
-        c.promotion_piece_types[1] = s;
-    }
+    c.promotion_piece_types = ctx.piece_set("promotionPieceTypes", &c)?.map_or(c.promotion_piece_types, |s| [s, s]);
+    c.promotion_piece_types[0] = ctx.piece_set("promotionPieceTypesWhite", &c)?.unwrap_or(c.promotion_piece_types[0]);
+    c.promotion_piece_types[1] = ctx.piece_set("promotionPieceTypesBlack", &c)?.unwrap_or(c.promotion_piece_types[1]);
     ctx.bool("mandatoryPawnPromotion", &mut c.mandatory_pawn_promotion)?;
     if let Some(v) = ctx.get("promotionLimit") {
         // Entries replace the parent's for their types, as Fairy-Stockfish
@@ -1487,42 +1477,18 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.region("enPassantRegionWhite", &mut c.en_passant_region[0])?;
     ctx.region("enPassantRegionBlack", &mut c.en_passant_region[1])?;
     ctx.bool("castling", &mut c.castling)?;
-    if let Some(f) = ctx.file("castlingKingsideFile")? {
-        c.castling_kingside_file = f;
-    }
-    if let Some(f) = ctx.file("castlingQueensideFile")? {
-        c.castling_queenside_file = f;
-    }
-    if let Some(r) = ctx.rank("castlingRank")? {
-        c.castling_rank = r;
-    }
-    if let Some(f) = ctx.file("castlingKingFile")? {
-        c.castling_king_file = f;
-    }
-    if let Some(p) = ctx.piece("castlingKingPiece", &c)? {
-        c.castling_king_piece = [p, p];
-    }
-    if let Some(p) = ctx.piece("castlingKingPieceWhite", &c)? {
-        c.castling_king_piece[0] = p;
-    }
-    if let Some(p) = ctx.piece("castlingKingPieceBlack", &c)? {
-        c.castling_king_piece[1] = p;
-    }
-    if let Some(f) = ctx.file("castlingRookKingsideFile")? {
-        c.castling_rook_kingside_file = f;
-    }
-    if let Some(f) = ctx.file("castlingRookQueensideFile")? {
-        c.castling_rook_queenside_file = f;
-    }
-    if let Some(s) = ctx.piece_set("castlingRookPieces", &c)? {
-        c.castling_rook_pieces = [s, s];
-    }
-    if let Some(s) = ctx.piece_set("castlingRookPiecesWhite", &c)? {
-        c.castling_rook_pieces[0] = s;
-    }
-    if let Some(s) = ctx.piece_set("castlingRookPiecesBlack", &c)? {
-        c.castling_rook_pieces[1] = s;
-    }
+    c.castling_kingside_file = ctx.file("castlingKingsideFile")?.unwrap_or(c.castling_kingside_file);
+    c.castling_queenside_file = ctx.file("castlingQueensideFile")?.unwrap_or(c.castling_queenside_file);
+    c.castling_rank = ctx.rank("castlingRank")?.unwrap_or(c.castling_rank);
+    c.castling_king_file = ctx.file("castlingKingFile")?.unwrap_or(c.castling_king_file);
+    c.castling_king_piece = ctx.piece("castlingKingPiece", &c)?.map_or(c.castling_king_piece, |p| [p, p]);
+    c.castling_king_piece[0] = ctx.piece("castlingKingPieceWhite", &c)?.unwrap_or(c.castling_king_piece[0]);
+    c.castling_king_piece[1] = ctx.piece("castlingKingPieceBlack", &c)?.unwrap_or(c.castling_king_piece[1]);
+    c.castling_rook_kingside_file = ctx.file("castlingRookKingsideFile")?.unwrap_or(c.castling_rook_kingside_file);
+    c.castling_rook_queenside_file = ctx.file("castlingRookQueensideFile")?.unwrap_or(c.castling_rook_queenside_file);
+    c.castling_rook_pieces = ctx.piece_set("castlingRookPieces", &c)?.map_or(c.castling_rook_pieces, |s| [s, s]);
+    c.castling_rook_pieces[0] = ctx.piece_set("castlingRookPiecesWhite", &c)?.unwrap_or(c.castling_rook_pieces[0]);
+    c.castling_rook_pieces[1] = ctx.piece_set("castlingRookPiecesBlack", &c)?.unwrap_or(c.castling_rook_pieces[1]);
     ctx.bool("gating", &mut c.gating)?;
     ctx.bool("seirawanGating", &mut c.seirawan_gating)?;
     ctx.bool("pioneerGating", &mut c.pioneer_gating)?;
@@ -1533,25 +1499,13 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
         c.kidnapper = Some(p);
     }
     ctx.bool("kidnapOneStep", &mut c.kidnap_one_step)?;
-    if let Some(v) = ctx.leaps("leapTakeovers", &c)? {
-        c.leap_takeovers = v;
-    }
-    if let Some(v) = ctx.leaps("enabledLeapTakeovers", &c)? {
-        c.enabled_leap_takeovers = v;
-    }
-    if let Some(s) = ctx.piece_set("enabledJumpTakeovers", &c)? {
-        c.enabled_jump_takeovers = s;
-    }
-    if let Some(s) = ctx.piece_set("takeoverEnablers", &c)? {
-        c.takeover_enablers = s;
-    }
+    c.leap_takeovers = ctx.leaps("leapTakeovers", &c)?.unwrap_or(c.leap_takeovers);
+    c.enabled_leap_takeovers = ctx.leaps("enabledLeapTakeovers", &c)?.unwrap_or(c.enabled_leap_takeovers);
+    c.enabled_jump_takeovers = ctx.piece_set("enabledJumpTakeovers", &c)?.unwrap_or(c.enabled_jump_takeovers);
+    c.takeover_enablers = ctx.piece_set("takeoverEnablers", &c)?.unwrap_or(c.takeover_enablers);
     ctx.bool("swaps", &mut c.swaps)?;
-    if let Some(v) = ctx.pairs("swapExcept", &c)? {
-        c.swap_except = v;
-    }
-    if let Some(s) = ctx.piece_set("promotingPieces", &c)? {
-        c.promoting_pieces = s;
-    }
+    c.swap_except = ctx.pairs("swapExcept", &c)?.unwrap_or(c.swap_except);
+    c.promoting_pieces = ctx.piece_set("promotingPieces", &c)?.unwrap_or(c.promoting_pieces);
     ctx.bool("extinctionTogether", &mut c.extinction_together)?;
 
     // Flag wins, in Fairy-Stockfish's order (the older `whiteFlag` and
@@ -1585,9 +1539,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     for (i, key) in ["connectHorizontal", "connectVertical", "connectDiagonal"].iter().enumerate() {
         ctx.bool(key, &mut c.connect_directions[i])?;
     }
-    if let Some(s) = ctx.piece_set("connectPieceTypes", &c)? {
-        c.connect_piece_types = s;
-    }
+    c.connect_piece_types = ctx.piece_set("connectPieceTypes", &c)?.unwrap_or(c.connect_piece_types);
     ctx.region("connectRegion1White", &mut c.connect_region[0][0])?;
     ctx.region("connectRegion2White", &mut c.connect_region[0][1])?;
     ctx.region("connectRegion1Black", &mut c.connect_region[1][0])?;
@@ -1602,17 +1554,16 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("shatarMateRule", &mut c.shatar_mate_rule)?;
 
     // Walls.
-    if let Some(v) = ctx.get("wallingRule") {
-        c.walling_rule = match v {
-            "none" => WallingRule::None,
-            "arrow" => WallingRule::Arrow,
-            "duck" => WallingRule::Duck,
-            "edge" => WallingRule::Edge,
-            "past" => WallingRule::Past,
-            "static" => WallingRule::Static,
-            _ => return Err(ctx.invalid("wallingRule", "expected none, arrow, duck, edge, past or static")),
-        };
-    }
+    use WallingRule as W;
+    let walls = [
+        ("none", W::None),
+        ("arrow", W::Arrow),
+        ("duck", W::Duck),
+        ("edge", W::Edge),
+        ("past", W::Past),
+        ("static", W::Static),
+    ];
+    ctx.choice("wallingRule", &walls, &mut c.walling_rule)?;
     ctx.region("wallingRegionWhite", &mut c.walling_region[0])?;
     ctx.region("wallingRegionBlack", &mut c.walling_region[1])?;
     ctx.region("wallingRegion", &mut c.walling_region[0])?;
@@ -1639,21 +1590,17 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.int("dropNoDoubledCount", &mut c.drop_no_doubled_count)?;
 
     // Enclosing drops and flips (reversi, ataxx, connect four).
-    let enclosing = |key: &str, target: &mut EnclosingRule| -> Result<(), DefinitionError> {
-        if let Some(v) = ctx.get(key) {
-            *target = match v {
-                "none" => EnclosingRule::None,
-                "reversi" => EnclosingRule::Reversi,
-                "ataxx" => EnclosingRule::Ataxx,
-                "quadwrangle" => EnclosingRule::Quadwrangle,
-                "snort" => EnclosingRule::Snort,
-                "anyside" => EnclosingRule::Anyside,
-                "top" => EnclosingRule::Top,
-                _ => return Err(ctx.invalid(key, "expected none, reversi, ataxx, quadwrangle, snort, anyside or top")),
-            };
-        }
-        Ok(())
-    };
+    use EnclosingRule as E;
+    let enclosing_rules = [
+        ("none", E::None),
+        ("reversi", E::Reversi),
+        ("ataxx", E::Ataxx),
+        ("quadwrangle", E::Quadwrangle),
+        ("snort", E::Snort),
+        ("anyside", E::Anyside),
+        ("top", E::Top),
+    ];
+    let enclosing = |key: &str, target: &mut EnclosingRule| ctx.choice(key, &enclosing_rules, target);
     let mut on_top = false;
     ctx.bool("dropOnTop", &mut on_top)?;
     if on_top {
@@ -1685,17 +1632,11 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("mustCapture", &mut c.must_capture)?;
     ctx.bool("stalematePieceCount", &mut c.stalemate_piece_count)?;
     ctx.bool("blastOnCapture", &mut c.blast_on_capture)?;
-    if let Some(s) = ctx.piece_set("blastImmuneTypes", &c)? {
-        c.blast_immune_types = s;
-    }
+    c.blast_immune_types = ctx.piece_set("blastImmuneTypes", &c)?.unwrap_or(c.blast_immune_types);
     ctx.bool("extinctionPseudoRoyal", &mut c.extinction_pseudo_royal)?;
     ctx.bool("dupleCheck", &mut c.duple_check)?;
-    if let Some(s) = ctx.piece_set("mutuallyImmuneTypes", &c)? {
-        c.mutually_immune_types = s;
-    }
-    if let Some(s) = ctx.piece_set("petrifyOnCaptureTypes", &c)? {
-        c.petrify_types = s;
-    }
+    c.mutually_immune_types = ctx.piece_set("mutuallyImmuneTypes", &c)?.unwrap_or(c.mutually_immune_types);
+    c.petrify_types = ctx.piece_set("petrifyOnCaptureTypes", &c)?.unwrap_or(c.petrify_types);
     ctx.bool("petrifyBlastPieces", &mut c.petrify_blast)?;
 
     // Shogi-style promotions.
@@ -1735,22 +1676,16 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("makpongRule", &mut c.makpong)?;
     ctx.bool_per_colour("passOnStalemate", &mut c.pass_on_stalemate)?;
     ctx.bool("bikjangRule", &mut c.bikjang)?;
-    if let Some(v) = ctx.get("materialCounting") {
-        c.material_counting = match v {
-            "janggi" => MaterialCounting::Janggi,
-            "unweighted" => MaterialCounting::Unweighted,
-            "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
-            "blackdrawodds" => MaterialCounting::BlackDrawOdds,
-            "none" => MaterialCounting::None,
-            _ => {
-                return Err(ctx
-                    .invalid("materialCounting", "expected janggi, unweighted, whitedrawodds, blackdrawodds or none"));
-            }
-        };
-    }
-    if let Some(r) = ctx.rank("soldierPromotionRank")? {
-        c.soldier_promotion_rank = r;
-    }
+    use MaterialCounting as M;
+    let countings = [
+        ("janggi", M::Janggi),
+        ("unweighted", M::Unweighted),
+        ("whitedrawodds", M::WhiteDrawOdds),
+        ("blackdrawodds", M::BlackDrawOdds),
+        ("none", M::None),
+    ];
+    ctx.choice("materialCounting", &countings, &mut c.material_counting)?;
+    c.soldier_promotion_rank = ctx.rank("soldierPromotionRank")?.unwrap_or(c.soldier_promotion_rank);
 
     // Game end.
     let g = &mut c.game_end;
@@ -1775,14 +1710,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     let g_types = ctx.get("extinctionPieceTypes").map(str::to_string);
     ctx.int("extinctionPieceCount", &mut g.extinction_piece_count)?;
     ctx.int("extinctionOpponentPieceCount", &mut g.extinction_opponent_piece_count)?;
-    if let Some(v) = ctx.get("countingRule") {
-        g.counting_rule = match v {
-            "makruk" => CountingRule::Makruk,
-            "asean" => CountingRule::Asean,
-            "none" => CountingRule::None,
-            _ => return Err(ctx.invalid("countingRule", "expected makruk, asean or none")),
-        };
-    }
+    let countings = [("makruk", CountingRule::Makruk), ("asean", CountingRule::Asean), ("none", CountingRule::None)];
+    ctx.choice("countingRule", &countings, &mut g.counting_rule)?;
     if let Some(types) = g_types {
         let set = ctx.piece_set("extinctionPieceTypes", &c)?.unwrap_or(0);
         c.extinction_set = set;

@@ -173,6 +173,29 @@ pub enum EndReason {
     Connect,
 }
 
+impl EndReason {
+    /// The reason's identifier: `checkmate`, `stalemate`, `extinction`,
+    /// `repetition`, `n_move_rule`, `counting`, `flag`, `checks`, `passes`,
+    /// `bikjang`, `connect`, `full_board` or `castling`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::Extinction => "extinction",
+            EndReason::Repetition => "repetition",
+            EndReason::MoveRule => "n_move_rule",
+            EndReason::Counting => "counting",
+            EndReason::Flag => "flag",
+            EndReason::Checks => "checks",
+            EndReason::Passes => "passes",
+            EndReason::Bikjang => "bikjang",
+            EndReason::Connect => "connect",
+            EndReason::FullBoard => "full_board",
+            EndReason::Castling => "castling",
+        }
+    }
+}
+
 /// The result of an ended game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {

@@ -1052,32 +1052,40 @@ impl VariantDef {
     /// `dirs` (bits of [`DIRS`]): the square right behind the first piece.
     #[inline(always)]
     pub(crate) fn hops(&self, sq: u8, dirs: u8, occ: u128) -> u128 {
-        let rays = &self.dir_rays[sq as usize];
-        let mut a = 0u128;
-        let mut up = dirs & 0xF;
-        while up != 0 {
-            let ray = rays[up.trailing_zeros() as usize];
-            up &= up - 1;
-            let x = (ray & occ) | 1u128 << 127;
-            let b = x & x.wrapping_neg();
-            let beyond = ray & !(b ^ (b - 1));
-            a |= beyond & beyond.wrapping_neg();
-        }
-        let mut down = dirs >> 4;
-        while down != 0 {
-            let ray = rays[4 + down.trailing_zeros() as usize];
-            down &= down - 1;
-            let top = 127 - ((ray & occ) | 1).leading_zeros();
-            let beyond = ray & ((1u128 << top) - 1);
-            a |= (1u128 << 127).checked_shr(beyond.leading_zeros()).unwrap_or(0);
-        }
-        a
+        self.along_rays(
+            sq,
+            dirs,
+            occ,
+            |ray, b| {
+                let beyond = ray & !(b ^ (b - 1));
+                beyond & beyond.wrapping_neg()
+            },
+            |ray, top| {
+                let beyond = ray & ((1u128 << top) - 1);
+                (1u128 << 127).checked_shr(beyond.leading_zeros()).unwrap_or(0)
+            },
+        )
     }
 
     /// Squares reached from `sq` by sliding in the directions `dirs` (bits
     /// of [`DIRS`]) given the occupancy, blockers included.
     #[inline(always)]
     pub(crate) fn slides(&self, sq: u8, dirs: u8, occ: u128) -> u128 {
+        self.along_rays(sq, dirs, occ, |ray, b| ray & (b ^ (b - 1)), |ray, top| ray & (u128::MAX << top))
+    }
+
+    /// The union over the rays from `sq` in the directions `dirs` of what
+    /// `ascending(ray, first blocker bit)` and `descending(ray, first
+    /// blocker square)` make of each.
+    #[inline(always)]
+    fn along_rays(
+        &self,
+        sq: u8,
+        dirs: u8,
+        occ: u128,
+        ascending: impl Fn(u128, u128) -> u128,
+        descending: impl Fn(u128, u32) -> u128,
+    ) -> u128 {
         let rays = &self.dir_rays[sq as usize];
         let mut a = 0u128;
         let mut up = dirs & 0xF;
@@ -1086,16 +1094,14 @@ impl VariantDef {
             up &= up - 1;
             // Bit 127 is never a square: it stands for "no blocker".
             let x = (ray & occ) | 1u128 << 127;
-            let b = x & x.wrapping_neg();
-            a |= ray & (b ^ (b - 1));
+            a |= ascending(ray, x & x.wrapping_neg());
         }
         let mut down = dirs >> 4;
         while down != 0 {
             let ray = rays[4 + down.trailing_zeros() as usize];
             down &= down - 1;
             // Square 0 ends every descending line: a stand-in blocker is harmless.
-            let top = 127 - ((ray & occ) | 1).leading_zeros();
-            a |= ray & (u128::MAX << top);
+            a |= descending(ray, 127 - ((ray & occ) | 1).leading_zeros());
         }
         a
     }

@@ -134,29 +134,19 @@ impl State {
         let lowest = |line: &[u8], dir: (i32, i32), last: u8| {
             line.iter().copied().find(|&s| empty(s) && (s == last || Self::step(d, s, dir).is_some_and(|n| !empty(n))))
         };
+        // Each rank (slid in along `(1, 0)`) and each file (along `(0, 1)`).
+        let ranks = (0..d.ranks).map(|r| ((0..d.files).map(|f| d.sq(f, r)).collect::<Vec<u8>>(), (1, 0)));
+        let files = (0..d.files).map(|f| ((0..d.ranks).map(|r| d.sq(f, r)).collect(), (0, 1)));
         let mut b = 0u128;
-        for r in 0..d.ranks {
-            let line: Vec<u8> = (0..d.files).map(|f| d.sq(f, r)).collect();
-            let (west, east) = (line[0], line[line.len() - 1]);
-            // From the west edge: before the first occupied square.
-            if empty(west) {
-                b |= lowest(&line, (1, 0), east).map_or(0, bb);
+        for (line, (df, dr)) in ranks.chain(files) {
+            let (low, high) = (line[0], line[line.len() - 1]);
+            // From the low edge (west, south): before the first occupied square.
+            if empty(low) {
+                b |= lowest(&line, (df, dr), high).map_or(0, bb);
             }
-            // From the east edge, as Fairy-Stockfish finds it.
-            if empty(east) {
-                b |= lowest(&line, (-1, 0), west).map_or(0, bb);
-            }
-        }
-        for f in 0..d.files {
-            let line: Vec<u8> = (0..d.ranks).map(|r| d.sq(f, r)).collect();
-            let (south, north) = (line[0], line[line.len() - 1]);
-            // From the south edge: below the first occupied square.
-            if empty(south) {
-                b |= lowest(&line, (0, 1), north).map_or(0, bb);
-            }
-            // From the north edge, as Fairy-Stockfish finds it.
-            if empty(north) {
-                b |= lowest(&line, (0, -1), south).map_or(0, bb);
+            // From the high edge (east, north), as Fairy-Stockfish finds it.
+            if empty(high) {
+                b |= lowest(&line, (-df, -dr), low).map_or(0, bb);
             }
         }
         b

@@ -148,19 +148,9 @@ impl std::fmt::Display for Outcome {
     /// `checkmate, White wins`, `repetition, draw`, ...
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let reason = match self.reason {
-            EndReason::Checkmate => "checkmate",
-            EndReason::Stalemate => "stalemate",
-            EndReason::Extinction => "extinction",
-            EndReason::Repetition => "repetition",
             EndReason::MoveRule => "n-move rule",
-            EndReason::Counting => "counting",
-            EndReason::Flag => "flag",
-            EndReason::Checks => "checks",
-            EndReason::Passes => "passes",
-            EndReason::Bikjang => "bikjang",
-            EndReason::Connect => "connect",
             EndReason::FullBoard => "full board",
-            EndReason::Castling => "castling",
+            r => r.name(),
         };
         let result = match self.result {
             super::GameResult::WhiteWins => "White wins",

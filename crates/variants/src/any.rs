@@ -88,26 +88,56 @@ any_position! {
     Chess960 => Chess960,
 }
 
+/// Public methods of [`AnyPosition`] that call the concrete position's
+/// method of the same name and arguments.
+macro_rules! delegate {
+    ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(&self $(, $arg: $ty)*) -> $ret {
+            dispatch!(self, p => p.$name($($arg),*))
+        }
+    )*};
+}
+
 impl AnyPosition {
-    /// The position as plain data.
-    pub fn to_setup(&self) -> Setup {
-        dispatch!(self, p => p.to_setup())
-    }
-    /// Every legal move.
-    pub fn legal_moves(&self) -> MoveList {
-        dispatch!(self, p => p.legal_moves())
-    }
-    /// Legal captures, conversions and promotions (see [`Position::tactical_moves`]).
-    pub fn tactical_moves(&self) -> MoveList {
-        dispatch!(self, p => p.tactical_moves())
-    }
-    /// True if `m` captures, converts or promotes.
-    pub fn is_tactical(&self, m: Move) -> bool {
-        dispatch!(self, p => p.is_tactical(m))
-    }
-    /// Number of legal moves.
-    pub fn count_legal(&self) -> u64 {
-        dispatch!(self, p => p.count_legal())
+    delegate! {
+        /// The position as plain data.
+        fn to_setup(&self) -> Setup;
+        /// Every legal move.
+        fn legal_moves(&self) -> MoveList;
+        /// Legal captures, conversions and promotions (see [`Position::tactical_moves`]).
+        fn tactical_moves(&self) -> MoveList;
+        /// True if `m` captures, converts or promotes.
+        fn is_tactical(&self, m: Move) -> bool;
+        /// Number of legal moves.
+        fn count_legal(&self) -> u64;
+        /// Side to move.
+        fn side_to_move(&self) -> Color;
+        /// The piece on a square.
+        fn piece_at(&self, sq: Square) -> Option<Piece>;
+        /// True if `by` attacks `sq` (RULES.md §0: ordinary capturing moves
+        /// only, in the current position). For explaining illegal moves and
+        /// other callers outside the move generator.
+        fn is_attacked(&self, sq: Square, by: Color) -> bool;
+        /// True if the side to move is in check.
+        fn is_check(&self) -> bool;
+        /// True if the legal move `m` gives check (see [`Position::gives_check`]).
+        fn gives_check(&self, m: Move) -> bool;
+        /// Zobrist key.
+        fn hash(&self) -> u64;
+        /// Zobrist key computed from scratch.
+        fn compute_hash(&self) -> u64;
+        /// Halfmove clock.
+        fn halfmove_clock(&self) -> u32;
+        /// True when `side` alone cannot checkmate (see
+        /// [`Position::insufficient_material_for`]).
+        fn insufficient_material_for(&self, side: Color) -> bool;
+        /// True when neither side can mate (the draw rule).
+        fn insufficient_material(&self) -> bool;
+        /// Fullmove number (starts at 1, grows after Black's move).
+        fn fullmove_number(&self) -> u32;
+        /// Outcome from this position alone (see [`Game::outcome`] for repetition).
+        fn outcome(&self) -> Option<Outcome>;
     }
     /// Plays a legal move.
     pub fn play(&self, m: Move) -> Result<AnyPosition, IllegalMove> {
@@ -117,53 +147,10 @@ impl AnyPosition {
     pub fn play_unchecked(&self, m: Move) -> AnyPosition {
         rewrap!(self, p => p.play_unchecked(m))
     }
-    /// Side to move.
-    pub fn side_to_move(&self) -> Color {
-        dispatch!(self, p => p.side_to_move())
-    }
-    /// The piece on a square.
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        dispatch!(self, p => p.piece_at(sq))
-    }
-    /// True if `by` attacks `sq` (RULES.md §0: ordinary capturing moves
-    /// only, in the current position). For explaining illegal moves and
-    /// other callers outside the move generator.
-    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        dispatch!(self, p => p.is_attacked(sq, by))
-    }
-    /// True if the side to move is in check.
-    pub fn is_check(&self) -> bool {
-        dispatch!(self, p => p.is_check())
-    }
-    /// True if the legal move `m` gives check (see [`Position::gives_check`]).
-    pub fn gives_check(&self, m: Move) -> bool {
-        dispatch!(self, p => p.gives_check(m))
-    }
-    /// Zobrist key.
-    pub fn hash(&self) -> u64 {
-        dispatch!(self, p => p.hash())
-    }
-    /// Zobrist key computed from scratch.
-    pub fn compute_hash(&self) -> u64 {
-        dispatch!(self, p => p.compute_hash())
-    }
     /// The castling rook's square of each right held (see
     /// [`Position::castling_rook`]), in the order of [`crate::Castling::RIGHTS`].
     pub fn castling_rooks(&self) -> [Option<Square>; 4] {
         dispatch!(self, p => [0, 1, 2, 3].map(|i| p.castling_rook(i)))
-    }
-    /// Halfmove clock.
-    pub fn halfmove_clock(&self) -> u32 {
-        dispatch!(self, p => p.halfmove_clock())
-    }
-    /// True when `side` alone cannot checkmate (see
-    /// [`Position::insufficient_material_for`]).
-    pub fn insufficient_material_for(&self, side: Color) -> bool {
-        dispatch!(self, p => p.insufficient_material_for(side))
-    }
-    /// True when neither side can mate (the draw rule).
-    pub fn insufficient_material(&self) -> bool {
-        dispatch!(self, p => p.insufficient_material())
     }
     /// True if `m` takes or converts an enemy piece: a capture, en passant,
     /// or a takeover (SAN writes these with `x`).
@@ -173,14 +160,6 @@ impl AnyPosition {
             MoveKind::Normal => self.piece_at(m.from).zip(self.piece_at(m.to)).is_some_and(|(a, b)| a.color != b.color),
             _ => false,
         }
-    }
-    /// Fullmove number (starts at 1, grows after Black's move).
-    pub fn fullmove_number(&self) -> u32 {
-        dispatch!(self, p => p.fullmove_number())
-    }
-    /// Outcome from this position alone (see [`Game::outcome`] for repetition).
-    pub fn outcome(&self) -> Option<Outcome> {
-        dispatch!(self, p => p.outcome())
     }
     /// Leaf count at `depth`.
     pub fn perft(&self, depth: u32) -> u64 {

@@ -128,11 +128,7 @@ impl<V: Variant> Position<V> {
         danger: Danger<BitsOf<V>>,
     ) {
         let t = S::<V>::pieces();
-        let us = self.side;
-        let them = us.flip();
-        let own = self.by_color[us.idx()];
-        let enemy = self.by_color[them.idx()];
-        let occ = own | enemy;
+        let (us, _, own, enemy, occ) = self.sides();
         let convertible = enemy & !self.kind(PieceKind::King);
         let camels_rhinos = own & (self.kind(PieceKind::Camel) | self.kind(PieceKind::Rhino));
         let in_check = checkers.any();

@@ -238,11 +238,7 @@ impl<V: Variant> Position<V> {
         }
         type S<V> = <V as Variant>::Shape;
         let t = S::<V>::pieces();
-        let us = self.side;
-        let them = us.flip();
-        let own = self.by_color[us.idx()];
-        let enemy = self.by_color[them.idx()];
-        let occ = own | enemy;
+        let (us, them, own, enemy, occ) = self.sides();
         let empty = !occ & S::<V>::ALL;
         let ksq = self.king(us);
         let checkers = self.attackers_to(ksq, occ, them);

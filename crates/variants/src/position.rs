@@ -131,6 +131,13 @@ impl<V: Variant> Position<V> {
     pub fn color(&self, color: Color) -> BitsOf<V> {
         self.by_color[color.idx()]
     }
+    /// The side to move, its opponent, their pieces and the occupied squares.
+    #[inline(always)]
+    pub(crate) fn sides(&self) -> (Color, Color, BitsOf<V>, BitsOf<V>, BitsOf<V>) {
+        let us = self.side;
+        let (own, enemy) = (self.by_color[us.idx()], self.by_color[us.flip().idx()]);
+        (us, us.flip(), own, enemy, own | enemy)
+    }
     /// Squares holding `piece`.
     #[inline(always)]
     pub fn pieces(&self, piece: Piece) -> BitsOf<V> {

@@ -124,7 +124,7 @@ fn start_of(game: &CompiledGame) -> Vec<(Square, Piece)> {
 }
 
 macro_rules! compiled {
-    ($(#[$doc:meta])* $ty:ident, $shape:ty, $game:path) => {
+    ($($(#[$doc:meta])* $ty:ident: $shape:ty = $game:path;)*) => {$(
         $(#[$doc])*
         #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
         pub struct $ty;
@@ -150,53 +150,37 @@ macro_rules! compiled {
                 start_of(&$game)
             }
         }
-    };
+    )*};
 }
 
-compiled!(
+compiled! {
     /// Orthodox chess (`chess`).
-    Chess, Board8x8, games::CHESS
-);
-compiled!(
+    Chess: Board8x8 = games::CHESS;
     /// Chess960 (Fischer Random Chess, `chess960`): orthodox rules with the
     /// pieces of the back rank shuffled (bishops on opposite colours, the king
     /// between the rooks), Black mirroring White, and castling from any king
     /// and rook files ([`Variant::CHESS960`]). Without a FEN the start position
     /// is the orthodox array (Chess960 position #518); [`crate::chess960_start_fen`]
     /// gives any of the 960 start positions.
-    Chess960, Board8x8, games::CHESS960
-);
-compiled!(
+    Chess960: Board8x8 = games::CHESS960;
     /// Alpaca Chess with one Alpaca per side (`alpaca`).
-    Alpaca, Board8x8, games::ALPACA
-);
-compiled!(
+    Alpaca: Board8x8 = games::ALPACA;
     /// Alpaca Chess with two Alpacas per side (`alpaca2`).
-    Alpaca2, Board8x8, games::ALPACA2
-);
-compiled!(
+    Alpaca2: Board8x8 = games::ALPACA2;
     /// Alpaca Chess where Black must gate on White's file (`alpaca-samefile`).
-    AlpacaSameFile, Board8x8, games::ALPACA_SAMEFILE
-);
-compiled!(
+    AlpacaSameFile: Board8x8 = games::ALPACA_SAMEFILE;
     /// Alseid Chess: one Alseid per side through Pioneer gating (`alseid`).
-    Alseid, Board8x8, games::ALSEID
-);
-compiled!(
+    Alseid: Board8x8 = games::ALSEID;
     /// Alseid Chess where only one-square Alseid moves kidnap (`alseid-weak`).
-    AlseidWeak, Board8x8, games::ALSEID_WEAK
-);
-compiled!(
+    AlseidWeak: Board8x8 = games::ALSEID_WEAK;
     /// Camel and Rhino Chess on 10x10 (`camel-rhino`, RULES.md §4).
-    CamelRhino, Board10x10, games::CAMEL_RHINO
-);
-compiled!(
+    CamelRhino: Board10x10 = games::CAMEL_RHINO;
     /// Camel and Rhino Chess movement only — no takeovers, swaps, wazir
     /// promotion or Camel/Rhino loss (`camel-rhino-plain`). A test-only rule
     /// set matching the Fairy-Stockfish definition used as an oracle; hidden
     /// from [`VariantId::ALL`].
-    CamelRhinoPlain, Board10x10, games::CAMEL_RHINO_PLAIN
-);
+    CamelRhinoPlain: Board10x10 = games::CAMEL_RHINO_PLAIN;
+}
 
 macro_rules! xboard {
     () => {

@@ -356,6 +356,39 @@ fn weights_override() -> &'static Override {
     })
 }
 
+/// The hand-picked values of the terms that are one weight each.
+const SCALAR_DEFAULTS: [(usize, i32); 29] = [
+    (PAWN_RANK_MG, 4),
+    (PAWN_CENTRAL_MG, 1),
+    (PAWN_RANK2_EG, 2),
+    (KING_RANK_MG, -14),
+    (KING_CENTRE_MG, 2),
+    (KING_CENTRE_EG, -4),
+    (KING_PRESSURE_SQ, -25),
+    (KING_PRESSURE_LIN, -3),
+    (SHIELD_MG, 12),
+    (BISHOP_PAIR_MG, 30),
+    (BISHOP_PAIR_EG, 50),
+    (ROOK_OPEN_MG, 25),
+    (ROOK_OPEN_EG, 10),
+    (ROOK_HALF_MG, 12),
+    (ROOK_HALF_EG, 6),
+    (DOUBLED_MG, -12),
+    (DOUBLED_EG, -20),
+    (ISOLATED_MG, -10),
+    (ISOLATED_EG, -14),
+    (LAST_CR_MG, -150),
+    (LAST_CR_EG, -150),
+    (TEMPO, 12),
+    (THREAT_PAWN_MG, 50),
+    (THREAT_PAWN_EG, 30),
+    (HANGING_MG, 35),
+    (HANGING_EG, 20),
+    (CONNECTED_MG, 2),
+    (CONNECTED_EG, 1),
+    (PASSED_KING_EG, 2),
+];
+
 impl Weights {
     /// The hand-picked weights for variant `V` (the evaluation before tuning).
     pub fn defaults<V: Variant>() -> Weights {
@@ -371,39 +404,13 @@ impl Weights {
             v[PST_CEN_MG + i] = -2;
             v[PST_CEN_EG + i] = -1;
         }
-        v[PAWN_RANK_MG] = 4;
-        v[PAWN_CENTRAL_MG] = 1;
-        v[PAWN_RANK2_EG] = 2;
-        v[KING_RANK_MG] = -14;
-        v[KING_CENTRE_MG] = 2;
-        v[KING_CENTRE_EG] = -4;
-        v[KING_PRESSURE_SQ] = -25;
-        v[KING_PRESSURE_LIN] = -3;
-        v[SHIELD_MG] = 12;
-        v[BISHOP_PAIR_MG] = 30;
-        v[BISHOP_PAIR_EG] = 50;
-        v[ROOK_OPEN_MG] = 25;
-        v[ROOK_OPEN_EG] = 10;
-        v[ROOK_HALF_MG] = 12;
-        v[ROOK_HALF_EG] = 6;
-        v[DOUBLED_MG] = -12;
-        v[DOUBLED_EG] = -20;
-        v[ISOLATED_MG] = -10;
-        v[ISOLATED_EG] = -14;
+        for (i, x) in SCALAR_DEFAULTS {
+            v[i] = x;
+        }
         if let Some(g) = V::GATING {
             v[RESERVE_MG] = g.piece.value() * 9 / 10;
             v[RESERVE_EG] = endgame_value(g.piece) * 9 / 10;
         }
-        v[LAST_CR_MG] = -150;
-        v[LAST_CR_EG] = -150;
-        v[TEMPO] = 12;
-        v[THREAT_PAWN_MG] = 50;
-        v[THREAT_PAWN_EG] = 30;
-        v[HANGING_MG] = 35;
-        v[HANGING_EG] = 20;
-        v[CONNECTED_MG] = 2;
-        v[CONNECTED_EG] = 1;
-        v[PASSED_KING_EG] = 2;
         for r in 0..RANKS {
             let r2 = (r * r) as i32;
             v[PASSED_MG + r] = r2 * 2;
@@ -649,6 +656,17 @@ pub struct EvalTables {
 /// The next [`EvalTables::id`].
 static NEXT_TABLES_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Twice the distance of `sq` from the centre of `V`'s board (twice, so
+/// that boards of even size work in integers): the larger of the file and
+/// rank distances plus half their sum.
+pub(crate) fn centre_distance<V: Variant>(sq: Square) -> i32 {
+    type S<V> = <V as Variant>::Shape;
+    let (files, ranks) = (S::<V>::FILES as i32, S::<V>::RANKS as i32);
+    let f = (2 * S::<V>::file_of(sq).0 as i32 - (files - 1)).abs();
+    let r = (2 * S::<V>::rank_of(sq).0 as i32 - (ranks - 1)).abs();
+    f.max(r) + (f + r) / 2
+}
+
 impl EvalTables {
     /// Builds the tables for variant `V` with its weights ([`Weights::for_variant`]).
     pub fn new<V: Variant>() -> EvalTables {
@@ -688,12 +706,7 @@ impl EvalTables {
         let n = S::<V>::SQUARES as usize;
         let mut pst = vec![[(0i32, 0i32); SQ]; 2 * K];
         let mut pst_features = vec![[[0i16; 3]; SQ]; 2 * K];
-        let centre = |sq: Square| -> i32 {
-            // Twice the distance from the centre, so even boards work in integers.
-            let f = (2 * S::<V>::file_of(sq).0 as i32 - (files - 1)).abs();
-            let r = (2 * S::<V>::rank_of(sq).0 as i32 - (ranks - 1)).abs();
-            f.max(r) + (f + r) / 2
-        };
+        let centre = centre_distance::<V>;
         for kind in PieceKind::ALL {
             if !V::has(kind) {
                 continue;
@@ -1515,12 +1528,7 @@ mod tests {
                 let ranks = S::<V>::RANKS as i32;
                 let n = S::<V>::SQUARES as usize;
                 let mut pst = vec![[(0i16, 0i16); 100]; 2 * KIND_COUNT];
-                let centre = |sq: Square| -> i32 {
-                    // Twice the distance from the centre, so even boards work in integers.
-                    let f = (2 * S::<V>::file_of(sq).0 as i32 - (files - 1)).abs();
-                    let r = (2 * S::<V>::rank_of(sq).0 as i32 - (ranks - 1)).abs();
-                    f.max(r) + (f + r) / 2
-                };
+                let centre = crate::eval::centre_distance::<V>;
                 for kind in PieceKind::ALL {
                     if !V::has(kind) {
                         continue;

@@ -4,6 +4,8 @@
 //! streaming multi-game reading, and strict errors naming game, line,
 //! move and token.
 
+mod common;
+
 use menagerie_notation::pgn::{self, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation};
 use menagerie_notation::{MoveError, fen, san, uci};
 use menagerie_testkit::Rng;
@@ -35,28 +37,8 @@ fn random_move(p: &AnyPosition, rng: &mut Rng) -> Option<Move> {
 
 /// A line of up to `plies` random moves from `p`, with random NAGs,
 /// comments and (while `depth` allows) nested variations.
-fn random_line(mut p: AnyPosition, plies: usize, depth: u32, rng: &mut Rng) -> Vec<PgnMove> {
-    let mut out = Vec::new();
-    for i in 0..plies {
-        let Some(m) = random_move(&p, rng) else { break };
-        let mut pm = PgnMove::new(m);
-        if rng.below(8) == 0 {
-            pm.nags.push(rng.below(20) as u8);
-        }
-        if rng.below(10) == 0 {
-            pm.comments.push(format!("comment {i}: a(b) and ; semicolon"));
-        }
-        if depth > 0 && rng.below(6) == 0 {
-            let alt = random_line(p, 1 + rng.below(5), depth - 1, rng);
-            if !alt.is_empty() {
-                let comments = if rng.below(3) == 0 { vec!["alternative".to_string()] } else { Vec::new() };
-                pm.variations.push(Variation { comments, moves: alt });
-            }
-        }
-        p = p.play_unchecked(m);
-        out.push(pm);
-    }
-    out
+fn random_line(p: AnyPosition, plies: usize, depth: u32, rng: &mut Rng) -> Vec<PgnMove> {
+    common::random_line(p, plies, depth, rng, &random_move, &|p, m| p.play_unchecked(m))
 }
 
 /// A random game of `variant`, optionally from a position some plies in.

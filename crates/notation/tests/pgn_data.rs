@@ -3,9 +3,11 @@
 //! writer and reader as the compiled variants, the `Variant`, `SetUp` and
 //! `FEN` tags, the caller's lookup of data variants, and errors.
 
+mod common;
+
 use menagerie_notation::MoveError;
 use menagerie_notation::pgn::{
-    self, AnyPgnGame, DataPgnGame, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions, Variation,
+    self, AnyPgnGame, DataPgnGame, GameResult, PgnErrorKind, PgnGame, PgnMove, PgnReader, ReadOptions,
 };
 use menagerie_rules::{Definitions, Move, Position, VariantDef};
 use menagerie_testkit::Rng;
@@ -31,31 +33,12 @@ fn builtin_lookup(name: Option<&str>) -> Option<Arc<VariantDef>> {
 }
 
 /// Up to `plies` random moves from `p` with NAGs, comments and variations.
-fn random_line(mut p: Position, plies: usize, depth: u32, rng: &mut Rng) -> Vec<PgnMove<Move>> {
-    let mut out = Vec::new();
-    for i in 0..plies {
+fn random_line(p: Position, plies: usize, depth: u32, rng: &mut Rng) -> Vec<PgnMove<Move>> {
+    let pick = |p: &Position, rng: &mut Rng| {
         let legal = p.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let m = legal[rng.below(legal.len())];
-        let mut pm = PgnMove::new(m);
-        if rng.below(8) == 0 {
-            pm.nags.push(rng.below(20) as u8);
-        }
-        if rng.below(10) == 0 {
-            pm.comments.push(format!("note {i}"));
-        }
-        if depth > 0 && rng.below(12) == 0 {
-            let moves = random_line(p.clone(), 3, depth - 1, rng);
-            if !moves.is_empty() {
-                pm.variations.push(Variation { comments: vec!["instead".into()], moves });
-            }
-        }
-        out.push(pm);
-        p = p.play(m);
-    }
-    out
+        (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
+    };
+    common::random_line(p, plies, depth, rng, &pick, &|p, m| p.play(m))
 }
 
 fn read_one(text: &str) -> DataPgnGame {

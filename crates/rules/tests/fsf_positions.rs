@@ -12,6 +12,8 @@
 //! from the variants file `MENAGERIE_FSF_VARIANTS_INI` names (loaded
 //! leniently, as the script's `--ini`).
 
+mod common;
+
 use menagerie_rules::{Definitions, GameResult, Position};
 
 const FLAGS_AND_CHECKS: &str = include_str!("../../../tests/perft/flags-checks-pyffish.txt");
@@ -127,265 +129,147 @@ fn check(text: &str) -> (usize, usize) {
     (positions, ends)
 }
 
-#[test]
-fn flag_wins_and_check_counting_play_as_fairy_stockfish() {
-    let (positions, ends) = check(FLAGS_AND_CHECKS);
-    assert!(positions >= 1000 && ends >= 8, "{positions} positions, {ends} game ends");
+/// One test per committed file: `name: FILE, positions >= P, ends >= E,
+/// names [...]` checks every position of FILE, which must hold at least P
+/// positions, E game ends and a line of each variant named.
+macro_rules! suites {
+    ($($(#[$doc:meta])* $name:ident: $file:ident, positions >= $p:literal, ends >= $e:literal, names [$($v:literal),*];)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            let (positions, ends) = check($file);
+            assert!(positions >= $p && ends >= $e, "{positions} positions, {ends} game ends");
+            let names: &[&str] = &[$($v),*];
+            for v in names {
+                assert!($file.lines().any(|l| l.starts_with(&format!("{v};"))), "{v}");
+            }
+        }
+    )*};
 }
 
-/// Crazyhouse, loop, chessgi and pocket knight: drops, pockets and promoted
-/// pieces (`~`) in the FENs, checkmates by drops.
-#[test]
-fn drops_play_as_fairy_stockfish() {
-    let (positions, ends) = check(DROPS);
-    assert!(positions >= 1000 && ends >= 4, "{positions} positions, {ends} game ends");
-    assert!(DROPS.contains('~') && DROPS.contains("P@"), "the file has promoted pieces and pawn drops");
+suites! {
+    /// King of the hill, racing kings; three-check, five-check.
+    flag_wins_and_check_counting_play_as_fairy_stockfish: FLAGS_AND_CHECKS, positions >= 1000, ends >= 8, names [];
+    /// Crazyhouse, loop, chessgi and pocket knight: drops, pockets and promoted
+    /// pieces (`~`) in the FENs, checkmates by drops.
+    drops_play_as_fairy_stockfish: DROPS, positions >= 1000, ends >= 4, names [];
+    /// Antichess and its relatives (forced captures, extinction and stalemate
+    /// wins), horde (White without a king) and atomic (blasts, pseudo-royal
+    /// kings).
+    lichess_variants_play_as_fairy_stockfish: LICHESS, positions >= 3000, ends >= 30,
+        names ["antichess", "giveaway", "suicide", "horde", "atomic"];
+    /// Promoted pieces, drops and promotions of the shogi family.
+    shogi_style_promotions_play_as_fairy_stockfish: SHOGI, positions >= 1000, ends >= 2, names [];
+    /// Fairy-Stockfish's built-in variants that the embedded `variants.ini`
+    /// defines by their Fairy-Stockfish names.
+    fairy_stockfish_builtins_by_name_play_as_fairy_stockfish: BUILTINS, positions >= 4000, ends >= 10,
+        names ["gardner", "losalamos", "extinction", "breakthrough", "dobutsu", "capahouse", "tencubed", "grand", "opulent"];
+    /// Minixiangqi, xiangqi and manchu: the palace and the river (mobility
+    /// regions), soldiers that step sideways across the river, horses and
+    /// elephants that can be blocked, cannons, the flying general, and
+    /// stalemate lost; janggi's three rule sets: cannons that neither jump
+    /// nor take cannons, palace diagonals, passes, bikjang.
+    the_xiangqi_and_janggi_families_play_as_fairy_stockfish: XIANGQI, positions >= 2500, ends >= 5,
+        names ["minixiangqi", "xiangqi", "manchu", "janggi", "janggitraditional", "janggicasual"];
+    /// Berolina, pawnsideways, pawnback, legan and wolf chess, and the
+    /// sections of `tests/variants/pawn-types.ini`: pieces other than the pawn
+    /// with initial moves, en passant captures (several en passant squares in
+    /// a FEN) and pawn promotions, the n-move rule's types, triple steps.
+    pawn_types_play_as_fairy_stockfish: PAWN_TYPES, positions >= 2500, ends >= 1,
+        names ["berolina", "pawnsideways", "pawnback", "legan", "wolf", "triplestep", "sergeants", "crabs"];
+    /// Connect wins (rows, squares, lines with gaps, chains between regions)
+    /// and forced drops: the sections of `tests/variants/connect.ini`.
+    connect_wins_play_as_fairy_stockfish: CONNECT, positions >= 4000, ends >= 100,
+        names ["noughts", "squares", "lines", "crossing"];
+    /// A royal king beside pseudo-royal pieces: coregal (every queen royal)
+    /// and the sections of `tests/variants/royals.ini`.
+    royal_kings_beside_pseudo_royal_pieces_play_as_fairy_stockfish: ROYALS, positions >= 1000, ends >= 3,
+        names ["coregal", "rajah", "dragons"];
+    /// Boards with walls (`*` in the FEN): gustav3, omicron, troitzky.
+    walls_play_as_fairy_stockfish: WALLS, positions >= 800, ends >= 3, names ["gustav3", "omicron", "troitzky"];
+    /// Walls placed by the moves (`wallingRule`): duck chess, isolation,
+    /// snailtrail, joust, amazons, and the sections of
+    /// `tests/variants/walling.ini` (arrows with castling, en passant and
+    /// promotions; static, past and edge walls beside a royal king; a duck in
+    /// atomic chess; `wallOrMove`).
+    walling_games_play_as_fairy_stockfish: WALLING, positions >= 800, ends >= 10,
+        names ["duck", "isolation", "isolation7x7", "snailtrail", "joust", "amazons", "arrowchess", "wallchess",
+            "trailchess", "duckatomic", "edgechess"];
+    /// Enclosing drops and flips: ataxx, reversi and othello (8x8, 10x10),
+    /// and the sections of `tests/variants/enclosing.ini` (connect four's
+    /// falling discs, discs slid in from any side, snort's drops, flips after
+    /// board moves and captures, full-board adjudication, reversi among walls).
+    enclosing_drops_and_flips_play_as_fairy_stockfish: ENCLOSING, positions >= 1400, ends >= 20,
+        names ["ataxx", "flipersi", "flipello", "flipello10", "discs6", "fall4", "slide4", "apart", "wrangle",
+            "crusaders", "walled8"];
+    /// Petrification and mutual immunity: petrified, atomar, and the
+    /// sections of `tests/variants/petrify.ini` (capturers turned to stone
+    /// beside a royal king, blasts that leave walls, immune queens and knights).
+    petrification_and_mutual_immunity_play_as_fairy_stockfish: PETRIFY, positions >= 1200, ends >= 10,
+        names ["petrified", "atomar", "stonechess", "stoneblast", "immunechess"];
+    /// Placement drops: placement chess and the sections of
+    /// `tests/variants/placement.ini` (bishops on both colours, castling rights
+    /// gained by dropping the king and rooks, pawns dropped undoubled).
+    placement_drops_play_as_fairy_stockfish: PLACEMENT, positions >= 700, ends >= 2,
+        names ["placement", "halfdrop", "rookdrop"];
+    /// Castling rules: castling that wins (and rights whose loss loses), and
+    /// castling that takes the opponent's right on the same side
+    /// (`tests/variants/castling.ini`).
+    castling_rules_play_as_fairy_stockfish: CASTLING, positions >= 250, ends >= 10,
+        names ["castlewin", "castlehalf", "oppcastle"];
+    /// Shatar: mates by knights alone lose for the mating side, mates after a
+    /// series of checks without a check by a knight, rook or bers draw, a bare
+    /// king draws.
+    shatar_plays_as_fairy_stockfish: SHATAR, positions >= 3000, ends >= 10, names ["shatar"];
+    /// Bughouse-style games (`twoBoards`: bughouse, koedem with `mustDropType`,
+    /// supply chess), started with pieces in hand as a partner would pass them.
+    two_board_games_play_as_fairy_stockfish: BUGHOUSE, positions >= 600, ends >= 1,
+        names ["bughouse", "koedem", "supply"];
+    /// Spartan chess: a lone king is royal, two may not both be left attacked
+    /// (`dupleCheck`); hoplites are pawns of another type promoting to kings
+    /// at most twice. (Without the duple check rule, 21 of these positions
+    /// list moves Fairy-Stockfish does not.)
+    spartan_chess_plays_as_fairy_stockfish: SPARTAN, positions >= 1600, ends >= 2, names ["spartan"];
+    /// Two-faced pieces: demotions (`pieceDemotion`), promotions only by
+    /// captures (`piecePromotionOnCapture`), drops on the promoted face
+    /// (`dropPromoted`), pawn types promoting shogi-style, forced captures
+    /// with shogi-style promotions; kyoto and micro shogi.
+    demotions_and_promoted_drops_play_as_fairy_stockfish: DEMOTION, positions >= 1600, ends >= 8,
+        names ["kyotoshogi", "micro"];
 }
 
-/// Antichess and its relatives (forced captures, extinction and stalemate
-/// wins), horde (White without a king) and atomic (blasts, pseudo-royal
-/// kings): `tests/perft/lichess-pyffish.txt`.
+/// The committed files hold the cases their tests are there for.
 #[test]
-fn lichess_variants_play_as_fairy_stockfish() {
-    let (positions, ends) = check(LICHESS);
-    assert!(positions >= 3000 && ends >= 30, "{positions} positions, {ends} game ends");
-    for v in ["antichess;", "giveaway;", "suicide;", "horde;", "atomic;"] {
-        assert!(LICHESS.contains(v), "{v}");
-    }
-}
-
-#[test]
-fn shogi_style_promotions_play_as_fairy_stockfish() {
-    let (positions, ends) = check(SHOGI);
-    assert!(positions >= 1000 && ends >= 2, "{positions} positions, {ends} game ends");
+fn the_files_hold_the_rules_they_test() {
+    let moves = |text: &'static str| text.lines().filter_map(|l| l.split(';').nth(2));
+    let fens = |text: &'static str| text.lines().filter(|l| !l.starts_with('#')).filter_map(|l| l.split(';').nth(1));
+    assert!(DROPS.contains('~') && DROPS.contains("P@"), "promoted pieces and pawn drops");
     assert!(SHOGI.contains("+P") && SHOGI.contains("P@") && SHOGI.contains("+;"), "promoted pieces, drops, promotions");
-}
-
-/// Fairy-Stockfish's built-in variants that the embedded `variants.ini`
-/// defines by their Fairy-Stockfish names (`gardner`, `losalamos`,
-/// `extinction`, `breakthrough`, `dobutsu`, `capahouse`, ...).
-#[test]
-fn fairy_stockfish_builtins_by_name_play_as_fairy_stockfish() {
-    let (positions, ends) = check(BUILTINS);
-    assert!(positions >= 4000 && ends >= 10, "{positions} positions, {ends} game ends");
-    for v in [
-        "gardner;",
-        "losalamos;",
-        "extinction;",
-        "breakthrough;",
-        "dobutsu;",
-        "capahouse;",
-        "tencubed;",
-        "grand;",
-        "opulent;",
-    ] {
-        assert!(BUILTINS.contains(v), "{v}");
-    }
-}
-
-/// Minixiangqi, xiangqi and manchu: the palace and the river (mobility
-/// regions), soldiers that step sideways across the river, horses and
-/// elephants that can be blocked, cannons, the flying general, and
-/// stalemate lost; janggi's three rule sets: cannons that neither jump
-/// nor take cannons, palace diagonals, passes, bikjang.
-#[test]
-fn the_xiangqi_and_janggi_families_play_as_fairy_stockfish() {
-    let (positions, ends) = check(XIANGQI);
-    assert!(positions >= 2500 && ends >= 5, "{positions} positions, {ends} game ends");
     assert!(XIANGQI.contains("e2e2;") && XIANGQI.contains("e9e9;"), "passes are played");
-    for v in ["minixiangqi;", "xiangqi;", "manchu;", "janggi;", "janggitraditional;", "janggicasual;"] {
-        assert!(XIANGQI.contains(v), "{v}");
-    }
-}
-
-/// Berolina, pawnsideways, pawnback, legan and wolf chess, and the
-/// sections of `tests/variants/pawn-types.ini`: pieces other than the pawn
-/// with initial moves, en passant captures (several en passant squares in
-/// a FEN) and pawn promotions, the n-move rule's types, triple steps.
-#[test]
-fn pawn_types_play_as_fairy_stockfish() {
-    let (positions, _) = check(PAWN_TYPES);
-    assert!(positions >= 2500, "{positions} positions");
-    for v in ["berolina;", "pawnsideways;", "pawnback;", "legan;", "wolf;", "triplestep;", "sergeants;", "crabs;"] {
-        assert!(PAWN_TYPES.contains(v), "{v}");
-    }
-    let two_ep_squares = PAWN_TYPES.lines().filter(|l| {
-        let fen = l.split(';').nth(1).unwrap_or("");
+    let two_ep_squares = fens(PAWN_TYPES).filter(|fen| {
         fen.split_whitespace().nth(3).is_some_and(|ep| ep.chars().filter(|c| c.is_ascii_alphabetic()).count() == 2)
     });
     assert!(two_ep_squares.count() >= 20, "initial moves mark two squares");
-}
-
-/// Connect wins (rows, squares, lines with gaps, chains between regions)
-/// and forced drops: the sections of `tests/variants/connect.ini`.
-#[test]
-fn connect_wins_play_as_fairy_stockfish() {
-    let (positions, ends) = check(CONNECT);
-    assert!(positions >= 4000 && ends >= 100, "{positions} positions, {ends} game ends");
-    for v in ["noughts;", "squares;", "lines;", "crossing;"] {
-        assert!(CONNECT.contains(v), "{v}");
-    }
-}
-
-/// A royal king beside pseudo-royal pieces: coregal (every queen royal)
-/// and the sections of `tests/variants/royals.ini`.
-#[test]
-fn royal_kings_beside_pseudo_royal_pieces_play_as_fairy_stockfish() {
-    let (positions, ends) = check(ROYALS);
-    assert!(positions >= 1000 && ends >= 3, "{positions} positions, {ends} game ends");
-    for v in ["coregal;", "rajah;", "dragons;"] {
-        assert!(ROYALS.contains(v), "{v}");
-    }
-}
-
-/// Boards with walls (`*` in the FEN): gustav3, omicron, troitzky.
-#[test]
-fn walls_play_as_fairy_stockfish() {
-    let (positions, _) = check(WALLS);
-    assert!(positions >= 800, "{positions} positions");
-    for v in ["gustav3;", "omicron;", "troitzky;"] {
-        assert!(WALLS.contains(v), "{v}");
-    }
-    assert!(WALLS.lines().skip(1).all(|l| l.contains('*')), "every position has walls");
-}
-
-/// Walls placed by the moves (`wallingRule`): duck chess, isolation,
-/// snailtrail, joust, amazons, and the sections of
-/// `tests/variants/walling.ini` (arrows with castling, en passant and
-/// promotions; static, past and edge walls beside a royal king; a duck in
-/// atomic chess; `wallOrMove`).
-#[test]
-fn walling_games_play_as_fairy_stockfish() {
-    let (positions, ends) = check(WALLING);
-    assert!(positions >= 800 && ends >= 10, "{positions} positions, {ends} game ends");
-    for v in [
-        "duck;",
-        "isolation;",
-        "isolation7x7;",
-        "snailtrail;",
-        "joust;",
-        "amazons;",
-        "arrowchess;",
-        "wallchess;",
-        "trailchess;",
-        "duckatomic;",
-        "edgechess;",
-    ] {
-        assert!(WALLING.contains(v), "{v}");
-    }
-}
-
-/// Enclosing drops and flips: ataxx, reversi and othello (8x8, 10x10),
-/// and the sections of `tests/variants/enclosing.ini` (connect four's
-/// falling discs, discs slid in from any side, snort's drops, flips after
-/// board moves and captures, full-board adjudication, reversi among walls).
-#[test]
-fn enclosing_drops_and_flips_play_as_fairy_stockfish() {
-    let (positions, ends) = check(ENCLOSING);
-    assert!(positions >= 1400 && ends >= 20, "{positions} positions, {ends} game ends");
-    for v in [
-        "ataxx;",
-        "flipersi;",
-        "flipello;",
-        "flipello10;",
-        "discs6;",
-        "fall4;",
-        "slide4;",
-        "apart;",
-        "wrangle;",
-        "crusaders;",
-        "walled8;",
-    ] {
-        assert!(ENCLOSING.contains(v), "{v}");
-    }
-}
-
-/// Petrification and mutual immunity: petrified, atomar, and the
-/// sections of `tests/variants/petrify.ini` (capturers turned to stone
-/// beside a royal king, blasts that leave walls, immune queens and knights).
-#[test]
-fn petrification_and_mutual_immunity_play_as_fairy_stockfish() {
-    let (positions, ends) = check(PETRIFY);
-    assert!(positions >= 1200 && ends >= 10, "{positions} positions, {ends} game ends");
-    for v in ["petrified;", "atomar;", "stonechess;", "stoneblast;", "immunechess;"] {
-        assert!(PETRIFY.contains(v), "{v}");
-    }
-    assert!(PETRIFY.lines().filter(|l| l.contains('*')).count() >= 400, "petrified walls");
-}
-
-/// Placement drops: placement chess and the sections of
-/// `tests/variants/placement.ini` (bishops on both colours, castling rights
-/// gained by dropping the king and rooks, pawns dropped undoubled).
-#[test]
-fn placement_drops_play_as_fairy_stockfish() {
-    let (positions, _) = check(PLACEMENT);
-    assert!(positions >= 700, "{positions} positions");
-    for v in ["placement;", "halfdrop;", "rookdrop;"] {
-        assert!(PLACEMENT.contains(v), "{v}");
-    }
+    assert!(fens(WALLS).all(|fen| fen.contains('*')), "every position has walls");
+    assert!(fens(PETRIFY).filter(|fen| fen.contains('*')).count() >= 400, "petrified walls");
     // Castling rights gained by drops.
     assert!(PLACEMENT.lines().any(|l| l.starts_with("placement;") && l.contains(" w KQ")), "white castles");
-}
-
-/// Castling rules: castling that wins (and rights whose loss loses), and
-/// castling that takes the opponent's right on the same side
-/// (`tests/variants/castling.ini`).
-#[test]
-fn castling_rules_play_as_fairy_stockfish() {
-    let (positions, ends) = check(CASTLING);
-    assert!(positions >= 250 && ends >= 10, "{positions} positions, {ends} game ends");
-    for v in ["castlewin;", "castlehalf;", "oppcastle;"] {
-        assert!(CASTLING.contains(v), "{v}");
-    }
-}
-
-/// Shatar: mates by knights alone lose for the mating side, mates after a
-/// series of checks without a check by a knight, rook or bers draw, a bare
-/// king draws.
-#[test]
-fn shatar_plays_as_fairy_stockfish() {
-    let (positions, ends) = check(SHATAR);
-    assert!(positions >= 3000 && ends >= 10, "{positions} positions, {ends} game ends");
     for end in [";win;", ";loss;", ";draw;"] {
         assert!(SHATAR.contains(end), "{end}");
     }
-}
-
-/// Bughouse-style games (`twoBoards`: bughouse, koedem with `mustDropType`,
-/// supply chess), started with pieces in hand as a partner would pass them.
-#[test]
-fn two_board_games_play_as_fairy_stockfish() {
-    let (positions, ends) = check(BUGHOUSE);
-    assert!(positions >= 600 && ends >= 1, "{positions} positions, {ends} game ends");
     for variant in ["bughouse;", "koedem;", "supply;"] {
         let drops = BUGHOUSE.lines().filter(|l| l.starts_with(variant) && l.contains('@')).count();
         assert!(drops >= 5, "{variant} {drops} drops played");
     }
-}
-
-/// Spartan chess: a lone king is royal, two may not both be left attacked
-/// (`dupleCheck`); hoplites are pawns of another type promoting to kings
-/// at most twice. (Without the duple check rule, 21 of these positions
-/// list moves Fairy-Stockfish does not.)
-#[test]
-fn spartan_chess_plays_as_fairy_stockfish() {
-    let (positions, ends) = check(SPARTAN);
-    assert!(positions >= 1600 && ends >= 2, "{positions} positions, {ends} game ends");
-}
-
-/// Two-faced pieces: demotions (`pieceDemotion`), promotions only by
-/// captures (`piecePromotionOnCapture`), drops on the promoted face
-/// (`dropPromoted`), pawn types promoting shogi-style, forced captures
-/// with shogi-style promotions; kyoto and micro shogi.
-#[test]
-fn demotions_and_promoted_drops_play_as_fairy_stockfish() {
-    let (positions, ends) = check(DEMOTION);
-    assert!(positions >= 1600 && ends >= 8, "{positions} positions, {ends} game ends");
-    let promoted_drops = DEMOTION.lines().filter(|l| l.split(';').nth(2).is_some_and(|m| m.starts_with('+'))).count();
-    let demotions = DEMOTION.lines().filter(|l| l.split(';').nth(2).is_some_and(|m| m.ends_with('-'))).count();
+    let promoted_drops = moves(DEMOTION).filter(|m| m.starts_with('+')).count();
+    let demotions = moves(DEMOTION).filter(|m| m.ends_with('-')).count();
     assert!(promoted_drops >= 10 && demotions >= 50, "{promoted_drops} promoted drops, {demotions} demotions");
-    // Demotions and promoted drops pack into the hash table's 30 bits and
-    // back, and read back from their SAN.
+}
+
+/// Demotions and promoted drops pack into the hash table's 30 bits and
+/// back, and read back from their SAN.
+#[test]
+fn demotions_and_promoted_drops_pack_and_read_back() {
     let mut defs = Definitions::builtin();
     defs.load(DEMOTION_INI, "demotion.ini").expect("the demotion sections load");
     let (mut seen_demotion, mut seen_promoted_drop) = (false, false);
@@ -404,11 +288,7 @@ fn demotions_and_promoted_drops_play_as_fairy_stockfish() {
 
 #[test]
 fn a_larger_file_of_positions_when_given() {
-    let Some(path) = std::env::var_os("MENAGERIE_FSF_POSITIONS") else {
-        eprintln!("MENAGERIE_FSF_POSITIONS not set: skipped");
-        return;
-    };
-    let text = std::fs::read_to_string(&path).expect("MENAGERIE_FSF_POSITIONS names a readable file");
+    let Some(text) = common::file_named_by("MENAGERIE_FSF_POSITIONS") else { return };
     let (positions, ends) = check(&text);
     eprintln!("{positions} positions, {ends} game ends: equal");
 }

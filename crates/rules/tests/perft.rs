@@ -4,7 +4,8 @@
 //! (`tests/perft/flags-checks.epd`), and crazyhouse and its relatives
 //! (`tests/perft/drops.epd`: python-chess's crazyhouse suite and
 //! Fairy-Stockfish's counts), and lichess's antichess, horde and atomic
-//! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts).
+//! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts);
+//! deeper counts from start positions (`tests/perft/deep-starts.epd`).
 
 mod common;
 
@@ -16,6 +17,7 @@ const EPD: &str = concat!(
     include_str!("../../../tests/perft/drops.epd"),
     include_str!("../../../tests/perft/lichess.epd")
 );
+const DEEP_STARTS: &str = include_str!("../../../tests/perft/deep-starts.epd");
 
 struct Case {
     line: usize,
@@ -25,9 +27,9 @@ struct Case {
     count: u64,
 }
 
-fn cases() -> Vec<Case> {
+fn cases(epd: &str) -> Vec<Case> {
     let mut out = Vec::new();
-    for l in common::epd_lines(EPD) {
+    for l in common::epd_lines(epd) {
         assert!(!l.variant.is_empty(), "line {}: no ;variant", l.number);
         for (depth, count) in l.depths {
             out.push(Case { line: l.number, variant: l.variant.to_string(), fen: l.fen.to_string(), depth, count });
@@ -36,11 +38,11 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn run(filter: impl Fn(&Case) -> bool) {
+fn run(epd: &str, filter: impl Fn(&Case) -> bool) {
     let defs = Definitions::builtin();
     let mut failures = Vec::new();
     let mut ran = 0;
-    for c in cases().into_iter().filter(|c| filter(c)) {
+    for c in cases(epd).into_iter().filter(|c| filter(c)) {
         let def = defs.get(&c.variant).unwrap_or_else(|| panic!("line {}: unknown variant {}", c.line, c.variant));
         let pos = if c.fen == "startpos" {
             Position::start(def)
@@ -62,7 +64,7 @@ macro_rules! variant_test {
     ($name:ident, $variant:literal) => {
         #[test]
         fn $name() {
-            run(|c| c.variant == $variant);
+            run(EPD, |c| c.variant == $variant);
         }
     };
 }
@@ -99,7 +101,7 @@ variant_test!(nocheckatomic, "nocheckatomic");
 #[test]
 fn every_line_has_a_variant() {
     let defs = Definitions::builtin();
-    for c in cases() {
+    for c in cases(EPD).into_iter().chain(cases(DEEP_STARTS)) {
         assert!(defs.get(&c.variant).is_some(), "line {}: {}", c.line, c.variant);
     }
 }
@@ -108,24 +110,5 @@ fn every_line_has_a_variant() {
 /// (built from its public source with large boards) on the same depths.
 #[test]
 fn deeper_start_position_counts() {
-    let defs = Definitions::builtin();
-    for (name, depth, count) in [
-        ("makruk", 5, 6_223_994u64),
-        ("shatranj", 5, 1_164_248),
-        ("amazon", 5, 9_319_911),
-        ("nightrider", 5, 12_273_896),
-        ("grasshopper", 5, 19_157_556),
-        ("knightmate", 5, 3_249_033),
-        ("seirawan", 5, 27_639_803),
-        ("capablanca", 5, 28_741_319),
-        ("embassy", 5, 28_937_546),
-        ("janus", 5, 26_869_186),
-        ("chancellor", 5, 13_466_196),
-        ("courier", 5, 14_144_849),
-        ("shako", 4, 10_273_158),
-        ("crazyhouse", 5, 4_888_832),
-    ] {
-        let def = defs.get(name).expect("built-in variant");
-        assert_eq!(Position::start(def).perft(depth), count, "{name} D{depth}");
-    }
+    run(DEEP_STARTS, |_| true);
 }

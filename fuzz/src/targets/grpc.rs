@@ -371,26 +371,14 @@ async fn serve(svc: &AnalysisApi, rpc: usize, body: &[u8]) -> bool {
     }
 }
 
-/// Variant names, including near-misses.
-const VARIANT_NAMES: &[&str] = &[
-    "",
-    "chess",
-    "alpaca",
-    "alpaca2",
-    "alpaca-samefile",
-    "alseid",
-    "alseid-weak",
-    "camel-rhino",
-    "camel-rhino-plain",
-    "chess960",
-    "makruk",
-    "shako",
-    "seirawan",
-    "CHESS",
-    " chess",
-    "shogi",
-    "alpaca3",
-];
+/// Variant names: every compiled game, some defined as data, and near-misses.
+fn variant_names() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let compiled = menagerie_variants::VariantId::EVERY.iter().map(|v| v.name());
+        compiled.chain(["", "makruk", "shako", "seirawan", "CHESS", " chess", "shogi", "alpaca3"]).collect()
+    })
+}
 
 fn position(variant: &str, fen: &str, moves: &[&str]) -> Option<pb::Position> {
     Some(pb::Position {
@@ -605,7 +593,7 @@ fn mutate_position(p: &mut Option<pb::Position>, rng: &mut Rng, m: &Mutator) {
     let fens = fens();
     let p = p.get_or_insert_with(Default::default);
     match rng.below(8) {
-        0 => p.variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+        0 => p.variant = rng.pick(variant_names()).map_or("", |s| *s).into(),
         1 => mutate_text(&mut p.variant, rng, m, &[]),
         2 => {
             if let Some(f) = rng.pick(fens) {
@@ -705,7 +693,7 @@ pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>
             let i = rng.below(jobs.len());
             match rng.below(9) {
                 0 => mutate_text(&mut jobs[i].epd, rng, m, fens()),
-                1 => jobs[i].default_variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+                1 => jobs[i].default_variant = rng.pick(variant_names()).map_or("", |s| *s).into(),
                 2 => jobs[i].max_depth = n32(rng),
                 3 => jobs[i].threads = n32(rng),
                 4 => jobs[i].expected.push(pb::DepthCount { depth: n32(rng), nodes: number(rng) }),
@@ -737,7 +725,7 @@ pub fn mutate(data: &mut Vec<u8>, rng: &mut Rng, m: &Mutator, _others: &[Vec<u8>
             _ => mutate_position(&mut r.position, rng, m),
         },
         Req::Fen(r) => match rng.below(3) {
-            0 => r.variant = rng.pick(VARIANT_NAMES).map_or("", |s| *s).into(),
+            0 => r.variant = rng.pick(variant_names()).map_or("", |s| *s).into(),
             _ => mutate_text(&mut r.fen, rng, m, fens()),
         },
         Req::Replay(r) => mutate_position(&mut r.position, rng, m),

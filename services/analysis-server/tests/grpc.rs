@@ -251,6 +251,11 @@ async fn assert_work_stops(server: &TestServer) {
     assert!(burnt < 0.5, "the process burnt {burnt:.2} s of CPU in an idle second: the job kept running");
 }
 
+/// A PerftBatch job of one EPD line.
+fn epd_job(id: &str, epd: impl Into<String>) -> pb::PerftBatchRequest {
+    pb::PerftBatchRequest { id: id.into(), epd: epd.into(), ..Default::default() }
+}
+
 // ---------------------------------------------------------------- ListVariants
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -568,16 +573,8 @@ async fn perft_batch_verifies_each_job_and_survives_bad_ones() {
     let (_g, server, mut client) = started(Config { max_perft_depth: 5, ..config() }).await;
     let dc = |depth, nodes| pb::DepthCount { depth, nodes };
     let jobs = vec![
-        pb::PerftBatchRequest {
-            id: "start-epd".into(),
-            epd: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902".into(),
-            ..Default::default()
-        },
-        pb::PerftBatchRequest {
-            id: "kiwipete-wrong".into(),
-            epd: format!("{KIWIPETE} ;D1 48 ;D2 2040"),
-            ..Default::default()
-        },
+        epd_job("start-epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902"),
+        epd_job("kiwipete-wrong", format!("{KIWIPETE} ;D1 48 ;D2 2040")),
         pb::PerftBatchRequest { id: "bad-fen".into(), epd: "not/a/fen w - - 0 1 ;D1 20".into(), ..Default::default() },
         pb::PerftBatchRequest {
             id: "camel-rhino-epd".into(),
@@ -1199,29 +1196,21 @@ async fn reflection_serves_the_google_rpc_error_detail_descriptors() {
     assert!(!files.file_descriptor_proto.is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn reflection_lists_the_services_in_v1_and_v1alpha() {
-    let _g = shared().await;
-    let server = start(config()).await;
-    let channel = server.channel().await;
-    let want = ["menagerie.v1.AnalysisService", "grpc.health.v1.Health"];
-
-    {
-        use tonic_reflection::pb::v1::{
+/// Asks the reflection service of version `$v` (`v1`, `v1alpha`) on
+/// `$channel` for its services, which must include `$want`, and for the
+/// file defining the analysis service.
+macro_rules! check_reflection {
+    ($v:ident, $channel:expr, $want:expr) => {{
+        use tonic_reflection::pb::$v::{
             ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
             server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
         };
-        let mut client = ServerReflectionClient::new(channel.clone());
-        let reqs = vec![
-            ServerReflectionRequest {
-                host: String::new(),
-                message_request: Some(MessageRequest::ListServices(String::new())),
-            },
-            ServerReflectionRequest {
-                host: String::new(),
-                message_request: Some(MessageRequest::FileContainingSymbol("menagerie.v1.AnalysisService".into())),
-            },
-        ];
+        let mut client = ServerReflectionClient::new($channel);
+        let reqs = [
+            MessageRequest::ListServices(String::new()),
+            MessageRequest::FileContainingSymbol("menagerie.v1.AnalysisService".into()),
+        ]
+        .map(|r| ServerReflectionRequest { host: String::new(), message_request: Some(r) });
         let mut stream = client.server_reflection_info(tokio_stream::iter(reqs)).await.unwrap().into_inner();
         let Some(MessageResponse::ListServicesResponse(list)) =
             stream.message().await.unwrap().unwrap().message_response
@@ -1229,8 +1218,8 @@ async fn reflection_lists_the_services_in_v1_and_v1alpha() {
             panic!("not a service list")
         };
         let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
-        for w in want {
-            assert!(names.contains(&w), "v1 lists {names:?}");
+        for w in $want {
+            assert!(names.contains(&w), "{} lists {names:?}", stringify!($v));
         }
         let Some(MessageResponse::FileDescriptorResponse(files)) =
             stream.message().await.unwrap().unwrap().message_response
@@ -1238,28 +1227,17 @@ async fn reflection_lists_the_services_in_v1_and_v1alpha() {
             panic!("not a file descriptor")
         };
         assert!(!files.file_descriptor_proto.is_empty());
-    }
-    {
-        use tonic_reflection::pb::v1alpha::{
-            ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
-            server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
-        };
-        let mut client = ServerReflectionClient::new(channel);
-        let req = ServerReflectionRequest {
-            host: String::new(),
-            message_request: Some(MessageRequest::ListServices(String::new())),
-        };
-        let mut stream = client.server_reflection_info(tokio_stream::iter(vec![req])).await.unwrap().into_inner();
-        let Some(MessageResponse::ListServicesResponse(list)) =
-            stream.message().await.unwrap().unwrap().message_response
-        else {
-            panic!("not a service list")
-        };
-        let names: Vec<&str> = list.service.iter().map(|s| s.name.as_str()).collect();
-        for w in want {
-            assert!(names.contains(&w), "v1alpha lists {names:?}");
-        }
-    }
+    }};
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reflection_lists_the_services_in_v1_and_v1alpha() {
+    let _g = shared().await;
+    let server = start(config()).await;
+    let channel = server.channel().await;
+    let want = ["menagerie.v1.AnalysisService", "grpc.health.v1.Health"];
+    check_reflection!(v1, channel.clone(), want);
+    check_reflection!(v1alpha, channel, want);
 }
 
 // ---------------------------------------------------------------- The binary
@@ -2244,11 +2222,7 @@ async fn data_variant_batch_jobs_by_position_and_epd() {
             expected: vec![pb::DepthCount { depth: 2, nodes: 529 }, pb::DepthCount { depth: 3, nodes: 12_012 }],
             ..Default::default()
         },
-        pb::PerftBatchRequest {
-            id: "shatranj-epd".into(),
-            epd: "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1 ;D2 256 ;variant shatranj".into(),
-            ..Default::default()
-        },
+        epd_job("shatranj-epd", "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1 ;D2 256 ;variant shatranj"),
         pb::PerftBatchRequest {
             id: "default-variant".into(),
             epd: format!("{MAKRUK_START} ;D3 12012"),

@@ -5,13 +5,14 @@
 //! makes the request span part of the caller's trace, the search spans nest
 //! under the request span, and SIGTERM flushes what is buffered.
 
+mod common;
+
 use menagerie_api::pb::{self, analysis_service_client::AnalysisServiceClient};
 use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
 use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
 use opentelemetry_proto::tonic::common::v1::any_value::Value;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use tonic::{Request, Response, Status};
 
@@ -64,25 +65,9 @@ fn attribute(span: &Span, key: &str) -> Option<String> {
     })
 }
 
-/// Starts the server binary exporting to `otlp`; returns it and its address
-/// (read from its "listening" log line).
+/// Starts the server binary exporting to `otlp`; returns it and its address.
 fn start_server(otlp: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
-        .args(["--listen", "127.0.0.1:0", "--otlp-endpoint", otlp, "--log", "info"])
-        .env("NO_COLOR", "1")
-        .env_remove("OTEL_SERVICE_NAME")
-        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines.next().expect("server exited before listening").unwrap();
-        if let Some(rest) = line.split("addr=").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
+    let (child, addr, lines) = common::launch(&["--otlp-endpoint", otlp, "--log", "info"]);
     // Keep draining the log so that the server never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines {});
     (child, addr)

@@ -1,9 +1,28 @@
 //! The text data format: `<FEN> | <score> | <result>`.
 
+use menagerie_variants::VariantId;
 use std::fs::{File, OpenOptions};
 use std::io::BufWriter;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
+
+/// The game and the data files a tool reads (`--variant`, `--data`).
+#[derive(clap::Args, Debug)]
+pub struct DataArgs {
+    /// Variant of the positions (`chess`, `alpaca`, ...).
+    #[arg(long, default_value = "chess", value_parser = variant_arg)]
+    pub variant: VariantId,
+    /// Data files (`<FEN> | <score> | <result>` lines, as
+    /// `menagerie-datagen` writes them); repeatable.
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+}
+
+/// Reads a `--variant` argument: a compiled game's name, test-only games
+/// included.
+pub fn variant_arg(name: &str) -> Result<VariantId, String> {
+    VariantId::from_name_including_tests(name).ok_or_else(|| format!("unknown variant `{name}`"))
+}
 
 /// Opens the data file `path` for appending records (creating it if needed).
 pub fn append_to(path: &Path) -> std::io::Result<BufWriter<File>> {

@@ -2,7 +2,9 @@
 //! and results as coordinate strings and SAN.
 #![allow(dead_code)]
 
+use menagerie_notation::pgn::{PgnMove, Variation};
 use menagerie_notation::{fen, san, uci};
+use menagerie_testkit::Rng;
 use menagerie_variants::{AnyPosition, VariantId};
 use std::collections::BTreeSet;
 
@@ -54,4 +56,38 @@ pub fn san_of(v: VariantId, text: &str, mv: &str) -> String {
     let p = pos(v, text);
     let m = uci::parse(&p, mv).unwrap_or_else(|e| panic!("{mv} in {text}: {e}"));
     san::format(&p, m)
+}
+
+/// A line of up to `plies` moves from `p`, each chosen by `pick` (`None`
+/// ends the line) and played by `play`, with random NAGs, comments and,
+/// while `depth` allows, nested variations.
+pub fn random_line<P: Clone, M: Copy>(
+    mut p: P,
+    plies: usize,
+    depth: u32,
+    rng: &mut Rng,
+    pick: &impl Fn(&P, &mut Rng) -> Option<M>,
+    play: &impl Fn(&P, M) -> P,
+) -> Vec<PgnMove<M>> {
+    let mut out = Vec::new();
+    for i in 0..plies {
+        let Some(m) = pick(&p, rng) else { break };
+        let mut pm = PgnMove::new(m);
+        if rng.below(8) == 0 {
+            pm.nags.push(rng.below(20) as u8);
+        }
+        if rng.below(10) == 0 {
+            pm.comments.push(format!("comment {i}: a(b) and ; semicolon"));
+        }
+        if depth > 0 && rng.below(6) == 0 {
+            let alt = random_line(p.clone(), 1 + rng.below(5), depth - 1, rng, pick, play);
+            if !alt.is_empty() {
+                let comments = if rng.below(3) == 0 { vec!["alternative".to_string()] } else { Vec::new() };
+                pm.variations.push(Variation { comments, moves: alt });
+            }
+        }
+        p = play(&p, m);
+        out.push(pm);
+    }
+    out
 }

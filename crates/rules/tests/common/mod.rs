@@ -55,3 +55,14 @@ pub fn epd_lines(epd: &str) -> Vec<EpdLine<'_>> {
     }
     out
 }
+
+/// The text of the file the environment variable `var` names, or `None`
+/// (saying so on stderr) when it is unset: for the tests that check
+/// larger local files when given them.
+pub fn file_named_by(var: &str) -> Option<String> {
+    let Some(path) = std::env::var_os(var) else {
+        eprintln!("{var} not set: skipped");
+        return None;
+    };
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{var} names {path:?}, unreadable: {e}")))
+}

@@ -49,12 +49,15 @@ pub async fn client(addr: &str) -> AnalysisServiceClient<Channel> {
 }
 
 /// The `menagerie-server` binary started on a loopback port with `args`
-/// (JSON logs on stdout): the process, its address, and its stdout lines
-/// after the one announcing the address.
+/// (JSON logs on stdout; no OpenTelemetry settings from the environment):
+/// the process, its address, and its stdout lines after the one announcing
+/// the address.
 pub fn launch(args: &[&str]) -> (Child, String, Lines<BufReader<ChildStdout>>) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_menagerie-server"))
         .args(["--listen", "127.0.0.1:0", "--log-format", "json"])
         .args(args)
+        .env_remove("OTEL_SERVICE_NAME")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use menagerie_nnue_tools::data::{Record, append_to};
+use menagerie_nnue_tools::data::{Record, append_to, variant_arg};
 use menagerie_nnue_tools::rng::Rng;
 use menagerie_pieces::Color;
 use menagerie_search::{Engine, EngineOptions, Limits, Score};
@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 #[command(version, about)]
 struct Args {
     /// Variant (`chess`, `alpaca`, `alseid`, `camel-rhino`, `camel-rhino-plain`, ...).
-    #[arg(long, default_value = "chess")]
-    variant: String,
+    #[arg(long, default_value = "chess", value_parser = variant_arg)]
+    variant: VariantId,
     /// Nodes per move.
     #[arg(long, default_value_t = 5000)]
     nodes: u64,
@@ -158,8 +158,7 @@ fn play_game(engine: &mut Engine, mut game: Game, args: &Args, out: &mut impl Wr
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let variant = VariantId::from_name_including_tests(&args.variant)
-        .with_context(|| format!("unknown variant `{}`", args.variant))?;
+    let variant = args.variant;
     if args.games.is_none() && args.minutes.is_none() {
         bail!("give --games or --minutes");
     }

@@ -4,10 +4,9 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use menagerie_nnue_tools::data::{Record, append_to};
+use menagerie_nnue_tools::data::{DataArgs, Record, append_to};
 use menagerie_pieces::Color;
 use menagerie_tournament::engine::{Engine, EngineConfig, GoLimits, MATE};
-use menagerie_variants::VariantId;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -17,12 +16,8 @@ use std::time::{Duration, Instant};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Variant of the positions (`chess`, `alpaca`, ...).
-    #[arg(long, default_value = "chess")]
-    variant: String,
-    /// Input data files (as `menagerie-datagen` writes them).
-    #[arg(long, required = true)]
-    data: Vec<PathBuf>,
+    #[command(flatten)]
+    input: DataArgs,
     /// Output file (appended to).
     #[arg(long)]
     out: PathBuf,
@@ -49,15 +44,14 @@ struct Args {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let variant = VariantId::from_name_including_tests(&args.variant)
-        .with_context(|| format!("unknown variant `{}`", args.variant))?;
+    let variant = args.input.variant;
     let mut config = EngineConfig::uci(&args.engine);
     for o in &args.options {
         let Some((k, v)) = o.split_once('=') else { bail!("--option `{o}`: expected NAME=VALUE") };
         config.options.push((k.to_string(), v.to_string()));
     }
     if let Some(name) = &args.engine_variant {
-        config.variant_names.push((args.variant.clone(), name.clone()));
+        config.variant_names.push((variant.name().to_string(), name.clone()));
     }
     let mut engine = Engine::start(&config).with_context(|| format!("starting {}", args.engine.display()))?;
     let limits = GoLimits { nodes: Some(args.nodes), ..GoLimits::default() };
@@ -65,7 +59,7 @@ fn main() -> Result<()> {
     let mut out = append_to(&args.out).with_context(|| format!("opening {}", args.out.display()))?;
     let start = Instant::now();
     let (mut seen, mut written, mut skipped) = (0usize, 0usize, 0usize);
-    'files: for path in &args.data {
+    'files: for path in &args.input.data {
         let reader = BufReader::new(File::open(path).with_context(|| format!("opening {}", path.display()))?);
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("reading {}", path.display()))?;
@@ -84,7 +78,7 @@ fn main() -> Result<()> {
                 continue;
             };
             let pos = menagerie_notation::fen::parse(variant, &record.fen)
-                .with_context(|| format!("{}:{}: not a {} FEN", path.display(), i + 1, args.variant))?;
+                .with_context(|| format!("{}:{}: not a {} FEN", path.display(), i + 1, variant.name()))?;
             engine.new_game(&pos, &limits).context("new game")?;
             let thought = engine.think(&pos, &[], &limits, timeout).context("thinking")?;
             match thought.score {

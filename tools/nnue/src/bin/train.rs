@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use menagerie_nnue::{Network, active_features, feature_count};
-use menagerie_nnue_tools::data::Record;
+use menagerie_nnue_tools::data::{DataArgs, Record};
 use menagerie_nnue_tools::rng::Rng;
 use menagerie_nnue_tools::train::{Model, Sample, Settings, Trainer};
 use menagerie_pieces::Color;
@@ -17,12 +17,8 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// Variant the data belongs to.
-    #[arg(long, default_value = "chess")]
-    variant: String,
-    /// Data files (`<FEN> | <score> | <result>` lines); repeatable.
-    #[arg(long, required = true)]
-    data: Vec<PathBuf>,
+    #[command(flatten)]
+    input: DataArgs,
     /// The quantised network to write.
     #[arg(long)]
     out: PathBuf,
@@ -90,7 +86,7 @@ impl PositionVisitor for Inputs {
 fn read_samples(args: &Args, variant: VariantId, residual: bool) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let mut bad = 0usize;
-    for path in &args.data {
+    for path in &args.input.data {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -121,8 +117,7 @@ fn read_samples(args: &Args, variant: VariantId, residual: bool) -> Result<Vec<S
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let variant = VariantId::from_name_including_tests(&args.variant)
-        .with_context(|| format!("unknown variant `{}`", args.variant))?;
+    let variant = args.input.variant;
     let inputs = menagerie_variants::AnyPosition::start(variant).visit(Inputs);
     let mut model = match &args.resume {
         Some(path) => {

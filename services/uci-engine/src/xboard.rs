@@ -24,6 +24,33 @@
 //! ([`XBOARD_DATA_VARIANTS`]), the others it can follow described by
 //! `setup` and `piece` ([`describe_data_variant`]); game ends by the rules
 //! of [`Game::outcome`].
+//!
+//! XBoard's own drop, Asian and capture games among them are played with
+//! XBoard's conventions, which are Fairy-Stockfish's coordinate notation:
+//! - `crazyhouse`: the hands are XBoard's holdings, in `setboard` as the
+//!   FEN's pockets (`RNBQKBNR[Pp] w`, `[-]` for none, `Q~` a promoted
+//!   queen) and from the `holding [WHITE] [BLACK]` command (ICS mode; with
+//!   a trailing colour and piece, `holding [..] [..] BN`, that one piece is
+//!   added to the hand played); drops are `P@e4` both ways;
+//! - `shogi`: XBoard's 9x9 board, files `a`-`i` and ranks `1`-`9` from
+//!   Sente's side (Sente is White and moves first), promotion as the
+//!   suffix `+` (`b2h8+`), a deferral without suffix (XBoard's `=` is
+//!   read), drops `B@e5`, promoted pieces `+B` in the FEN;
+//! - `xiangqi`: XBoard's 9x10 board, ranks from 0 as on every ten-rank
+//!   board (XBoard's `h2e2` is Menagerie's `h3e3`); XBoard's FEN letters
+//!   `H` (horse) and `E` (elephant) are read as Menagerie's `N` and `B`;
+//! - `atomic`, `giveaway`, `losers`, `asean`: orthodox notation.
+//!
+//! Bughouse is XBoard's in ICS mode only and needs a partner's board;
+//! `suicide` is left out (XBoard keeps the castling rights of its start
+//! position, so it judges the engine's repetition claims false), and
+//! `berolina` (XBoard's legality test refuses the pawn's diagonal double
+//! step `a2c4`). Not tried: `3check` (XBoard 4.9's own FEN for it differs,
+//! and by its source it does not know the win, so with legality testing on
+//! it would judge the engine's win claim false). Xiangqi's repetitions end
+//! by Menagerie's rules (no chasing rule: a repetition draws unless it is
+//! perpetual check); XBoard judges a perpetual-check win claimed in a game
+//! with legality testing on by its own rules.
 
 use crate::session::{Session, send};
 use menagerie_app::{VariantDef, Variants};
@@ -189,7 +216,93 @@ fn result_line(game: &Game) -> Option<String> {
 /// legality, so it would refuse the moves of Fairy-Stockfish's fers on g6.
 /// Nor can Courier be described under its own name with the `fairy`
 /// parent: `variant courier` is XBoard's.
-const XBOARD_DATA_VARIANTS: [&str; 6] = ["capablanca", "janus", "shatranj", "makruk", "knightmate", "seirawan"];
+///
+/// XBoard's drop, Asian and capture games that Menagerie plays by the
+/// same rules are here too (see the module documentation for how they are
+/// written): `crazyhouse` (holdings as the FEN's pockets, drops `P@e4`),
+/// `shogi` (promotion suffix `+`, drops, `+B` in the FEN), `xiangqi`
+/// (ranks from 0, XBoard's FEN letters [`XBOARD_LETTERS`]), `atomic`,
+/// `giveaway`, `losers` and `asean`.
+const XBOARD_DATA_VARIANTS: [&str; 13] = [
+    "capablanca",
+    "janus",
+    "shatranj",
+    "makruk",
+    "knightmate",
+    "seirawan",
+    "crazyhouse",
+    "shogi",
+    "xiangqi",
+    "atomic",
+    "giveaway",
+    "losers",
+    "asean",
+];
+
+/// Letters XBoard's FEN gives pieces of a variant it knows, where
+/// Menagerie's differ: (variant, XBoard's letter, Menagerie's letter),
+/// White's; Black's are the same in lower case.
+const XBOARD_LETTERS: [(&str, char, char); 2] = [("xiangqi", 'H', 'N'), ("xiangqi", 'E', 'B')];
+
+/// `fen`, an XBoard FEN of the data variant `name`, with Menagerie's
+/// piece letters ([`XBOARD_LETTERS`]) in its board part.
+fn fen_from_xboard_letters(name: &str, fen: &str) -> String {
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let board: String = board
+        .chars()
+        .map(|c| {
+            let found = XBOARD_LETTERS.iter().find(|(v, x, _)| *v == name && *x == c.to_ascii_uppercase());
+            match found {
+                Some(&(_, _, ours)) if c.is_ascii_lowercase() => ours.to_ascii_lowercase(),
+                Some(&(_, _, ours)) => ours,
+                None => c,
+            }
+        })
+        .collect();
+    if rest.is_empty() { board } else { format!("{board} {rest}") }
+}
+
+/// The FEN of `pos` with the holdings of XBoard's `holding` command
+/// (`args`: `[WHITE] [BLACK]`, optionally followed by a colour and piece,
+/// `holding [PPR] [q] BQ`): with the colour and piece, only that piece is
+/// added to the hand of its colour in `pos` (the lists may lag behind the
+/// moves already played); without, the hands become the two lists.
+/// An error for a variant without hands or text of another form.
+fn fen_with_holdings(pos: &Position, args: &str) -> Result<String, String> {
+    let fen = pos.fen();
+    let Some((board, rest)) = fen.split_once('[') else {
+        return Err(format!("{} has no holdings", pos.variant_name()));
+    };
+    let (hand, rest) = rest.split_once(']').ok_or_else(|| format!("no pocket in the FEN {fen}"))?;
+    let bracket = |text: &str| -> Option<(String, String)> {
+        let (_, after) = text.split_once('[')?;
+        let (inside, after) = after.split_once(']')?;
+        Some((inside.trim().to_string(), after.to_string()))
+    };
+    let form =
+        || format!("expected 'holding [WHITE] [BLACK]' (optionally then a colour and piece, e.g. BQ), got '{args}'");
+    let (white, after) = bracket(args).ok_or_else(form)?;
+    let (black, after) = bracket(&after).ok_or_else(form)?;
+    let letters = |t: &str| t.chars().all(|c| c.is_ascii_alphabetic() || c == '-');
+    if !letters(&white) || !letters(&black) {
+        return Err(form());
+    }
+    let hand = match after.split_whitespace().next() {
+        None => {
+            format!("{}{}", white.replace('-', "").to_ascii_uppercase(), black.replace('-', "").to_ascii_lowercase())
+        }
+        Some(gained) => {
+            let mut cs = gained.chars();
+            let piece = match (cs.next(), cs.next(), cs.next()) {
+                (Some('W' | 'w'), Some(p), None) if p.is_ascii_alphabetic() => p.to_ascii_uppercase(),
+                (Some('B' | 'b'), Some(p), None) if p.is_ascii_alphabetic() => p.to_ascii_lowercase(),
+                _ => return Err(form()),
+            };
+            format!("{}{piece}", hand.replace('-', ""))
+        }
+    };
+    Ok(format!("{board}[{hand}]{rest}"))
+}
 
 /// The data variants to announce: those of [`XBOARD_DATA_VARIANTS`] known
 /// to `variants`, then the others [`describe_data_variant`] can describe
@@ -358,6 +471,8 @@ fn move_from_xboard(pos: &Position, text: &str) -> Option<Vec<Move>> {
     match pos.compiled() {
         Some(p) => from_xboard(p, text).map(|ms| ms.into_iter().map(Move::from).collect()),
         None => {
+            // XBoard's shogi writes a deferred promotion `c7c6=`.
+            let text = text.strip_suffix('=').unwrap_or(text);
             let m = pos.parse_move(&shift(text, ranks(pos), 1)).or_else(|_| pos.parse_move(text)).ok()?;
             Some(vec![m])
         }
@@ -692,6 +807,7 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                 discard_engine_move(s, &extra);
                 let f = args.join(" ");
                 let set = if s.position().compiled().is_none() {
+                    let f = fen_from_xboard_letters(&s.position().variant_name(), &f);
                     s.set_game(Some(&f), &[])
                 } else {
                     from_xboard_fen(s.variant, &f).and_then(|p| s.set_game(Some(&fen::format(&p)), &[]))
@@ -708,6 +824,30 @@ pub fn run(s: &mut Session, lines: &mut dyn Iterator<Item = String>) {
                             think(s, &clock, post, false);
                             pending_engine_move = true;
                         }
+                    }
+                    Ok(()) => {}
+                }
+            }
+            // Bughouse and crazyhouse holdings (CECP: sent by XBoard in
+            // ICS mode): the hands of the position played become these;
+            // the engine on move thinks again.
+            "holding" => {
+                // A move announced before the search was stopped is played.
+                s.abort_quietly();
+                let thinking = pending_engine_move && !engine_move_announced(s);
+                if thinking {
+                    discard_engine_move(s, &extra);
+                } else if pending_engine_move {
+                    sync_engine_move(s, &extra);
+                }
+                pending_engine_move = false;
+                let rest = line.split_once(' ').map_or("", |(_, r)| r);
+                match fen_with_holdings(s.position(), rest).and_then(|f| s.set_game(Some(&f), &[])) {
+                    Err(e) => send(&format!("Error (bad holdings): {e}")),
+                    Ok(()) if analyzing => think(s, &clock, true, true),
+                    Ok(()) if thinking && white_to_move(s) == engine_white => {
+                        think(s, &clock, post, false);
+                        pending_engine_move = true;
                     }
                     Ok(()) => {}
                 }
@@ -823,7 +963,8 @@ mod tests {
     }
 
     /// The data variants announced: XBoard's own, then those described by
-    /// `setup`; not Courier (XBoard's has another start) nor S-Chess 960.
+    /// `setup`; not Courier (XBoard's has another start), S-Chess 960,
+    /// suicide, berolina nor bughouse (see [`XBOARD_DATA_VARIANTS`]).
     #[test]
     fn announced_data_variants() {
         let variants = Variants::builtin();
@@ -837,6 +978,13 @@ mod tests {
                 "makruk",
                 "knightmate",
                 "seirawan",
+                "crazyhouse",
+                "shogi",
+                "xiangqi",
+                "atomic",
+                "giveaway",
+                "losers",
+                "asean",
                 "ai-wok",
                 "almost",
                 "amazon",
@@ -874,9 +1022,10 @@ mod tests {
             "3check",
             "5check",
             "antichess",
-            "giveaway",
+            "suicide",
+            "berolina",
+            "bughouse",
             "horde",
-            "atomic",
         ] {
             assert!(variants.data(left_out).is_ok(), "{left_out} is built in");
             assert!(!announced.iter().any(|n| n == left_out), "{left_out}");

@@ -65,7 +65,7 @@ fn features_list_every_variant() {
     assert!(lines.iter().all(|l| l.starts_with("feature ")), "{lines:?}");
     let all = lines.join(" ");
     assert!(
-        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino,fischerandom,capablanca,janus,shatranj,makruk,knightmate,seirawan,ai-wok,almost,amazon,centaur,chancellor,chaturanga,chigorin,embassy,extinction,gardner,georgian,grasshopper,hoppelpoppel,kinglet,losalamos,misere,modern,newzealand,nightrider,nocastle,paradigm,raazuvaa,shako,sortofalmost,tencubed,threekings,torpedo""#),
+        all.contains(r#"variants="normal,alpaca,alpaca2,alpaca-samefile,alseid,alseid-weak,camel-rhino,fischerandom,capablanca,janus,shatranj,makruk,knightmate,seirawan,crazyhouse,shogi,xiangqi,atomic,giveaway,losers,asean,ai-wok,almost,amazon,centaur,chancellor,chaturanga,chigorin,embassy,extinction,gardner,georgian,grasshopper,hoppelpoppel,kinglet,losalamos,misere,modern,newzealand,nightrider,nocastle,paradigm,raazuvaa,shako,sortofalmost,tencubed,threekings,torpedo""#),
         "{all}"
     );
     for f in ["usermove=1", "ping=1", "setboard=1", "analyze=1", "sigint=0", "sigterm=0", "myname=\"Menagerie"] {
@@ -590,5 +590,164 @@ fn xboards_own_camel_rhino_fen_is_read() {
     let pos = fen::parse(VariantId::CamelRhino, after).unwrap();
     let text = lines.last().unwrap().trim_start_matches("move ").to_string();
     assert!(menagerie_notation::xboard::from_xboard(&pos, &text).is_some(), "{text}");
+    e.quit(Some("quit"));
+}
+
+// ------------------------------------------- XBoard's drop and Asian games
+
+/// The built-in data variant `name` at `fen` (its start without).
+fn data_position(name: &str, fen: Option<&str>) -> menagerie_rules::Position {
+    let def = menagerie_rules::Definitions::builtin().get(name).unwrap().clone();
+    match fen {
+        Some(f) => menagerie_rules::Position::from_fen(&def, f).unwrap(),
+        None => menagerie_rules::Position::start(&def),
+    }
+}
+
+/// Reads up to the engine's `move` and returns it, checked legal in `pos`
+/// (after `to_ours`, which turns XBoard's notation into Menagerie's).
+fn data_engine_move(
+    e: &mut Engine,
+    pos: &menagerie_rules::Position,
+    to_ours: fn(&str) -> String,
+) -> menagerie_rules::Move {
+    let mut lines = e.read_until_prefix("move ", Duration::from_secs(60));
+    let text = to_ours(&lines.pop().unwrap()["move ".len()..]);
+    pos.parse_move(&text).unwrap_or_else(|err| e.fail(&format!("engine move {text}: {err} in {}", pos.fen())))
+}
+
+/// Crazyhouse under XBoard's name: the user's drop (`P@e6`) is played, the
+/// engine answers legally, `holding` replaces both hands or adds the piece
+/// one side gained, and bad holdings get an error line.
+#[test]
+fn crazyhouse_drops_and_holdings() {
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant crazyhouse", "force"]);
+    assert!(e.ping(1).is_empty(), "XBoard knows crazyhouse: no setup");
+    let mut pos = data_position("crazyhouse", None);
+    for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
+        e.send(&format!("usermove {m}"));
+        pos = pos.play(pos.parse_move(m).unwrap());
+    }
+    // White captured a pawn: it drops it, and the engine (Black) answers.
+    e.send_all(&["sd 3", "playother", "usermove P@e6"]);
+    pos = pos.play(pos.parse_move("P@e6").unwrap());
+    let reply = data_engine_move(&mut e, &pos, str::to_string);
+    assert!(e.ping(2).is_empty());
+    pos = pos.play(reply);
+    // `holding` sets both hands (here White's queen, Black's two pawns) ...
+    e.send_all(&["force", "holding [Q] [PP]"]);
+    assert!(e.ping(3).is_empty());
+    // The position with these hands, by the rules.
+    let with_hand = |pos: &menagerie_rules::Position, hand: &str| {
+        let fen = pos.fen();
+        let (board, rest) = fen.split_once('[').unwrap();
+        data_position("crazyhouse", Some(&format!("{board}[{hand}]{}", rest.split_once(']').unwrap().1)))
+    };
+    let texts = |pos: &menagerie_rules::Position| -> Vec<String> {
+        pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect()
+    };
+    let pos = with_hand(&pos, "Qpp");
+    let queen = texts(&pos).into_iter().find(|t| t.starts_with("Q@")).unwrap();
+    e.send(&format!("usermove {queen}"));
+    assert!(e.ping(4).is_empty(), "{queen} from White's new holdings");
+    let pos = pos.play(pos.parse_move(&queen).unwrap());
+    // ... or adds the piece one side gained to the hands played (the
+    // lists, which may lag behind, are then not used).
+    e.send("holding [] [PPNN] BN");
+    let pos = with_hand(&pos, "ppn");
+    let knight = texts(&pos).into_iter().find(|t| t.starts_with("N@")).unwrap();
+    e.send(&format!("usermove {knight}"));
+    assert!(e.ping(5).is_empty(), "{knight} from Black's hand");
+    let pos = pos.play(pos.parse_move(&knight).unwrap());
+    let white = texts(&pos).into_iter().next().unwrap();
+    e.send(&format!("usermove {white}"));
+    let pos = pos.play(pos.parse_move(&white).unwrap());
+    let again = texts(&pos).into_iter().find(|t| t.starts_with("P@")).unwrap().replace("P@", "N@");
+    e.send(&format!("usermove {again}"));
+    assert_eq!(e.ping(6), [format!("Illegal move: {again}")], "one knight only");
+    for bad in ["holding", "holding [Q]", "holding [Q] [p] XQ", "holding [Q1] []"] {
+        e.send(bad);
+        let said = e.ping(7);
+        assert!(said.len() == 1 && said[0].starts_with("Error (bad holdings): "), "{bad}: {said:?}");
+    }
+    // In a variant without hands.
+    e.send_all(&["new", "holding [Q] []"]);
+    let said = e.ping(8);
+    assert!(said.len() == 1 && said[0].starts_with("Error (bad holdings): chess has no holdings"), "{said:?}");
+    e.quit(Some("quit"));
+}
+
+/// `setboard` with XBoard's crazyhouse FEN: pockets (`[Pp]`, `-` for none,
+/// `~` after a promoted piece); a drop from them and the engine's reply.
+#[test]
+fn crazyhouse_setboard_with_pockets() {
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant crazyhouse", "force"]);
+    let fen = "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1";
+    e.send_all(&[&format!("setboard {fen}"), "usermove P@d5"]);
+    assert!(e.ping(1).is_empty());
+    let pos = data_position("crazyhouse", Some(fen));
+    let pos = pos.play(pos.parse_move("P@d5").unwrap());
+    e.send_all(&["sd 3", "go"]);
+    let reply = data_engine_move(&mut e, &pos, str::to_string);
+    assert!(e.ping(2).is_empty());
+    let _ = pos.play(reply);
+    // Empty pockets as XBoard writes them, and a promoted queen.
+    e.send_all(&["force", "setboard 4k3/8/8/8/8/8/8/Q~3K3[-] b - - 0 1"]);
+    assert!(e.ping(3).is_empty());
+    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pz] w KQkq - 0 1");
+    let said = e.ping(4);
+    assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
+    e.quit(Some("quit"));
+}
+
+/// Shogi under XBoard's name: coordinates `a`-`i` and `1`-`9` from Sente's
+/// side, promotion `+`, a deferral written `=` by XBoard, drops; XBoard's
+/// FEN (`+B`, `[-]`, no castling field).
+#[test]
+fn shogi_promotions_drops_and_fen() {
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant shogi", "force"]);
+    assert!(e.ping(1).is_empty(), "XBoard knows shogi: no setup");
+    let mut pos = data_position("shogi", None);
+    // Bishop takes bishop and promotes; silver takes the horse.
+    for (sent, ours) in [("c3c4", "c3c4"), ("g7g6", "g7g6"), ("b2h8+", "b2h8+"), ("g9h8", "g9h8")] {
+        e.send(&format!("usermove {sent}"));
+        pos = pos.play(pos.parse_move(ours).unwrap());
+    }
+    assert!(e.ping(2).is_empty());
+    e.send_all(&["sd 3", "usermove B@e5", "go"]);
+    pos = pos.play(pos.parse_move("B@e5").unwrap());
+    let reply = data_engine_move(&mut e, &pos, str::to_string);
+    assert!(e.ping(3).is_empty());
+    let _ = pos.play(reply);
+    // A deferred promotion, as XBoard sends it, from its FEN.
+    let fen = "lnsgkgsnl/1r5b1/pppppp1pp/6P2/9/9/PPPPPP1PP/1B5R1/LNSGKGSNL[Pp] w 0 1";
+    e.send_all(&["force", &format!("setboard {fen}"), "usermove g6g7="]);
+    assert!(e.ping(4).is_empty(), "g6g7= defers");
+    let p = data_position("shogi", Some(fen));
+    let deferred = p.play(p.parse_move("g6g7").unwrap());
+    e.send_all(&["go"]);
+    let reply = data_engine_move(&mut e, &deferred, str::to_string);
+    assert!(e.ping(5).is_empty());
+    let _ = deferred.play(reply);
+    e.quit(Some("quit"));
+}
+
+/// Xiangqi under XBoard's name: ranks from 0, and XBoard's FEN letters
+/// (`H` horse, `E` elephant) in `setboard`.
+#[test]
+fn xiangqi_ranks_from_zero_and_xboard_letters() {
+    let mut e = Engine::xboard();
+    e.send_all(&["new", "variant xiangqi", "force"]);
+    assert!(e.ping(1).is_empty(), "XBoard knows xiangqi: no setup");
+    let fen = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1";
+    e.send_all(&[&format!("setboard {fen}"), "usermove h2e2", "sd 3", "go"]);
+    let pos = data_position("xiangqi", None);
+    let pos = pos.play(pos.parse_move("h3e3").unwrap());
+    let reply = data_engine_move(&mut e, &pos, from_rank0);
+    assert!(e.ping(2).is_empty());
+    let _ = pos.play(reply);
     e.quit(Some("quit"));
 }

@@ -14,10 +14,13 @@ final position (FEN). The script then
 Every game is played with XBoard's legality testing on and off
 (`--legality both`, the default) and must show the mechanisms XBoard can
 display: gating in every gating variant, swaps in camel-rhino (and no
-kidnap or takeover, which XBoard cannot show; see MECHANISMS).
+kidnap or takeover, which XBoard cannot show), drops in crazyhouse and
+shogi, a promotion in shogi, captures in atomic, giveaway and losers (see
+MECHANISMS). In the drop games the holdings of XBoard's final FEN must be
+Menagerie's pockets; xiangqi's FEN letters are XBoard's (`H`, `E`).
 
-Then two human moves are typed into XBoard with xdotool (a prelude choice in
-alpaca, a move on the 10x10 board of camel-rhino), in the same legality
+Then three human moves are typed into XBoard with xdotool (a prelude choice in
+alpaca, a move on the 10x10 board of camel-rhino, one on xiangqi's 9x10 board), in the same legality
 modes, and the engine's side of XBoard's debug file must show the move
 arriving and the engine answering.
 
@@ -46,12 +49,23 @@ ENGINE = BIN_DIR / "menagerie-uci"
 CLI = BIN_DIR / "menagerie"
 # The compiled games, then variants defined as data (variants.ini): one XBoard
 # knows by name, one the engine describes (`setup`, `piece`).
+# Last, XBoard's own drop, Asian and capture games (holdings, shogi
+# promotions, the 9x10 board of xiangqi, explosions, compulsory captures).
 VARIANTS = ["chess", "alpaca", "alpaca2", "alpaca-samefile", "alseid", "alseid-weak", "camel-rhino", "chess960",
-            "capablanca", "embassy"]
+            "capablanca", "embassy", "crazyhouse", "shogi", "xiangqi", "atomic", "giveaway", "losers", "asean"]
+# Games whose holdings XBoard's final FEN must show as Menagerie's.
+DROP_GAMES = {"crazyhouse", "shogi"}
+# Boards of ten ranks, counted from 0 by XBoard.
+TEN_RANKS = {"camel-rhino", "xiangqi"}
+# XBoard's FEN letters where Menagerie's differ (xiangqi's horse and elephant).
+XBOARD_LETTERS = {"xiangqi": {"H": "N", "E": "B", "h": "n", "e": "b"}}
 # XBoard's names where they differ from Menagerie's.
 XBOARD_NAMES = {"chess": "normal", "chess960": "fischerandom"}
 GATING = {"alpaca": "A", "alpaca2": "A", "alpaca-samefile": "A", "alseid": "S", "alseid-weak": "S"}
 GAME_TIMEOUT = 90
+# XBoard's search depth for the engines (`-depth`): 3, or another where the
+# game at depth 3 shows too little (repetition before any capture).
+DEPTH = {"giveaway": 2, "losers": 4}
 # What each game must show in the moves played (the SAN `menagerie validate`
 # prints), with legality testing on and off: a reserve piece entering
 # (`Nf3(A@g1)`) in every gating variant and a swap (`Bd2<>Qe2`) in
@@ -65,7 +79,14 @@ GAME_TIMEOUT = 90
 MECHANISMS = {
     **{v: {"gating": r"\([AS]@"} for v in GATING},
     "camel-rhino": {"swap": r"<>"},
+    # A piece dropped from the holdings; in shogi also a promotion (`+`).
+    "crazyhouse": {"drop": r"^[PNBRQ]@"},
+    "shogi": {"drop": r"^[PLNSGBR]@", "promotion": r"\+$"},
+    # A capture (an explosion in atomic).
+    **{v: {"capture": r"x"} for v in ("atomic", "giveaway", "losers")},
 }
+# Checked on the coordinate moves (Menagerie's) rather than the SAN.
+COORDINATE_MECHANISMS = {"promotion"}
 NEVER = {"kidnap": r"^S[a-j]\d+-[a-j]\d+\(", "takeover": r"\(=[a-j]\d"}
 
 
@@ -142,7 +163,11 @@ SQUARE = re.compile(r"([a-z])(\d+)")
 def decode(variant, xb, white, legal, castle=None):
     """Menagerie moves for one move in XBoard's notation (see xboard.rs);
     `castle(san)` gives the coordinate form of `O-O`/`O-O-O` (Chess960)."""
-    ten = variant == "camel-rhino"
+    ten = variant in TEN_RANKS
+    if re.fullmatch(r"[A-Z]@[a-z]\d+", xb):
+        if xb in legal:
+            return [xb]
+        raise ValueError(f"XBoard drop {xb} is not legal here")
     if xb in ("O-O", "O-O-O") and castle:
         return [castle(xb)]
     if xb == "@@@@":
@@ -156,7 +181,7 @@ def decode(variant, xb, white, legal, castle=None):
         if "accept" in legal:
             return ["accept", place] if white else ["accept"]
         return [place]
-    m = re.fullmatch(r"([a-z])(\d+)([a-z])(\d+)([a-z]?)", xb)
+    m = re.fullmatch(r"([a-z])(\d+)([a-z])(\d+)([a-z+]?)=?", xb)
     if not m:
         raise ValueError(f"not an XBoard move: {xb}")
     f, r1, t, r2, suffix = m.groups()
@@ -189,7 +214,7 @@ def play_game(variant, work, legality):
             work,
             ["-scp", str(ENGINE), "-sd", str(work), "-secondIsUCI", "false",
              "-mode", "TwoMachines", "-matchGames", "1",
-             "-depth", "3", "-tc", "5", "-inc", "1", "-adjudicateDrawMoves", "400"],
+             "-depth", str(DEPTH.get(variant, 3)), "-tc", "5", "-inc", "1", "-adjudicateDrawMoves", "400"],
             legality,
         )
         t = time.monotonic()
@@ -211,7 +236,7 @@ def check_game(variant, work):
     problems = []
     if result not in ("1-0", "0-1", "1/2-1/2"):
         problems.append(f"no result ({result})")
-    if re.search(r"forfeit|illegal|invalid", term, re.I) or re.search(r"Illegal move", debug):
+    if re.search(r"forfeit|illegal|invalid|false (win|draw) claim", term, re.I) or re.search(r"Illegal move", debug):
         problems.append(f"forfeit or illegal move: {term}")
     xb = engine_moves(debug)
     plies = pgn_plies(pgn)
@@ -242,7 +267,8 @@ def check_game(variant, work):
             else:
                 moves += ms
         for name, pattern in MECHANISMS.get(variant, {}).items():
-            if not any(re.search(pattern, san) for san in sans):
+            shown = moves if name in COORDINATE_MECHANISMS else sans
+            if not any(re.search(pattern, one) for one in shown):
                 problems.append(f"no {name} in the game")
         for name, pattern in NEVER.items():
             shown = [san for san in sans if re.search(pattern, san)]
@@ -252,7 +278,12 @@ def check_game(variant, work):
         fen = re.search(r"([^\s]+/[^\s]+(?:\[[^\]]*\])? [wb] \S+ \S+ \d+ \d+)", last)
         mine = fen.group(1) if fen else ""
         theirs = (work / "final.fen").read_text().strip().splitlines()[-1] if (work / "final.fen").exists() else ""
-        board = lambda f: re.split(r"[\[ ]", f, maxsplit=1)[0]
+        letters = XBOARD_LETTERS.get(variant, {})
+        theirs = "".join(letters.get(c, c) for c in theirs.split(" ")[0]) + theirs[len(theirs.split(" ")[0]):]
+        # The board, and the holdings (in any order; `-` is none) of the drop games.
+        board = lambda f: (re.split(r"[\[ ]", f, maxsplit=1)[0],
+                           "".join(sorted(re.sub(r"[^A-Za-z]", "", f.split("[", 1)[1].split("]")[0])))
+                           if variant in DROP_GAMES and "[" in f.split(" ")[0] else "")
         side = lambda f: f.split()[1] if len(f.split()) > 1 else "?"
         before = ""
         if "adjudication" in term:
@@ -352,7 +383,9 @@ def main():
             all_ok &= ok
     if not opts.no_human:
         # A user accepts and places on g with the g-pawn's visit.
-        for v, typed, sent in (("alpaca", "g2g3-g2", "g2g3,g3g2"), ("camel-rhino", "e3e4", "e3e4")):
+        # A xiangqi cannon to the centre, ranks counted from 0 (Menagerie's h3e3).
+        for v, typed, sent in (("alpaca", "g2g3-g2", "g2g3,g3g2"), ("camel-rhino", "e3e4", "e3e4"),
+                               ("xiangqi", "h2e2", "h2e2")):
             for legality in modes:
                 label = f"human {v} (legality {'on' if legality else 'off'})"
                 work = base / f"human-{v}-legality-{'on' if legality else 'off'}"

@@ -49,14 +49,22 @@ impl SuiteLine {
     }
 }
 
+/// The word a suite line may give instead of a FEN for its variant's start
+/// position.
+pub const STARTPOS: &str = "startpos";
+
 /// Reads a suite whose lines without a `;variant` opcode are `default`
-/// positions; variant names are looked up in `variants`.
+/// positions (`startpos` for the start position, which the line then
+/// holds as its FEN); variant names are looked up in `variants`.
 pub fn read(variants: &Variants, text: &str, default: &VariantRef) -> Result<Vec<SuiteLine>, EpdError> {
     let lines = epd::parse_with(text, |name| variants.find(name))?;
     Ok(lines
         .into_iter()
-        .map(|epd| {
+        .map(|mut epd| {
             let variant = epd.variant.clone().unwrap_or_else(|| default.clone());
+            if epd.fen == STARTPOS {
+                epd.fen = variant.start_fen().to_string();
+            }
             let position = match &variant {
                 VariantRef::Compiled(v) => {
                     fen::parse(*v, &epd.fen).map(GamePosition::Compiled).map_err(|e| e.to_string())
@@ -250,6 +258,16 @@ mod tests {
             .collect();
         assert_eq!(counts, [529, 3]);
         assert_eq!(suite[0].variant.name(), "makruk");
+    }
+
+    #[test]
+    fn startpos_is_each_lines_own_start_position() {
+        let text = "startpos ;variant makruk ;D1 23\nstartpos ;D1 20\nstartpos ;variant camel-rhino ;D1 1\n";
+        let suite = read(&Variants::builtin(), text, &VariantRef::Compiled(VariantId::Chess)).unwrap();
+        assert_eq!(suite[0].epd.fen, "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1");
+        assert_eq!(suite[1].epd.fen, VariantId::Chess.start_fen());
+        assert_eq!(suite[2].epd.fen, VariantId::CamelRhino.start_fen());
+        assert!(suite.iter().all(|l| l.position.is_ok()));
     }
 
     #[test]

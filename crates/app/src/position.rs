@@ -126,6 +126,14 @@ impl VariantRef {
             VariantRef::Data(def) => &def.name,
         }
     }
+
+    /// The FEN of the variant's start position.
+    pub fn start_fen(&self) -> &str {
+        match self {
+            VariantRef::Compiled(v) => v.start_fen(),
+            VariantRef::Data(def) => &def.start_fen,
+        }
+    }
 }
 
 /// Logs, once per process, that the served game `name` runs on the data

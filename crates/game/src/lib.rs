@@ -36,7 +36,7 @@
 
 use menagerie_notation::{fen, san, twin, uci};
 use menagerie_pieces::Color;
-use menagerie_rules::{EndReason, Move as DataMove, Position as DataPosition};
+use menagerie_rules::{EndReason, Move as DataMove, Position as DataPosition, VariantDef};
 use menagerie_variants::{AnyPosition, Move as CompiledMove, Outcome as CompiledOutcome, WinReason};
 use std::sync::Arc;
 
@@ -425,7 +425,7 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
     let reason = match o.reason {
         EndReason::Checkmate => format!("{} mates", side(!o.white_ended)),
         EndReason::Stalemate => "Stalemate".to_string(),
-        EndReason::Extinction => format!("{} has a bare king", side(o.white_ended)),
+        EndReason::Extinction => format!("{} {}", side(o.white_ended), extinction_text(pos.variant())),
         EndReason::Repetition => "Draw by repetition".to_string(),
         EndReason::MoveRule => format!("Draw by the {}-move rule", pos.variant().game_end.n_move_rule),
         EndReason::Counting => "Draw by the counting rule".to_string(),
@@ -442,6 +442,38 @@ fn rules_outcome(pos: &DataPosition, o: menagerie_rules::Outcome) -> Outcome {
         EndReason::Castling => "Black castled, or White lost its castling".to_string(),
     };
     Outcome { result, reason }
+}
+
+/// What a side that lost by extinction in `def` has come to (`has no
+/// pieces left`, `has a bare king`, `has no king left`, `has at most 2
+/// kings left`).
+fn extinction_text(def: &VariantDef) -> String {
+    let end = &def.game_end;
+    let types = end.extinction_piece_types.as_str();
+    let n = end.extinction_piece_count;
+    match (types, n) {
+        ("*", 0) => "has no pieces left".to_string(),
+        ("*", 1) => "has a bare king".to_string(),
+        ("*", n) => format!("has at most {n} pieces left"),
+        _ => {
+            let plural = if n == 0 { "" } else { "s" };
+            let mut names: Vec<String> = def
+                .pieces()
+                .filter(|p| types.contains(p.letter.to_ascii_lowercase()))
+                .map(|p| match p.letter.to_ascii_lowercase() {
+                    // A non-royal king (atomic's commoner) is still its side's king.
+                    'k' => format!("king{plural}"),
+                    l if p.name.starts_with("customPiece") => format!("'{l}' piece{plural}"),
+                    _ => format!("{}{plural}", p.name),
+                })
+                .collect();
+            if names.is_empty() {
+                names.push(format!("'{types}' pieces"));
+            }
+            let list = names.join(" or ");
+            if n == 0 { format!("has no {list} left") } else { format!("has at most {n} {list} left") }
+        }
+    }
 }
 
 /// A game of any variant: a start position, the moves played, and the
@@ -706,6 +738,21 @@ mod tests {
             assert!(illegal.is_illegal() && !illegal.is_malformed(), "{illegal}");
             let malformed = pos.parse_move("hello").expect_err("not a move");
             assert!(!malformed.is_illegal() && malformed.is_malformed(), "{malformed}");
+        }
+    }
+
+    #[test]
+    fn extinctions_say_what_was_lost() {
+        let ends = [
+            ("antichess", "8/8/8/8/8/8/8/k7 w - - 0 1", "White has no pieces left"),
+            ("shatranj", "8/8/8/8/3k4/8/8/RR2K3 b - - 0 1", "Black has a bare king"),
+            ("atomic", "8/8/8/8/8/8/8/4K3 b - - 0 1", "Black has no king left"),
+            ("threekings", "knbqkbnk/pppppppp/8/8/8/8/PPPPPPPP/KNBQKBN1 w - - 0 1", "White has at most 2 kings left"),
+        ];
+        for (variant, fen, reason) in ends {
+            let pos = data(variant).with_fen(fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"));
+            let o = pos.outcome().unwrap_or_else(|| panic!("{variant} {fen}: the game is over"));
+            assert_eq!(o.reason, reason, "{variant} {fen}");
         }
     }
 

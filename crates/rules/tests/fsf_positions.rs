@@ -45,6 +45,22 @@ const BUGHOUSE: &str = include_str!("../../../tests/perft/bughouse-pyffish.txt")
 const SPARTAN: &str = include_str!("../../../tests/perft/spartan-pyffish.txt");
 const DEMOTION: &str = include_str!("../../../tests/perft/demotion-pyffish.txt");
 const DEMOTION_INI: &str = include_str!("../../../tests/variants/demotion.ini");
+const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
+const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
+/// The test variants the files play, with their file names.
+const INIS: [(&str, &str); 11] = [
+    (SHOGI_INI, "shogi-promotion.ini"),
+    (PAWN_TYPES_INI, "pawn-types.ini"),
+    (CONNECT_INI, "connect.ini"),
+    (ROYALS_INI, "royals.ini"),
+    (WALLING_INI, "walling.ini"),
+    (ENCLOSING_INI, "enclosing.ini"),
+    (PETRIFY_INI, "petrify.ini"),
+    (PLACEMENT_INI, "placement.ini"),
+    (CASTLING_INI, "castling.ini"),
+    (DEMOTION_INI, "demotion.ini"),
+    (NOCHECKS_INI, "nochecks.ini"),
+];
 
 fn fnv1a(text: &str) -> String {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -58,16 +74,9 @@ fn fnv1a(text: &str) -> String {
 /// Checks every line; returns (positions, game ends) seen.
 fn check(text: &str) -> (usize, usize) {
     let mut defs = Definitions::builtin();
-    defs.load(SHOGI_INI, "shogi-promotion.ini").expect("the shogi sections load");
-    defs.load(PAWN_TYPES_INI, "pawn-types.ini").expect("the pawn-type sections load");
-    defs.load(CONNECT_INI, "connect.ini").expect("the connect sections load");
-    defs.load(ROYALS_INI, "royals.ini").expect("the royal sections load");
-    defs.load(WALLING_INI, "walling.ini").expect("the walling sections load");
-    defs.load(ENCLOSING_INI, "enclosing.ini").expect("the enclosing sections load");
-    defs.load(PETRIFY_INI, "petrify.ini").expect("the petrify sections load");
-    defs.load(PLACEMENT_INI, "placement.ini").expect("the placement sections load");
-    defs.load(CASTLING_INI, "castling.ini").expect("the castling sections load");
-    defs.load(DEMOTION_INI, "demotion.ini").expect("the demotion sections load");
+    for (text, name) in INIS {
+        defs.load(text, name).unwrap_or_else(|e| panic!("{name} loads: {e}"));
+    }
     if let Some(ini) = std::env::var_os("MENAGERIE_FSF_VARIANTS_INI") {
         let text = std::fs::read_to_string(&ini).expect("MENAGERIE_FSF_VARIANTS_INI names a readable file");
         defs.load_with(&text, "variants.ini", menagerie_rules::LoadOptions::default()).expect("a lenient load");
@@ -236,6 +245,13 @@ suites! {
     /// with shogi-style promotions; kyoto and micro shogi.
     demotions_and_promoted_drops_play_as_fairy_stockfish: DEMOTION, positions >= 1600, ends >= 8,
         names ["kyotoshogi", "micro"];
+    /// Games where a move may not give check (`checking = false`) with
+    /// pieces that check in unusual ways: grasshoppers (a piece moved next
+    /// to the king becomes their hurdle), Capablanca's compounds, a royal
+    /// knight; the checks a move uncovers count as given. (No king is ever
+    /// in check, so only stalemate could end these games: none of them ends.)
+    checks_forbidden_play_as_fairy_stockfish: NOCHECKS, positions >= 3500, ends >= 0,
+        names ["nocheckhopper", "nocheckcapa", "nocheckmate"];
 }
 
 /// The committed files hold the cases their tests are there for.

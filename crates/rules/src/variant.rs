@@ -639,6 +639,12 @@ pub struct VariantDef {
     pub(crate) drops: Option<Drops>,
     /// Moves may give check (`checking`; false in racing kings).
     pub(crate) checking: bool,
+    /// A board move changes only its two squares and every piece attacks
+    /// by its own movement alone (no blasts, petrification, flips, walls,
+    /// gating, mobility regions, xiangqi rules, immune or pseudo-royal
+    /// pieces, nor Menagerie's own rules): whether a plain move gives
+    /// check is then told without playing it.
+    pub(crate) plain_moves: bool,
     /// A side that has a legal capture must capture (`mustCapture`: antichess).
     pub(crate) must_capture: bool,
     /// A stalemate is valued by the piece counts (`stalematePieceCount`):
@@ -1339,6 +1345,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         opposite_castling: c.opposite_castling,
         drops: None,
         checking: c.checking,
+        plain_moves: false,
         must_capture: c.must_capture,
         stalemate_piece_count: c.stalemate_piece_count,
         blast: None,
@@ -1565,6 +1572,19 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         || c.castling_wins != 0;
     drops(&mut def, c, &index_of)?;
     pawn_types(&mut def, c, &index_of, &atoms)?;
+    let all_types = (1u16 << def.types.len()) - 1;
+    def.plain_moves = !menagerie_rules(&def)
+        && def.blast.is_none()
+        && def.petrify == 0
+        && def.flip == crate::ini::EnclosingRule::None
+        && def.walling.is_none()
+        && !def.gating
+        && !def.seirawan_gating
+        && def.restricted == 0
+        && def.xiangqi.is_none()
+        && def.immune == 0
+        && def.pseudo_royal.is_none()
+        && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }

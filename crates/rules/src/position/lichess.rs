@@ -55,7 +55,11 @@ impl State {
         }
         if !d.checking {
             // `checking = false`: a move that gives check is illegal.
-            out.retain(|&m| !self.play(d, m).in_check(d));
+            // With plain moves and the enemy king not attacked now, only the
+            // mover and the lines through its two squares can check.
+            let plain = d.plain_moves
+                && self.king_sq(d, self.side ^ 1).is_some_and(|k| !self.attacked(d, k, self.occ(), self.side, 0));
+            out.retain(|&m| !self.gives_check(d, m, plain));
         }
         if d.pseudo_royal.is_some() {
             let royals = self.pseudo_royals(d);
@@ -98,6 +102,25 @@ impl State {
         if d.must_capture && out.iter().any(|&m| self.takes(m)) {
             out.retain(|&m| self.takes(m));
         }
+    }
+
+    /// Whether the move `m` of the side to move gives check. When `plain`
+    /// (the variant's moves change only their two squares,
+    /// [`VariantDef::plain_moves`], and the enemy king is not attacked
+    /// now), a plain move gives check when the mover attacks the enemy king
+    /// from its new square, or when a line through one of its squares opens
+    /// an attack; any other move is played and the result looked at.
+    fn gives_check(&self, d: &VariantDef, m: Move, plain: bool) -> bool {
+        let us = self.side;
+        let king = self.king_sq(d, us ^ 1);
+        let (Some(king), true, Kind::Normal, NONE) = (king, plain, m.kind, m.wall) else {
+            return self.play(d, m).in_check(d);
+        };
+        let occ = (self.occ() ^ bb(m.from)) | bb(m.to);
+        let t = self.board[m.from as usize] >> 1;
+        let lines = d.dir_bit(king, m.from) | d.dir_bit(king, m.to);
+        d.reach(t, us, m.to, occ, true, &self.by_type) >> king & 1 != 0
+            || self.attacked_by_lines(d, king, occ, us, bb(m.from), lines)
     }
 
     /// Whether `m` (a board move of the side to move) takes an enemy piece.

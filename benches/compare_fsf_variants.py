@@ -2,9 +2,11 @@
 """Perft speed of Menagerie's data-defined variants against Fairy-Stockfish.
 
 For every variant of Fairy-Stockfish's published perft suite that Menagerie
-defines as data, both programs count perft from the variant's start position
-at the same depth, one thread each, one process per run, timed on the wall
-clock from process start to exit (start-up included for both). Node counts
+defines as data, and for games of each family of its built-ins (drops, shogi,
+xiangqi, the lichess games, flag wins), both programs count perft from the
+variant's start position at the same depth, one thread each, one process per
+run, timed on the wall clock from process start to exit (start-up included for
+both). Node counts
 must agree or the script exits with 1. Prints a table with nodes per second
 and the ratio Menagerie / Fairy-Stockfish.
 
@@ -37,6 +39,21 @@ DEPTHS = {
     "chancellor": 5,
     "courier": 5,
     "shako": 4,
+    # The families of Fairy-Stockfish's built-ins (issue 48): drops, the
+    # shogi and xiangqi families, the lichess games, flag wins.
+    "crazyhouse": 5,
+    "shogi": 5,
+    "minishogi": 6,
+    "kyotoshogi": 6,
+    "xiangqi": 5,
+    "janggi": 5,
+    "atomic": 6,
+    "antichess": 6,
+    "horde": 6,
+    "kingofthehill": 6,
+    "racingkings": 5,
+    "3check": 6,
+    "grand": 4,
 }
 
 
@@ -69,7 +86,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs per program and variant; the fastest counts")
     args = ap.parse_args()
 
-    print(f"{'variant':<12} {'depth':>5} {'nodes':>12} {'menagerie n/s':>14} {'fairy-sf n/s':>13} {'ratio':>6}")
+    print(f"{'variant':<14} {'depth':>5} {'nodes':>12} {'menagerie n/s':>14} {'fairy-sf n/s':>13} {'ratio':>6}")
     bad = False
     for variant in args.variants.split(","):
         depth = DEPTHS[variant] + args.depth_offset
@@ -80,7 +97,7 @@ def main() -> int:
             bad = True
             continue
         a, b = ours[0] / ours[1], theirs[0] / theirs[1]
-        print(f"{variant:<12} {depth:>5} {ours[0]:>12} {a / 1e6:>12.1f} M {b / 1e6:>11.1f} M {a / b:>6.2f}")
+        print(f"{variant:<14} {depth:>5} {ours[0]:>12} {a / 1e6:>12.1f} M {b / 1e6:>11.1f} M {a / b:>6.2f}")
     return 1 if bad else 0
 
 

@@ -484,7 +484,26 @@ impl State {
         if d.pioneer.is_some() {
             return self.gates[c as usize];
         }
-        if !d.gating || (d.seirawan_gating && self.hand_count(c) == 0) { 0 } else { self.gates[c as usize] }
+        if d.gating && self.gates_live(d, c) { self.gates[c as usize] } else { 0 }
+    }
+
+    /// Whether side `c`'s gates stay in force: in S-chess only while it
+    /// has pieces in hand, unless captures may refill the hand (S-house).
+    fn gates_live(&self, d: &VariantDef, c: u8) -> bool {
+        !d.seirawan_gating || self.hand_count(c) > 0 || d.drops.as_ref().is_some_and(|dr| dr.to_hand)
+    }
+
+    /// Whether the side to move may gate a piece of type `t` from its hand
+    /// on `sq` (S-chess): it has one, and with drops the type may be
+    /// dropped there (not a pawn on the first rank).
+    #[inline(always)]
+    fn may_gate(&self, d: &VariantDef, t: usize, sq: u8) -> bool {
+        let us = self.side as usize;
+        self.hand[us][t] > 0
+            && d.drops.as_ref().is_none_or(|dr| {
+                let region = if Some(t as u8) == d.pawn { dr.pawn_region[us] } else { dr.region[us] };
+                region >> sq & 1 != 0
+            })
     }
 
     /// Whether the Pioneer prelude (the decision, or a side's placement)
@@ -1038,7 +1057,7 @@ impl State {
             for (gsq, ok) in [(m.from, gate_from), (m.to, gate_to)] {
                 if ok {
                     for t in 0..d.types.len() {
-                        if self.hand[us][t] > 0 {
+                        if self.may_gate(d, t, gsq) {
                             out.push(Move { gate: t as u8, gate_sq: gsq, ..m });
                         }
                     }
@@ -1487,7 +1506,17 @@ impl State {
         for to in bits(b & !quick) {
             n += u64::from(self.legal_in(d, Move::new(from, to, Kind::Normal), false));
         }
-        if d.gating && self.gates[self.side as usize] & bit != 0 { n * gated } else { n }
+        if d.gating && self.gates[self.side as usize] & bit != 0 {
+            n * if d.drops.is_some() { self.gate_choices(d, from) } else { gated }
+        } else {
+            n
+        }
+    }
+
+    /// The ways a move from the gate square `sq` can be made: plain, or
+    /// gating each type the side to move may gate there.
+    fn gate_choices(&self, d: &VariantDef, sq: u8) -> u64 {
+        1 + (0..d.types.len()).filter(|&t| self.may_gate(d, t, sq)).count() as u64
     }
 
     /// The number of legal moves, without listing those that need no
@@ -2014,7 +2043,7 @@ impl State {
                 n.gates[us as usize] &= !bb(m.to);
             }
             n.gates[them as usize] &= !bb(m.to);
-            if d.seirawan_gating && n.hand_count(us) == 0 {
+            if !n.gates_live(d, us) {
                 n.gates[us as usize] = 0;
             }
         }
@@ -2661,7 +2690,7 @@ impl State {
                 }
                 if (up == 'K' || up == 'Q') && self.castle_king[c as usize] != NONE {
                     self.gates[c as usize] |= bb(self.castle_king[c as usize]);
-                } else if !d.seirawan_gating || self.hand_count(c) > 0 {
+                } else if self.gates_live(d, c) {
                     continue;
                 }
             }
@@ -2673,7 +2702,7 @@ impl State {
             for c in 0..2u8 {
                 let kings = d.castling_king_piece[c as usize].map_or(0, |k| self.by_type[k as usize]);
                 let no_rights = self.rights >> (2 * c) & 3 == 0;
-                if self.gates[c as usize] & kings != 0 && no_rights && (!d.seirawan_gating || self.hand_count(c) > 0) {
+                if self.gates[c as usize] & kings != 0 && no_rights && self.gates_live(d, c) {
                     for sq in bits(self.gates[c as usize] & self.by_color[c as usize]) {
                         if self.is_castling_rook(d, c, sq) && self.castle_king[c as usize] != NONE {
                             self.set_castling_right(d, c, sq);
@@ -2837,7 +2866,7 @@ impl State {
                     });
                 }
             }
-            if d.gating && self.gates[c as usize] != 0 && (!d.seirawan_gating || self.hand_count(c) > 0) {
+            if d.gating && self.gates[c as usize] != 0 && self.gates_live(d, c) {
                 for f in 0..d.files {
                     let on_file = (0..d.ranks).any(|r| self.gates[c as usize] >> d.sq(f, r) & 1 != 0);
                     let king_file = !d.chess960 && rights != 0 && f == self.castle_king[c as usize] % d.files;

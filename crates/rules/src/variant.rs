@@ -1772,8 +1772,8 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
                 .into(),
         );
     }
-    if def.gating {
-        return Err("pieceDrops together with gating".into());
+    if def.gating && !def.seirawan_gating {
+        return Err("pieceDrops together with gating other than seirawanGating".into());
     }
     let region = [def.region(c.drop_region[0]), def.region(c.drop_region[1])];
     let mut pawn_region = region;

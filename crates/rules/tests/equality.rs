@@ -14,8 +14,9 @@ fn defs() -> &'static Definitions {
 }
 
 /// Variants with castling (orthodox, 10x8, Chess960 letters), gating,
-/// counting, extinction and no castling at all.
-const VARIANTS: [&str; 10] = [
+/// gating from a hand refilled by captures, counting, extinction and no
+/// castling at all.
+const VARIANTS: [&str; 11] = [
     "chess",
     "chess960",
     "capablanca",
@@ -23,6 +24,7 @@ const VARIANTS: [&str; 10] = [
     "shako",
     "seirawan",
     "seirawan960",
+    "shouse",
     "makruk",
     "shatranj",
     "knightmate",

@@ -45,6 +45,7 @@ const BUGHOUSE: &str = include_str!("../../../tests/perft/bughouse-pyffish.txt")
 const SPARTAN: &str = include_str!("../../../tests/perft/spartan-pyffish.txt");
 const DEMOTION: &str = include_str!("../../../tests/perft/demotion-pyffish.txt");
 const DEMOTION_INI: &str = include_str!("../../../tests/variants/demotion.ini");
+const SHOUSE: &str = include_str!("../../../tests/perft/shouse-pyffish.txt");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
 /// The test variants the files play, with their file names.
@@ -246,6 +247,8 @@ suites! {
     /// with shogi-style promotions; kyoto and micro shogi.
     demotions_and_promoted_drops_play_as_fairy_stockfish: DEMOTION, positions >= 1600, ends >= 8,
         names ["kyotoshogi", "micro"];
+    /// S-house: S-chess gating from a hand that captures refill, drops.
+    shouse_plays_as_fairy_stockfish: SHOUSE, positions >= 1500, ends >= 10, names ["shouse"];
     /// Games where a move may not give check (`checking = false`) with
     /// pieces that check in unusual ways: grasshoppers (a piece moved next
     /// to the king becomes their hurdle), Capablanca's compounds, a royal
@@ -281,6 +284,13 @@ fn the_files_hold_the_rules_they_test() {
     let promoted_drops = moves(DEMOTION).filter(|m| m.starts_with('+')).count();
     let demotions = moves(DEMOTION).filter(|m| m.ends_with('-')).count();
     assert!(promoted_drops >= 10 && demotions >= 50, "{promoted_drops} promoted drops, {demotions} demotions");
+    // S-house: captured pieces gated (a move from the back rank naming a
+    // piece the start pocket does not hold), and dropped.
+    let gated_captures = moves(SHOUSE)
+        .filter(|m| m.len() == 5 && matches!(&m[1..2], "1" | "8") && matches!(&m[4..], "q" | "r" | "b" | "n"))
+        .count();
+    let drops = moves(SHOUSE).filter(|m| m.contains('@')).count();
+    assert!(gated_captures >= 5 && drops >= 100, "{gated_captures} captured pieces gated, {drops} drops");
 }
 
 /// Demotions and promoted drops pack into the hash table's 30 bits and

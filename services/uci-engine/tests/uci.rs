@@ -185,6 +185,7 @@ fn handshake_lists_options_and_variants() {
             "shatranj",
             "shogi",
             "shoshogi",
+            "shouse",
             "snailtrail",
             "sortofalmost",
             "spartan",

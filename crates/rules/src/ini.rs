@@ -276,6 +276,11 @@ pub struct GameEnd {
     /// (`perpetualCheckIllegal`: shogi's perpetual check); both sides so:
     /// a draw.
     pub perpetual_check_illegal: bool,
+    /// A side that, not in check, moved a piece back and forth (or passed
+    /// between) until the same move would be made a third time loses
+    /// (`moveRepetitionIllegal`: modern janggi), as Fairy-Stockfish judges
+    /// it: when its n-fold rule looks back.
+    pub move_repetition_illegal: bool,
     /// Value for the side whose extinction pieces are gone.
     pub extinction_value: GameValue,
     /// The extinct side may still answer (bare king rule with a reply).
@@ -708,6 +713,7 @@ impl Config {
                 n_fold_value: GameValue::Draw,
                 n_fold_value_absolute: false,
                 perpetual_check_illegal: false,
+                move_repetition_illegal: false,
                 extinction_value: GameValue::None,
                 extinction_claim: false,
                 extinction_piece_types: String::new(),
@@ -1087,7 +1093,6 @@ const OTHER: &str = "a rule of Fairy-Stockfish's";
 /// accepted (it changes nothing).
 const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
     ("sittuyinRookDrop", DROPS, Some("false")),
-    ("moveRepetitionIllegal", REPETITION, Some("false")),
     ("chasingRule", REPETITION, Some("none")),
     ("cambodianMoves", OTHER, Some("false")),
     ("sittuyinPromotion", OTHER, Some("false")),
@@ -1694,6 +1699,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.value("nFoldValue", &mut g.n_fold_value)?;
     ctx.bool("nFoldValueAbsolute", &mut g.n_fold_value_absolute)?;
     ctx.bool("perpetualCheckIllegal", &mut g.perpetual_check_illegal)?;
+    ctx.bool("moveRepetitionIllegal", &mut g.move_repetition_illegal)?;
     ctx.value("stalemateValue", &mut g.stalemate_value)?;
     ctx.value("checkmateValue", &mut g.checkmate_value)?;
     // Legacy bare-king options map onto extinction of all pieces but the king.
@@ -1891,6 +1897,7 @@ const KNOWN_KEYS: &[&str] = &[
     "nFoldValue",
     "nFoldValueAbsolute",
     "perpetualCheckIllegal",
+    "moveRepetitionIllegal",
     "stalemateValue",
     "checkmateValue",
     "bareKingValue",

@@ -128,7 +128,7 @@ dropChecks = false
     // Keys not implemented stay refused with their mechanism.
     for (text, key) in [
         ("[x:crazyhouse]\nsittuyinRookDrop = true\n", "sittuyinRookDrop"),
-        ("[x:crazyhouse]\nmoveRepetitionIllegal = true\n", "moveRepetitionIllegal"),
+        ("[x:crazyhouse]\nchasingRule = axf\n", "chasingRule"),
     ] {
         let err = defs.load(text, "bad.ini").expect_err(key);
         assert!(matches!(&err, DefinitionError::Unsupported { key: k, .. } if k == key), "{err:?}");

@@ -138,6 +138,7 @@ fn handshake_lists_options_and_variants() {
             "isolation7x7",
             "janggi",
             "janggicasual",
+            "janggimodern",
             "janggitraditional",
             "janus",
             "jesonmor",

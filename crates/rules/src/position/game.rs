@@ -2,7 +2,7 @@
 //! rules that look at the game rather than at one position — Fairy-Stockfish's
 //! n-move rule, n-fold repetition and counting.
 
-use super::{EndReason, GameValue, Move, Outcome, Position};
+use super::{EMPTY, EndReason, GameValue, Kind, Move, Outcome, Position};
 
 /// A game: a start position and the legal moves played from it.
 ///
@@ -112,9 +112,34 @@ impl Game {
         let perpetual = rules.perpetual_check_illegal;
         let mut them = perpetual && checked(0);
         let mut us = perpetual && span >= 1 && checked(1);
+        let mut shuffle = if rules.move_repetition_illegal && span >= 4 { self.shuffle_start() } else { 0 };
         let mut earlier = 0;
         let mut back = 2;
         while back <= span {
+            if back >= 4 && shuffle > 0 {
+                // Janggi's move repetition, looked for as Fairy-Stockfish
+                // does: each step back must undo the next move of the
+                // opponent (the side not to move), none from check.
+                let older = now.checked_sub(back + 1).map(|k| (k, self.moves[k]));
+                if back < span && checked(back + 1) {
+                    shuffle = 0;
+                } else if shuffle < 4 {
+                    let newer = self.moves[if shuffle == 1 { now - 1 } else { now + 1 - back }];
+                    shuffle = match older {
+                        Some((_, m)) if reverses(m, newer) => shuffle + 1,
+                        _ => 0,
+                    };
+                } else {
+                    // The shuffled piece came to its square without a capture.
+                    if let Some((k, arrival)) = older
+                        && !self.positions[k].state.takes(arrival)
+                        && self.moves[now + 1 - back].from == arrival.to
+                    {
+                        return Some(GameValue::Win);
+                    }
+                    shuffle = 0;
+                }
+            }
             them &= checked(back);
             if self.positions[now - back].state.same_position(st, d) {
                 earlier += 1;
@@ -142,6 +167,45 @@ impl Game {
         }
         None
     }
+}
+
+impl Game {
+    /// Where a move repetition (`moveRepetitionIllegal`) by the side not to
+    /// move stands after its last move: 2 when that move undid its move
+    /// before, 1 when it passed before, 0 when there is none (or the last
+    /// move was no plain move, came from or after check, or moved a piece
+    /// that can never reach the mover's opponent's king's region).
+    fn shuffle_start(&self) -> u8 {
+        let now = self.positions.len() - 1;
+        let pos = &self.positions[now];
+        let (d, st) = (&*pos.def, &pos.state);
+        let last = self.moves[now - 1];
+        let us = st.side;
+        let region = |c: u8, t: u8| d.xiangqi.as_ref().map_or(d.board, |x| x.mobility[c as usize][t as usize]);
+        let piece = st.board[last.to as usize];
+        let reaches_king =
+            piece != EMPTY && d.king.is_none_or(|k| region(us ^ 1, piece >> 1) & region(us, k) & d.board != 0);
+        if last.kind != Kind::Normal
+            || self.positions[now - 1].in_check()
+            || self.positions[now - 3].in_check()
+            || !reaches_king
+        {
+            return 0;
+        }
+        let before = self.moves[now - 3];
+        if reverses(before, last) {
+            2
+        } else if before.kind == Kind::Pass {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// Whether `a` is `b` played backwards (both plain moves).
+fn reverses(a: Move, b: Move) -> bool {
+    a.kind == Kind::Normal && b.kind == Kind::Normal && a.from == b.to && a.to == b.from
 }
 
 impl std::fmt::Display for Outcome {

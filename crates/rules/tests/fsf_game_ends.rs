@@ -1,0 +1,62 @@
+//! The game ends that look at the whole game (n-fold repetition, janggi's
+//! move repetition, the move rule, material counting) against
+//! Fairy-Stockfish: every prefix of the games of
+//! `tests/perft/game-ends-pyffish.txt` (written by
+//! `benches/fsf_game_ends.py` with pyffish's `is_optional_game_end`) must
+//! end, or go on, as it says.
+
+use menagerie_rules::{Definitions, Game, GameResult, Position};
+
+const GAMES: &str = include_str!("../../../tests/perft/game-ends-pyffish.txt");
+
+/// The end `game` may be claimed with now, for the side to move.
+fn claim(game: &Game) -> &'static str {
+    let white = game.current().white_to_move();
+    match game.claimable().map(|o| o.result) {
+        None => "-",
+        Some(GameResult::Draw) => "draw",
+        Some(GameResult::WhiteWins) if white => "win",
+        Some(GameResult::BlackWins) if !white => "win",
+        Some(_) => "loss",
+    }
+}
+
+#[test]
+fn whole_game_ends_are_fairy_stockfishs() {
+    let defs = Definitions::builtin();
+    let mut failures = Vec::new();
+    let (mut games, mut prefixes) = (0, 0);
+    let mut ends = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    for line in GAMES.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let [variant, fen, moves, expected] = line.split(';').collect::<Vec<_>>()[..] else {
+            panic!("bad line {line}")
+        };
+        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+        let mut game = Game::new(Position::from_fen(def, fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let expected: Vec<&str> = expected.split_whitespace().collect();
+        assert_eq!(expected.len(), moves.len() + 1, "{line}");
+        games += 1;
+        for (ply, want) in expected.iter().enumerate() {
+            prefixes += 1;
+            let got = claim(&game);
+            if got != *want {
+                failures.push(format!("{variant} after {:?}: {got}, Fairy-Stockfish {want}", &moves[..ply]));
+                break;
+            }
+            if *want != "-" {
+                *ends.entry((variant, want)).or_default() += 1;
+            }
+            if let Some(text) = moves.get(ply) {
+                let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{variant} {text}: {e}"));
+                game.play(m);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
+    // The file holds what it is there for: janggi's move repetitions (a win
+    // for the side to move) and repetitions valued by material.
+    assert!(games >= 120 && prefixes >= 8000, "{games} games, {prefixes} positions");
+    assert!(ends.get(&("janggimodern", "win")).is_some_and(|&n| n >= 50), "{ends:?}");
+    assert!(ends.get(&("janggi", "loss")).is_some_and(|&n| n >= 5), "{ends:?}");
+}

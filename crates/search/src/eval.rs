@@ -1262,13 +1262,7 @@ impl EvalTables {
                         t.feature(c, CONNECTED_EG, v as f32);
                     }
                 }
-                // Squares ahead on this and the adjacent files.
-                let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
-                let ahead = (fm | adj)
-                    & match c {
-                        Color::White => above((r as u32 + 1) * files as u32),
-                        Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
-                    };
+                let ahead = ahead_of::<V>(c, r, fm | adj);
                 if (enemy_pawns & ahead).is_empty() {
                     passed |= BitsOf::<V>::bit(sq);
                     let rel = (rel as usize).min(RANKS - 1);
@@ -1371,6 +1365,19 @@ fn open_board_mobility<V: Variant>(piece: Piece) -> Vec<i32> {
                 as i32
         })
         .collect()
+}
+
+/// The squares of `files` ahead of rank `r` for `c`'s pawns (a pawn there
+/// is passed when no enemy pawn stands on them, its file and the adjacent).
+fn ahead_of<V: Variant>(c: Color, r: i32, files: BitsOf<V>) -> BitsOf<V> {
+    type S<V> = <V as Variant>::Shape;
+    let width = S::<V>::FILES as u32;
+    let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
+    files
+        & match c {
+            Color::White => above((r as u32 + 1) * width),
+            Color::Black => !above(r as u32 * width) & S::<V>::ALL,
+        }
 }
 
 fn adjacent_files<V: Variant>(f: u8) -> BitsOf<V> {
@@ -1719,13 +1726,7 @@ mod tests {
                 for sq in (pawns & fm).iter() {
                     let r = S::<V>::rank_of(sq).0 as i32;
                     let rel = if c == Color::White { r } else { ranks - 1 - r };
-                    // Squares ahead on this and the adjacent files.
-                    let above = |n: u32| if n >= BitsOf::<V>::WIDTH { BitsOf::<V>::ZERO } else { S::<V>::ALL << n };
-                    let ahead = (fm | adj)
-                        & match c {
-                            Color::White => above((r as u32 + 1) * files as u32),
-                            Color::Black => !above(r as u32 * files as u32) & S::<V>::ALL,
-                        };
+                    let ahead = super::super::ahead_of::<V>(c, r, fm | adj);
                     if (enemy_pawns & ahead).is_empty() {
                         mg += rel * rel * 2;
                         eg += rel * rel * 5 + 10;

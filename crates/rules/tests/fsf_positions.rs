@@ -46,10 +46,12 @@ const SPARTAN: &str = include_str!("../../../tests/perft/spartan-pyffish.txt");
 const DEMOTION: &str = include_str!("../../../tests/perft/demotion-pyffish.txt");
 const DEMOTION_INI: &str = include_str!("../../../tests/variants/demotion.ini");
 const SHOUSE: &str = include_str!("../../../tests/perft/shouse-pyffish.txt");
+const ROYAL_DROPS: &str = include_str!("../../../tests/perft/royal-drops-pyffish.txt");
+const ROYAL_DROPS_INI: &str = include_str!("../../../tests/variants/royal-drops.ini");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
 /// The test variants the files play, with their file names.
-const INIS: [(&str, &str); 11] = [
+const INIS: [(&str, &str); 12] = [
     (SHOGI_INI, "shogi-promotion.ini"),
     (PAWN_TYPES_INI, "pawn-types.ini"),
     (CONNECT_INI, "connect.ini"),
@@ -61,6 +63,7 @@ const INIS: [(&str, &str); 11] = [
     (CASTLING_INI, "castling.ini"),
     (DEMOTION_INI, "demotion.ini"),
     (NOCHECKS_INI, "nochecks.ini"),
+    (ROYAL_DROPS_INI, "royal-drops.ini"),
 ];
 
 fn fnv1a(text: &str) -> String {
@@ -249,6 +252,10 @@ suites! {
         names ["kyotoshogi", "micro"];
     /// S-house: S-chess gating from a hand that captures refill, drops.
     shouse_plays_as_fairy_stockfish: SHOUSE, positions >= 1500, ends >= 10, names ["shouse"];
+    /// Drops beside pseudo-royal pieces (a commoner as the king; a queen
+    /// royal while alone, royal at once when dropped).
+    royal_drops_play_as_fairy_stockfish: ROYAL_DROPS, positions >= 2700, ends >= 10,
+        names ["royalhouse", "queenhouse"];
     /// Games where a move may not give check (`checking = false`) with
     /// pieces that check in unusual ways: grasshoppers (a piece moved next
     /// to the king becomes their hurdle), Capablanca's compounds, a royal
@@ -291,6 +298,8 @@ fn the_files_hold_the_rules_they_test() {
         .count();
     let drops = moves(SHOUSE).filter(|m| m.contains('@')).count();
     assert!(gated_captures >= 5 && drops >= 100, "{gated_captures} captured pieces gated, {drops} drops");
+    let royal_drops = moves(ROYAL_DROPS).filter(|m| m.starts_with("Q@")).count();
+    assert!(royal_drops >= 50, "{royal_drops} queens dropped");
 }
 
 /// Demotions and promoted drops pack into the hash table's 30 bits and

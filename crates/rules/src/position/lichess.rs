@@ -218,6 +218,10 @@ impl State {
         if m.kind != Kind::Drop && mine >> m.from & 1 != 0 {
             mine ^= bb(m.from) | bb(kto);
         }
+        if m.kind == Kind::Drop && d.pseudo_royal.is_some_and(|t| t >> m.gate & 1 != 0) {
+            // A dropped piece of an extinction type is royal at once.
+            mine |= bb(m.to);
+        }
         if m.kind == Kind::Promotion && d.pseudo_royal.is_some_and(|t| t >> m.promo & 1 != 0) {
             let own = self.by_type[m.promo as usize] & self.by_color[us as usize];
             if own.count_ones() > d.extinction.map_or(0, |e| e.1) {

@@ -1975,6 +1975,9 @@ impl State {
         }
         if d.drops.is_some() || d.shogi {
             self.hand_and_promotions(d, m, n, captured);
+            if blasted != 0 {
+                self.blast_to_hands(d, m, n, blasted, landed);
+            }
         }
         n.pawn_drop = false;
         if d.pioneer.is_some() && m.kind != Kind::Pass {

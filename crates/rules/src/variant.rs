@@ -1766,9 +1766,9 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         }
         return Ok(());
     }
-    if menagerie_rules(def) || def.blast.is_some() {
+    if menagerie_rules(def) {
         return Err(
-            "pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces) or blastOnCapture"
+            "pieceDrops together with Menagerie's own rules (Pioneer gating, kidnapping, takeovers, swaps, promoting pieces)"
                 .into(),
         );
     }

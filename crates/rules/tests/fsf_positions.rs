@@ -48,10 +48,12 @@ const DEMOTION_INI: &str = include_str!("../../../tests/variants/demotion.ini");
 const SHOUSE: &str = include_str!("../../../tests/perft/shouse-pyffish.txt");
 const ROYAL_DROPS: &str = include_str!("../../../tests/perft/royal-drops-pyffish.txt");
 const ROYAL_DROPS_INI: &str = include_str!("../../../tests/variants/royal-drops.ini");
+const BLAST_DROPS: &str = include_str!("../../../tests/perft/blast-drops-pyffish.txt");
+const BLAST_DROPS_INI: &str = include_str!("../../../tests/variants/blast-drops.ini");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
 /// The test variants the files play, with their file names.
-const INIS: [(&str, &str); 12] = [
+const INIS: [(&str, &str); 13] = [
     (SHOGI_INI, "shogi-promotion.ini"),
     (PAWN_TYPES_INI, "pawn-types.ini"),
     (CONNECT_INI, "connect.ini"),
@@ -64,6 +66,7 @@ const INIS: [(&str, &str); 12] = [
     (DEMOTION_INI, "demotion.ini"),
     (NOCHECKS_INI, "nochecks.ini"),
     (ROYAL_DROPS_INI, "royal-drops.ini"),
+    (BLAST_DROPS_INI, "blast-drops.ini"),
 ];
 
 fn fnv1a(text: &str) -> String {
@@ -256,6 +259,10 @@ suites! {
     /// royal while alone, royal at once when dropped).
     royal_drops_play_as_fairy_stockfish: ROYAL_DROPS, positions >= 2700, ends >= 10,
         names ["royalhouse", "queenhouse"];
+    /// Blasts with drops: every piece blown up goes to its owner's
+    /// opponent's hand (a promoted one as a pawn).
+    blast_drops_play_as_fairy_stockfish: BLAST_DROPS, positions >= 4700, ends >= 60,
+        names ["atomichouse", "quietatomichouse"];
     /// Games where a move may not give check (`checking = false`) with
     /// pieces that check in unusual ways: grasshoppers (a piece moved next
     /// to the king becomes their hurdle), Capablanca's compounds, a royal
@@ -300,6 +307,8 @@ fn the_files_hold_the_rules_they_test() {
     assert!(gated_captures >= 5 && drops >= 100, "{gated_captures} captured pieces gated, {drops} drops");
     let royal_drops = moves(ROYAL_DROPS).filter(|m| m.starts_with("Q@")).count();
     assert!(royal_drops >= 50, "{royal_drops} queens dropped");
+    let blast_drops = moves(BLAST_DROPS).filter(|m| m.contains('@')).count();
+    assert!(blast_drops >= 500 && fens(BLAST_DROPS).any(|f| f.contains('~')), "{blast_drops} drops after blasts");
 }
 
 /// Demotions and promoted drops pack into the hash table's 30 bits and

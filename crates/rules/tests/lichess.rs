@@ -180,10 +180,10 @@ fn the_new_keys_are_checked() {
     assert!(err.to_string().contains("extinctionPseudoRoyal"), "{err}");
     let err = d.load("[y:chess]\nblastImmuneTypes = p\n", "t.ini").unwrap_err();
     assert!(err.to_string().contains("blastOnCapture"), "{err}");
-    let err = d.load("[z:crazyhouse]\nblastOnCapture = true\n", "t.ini").unwrap_err();
-    assert!(err.to_string().contains("blastOnCapture"), "{err}");
-    // Forced captures with drops (Fairy-Stockfish's antihouse, coffeehouse)
-    // and with flags (atomic-giveaway-hill) load.
+    // Blasts with drops (Fairy-Stockfish's atomiczh), forced captures with
+    // drops (antihouse, coffeehouse) and with flags (atomic-giveaway-hill)
+    // load.
+    d.load("[z:crazyhouse]\nblastOnCapture = true\n", "t.ini").expect("loads");
     d.load("[zh-anti:crazyhouse]\nmustCapture = true\n", "t.ini").expect("loads");
     d.load(
         "[anti-hill:antichess]\nflagPiece = k\nflagRegionWhite = d4 e4 d5 e5\nflagRegionBlack = d4 e4 d5 e5\n",

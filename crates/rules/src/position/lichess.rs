@@ -288,6 +288,30 @@ impl State {
         }
     }
 
+    /// With drops, the pieces a blast removed (`blasted`, the capturer's
+    /// new type `landed` on `m.to`) go to the hands of their owners'
+    /// opponents when captures go to hand (a promoted one as the type it
+    /// was promoted from, else a pawn, unless `dropLoop`), as
+    /// Fairy-Stockfish's atomiczh plays; their promotion marks go.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn blast_to_hands(&self, d: &VariantDef, m: Move, n: &mut State, blasted: u128, landed: u8) {
+        let Some(dr) = d.drops.filter(|dr| dr.to_hand) else { return };
+        for sq in bits(blasted) {
+            let (t, c, promoted, origin) = if sq == m.to {
+                (landed, self.side, n.promoted >> sq & 1 != 0, n.origin_of(sq))
+            } else {
+                let p = self.board[sq as usize];
+                (p >> 1, p & 1, self.promoted >> sq & 1 != 0, self.origin_of(sq))
+            };
+            let t = if dr.demote && promoted { origin.or(d.pawn).unwrap_or(t) } else { t };
+            let h = &mut n.hand[(c ^ 1) as usize][t as usize];
+            *h = h.saturating_add(1);
+            n.promoted &= !bb(sq);
+            State::set_origin(&mut n.origin, sq, None);
+        }
+    }
+
     /// The blast of a capture on `to` in `n` (the position after the move
     /// but for the blast): the capturing piece and the pieces next to `to`
     /// but pawns and immune types go; the squares emptied.

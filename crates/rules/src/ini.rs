@@ -339,6 +339,9 @@ pub(crate) const BUILTIN_PIECES: &[(u8, &str, &str)] = &[
 
 /// Index of the first custom piece in Fairy-Stockfish's order.
 pub(crate) const CUSTOM_BASE: u8 = 38;
+/// The custom pieces a definition may name (`customPiece1` to
+/// `customPiece24`: Fairy-Stockfish's slots before its royal one).
+pub(crate) const CUSTOM_PIECES: u8 = 24;
 /// Index of the king.
 pub(crate) const KING_INDEX: u8 = 63;
 /// Index of the rook.
@@ -1101,8 +1104,8 @@ const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
 /// accepted for it (its default), if any.
 fn unsupported(key: &str) -> Option<(&'static str, Option<&'static str>)> {
-    if custom_number(key).is_some_and(|n| n > 8) {
-        return Some(("more than 8 custom pieces", None));
+    if custom_number(key).is_some_and(|n| n > CUSTOM_PIECES) {
+        return Some(("more than 24 custom pieces", None));
     }
     UNSUPPORTED.iter().find(|(k, _, _)| *k == key).map(|&(_, m, d)| (m, d))
 }
@@ -1357,7 +1360,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     // Pieces, in Fairy-Stockfish's order.
     let mut piece_keys: Vec<(u8, String, Option<&'static str>)> =
         BUILTIN_PIECES.iter().map(|&(i, k, b)| (i, k.to_string(), Some(b))).collect();
-    for n in 1..=8u8 {
+    for n in 1..=CUSTOM_PIECES {
         piece_keys.push((CUSTOM_BASE + n - 1, format!("customPiece{n}"), None));
     }
     piece_keys.push((KING_INDEX, "king".to_string(), Some("K")));
@@ -1759,7 +1762,7 @@ fn mobility_key(key: &str) -> Option<(u8, u8)> {
 
 fn custom_index(key: &str) -> Option<u8> {
     let n = custom_number(key)?;
-    (1..=8).contains(&n).then_some(CUSTOM_BASE + n - 1)
+    (1..=CUSTOM_PIECES).contains(&n).then_some(CUSTOM_BASE + n - 1)
 }
 
 /// `n` of a `customPieceN` key.

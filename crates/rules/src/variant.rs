@@ -1572,7 +1572,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         || c.castling_wins != 0;
     drops(&mut def, c, &index_of)?;
     pawn_types(&mut def, c, &index_of, &atoms)?;
-    let all_types = (1u16 << def.types.len()) - 1;
+    let all_types = ((1u32 << def.types.len()) - 1) as u16;
     def.plain_moves = !menagerie_rules(&def)
         && def.blast.is_none()
         && def.petrify == 0

@@ -50,10 +50,12 @@ const ROYAL_DROPS: &str = include_str!("../../../tests/perft/royal-drops-pyffish
 const ROYAL_DROPS_INI: &str = include_str!("../../../tests/variants/royal-drops.ini");
 const BLAST_DROPS: &str = include_str!("../../../tests/perft/blast-drops-pyffish.txt");
 const BLAST_DROPS_INI: &str = include_str!("../../../tests/variants/blast-drops.ini");
+const MANY_PIECES: &str = include_str!("../../../tests/perft/many-pieces-pyffish.txt");
+const MANY_PIECES_INI: &str = include_str!("../../../tests/variants/many-pieces.ini");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
 /// The test variants the files play, with their file names.
-const INIS: [(&str, &str); 13] = [
+const INIS: [(&str, &str); 14] = [
     (SHOGI_INI, "shogi-promotion.ini"),
     (PAWN_TYPES_INI, "pawn-types.ini"),
     (CONNECT_INI, "connect.ini"),
@@ -67,6 +69,7 @@ const INIS: [(&str, &str); 13] = [
     (NOCHECKS_INI, "nochecks.ini"),
     (ROYAL_DROPS_INI, "royal-drops.ini"),
     (BLAST_DROPS_INI, "blast-drops.ini"),
+    (MANY_PIECES_INI, "many-pieces.ini"),
 ];
 
 fn fnv1a(text: &str) -> String {
@@ -263,6 +266,9 @@ suites! {
     /// opponent's hand (a promoted one as a pawn).
     blast_drops_play_as_fairy_stockfish: BLAST_DROPS, positions >= 4700, ends >= 60,
         names ["atomichouse", "quietatomichouse"];
+    /// Ten custom pieces (`customPiece9` and `customPiece10` among them),
+    /// all dropped from the hand.
+    ten_custom_pieces_play_as_fairy_stockfish: MANY_PIECES, positions >= 1500, ends >= 4, names ["manypieces"];
     /// Games where a move may not give check (`checking = false`) with
     /// pieces that check in unusual ways: grasshoppers (a piece moved next
     /// to the king becomes their hurdle), Capablanca's compounds, a royal
@@ -307,6 +313,8 @@ fn the_files_hold_the_rules_they_test() {
     assert!(gated_captures >= 5 && drops >= 100, "{gated_captures} captured pieces gated, {drops} drops");
     let royal_drops = moves(ROYAL_DROPS).filter(|m| m.starts_with("Q@")).count();
     assert!(royal_drops >= 50, "{royal_drops} queens dropped");
+    let ninth_and_tenth = moves(MANY_PIECES).filter(|m| m.starts_with("J@") || m.starts_with("L@")).count();
+    assert!(ninth_and_tenth >= 20, "{ninth_and_tenth} drops of custom pieces 9 and 10");
     let blast_drops = moves(BLAST_DROPS).filter(|m| m.contains('@')).count();
     assert!(blast_drops >= 500 && fens(BLAST_DROPS).any(|f| f.contains('~')), "{blast_drops} drops after blasts");
 }

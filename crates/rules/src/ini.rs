@@ -563,6 +563,14 @@ pub(crate) struct Config {
     /// A king or rook dropped on its castling square gains the castling
     /// right (`castlingDroppedPiece`).
     pub castling_dropped_piece: bool,
+    /// Rooks are dropped on the first rank only (`sittuyinRookDrop`).
+    pub sittuyin_rook_drop: bool,
+    /// Sittuyin's promotions (`sittuyinPromotion`): a pawn in the
+    /// promotion region (any pawn, when it is its side's only one) turns,
+    /// as its move, into a promotion type where it stands or on an empty
+    /// square that type attacks, if from there it attacks no enemy piece and
+    /// the move gives no check; pawns do not promote by moving.
+    pub sittuyin_promotion: bool,
     /// Castling rights whose castling wins and whose loss loses
     /// (`castlingWins`; bits K, Q, k, q).
     pub castling_wins: u8,
@@ -755,6 +763,8 @@ impl Config {
             adjudicate_full_board: false,
             drop_opposite_colored_bishop: false,
             castling_dropped_piece: false,
+            sittuyin_rook_drop: false,
+            sittuyin_promotion: false,
             castling_wins: 0,
             opposite_castling: false,
             captures_to_hand: false,
@@ -1087,19 +1097,14 @@ const IGNORED_KEYS: &[&str] =
 
 /// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
 /// [`DefinitionError::Unsupported`] names them.
-const DROPS: &str = "drop rules beyond crazyhouse's";
 const REPETITION: &str = "repetition and chasing rules";
 const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
-const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[
-    ("sittuyinRookDrop", DROPS, Some("false")),
-    ("chasingRule", REPETITION, Some("none")),
-    ("cambodianMoves", OTHER, Some("false")),
-    ("sittuyinPromotion", OTHER, Some("false")),
-];
+const UNSUPPORTED: &[(&str, &str, Option<&str>)] =
+    &[("chasingRule", REPETITION, Some("none")), ("cambodianMoves", OTHER, Some("false"))];
 
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
 /// accepted for it (its default), if any.
@@ -1621,6 +1626,8 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("adjudicateFullBoard", &mut c.adjudicate_full_board)?;
     ctx.bool("dropOppositeColoredBishop", &mut c.drop_opposite_colored_bishop)?;
     ctx.bool("castlingDroppedPiece", &mut c.castling_dropped_piece)?;
+    ctx.bool("sittuyinRookDrop", &mut c.sittuyin_rook_drop)?;
+    ctx.bool("sittuyinPromotion", &mut c.sittuyin_promotion)?;
     if let Some(v) = ctx.get("castlingWins") {
         let mut bits = 0u8;
         for ch in v.chars().filter(|c| !c.is_whitespace()).take_while(|&c| c != '-') {
@@ -1809,6 +1816,8 @@ const KNOWN_KEYS: &[&str] = &[
     "adjudicateFullBoard",
     "dropOppositeColoredBishop",
     "castlingDroppedPiece",
+    "sittuyinRookDrop",
+    "sittuyinPromotion",
     "castlingWins",
     "oppositeCastling",
     "wallingRule",

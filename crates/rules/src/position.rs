@@ -1219,6 +1219,9 @@ impl State {
         let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
         if pawns != 0 {
             self.pawn_moves(d, out, pawns);
+            if let Some(zone) = &d.sittuyin {
+                self.sittuyin_promotions(d, zone, pawns, out);
+            }
         }
         for from in bits(self.by_color[us as usize] & !pawns) {
             let t = self.board[from as usize] >> 1;
@@ -1318,13 +1321,19 @@ impl State {
 
     /// The squares where the side to move may drop a piece of type `t`:
     /// the empty squares of its drop region (for pawns, without the
-    /// promotion region and the first rank unless allowed; `dropNoDoubled`
+    /// promotion region and the first rank unless allowed; for rooks under
+    /// `sittuyinRookDrop`, its first rank only; `dropNoDoubled`
     /// bars the files holding enough of its type).
     #[inline(always)]
     fn drop_targets(&self, d: &VariantDef, t: u8) -> u128 {
         let Some(dr) = &d.drops else { return 0 };
         let us = self.side as usize;
-        let region = if Some(t) == d.pawn { dr.pawn_region[us] } else { dr.region[us] };
+        let region = match dr.rook {
+            // `sittuyinRookDrop`: rooks on the first rank only.
+            Some((rook, first)) if rook == t => first[us],
+            _ if Some(t) == d.pawn => dr.pawn_region[us],
+            _ => dr.region[us],
+        };
         let mut b = region & d.board & !self.occ() & !d.immobile[us][t as usize];
         if let Some(x) = &d.xiangqi {
             // A piece is dropped only where it may move to.
@@ -1910,6 +1919,8 @@ impl State {
         let captured = match m.kind.takes() {
             Takes::Nothing => EMPTY,
             Takes::EnPassant => self.board[self.capture_square(d, m.to) as usize],
+            // A promotion in place (sittuyin) takes nothing.
+            Takes::Target if m.from == m.to => EMPTY,
             Takes::Target => self.board[m.to as usize],
         };
         match m.kind {
@@ -1934,7 +1945,7 @@ impl State {
                 n.rule50 = 0;
             }
             Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion => {
-                if self.board[m.to as usize] != EMPTY {
+                if captured != EMPTY {
                     n.remove(m.to);
                     n.rule50 = 0;
                 }
@@ -2351,12 +2362,14 @@ impl State {
                 let mut c = *self;
                 for &m in moves.iter() {
                     self.play_into(d, m, &mut c);
-                    let captured =
-                        if matches!(m.kind, Kind::Normal | Kind::Promotion) && self.board[m.to as usize] != EMPTY {
-                            m.to
-                        } else {
-                            NONE
-                        };
+                    let captured = if matches!(m.kind, Kind::Normal | Kind::Promotion)
+                        && m.from != m.to
+                        && self.board[m.to as usize] != EMPTY
+                    {
+                        m.to
+                    } else {
+                        NONE
+                    };
                     n += c.count_legal(d, buf, Some((&cache, occ ^ c.occ(), captured)));
                 }
                 return n;
@@ -3234,6 +3247,7 @@ mod game;
 mod lichess;
 mod placement;
 mod san;
+mod sittuyin;
 mod takeover;
 mod walls;
 pub use game::Game;

@@ -406,6 +406,9 @@ pub(crate) struct Drops {
     pub castling_dropped: bool,
     /// Pieces in hand may be dropped promoted (`dropPromoted`).
     pub promoted: bool,
+    /// `sittuyinRookDrop`: the rook's type and each side's squares for it
+    /// (its drop region's first rank).
+    pub rook: Option<(u8, [u128; 2])>,
 }
 
 /// Menagerie's Pioneer gating (`pioneerGating`): each side's reserve
@@ -705,6 +708,11 @@ pub struct VariantDef {
     pub(crate) material_counting: crate::ini::MaterialCounting,
     /// Mobility regions, the soldier and the flying general, if any.
     pub(crate) xiangqi: Option<Box<Xiangqi>>,
+    /// Sittuyin's promotions (`sittuyinPromotion`): each side's promotion
+    /// region, where its pawns promote in place or onto a square the new
+    /// piece attacks ([`VariantDef::promotion_zone`] is then empty: no pawn
+    /// promotes by moving).
+    pub(crate) sittuyin: Option<[u128; 2]>,
 }
 
 impl VariantDef {
@@ -839,6 +847,8 @@ impl VariantDef {
                 (self.blast.is_some(), "atomic blasts"),
                 (self.pseudo_royal.is_some(), "pseudo-royal pieces"),
                 (self.promotion_limit.is_some(), "promotion limits"),
+                (self.sittuyin.is_some(), "sittuyin promotions"),
+                (self.drops.is_some_and(|d| d.rook.is_some()), "rook drops on the first rank"),
                 (self.restricted != 0, "mobility regions and xiangqi pieces"),
                 (self.xiangqi.as_ref().is_some_and(|x| x.flying_general), "the flying general"),
                 (self.xiangqi.as_ref().is_some_and(|x| x.bikjang), "bikjang"),
@@ -1366,6 +1376,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         slide_attackers: [[0; 8]; 2],
         hop_attackers: [[0; 8]; 2],
         xiangqi: None,
+        sittuyin: None,
         pass: c.pass,
         pass_on_stalemate: c.pass_on_stalemate,
         makpong: c.makpong,
@@ -1572,6 +1583,19 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         || c.castling_wins != 0;
     drops(&mut def, c, &index_of)?;
     pawn_types(&mut def, c, &index_of, &atoms)?;
+    if c.sittuyin_promotion {
+        if menagerie_rules(&def) || def.promotion_pawns != [0; 2] || def.shogi {
+            return Err(
+                "sittuyinPromotion together with Menagerie's own rules, promotionPawnTypes or shogi-style promotions"
+                    .into(),
+            );
+        }
+        // Pawns promote only as a move of their own, listed and tested one by one.
+        def.sittuyin = Some(def.promotion_zone);
+        def.promotion_zone = [0; 2];
+        def.full_listing = true;
+        def.extended = true;
+    }
     let all_types = ((1u32 << def.types.len()) - 1) as u16;
     def.plain_moves = !menagerie_rules(&def)
         && def.blast.is_none()
@@ -1810,6 +1834,14 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         },
         castling_dropped: c.castling_dropped_piece,
         promoted: c.drop_promoted,
+        rook: if c.sittuyin_rook_drop {
+            def.types.iter().position(|t| t.fsf == 4).map(|t| {
+                let first = |rank: u8| (0..def.files).fold(0u128, |b, f| b | 1u128 << def.sq(f, rank));
+                (t as u8, [region[0] & first(0), region[1] & first(def.ranks - 1)])
+            })
+        } else {
+            None
+        },
     });
     if c.drop_opposite_colored_bishop || c.castling_dropped_piece {
         def.full_listing = true;

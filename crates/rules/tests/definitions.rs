@@ -137,11 +137,11 @@ fn unknown_key_names_file_line_and_key() {
 
 #[test]
 fn unsupported_rule_is_an_error() {
-    let err = load_err("[x:chess]\nsittuyinRookDrop = true\n");
-    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("sittuyinRookDrop"), "{err}");
+    let err = load_err("[x:chess]\nchasingRule = axf\n");
+    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("chasingRule"), "{err}");
     // The default value is accepted.
     let mut defs = Definitions::builtin();
-    defs.load("[x:chess]\nsittuyinRookDrop = false\n", "ok.ini").unwrap();
+    defs.load("[x:chess]\nchasingRule = none\n", "ok.ini").unwrap();
 }
 
 #[test]
@@ -298,7 +298,7 @@ const MIXED: &str = "\
 castling = false
 
 [drops:chess]
-sittuyinRookDrop = true
+chasingRule = axf
 
 [child-of-drops:drops]
 maxFile = 10
@@ -332,8 +332,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
             (
                 "drops".to_string(),
                 5,
-                "'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
-                    .to_string()
+                "'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play".to_string()
             ),
             ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
             ("orphan".to_string(), 10, "unknown parent 'fourhouse'".to_string()),
@@ -344,7 +343,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
     // One line per section: file, line, section and reason.
     assert_eq!(
         loaded.skipped[0].to_string(),
-        "mixed.ini:5: variant 'drops' skipped: 'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play"
+        "mixed.ini:5: variant 'drops' skipped: 'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play"
     );
     assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
     assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
@@ -361,7 +360,7 @@ fn strict_load_stops_at_the_first_unplayable_section() {
     let mut defs = Definitions::builtin();
     let options = LoadOptions { strict: true, ..LoadOptions::default() };
     let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "sittuyinRookDrop"), "{err:?}");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "chasingRule"), "{err:?}");
     // Nothing was added, not even the good section before it.
     assert!(defs.get("good").is_none());
     // `load` is strict.
@@ -434,10 +433,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         loaded.skipped.iter().map(|s| (s.name.as_str(), s.error.location().1, s.error.reason())).collect();
     let expect = |name: &str| skipped.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("{name} not skipped"));
     let reasons = [
-        (
-            "skip-unsupported",
-            "'sittuyinRookDrop = true' needs drop rules beyond crazyhouse's, which Menagerie does not play",
-        ),
+        ("skip-unsupported", "'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play"),
         ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
         ("skip-invalid-value", "expected true or false"),
         ("skip-betza", "customPiece1"),
@@ -465,7 +461,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
     // Strict: the first unplayable section is an error and nothing loads.
     let mut strict = Definitions::builtin();
     let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "sittuyinRookDrop"), "{err}");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "chasingRule"), "{err}");
     assert!(strict.get("form-no-flags").is_none());
 }
 

@@ -126,13 +126,14 @@ dropChecks = false
     assert!(!moves.contains(&"R@e2".to_string()) && !moves.contains(&"R@a8".to_string()));
     assert!(moves.contains(&"R@a7".to_string()));
     // Keys not implemented stay refused with their mechanism.
-    for (text, key) in [
-        ("[x:crazyhouse]\nsittuyinRookDrop = true\n", "sittuyinRookDrop"),
-        ("[x:crazyhouse]\nchasingRule = axf\n", "chasingRule"),
-    ] {
-        let err = defs.load(text, "bad.ini").expect_err(key);
-        assert!(matches!(&err, DefinitionError::Unsupported { key: k, .. } if k == key), "{err:?}");
-    }
+    let err = defs.load("[x:crazyhouse]\nchasingRule = axf\n", "bad.ini").expect_err("chasingRule");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "chasingRule"), "{err:?}");
+    // `sittuyinRookDrop` keeps rooks on the first rank of the drop region.
+    defs.load("[rookrank:crazyhouse]\nsittuyinRookDrop = true\n", "ok.ini").expect("loads");
+    let pos =
+        Position::from_fen(defs.get("rookrank").expect("section"), "4k3/8/8/8/8/8/8/4K3[R] w - - 0 1").expect("FEN");
+    let moves = texts(&pos);
+    assert!(moves.contains(&"R@a1".to_string()) && !moves.iter().any(|m| m.starts_with("R@") && !m.ends_with('1')));
     let err = defs.load("[x:chess]\ncapturesToHand = true\n", "bad.ini").expect_err("no drops");
     assert!(err.to_string().contains("pieceDrops"), "{err}");
     // pocketSize only sizes a GUI's pockets.

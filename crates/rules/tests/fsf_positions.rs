@@ -53,6 +53,7 @@ const BLAST_DROPS_INI: &str = include_str!("../../../tests/variants/blast-drops.
 const MANY_PIECES: &str = include_str!("../../../tests/perft/many-pieces-pyffish.txt");
 const MANY_PIECES_INI: &str = include_str!("../../../tests/variants/many-pieces.ini");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
+const SITTUYIN: &str = include_str!("../../../tests/perft/sittuyin-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
 /// The test variants the files play, with their file names.
 const INIS: [(&str, &str); 14] = [
@@ -276,6 +277,11 @@ suites! {
     /// in check, so only stalemate could end these games: none of them ends.)
     checks_forbidden_play_as_fairy_stockfish: NOCHECKS, positions >= 3500, ends >= 0,
         names ["nocheckhopper", "nocheckcapa", "nocheckmate"];
+    /// Sittuyin: the setup phase of forced drops (rooks on the back rank
+    /// only), then promotions in place or onto a diagonal neighbour, from
+    /// the promotion diagonals or by a side's last pawn, that attack nothing
+    /// and give no check.
+    sittuyin_plays_as_fairy_stockfish: SITTUYIN, positions >= 3000, ends >= 3, names ["sittuyin"];
 }
 
 /// The committed files hold the cases their tests are there for.
@@ -317,6 +323,10 @@ fn the_files_hold_the_rules_they_test() {
     assert!(ninth_and_tenth >= 20, "{ninth_and_tenth} drops of custom pieces 9 and 10");
     let blast_drops = moves(BLAST_DROPS).filter(|m| m.contains('@')).count();
     assert!(blast_drops >= 500 && fens(BLAST_DROPS).any(|f| f.contains('~')), "{blast_drops} drops after blasts");
+    // Sittuyin: promotions in place (`h5h5f`) and rook drops.
+    let in_place = moves(SITTUYIN).filter(|m| m.len() == 5 && m[..2] == m[2..4]).count();
+    let rook_drops = moves(SITTUYIN).filter(|m| m.starts_with("R@") || m.starts_with("r@")).count();
+    assert!(in_place >= 2 && rook_drops >= 40, "{in_place} promotions in place, {rook_drops} rook drops");
 }
 
 /// Demotions and promoted drops pack into the hash table's 30 bits and
@@ -420,4 +430,51 @@ fn promotion_limit_bars_exhausted_types_as_fairy_stockfish() {
         let text = format!("[bad:chess]\npromotionLimit = {bad}\n");
         assert!(Definitions::builtin().load(&text, "bad.ini").is_err(), "{bad}");
     }
+}
+
+/// Sittuyin's promotions read back from their coordinate form and SAN
+/// (Fairy-Stockfish's: `a2=F` in place, `a2b1=F` onto another square) at
+/// every position of the committed file, and the draw a side with king
+/// and one pawn that may only promote may claim (pyffish 0.0.90's
+/// `is_optional_game_end`), rooks dropped on the back rank only.
+#[test]
+fn sittuyin_promotions_read_back_and_the_stalemate_draw_is_claimable() {
+    let defs = Definitions::builtin();
+    let sittuyin = defs.get("sittuyin").expect("sittuyin is built in");
+    let mut promotions = 0;
+    for line in SITTUYIN.lines().filter(|l| !l.starts_with('#')) {
+        let fen = line.split(';').nth(1).expect("a FEN field");
+        let pos = Position::from_fen(sittuyin, fen).expect("the FEN reads");
+        for m in pos.legal_moves() {
+            if m.promotion().is_some() {
+                promotions += 1;
+                assert_eq!(pos.parse_move(&pos.move_text(m)), Ok(m), "{} in {fen}", pos.move_text(m));
+                assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{} in {fen}", pos.san(m));
+                assert_eq!(menagerie_rules::Move::unpack(m.pack()), Some(m), "{} in {fen}", pos.move_text(m));
+            }
+        }
+    }
+    assert!(promotions >= 50, "{promotions} promotions");
+
+    // King and pawn, the pawn blocked, the king's squares covered: only
+    // promotions are legal, and the draw may be claimed.
+    let fen = "1r5k/8/8/8/8/n7/P7/K7[] w - - 0 1";
+    let pos = Position::from_fen(sittuyin, fen).expect("the FEN reads");
+    let mut sans: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.san(m)).collect();
+    sans.sort();
+    assert_eq!(sans, ["a2=F", "a2b1=F", "a2b3=F"]);
+    assert_eq!(pos.outcome(), None);
+    let game = menagerie_rules::Game::new(pos);
+    assert_eq!(game.claimable().map(|o| o.result), Some(GameResult::Draw));
+    // With a rook besides, the game goes on.
+    let pos = Position::from_fen(sittuyin, "1r5k/8/8/8/8/n7/P7/K5R1[] w - - 0 1").expect("the FEN reads");
+    assert_eq!(menagerie_rules::Game::new(pos).claimable(), None);
+
+    // Rooks in hand go to the back rank only; the other pieces anywhere
+    // on the three nearest ranks.
+    let pos = Position::from_fen(sittuyin, "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KRkr] w - - 0 1").expect("FEN");
+    let drops: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+    assert_eq!(drops.iter().filter(|m| m.starts_with("R@")).count(), 8);
+    assert!(drops.iter().all(|m| !m.starts_with("R@") || m.ends_with('1')));
+    assert_eq!(drops.iter().filter(|m| m.starts_with("K@")).count(), 20);
 }

@@ -3,7 +3,7 @@
 //! Fairy-Stockfish's counts for the flag-win and check-counting variants
 //! (`tests/perft/flags-checks.epd`), and crazyhouse and its relatives
 //! (`tests/perft/drops.epd`: python-chess's crazyhouse suite and
-//! Fairy-Stockfish's counts), and lichess's antichess, horde and atomic
+//! Fairy-Stockfish's counts, sittuyin's among them), and lichess's antichess, horde and atomic
 //! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts);
 //! deeper counts from start positions (`tests/perft/deep-starts.epd`).
 
@@ -91,6 +91,7 @@ variant_test!(crazyhouse, "crazyhouse");
 variant_test!(loop_chess, "loop");
 variant_test!(chessgi, "chessgi");
 variant_test!(pocketknight, "pocketknight");
+variant_test!(sittuyin, "sittuyin");
 variant_test!(antichess, "antichess");
 variant_test!(giveaway, "giveaway");
 variant_test!(suicide, "suicide");

@@ -187,6 +187,7 @@ fn handshake_lists_options_and_variants() {
             "shogi",
             "shoshogi",
             "shouse",
+            "sittuyin",
             "snailtrail",
             "sortofalmost",
             "spartan",

@@ -70,7 +70,9 @@ impl Game {
     /// the repeated position loses, both sides so draw; with drops the
     /// positions since the start count, as captures go to hand) and
     /// counting (past the counting limit, unless
-    /// checkmated). `None` when the game goes on, or when it has ended by
+    /// checkmated), and sittuyin's stalemate (a draw when the side to move
+    /// has only its king and one pawn, is not in check and may only
+    /// promote). `None` when the game goes on, or when it has ended by
     /// [`Game::outcome`] anyway.
     pub fn claimable(&self) -> Option<Outcome> {
         let pos = self.current();
@@ -89,6 +91,9 @@ impl Game {
         }
         if st.counting_limit != 0 && st.counting_ply > st.counting_limit && !mated() {
             return Outcome::valued(EndReason::Counting, GameValue::Draw, pos.white_to_move());
+        }
+        if st.sittuyin_stalemate(d) {
+            return Outcome::valued(EndReason::Stalemate, GameValue::Draw, pos.white_to_move());
         }
         None
     }

@@ -99,6 +99,9 @@ impl State {
                 !(d.immune >> t & 1 != 0 && target != EMPTY && target >> 1 == t && self.takes(m))
             });
         }
+        if d.sittuyin.is_some() {
+            self.sittuyin_filter(d, out);
+        }
         if d.must_capture && out.iter().any(|&m| self.takes(m)) {
             out.retain(|&m| self.takes(m));
         }
@@ -129,7 +132,7 @@ impl State {
         match m.kind {
             Kind::EnPassant => true,
             Kind::Normal | Kind::Promotion | Kind::PiecePromotion | Kind::PieceDemotion => {
-                self.board[m.to as usize] != EMPTY
+                m.from != m.to && self.board[m.to as usize] != EMPTY
             }
             _ => false,
         }

@@ -2,7 +2,8 @@
 //! Fairy-Stockfish writes it: the piece's letter (none for the pawn),
 //! disambiguation by file, then rank, then both, `x` for captures, `=L` for
 //! promotions, `O-O`/`O-O-O` for castling, `/L` for an S-chess gating (with
-//! the gate square after castling), `P@e4` for a drop, `,d5` after a move
+//! the gate square after castling), `d5=F` and `d5e6=F` for sittuyin's
+//! promotions in place and onto another square, `P@e4` for a drop, `,d5` after a move
 //! that walls d5 (duck chess), and
 //! `+`/`#` for check and checkmate; Menagerie's own moves as the compiled
 //! games write them: `Nf3(A@g1)` (a Pioneer entry), `Se4-e6(Ke1-e4)` (a
@@ -129,6 +130,9 @@ impl Position {
             if Some(t) == d.pawn && m.kind != Kind::Jump {
                 if capture {
                     s.push(file_char(m.from % d.files));
+                } else if m.kind == Kind::Promotion && m.from != m.to && d.sittuyin.is_some() {
+                    // Sittuyin's promotion onto another square names its pawn's (`d5e6=F`).
+                    s.push_str(&square_name(d, m.from));
                 }
             } else {
                 s.push(d.types[t as usize].letter.to_ascii_uppercase());

@@ -616,6 +616,21 @@ impl State {
     /// nor what play leaves behind that no rule reads (the squares of
     /// castling rights already lost, the gates of an empty hand).
     pub(crate) fn same_position(&self, other: &State, d: &VariantDef) -> bool {
+        self.same_but_gates(other) && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
+    }
+
+    /// Whether `self` repeats `other` for the n-fold rule: the same
+    /// position ([`State::same_position`]) but for the gating squares of
+    /// Fairy-Stockfish's `gating` (S-chess's, Cambodian chess's), which its
+    /// position key, and so its repetition rule, leaves out: a knight or
+    /// king back on its square repeats the position from before it left.
+    /// Pioneer gating's gates still count.
+    pub(crate) fn repeats(&self, other: &State, d: &VariantDef) -> bool {
+        self.same_but_gates(other) && (d.pioneer.is_none() || self.gates == other.gates)
+    }
+
+    /// [`State::same_position`] without the gating squares.
+    fn same_but_gates(&self, other: &State) -> bool {
         self.board == other.board
             && self.side == other.side
             && self.rights == other.rights
@@ -628,7 +643,6 @@ impl State {
             && self.checks == other.checks
             && self.promoted == other.promoted
             && self.origin == other.origin
-            && (0..2).all(|c| self.usable_gates(d, c) == other.usable_gates(d, c))
     }
 
     /// Whether the move counters of `self` and `other` agree as far as the

@@ -1,6 +1,7 @@
 //! Game-level rules of data-defined variants (`Game::claimable`): the n-move
-//! rule, n-fold repetition and Makruk's counting, at the plies where
-//! Fairy-Stockfish (pyffish `is_optional_game_end`) ends the same games.
+//! rule, n-fold repetition (gating squares aside) and Makruk's counting, at
+//! the plies where Fairy-Stockfish (pyffish `is_optional_game_end`) ends the
+//! same games.
 
 use std::sync::Arc;
 
@@ -41,6 +42,20 @@ fn threefold_repetition_counts_positions_not_moves() {
     assert_eq!((o.reason, o.result), (EndReason::Repetition, GameResult::Draw));
     assert_eq!(twice.outcome(), None, "moves remain");
     assert_eq!(twice.moves().len(), 8);
+}
+
+/// Fairy-Stockfish's position key leaves the gating squares out: a knight
+/// back on its square repeats the position from before it left, its gate
+/// lost or not (S-chess here; Cambodian chess in `tests/cambodian.rs`).
+#[test]
+fn repetitions_ignore_gating_squares() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1";
+    let shuffle = "g1f3 g8f6 f3g1 f6g8";
+    let once = game("seirawan", start, shuffle);
+    assert_eq!(once.current().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFkqbcdf - 4 3");
+    assert_eq!(game("seirawan", start, &format!("{shuffle} g1f3 g8f6 f3g1")).claimable(), None);
+    let o = game("seirawan", start, &format!("{shuffle} {shuffle}")).claimable().expect("third occurrence");
+    assert_eq!((o.reason, o.result), (EndReason::Repetition, GameResult::Draw));
 }
 
 #[test]

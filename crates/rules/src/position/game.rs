@@ -146,7 +146,7 @@ impl Game {
                 }
             }
             them &= checked(back);
-            if self.positions[now - back].state.same_position(st, d) {
+            if self.positions[now - back].state.repeats(st, d) {
                 earlier += 1;
                 if earlier + 1 >= rules.n_fold_rule as usize {
                     let value = match (them, us) {

@@ -41,20 +41,21 @@ def test_handshake_and_options(engine):
     # The compiled games, then those defined as data (built in), by name.
     data = ["3check", "5check", "ai-wok", "almost", "alpaca960", "alseid960", "amazon", "amazons",
             "antichess", "armageddon", "asean", "ataxx", "atomar", "atomic", "berolina", "breakthrough",
-            "bughouse", "capablanca", "capahouse", "caparandom", "centaur", "chancellor", "chaturanga",
-            "checkshogi", "chessgi", "chigorin", "clobber", "clobber10", "codrus", "coregal", "courier",
-            "crazyhouse", "dobutsu", "dragon", "duck", "embassy", "euroshogi", "extinction", "fairy",
-            "fischerandom", "flipello", "flipello10", "flipersi", "fox-and-hounds", "gardner", "georgian",
-            "giveaway", "gorogoro", "gothic", "grand", "grasshopper", "gustav3", "hoppelpoppel", "horde",
-            "isolation", "isolation7x7", "janggi", "janggicasual", "janggitraditional", "janus", "jesonmor",
-            "joust", "judkins", "kinglet", "kingofthehill", "knightmate", "koedem", "kyotoshogi", "legan",
-            "loop", "losalamos", "losers", "makpong", "makruk", "manchu", "micro", "mini", "minishogi",
-            "minixiangqi", "misere", "modern", "newzealand", "nightrider", "nocastle", "nocheckatomic",
-            "normal", "okisakishogi", "omicron", "opulent", "paradigm", "pawnback", "pawnsideways",
-            "perfect", "petrified", "placement", "pocketknight", "raazuvaa", "racingkings", "seirawan",
-            "seirawan960", "shako", "shatar", "shatranj", "shogi", "shoshogi", "snailtrail", "sortofalmost",
-            "spartan", "suicide", "supply", "tencubed", "threekings", "torishogi", "torpedo", "troitzky",
-            "wolf", "xiangqi", "yarishogi"]
+            "bughouse", "cambodian", "capablanca", "capahouse", "caparandom", "centaur", "chancellor",
+            "chaturanga", "checkshogi", "chessgi", "chigorin", "clobber", "clobber10", "codrus", "coregal",
+            "courier", "crazyhouse", "dobutsu", "dragon", "duck", "embassy", "euroshogi", "extinction",
+            "fairy", "fischerandom", "flipello", "flipello10", "flipersi", "fox-and-hounds", "gardner",
+            "georgian", "giveaway", "gorogoro", "gothic", "grand", "grasshopper", "gustav3", "hoppelpoppel",
+            "horde", "isolation", "isolation7x7", "janggi", "janggicasual", "janggimodern",
+            "janggitraditional", "janus", "jesonmor", "joust", "judkins", "karouk", "kinglet",
+            "kingofthehill", "knightmate", "koedem", "kyotoshogi", "legan", "loop", "losalamos", "losers",
+            "makpong", "makruk", "manchu", "micro", "mini", "minishogi", "minixiangqi", "misere", "modern",
+            "newzealand", "nightrider", "nocastle", "nocheckatomic", "normal", "okisakishogi", "omicron",
+            "opulent", "paradigm", "pawnback", "pawnsideways", "perfect", "petrified", "placement",
+            "pocketknight", "raazuvaa", "racingkings", "seirawan", "seirawan960", "shako", "shatar",
+            "shatranj", "shogi", "shoshogi", "shouse", "snailtrail", "sortofalmost", "spartan", "suicide",
+            "supply", "tencubed", "threekings", "torishogi", "torpedo", "troitzky", "wolf", "xiangqi",
+            "yarishogi"]
     assert list(variant.var) == VARIANTS + data
     assert "VariantPath" in opts
 

@@ -252,6 +252,10 @@ pub enum CountingRule {
     Makruk,
     /// ASEAN chess counting.
     Asean,
+    /// Cambodian chess counting (`cambodian`): Makruk's with other limits,
+    /// the board's honour counted by a side of up to three pieces, pawns
+    /// or not.
+    Cambodian,
 }
 
 /// Game-end rules of a variant. Only extinction ends a game immediately (and
@@ -471,6 +475,9 @@ pub(crate) struct Config {
     pub castling_rook_pieces: [u64; 2],
     pub gating: bool,
     pub seirawan_gating: bool,
+    /// Cambodian chess's special moves (`cambodianMoves`, with `gating`):
+    /// the king's knight leap and the met's double step from their gates.
+    pub cambodian_moves: bool,
     /// Menagerie's Pioneer gating (`pioneerGating`), Black on White's file (`pioneerSameFile`).
     pub pioneer_gating: bool,
     pub pioneer_same_file: bool,
@@ -703,6 +710,7 @@ impl Config {
             castling_rook_pieces: [set_of(&[4]); 2],
             gating: false,
             seirawan_gating: false,
+            cambodian_moves: false,
             pioneer_gating: false,
             pioneer_same_file: false,
             kidnapper: None,
@@ -851,7 +859,7 @@ struct Entry {
 /// `castlingQueensideFile`, `castlingRank`, `castlingKingFile`,
 /// `castlingKingPiece(White/Black)`, `castlingRookKingsideFile`,
 /// `castlingRookQueensideFile`, `castlingRookPiece(s)(White/Black)`;
-/// `gating`, `seirawanGating`; Menagerie's own `pioneerGating` and
+/// `gating`, `seirawanGating`, `cambodianMoves`; Menagerie's own `pioneerGating` and
 /// `pioneerSameFile` (reserve pieces entering by Pioneer gating, after a
 /// prelude, as in Alpaca Chess; the reserve is the start FEN's bracket,
 /// e.g. `[Aa?]`), `kidnapper` and `kidnapOneStep` (Alseid Chess's
@@ -1098,13 +1106,11 @@ const IGNORED_KEYS: &[&str] =
 /// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
 /// [`DefinitionError::Unsupported`] names them.
 const REPETITION: &str = "repetition and chasing rules";
-const OTHER: &str = "a rule of Fairy-Stockfish's";
 
 /// Fairy-Stockfish's options whose rules this crate does not implement,
 /// with their mechanism and, for the flags, their default value, which is
 /// accepted (it changes nothing).
-const UNSUPPORTED: &[(&str, &str, Option<&str>)] =
-    &[("chasingRule", REPETITION, Some("none")), ("cambodianMoves", OTHER, Some("false"))];
+const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[("chasingRule", REPETITION, Some("none"))];
 
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
 /// accepted for it (its default), if any.
@@ -1504,6 +1510,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     c.castling_rook_pieces[1] = ctx.piece_set("castlingRookPiecesBlack", &c)?.unwrap_or(c.castling_rook_pieces[1]);
     ctx.bool("gating", &mut c.gating)?;
     ctx.bool("seirawanGating", &mut c.seirawan_gating)?;
+    ctx.bool("cambodianMoves", &mut c.cambodian_moves)?;
     ctx.bool("pioneerGating", &mut c.pioneer_gating)?;
     ctx.bool("pioneerSameFile", &mut c.pioneer_same_file)?;
     if ctx.get("kidnapper") == Some("-") {
@@ -1726,7 +1733,12 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     let g_types = ctx.get("extinctionPieceTypes").map(str::to_string);
     ctx.int("extinctionPieceCount", &mut g.extinction_piece_count)?;
     ctx.int("extinctionOpponentPieceCount", &mut g.extinction_opponent_piece_count)?;
-    let countings = [("makruk", CountingRule::Makruk), ("asean", CountingRule::Asean), ("none", CountingRule::None)];
+    let countings = [
+        ("makruk", CountingRule::Makruk),
+        ("asean", CountingRule::Asean),
+        ("cambodian", CountingRule::Cambodian),
+        ("none", CountingRule::None),
+    ];
     ctx.choice("countingRule", &countings, &mut g.counting_rule)?;
     if let Some(types) = g_types {
         let set = ctx.piece_set("extinctionPieceTypes", &c)?.unwrap_or(0);
@@ -1880,6 +1892,7 @@ const KNOWN_KEYS: &[&str] = &[
     "castlingRookPiecesBlack",
     "gating",
     "seirawanGating",
+    "cambodianMoves",
     "pioneerGating",
     "pioneerSameFile",
     "kidnapper",

@@ -12,6 +12,8 @@ use crate::variant::{Flag, MAX_TYPES, Pioneer, VariantDef, opposite};
 const PAWN_FSF: u8 = 1;
 const KNIGHT_FSF: u8 = 2;
 const ROOK_FSF: u8 = 4;
+/// Fairy-Stockfish's fers (the met), whose double step `cambodianMoves` adds.
+const FERS_FSF: u8 = 6;
 const KHON_FSF: u8 = 9;
 
 const EMPTY: u8 = 0xFF;
@@ -144,8 +146,8 @@ pub enum EndReason {
     Repetition,
     /// `nMoveRule` moves by each side without a capture or pawn move.
     MoveRule,
-    /// A counting rule's limit was passed (Makruk's board's and pieces'
-    /// honour).
+    /// A counting rule's limit was passed (Makruk's, Cambodian chess's and
+    /// ASEAN chess's board's and pieces' honour).
     Counting,
     /// A side's flag pieces reached its flag region (`flagPiece`,
     /// `flagRegion...`: king of the hill, racing kings); valued for the
@@ -1255,6 +1257,9 @@ impl State {
         if !in_check {
             self.castling_moves(d, out);
         }
+        if d.cambodian {
+            self.cambodian_moves(d, out, in_check);
+        }
         if d.extended {
             self.takeovers_and_swaps(d, out);
         }
@@ -1582,6 +1587,10 @@ impl State {
             }
         }
         self.castling_moves(d, buf);
+        if d.cambodian {
+            // Out of check here: the special moves are tested with the rest of `buf`.
+            self.cambodian_moves(d, buf, false);
+        }
         if let Some(m) = self.pass_move(d) {
             buf.push(m);
         }
@@ -2074,6 +2083,9 @@ impl State {
             if !n.gates_live(d, us) {
                 n.gates[us as usize] = 0;
             }
+            if d.cambodian {
+                n.cambodian_rook_aim(d, t, m.to, them);
+            }
         }
         if d.flip != EnclosingRule::None {
             State::flip_enclosed(d, m, n);
@@ -2292,6 +2304,28 @@ impl State {
                     64
                 } else {
                     0
+                }
+            }
+            CountingRule::Cambodian => {
+                if all(side) > 3 || all(other) == 1 {
+                    0
+                } else if all(side) > 1 {
+                    // The board's honour, with or without pawns.
+                    63
+                } else if pawns > 0 {
+                    0
+                } else if rooks > 1 {
+                    7
+                } else if rooks == 1 {
+                    15
+                } else if khons > 1 {
+                    21
+                } else if knights > 1 {
+                    31
+                } else if khons == 1 {
+                    43
+                } else {
+                    63
                 }
             }
             CountingRule::None => 0,
@@ -3256,6 +3290,7 @@ impl Position {
 }
 
 pub(crate) mod access;
+mod cambodian;
 mod enclosing;
 mod game;
 mod lichess;

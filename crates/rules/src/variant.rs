@@ -573,6 +573,9 @@ pub struct VariantDef {
     pub(crate) castling_rook_pieces: [u32; 2],
     pub(crate) gating: bool,
     pub(crate) seirawan_gating: bool,
+    /// Cambodian chess's special moves from the gates (`cambodianMoves`;
+    /// `position/cambodian.rs`).
+    pub(crate) cambodian: bool,
     pub(crate) pioneer: Option<Pioneer>,
     pub(crate) kidnap: Option<Kidnap>,
     pub(crate) takeovers: Option<Takeovers>,
@@ -739,9 +742,10 @@ impl VariantDef {
     }
 
     /// Whether pieces in hand take part in the game (S-chess gating,
-    /// drops): only such a variant's FEN may hold a `[pocket]`.
+    /// drops): only such a variant's FEN may hold a `[pocket]`. As in
+    /// Fairy-Stockfish, `gating` alone (Cambodian chess's gates) has none.
     pub fn uses_hand(&self) -> bool {
-        self.gating || self.drops.is_some_and(|d| !d.free)
+        self.seirawan_gating || self.drops.is_some_and(|d| !d.free)
     }
 
     /// Whether pieces in hand may be dropped (`pieceDrops`: crazyhouse).
@@ -823,6 +827,7 @@ impl VariantDef {
             other_rules: [
                 (self.flag.is_some(), "flag wins"),
                 (self.check_counting, "check counting"),
+                (self.cambodian, "cambodian moves"),
                 (self.connect.is_some(), "connect wins"),
                 (self.must_drop, "forced drops"),
                 (self.walls || self.walling.is_some(), "walls"),
@@ -1327,6 +1332,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         ],
         gating: c.gating,
         seirawan_gating: c.seirawan_gating,
+        cambodian: c.cambodian_moves,
         pioneer: None,
         kidnap: None,
         takeovers: None,

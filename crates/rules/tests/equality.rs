@@ -14,9 +14,9 @@ fn defs() -> &'static Definitions {
 }
 
 /// Variants with castling (orthodox, 10x8, Chess960 letters), gating,
-/// gating from a hand refilled by captures, counting, extinction and no
-/// castling at all.
-const VARIANTS: [&str; 11] = [
+/// gating from a hand refilled by captures, counting, extinction, no
+/// castling at all and Cambodian chess's gates.
+const VARIANTS: [&str; 12] = [
     "chess",
     "chess960",
     "capablanca",
@@ -28,6 +28,7 @@ const VARIANTS: [&str; 11] = [
     "makruk",
     "shatranj",
     "knightmate",
+    "cambodian",
 ];
 
 /// Checks every position of a random playout of up to `plies` from `start`

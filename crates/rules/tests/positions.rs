@@ -244,10 +244,15 @@ fn pockets_only_in_variants_with_pieces_in_hand() {
     ] {
         assert_eq!(Position::from_fen(seirawan, fen).unwrap().fen(), fen);
     }
-    // A variant gating from hand without S-chess's rules writes its pocket too.
+    // `gating` without S-chess's rules gates nothing from hand (Cambodian
+    // chess's gates): as in Fairy-Stockfish no pocket is written, and one
+    // with pieces is refused.
     let mut defs = Definitions::builtin();
     defs.load("[gated:chess]\ngating = true\n", "gated.ini").unwrap();
     let gated = defs.get("gated").unwrap();
+    assert!(!gated.uses_hand());
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1";
-    assert_eq!(Position::from_fen(gated, fen).unwrap().fen(), fen);
+    assert!(matches!(Position::from_fen(gated, fen), Err(FenError::Hand(_))));
+    let empty = Position::from_fen(gated, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1").unwrap();
+    assert_eq!(empty.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }

@@ -274,8 +274,9 @@ impl State {
         }
     }
 
-    /// The Zobrist key of the fields that make a position.
-    fn key(&self, pioneer: bool) -> u64 {
+    /// The Zobrist key of the fields that make a position (`bare_gates`:
+    /// see [`State::rest_key`]).
+    fn key(&self, bare_gates: bool) -> u64 {
         let mut k = 0;
         let mut occ = self.by_color[0] | self.by_color[1];
         while occ != 0 {
@@ -283,17 +284,17 @@ impl State {
             occ &= occ - 1;
             k ^= self.square_key(s);
         }
-        k ^ self.rest_key(pioneer)
+        k ^ self.rest_key(bare_gates)
     }
 
     /// The key of `self` from the key `other_key` of another state: only
     /// the squares whose pieces differ are looked at.
-    fn key_from(&self, other: &State, other_key: u64, pioneer: bool) -> u64 {
+    fn key_from(&self, other: &State, other_key: u64, bare_gates: bool) -> u64 {
         let mut changed = (self.by_color[0] ^ other.by_color[0]) | (self.by_color[1] ^ other.by_color[1]);
         for (a, b) in self.by_type.iter().zip(&other.by_type) {
             changed |= a ^ b;
         }
-        let mut k = other_key ^ other.rest_key(pioneer) ^ self.rest_key(pioneer);
+        let mut k = other_key ^ other.rest_key(bare_gates) ^ self.rest_key(bare_gates);
         while changed != 0 {
             let s = changed.trailing_zeros() as usize;
             changed &= changed - 1;
@@ -302,9 +303,10 @@ impl State {
         k
     }
 
-    /// The part of the key that is not the pieces on the board (`pioneer`:
-    /// the variant has Pioneer gating, whose gates live without pieces in hand).
-    fn rest_key(&self, pioneer: bool) -> u64 {
+    /// The part of the key that is not the pieces on the board
+    /// (`bare_gates`: the variant's gates live without pieces in hand, as
+    /// Pioneer gating's and Cambodian chess's do).
+    fn rest_key(&self, bare_gates: bool) -> u64 {
         let mut k = if self.side == 1 { SIDE_KEY } else { 0 };
         k ^= bitboard_key(2, self.ep);
         if self.rights != 0 {
@@ -320,7 +322,7 @@ impl State {
             }
             // Gating squares matter only while there is a piece to gate
             // (a FEN leaves them out otherwise).
-            if any || pioneer {
+            if any || bare_gates {
                 k ^= bitboard_key(5 + 2 * c as u64, self.gates[c]);
             }
         }
@@ -389,14 +391,20 @@ impl Position {
     /// side to move, castling rights, en passant square, pieces in hand and
     /// gating squares), different otherwise but for rare collisions.
     pub fn key(&self) -> u64 {
-        self.state.key(self.def.pioneer.is_some())
+        self.state.key(self.bare_gates())
+    }
+
+    /// Whether the gates count without pieces in hand: Pioneer gating's,
+    /// and those of `gating` without S-chess's rules (Cambodian chess).
+    fn bare_gates(&self) -> bool {
+        self.def.pioneer.is_some() || (self.def.gating && !self.def.seirawan_gating)
     }
 
     /// The key of this position given the key `other_key` of `other` (a
     /// position of the same variant, typically the one before a move):
     /// equal to [`Position::key`], faster when few pieces differ.
     pub fn key_from(&self, other: &Position, other_key: u64) -> u64 {
-        self.state.key_from(&other.state, other_key, self.def.pioneer.is_some())
+        self.state.key_from(&other.state, other_key, self.bare_gates())
     }
 
     /// The squares occupied by White's (`white`) or Black's pieces.

@@ -74,6 +74,7 @@ def main() -> None:
         default="",
         help="pieces put in the hands at the start (e.g. QNPqnp), for variants whose start FEN has a pocket",
     )
+    ap.add_argument("--fen", help="start the games from this FEN instead of the variant's start position")
     ap.add_argument(
         "--bias",
         type=float,
@@ -88,7 +89,7 @@ def main() -> None:
     for variant in args.variants:
         rng = random.Random(f"{args.seed}:{variant}")
         for _ in range(args.games):
-            start = sf.start_fen(variant)
+            start = args.fen or sf.start_fen(variant)
             if args.pocket:
                 if "[" not in start:
                     sys.exit(f"{variant}: --pocket needs a start FEN with a pocket")

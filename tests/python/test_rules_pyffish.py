@@ -16,6 +16,8 @@ from conftest import legal_moves as ours, menagerie, pyffish_playout
 # Every game of Fairy-Stockfish's published perft suite that Menagerie defines as data.
 DATA_VARIANTS = [
     "makruk",
+    "cambodian",
+    "karouk",
     "shatranj",
     "amazon",
     "nightrider",

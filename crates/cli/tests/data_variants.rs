@@ -118,7 +118,7 @@ fn epd_suites_verify_data_variants_and_mixed_suites() {
     // Every line of Fairy-Stockfish's published suite for the data games.
     let o = run(&["epd", "tests/perft/data-variants.epd"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert_eq!(last_line(&o), "18 passed, 0 failed, 0 skipped");
+    assert_eq!(last_line(&o), "21 passed, 0 failed, 0 skipped");
     // A suite mixing compiled and data variants, with a wrong count and a bad FEN.
     let dir = std::env::temp_dir().join(format!("menagerie-data-epd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -55,6 +55,7 @@ const MANY_PIECES_INI: &str = include_str!("../../../tests/variants/many-pieces.
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const SITTUYIN: &str = include_str!("../../../tests/perft/sittuyin-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
+const CAMBODIAN: &str = include_str!("../../../tests/perft/cambodian-pyffish.txt");
 /// The test variants the files play, with their file names.
 const INIS: [(&str, &str); 14] = [
     (SHOGI_INI, "shogi-promotion.ini"),
@@ -282,6 +283,12 @@ suites! {
     /// the promotion diagonals or by a side's last pawn, that attack nothing
     /// and give no check.
     sittuyin_plays_as_fairy_stockfish: SITTUYIN, positions >= 3000, ends >= 3, names ["sittuyin"];
+    /// Cambodian chess and kar ouk (`cambodianMoves`, `countingRule =
+    /// cambodian`): the king's knight leap and the met's double step from
+    /// their gates (`DEde`, or a gate on every back-rank piece), the king's
+    /// leap lost to a rook's aim, counting limits and plies in the FENs; in
+    /// kar ouk the first check wins.
+    cambodian_chess_plays_as_fairy_stockfish: CAMBODIAN, positions >= 2400, ends >= 20, names ["cambodian", "karouk"];
 }
 
 /// The committed files hold the cases their tests are there for.
@@ -327,6 +334,41 @@ fn the_files_hold_the_rules_they_test() {
     let in_place = moves(SITTUYIN).filter(|m| m.len() == 5 && m[..2] == m[2..4]).count();
     let rook_drops = moves(SITTUYIN).filter(|m| m.starts_with("R@") || m.starts_with("r@")).count();
     assert!(in_place >= 2 && rook_drops >= 40, "{in_place} promotions in place, {rook_drops} rook drops");
+    let rows = || CAMBODIAN.lines().filter(|l| !l.starts_with('#')).map(|l| l.split(';').collect::<Vec<_>>());
+    let played = |wanted: &[&str]| moves(CAMBODIAN).filter(|m| wanted.contains(m)).count();
+    let leaps = played(&["d1b2", "d1f2", "e8c7", "e8g7", "e1c2", "e1g2", "d8b7", "d8f7"]);
+    let double_steps = played(&["e1e3", "d8d6", "d1d3", "e8e6"]);
+    assert!(leaps >= 10 && double_steps >= 1, "{leaps} king leaps, {double_steps} met double steps");
+    let counting =
+        fens(CAMBODIAN).filter(|fen| fen.split_whitespace().nth(3).is_some_and(|c| c.parse::<u32>().is_ok()));
+    assert!(counting.count() >= 20, "positions counting");
+    // A king's gate lost to a rook's move (the kings start on d1 and e8,
+    // gates D and e, in the first games).
+    let piece_on = |fen: &str, square: &str| {
+        let (file, rank) = (square.bytes().next()?.checked_sub(b'a')?, square.get(1..)?.parse::<usize>().ok()?);
+        let row = fen.split(['/', ' ']).nth(8usize.checked_sub(rank)?)?;
+        let mut f = 0;
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(n) => f += n as u8,
+                None if f == file => return Some(c),
+                None => f += 1,
+            }
+        }
+        None
+    };
+    let all: Vec<Vec<&str>> = rows().collect();
+    let gates = |f: &[&str]| f[1].split_whitespace().nth(2).unwrap_or("").to_string();
+    let aims = all.windows(2).filter(|w| {
+        let rook = w[0][2].get(..2).and_then(|from| piece_on(w[0][1], from)).is_some_and(|p| p == 'R' || p == 'r');
+        let (before, after) = (gates(&w[0]), gates(&w[1]));
+        let to = w[0][2].get(2..4).unwrap_or("");
+        let lost = |(gate, square): &(char, &str)| before.contains(*gate) && !after.contains(*gate) && to != *square;
+        rook && [('D', "d1"), ('e', "e8")].iter().any(lost)
+    });
+    assert!(aims.count() >= 5, "gates lost to a rook");
+    assert!(rows().any(|f| f[0] == "cambodian" && f[3] == "loss"), "checkmates");
+    assert!(rows().any(|f| f[0] == "karouk" && f[3] == "loss"), "a check wins kar ouk");
 }
 
 /// Demotions and promoted drops pack into the hash table's 30 bits and
@@ -347,6 +389,19 @@ fn demotions_and_promoted_drops_pack_and_read_back() {
         }
     }
     assert!(seen_demotion && seen_promoted_drop);
+}
+
+/// Cambodian chess's special moves read back from their SAN (`Kb2`, `Me3`).
+#[test]
+fn cambodian_special_moves_read_back_from_their_san() {
+    let defs = Definitions::builtin();
+    for line in CAMBODIAN.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(';').collect();
+        let pos = Position::from_fen(defs.get(f[0]).expect("variant"), f[1]).expect("FEN");
+        for m in pos.legal_moves() {
+            assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{} in {}", pos.san(m), f[1]);
+        }
+    }
 }
 
 #[test]

@@ -3,9 +3,11 @@
 //! Fairy-Stockfish's counts for the flag-win and check-counting variants
 //! (`tests/perft/flags-checks.epd`), and crazyhouse and its relatives
 //! (`tests/perft/drops.epd`: python-chess's crazyhouse suite and
-//! Fairy-Stockfish's counts, sittuyin's among them), and lichess's antichess, horde and atomic
-//! (`tests/perft/lichess.epd`: python-chess's suites and pyffish's counts);
-//! deeper counts from start positions (`tests/perft/deep-starts.epd`).
+//! Fairy-Stockfish's counts, sittuyin's among them), and lichess's antichess,
+//! horde and atomic (`tests/perft/lichess.epd`: python-chess's suites and
+//! pyffish's counts), and Cambodian chess and kar ouk
+//! (`tests/perft/cambodian.epd`: Fairy-Stockfish's counts); deeper counts
+//! from start positions (`tests/perft/deep-starts.epd`).
 
 mod common;
 
@@ -15,7 +17,8 @@ const EPD: &str = concat!(
     include_str!("../../../tests/perft/data-variants.epd"),
     include_str!("../../../tests/perft/flags-checks.epd"),
     include_str!("../../../tests/perft/drops.epd"),
-    include_str!("../../../tests/perft/lichess.epd")
+    include_str!("../../../tests/perft/lichess.epd"),
+    include_str!("../../../tests/perft/cambodian.epd")
 );
 const DEEP_STARTS: &str = include_str!("../../../tests/perft/deep-starts.epd");
 
@@ -70,6 +73,8 @@ macro_rules! variant_test {
 }
 
 variant_test!(makruk, "makruk");
+variant_test!(cambodian, "cambodian");
+variant_test!(karouk, "karouk");
 variant_test!(shatranj, "shatranj");
 variant_test!(amazon, "amazon");
 variant_test!(nightrider, "nightrider");

@@ -53,9 +53,9 @@ def test_handshake_and_options(engine):
             "newzealand", "nightrider", "nocastle", "nocheckatomic", "normal", "okisakishogi", "omicron",
             "opulent", "paradigm", "pawnback", "pawnsideways", "perfect", "petrified", "placement",
             "pocketknight", "raazuvaa", "racingkings", "seirawan", "seirawan960", "shako", "shatar",
-            "shatranj", "shogi", "shoshogi", "shouse", "snailtrail", "sortofalmost", "spartan", "suicide",
-            "supply", "tencubed", "threekings", "torishogi", "torpedo", "troitzky", "wolf", "xiangqi",
-            "yarishogi"]
+            "shatranj", "shogi", "shoshogi", "shouse", "sittuyin", "snailtrail", "sortofalmost", "spartan",
+            "suicide", "supply", "tencubed", "threekings", "torishogi", "torpedo", "troitzky", "wolf",
+            "xiangqi", "yarishogi"]
     assert list(variant.var) == VARIANTS + data
     assert "VariantPath" in opts
 

@@ -679,7 +679,7 @@ impl State {
     }
 
     /// Whether one of the pieces on `squares` is of a type of `types` (bit per type).
-    fn of_types(&self, squares: u128, types: u16) -> bool {
+    fn of_types(&self, squares: u128, types: u32) -> bool {
         bits(squares).any(|sq| types >> (self.board[sq as usize] >> 1) & 1 != 0)
     }
 
@@ -754,7 +754,7 @@ impl State {
             }
         }
         let n = d.types.len();
-        let mut types = !d.simple_attackers[by as usize] & ((1u32 << n) - 1) as u16;
+        let mut types = !d.simple_attackers[by as usize] & ((1u32 << n) - 1);
         while types != 0 {
             let t = types.trailing_zeros() as usize;
             types &= types - 1;

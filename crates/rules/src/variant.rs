@@ -6,8 +6,8 @@ use crate::ini::{Config, GameEnd, KING_INDEX, PAWN_INDEX};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-/// Most piece types one variant may use.
-pub(crate) const MAX_TYPES: usize = 16;
+/// Most piece types one variant may use (sets of types are `u32` bit masks).
+pub(crate) const MAX_TYPES: usize = 24;
 
 /// A piece type of a compiled variant.
 #[derive(Clone, Debug)]
@@ -314,7 +314,7 @@ pub struct TakeoverFacts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Flag {
     /// Each side's flag piece types (bit per type; `None`: any piece).
-    pub piece: [Option<u16>; 2],
+    pub piece: [Option<u32>; 2],
     /// The flag piece is Fairy-Stockfish's king type.
     pub king: [bool; 2],
     /// Each side's flag region.
@@ -347,7 +347,7 @@ pub(crate) struct Connect {
     /// Rows and lines count horizontally, vertically, diagonally.
     pub directions: [bool; 3],
     /// The types that count (bit per type; `None`: all).
-    pub pieces: Option<u16>,
+    pub pieces: Option<u32>,
     /// Per side, the two regions a chain connects (0: none).
     pub region: [[u128; 2]; 2],
     /// The connection's value for the side that made it (`connectValue`).
@@ -458,16 +458,16 @@ pub(crate) struct Kidnap {
 pub(crate) struct Takeovers {
     /// Types that may take over on any leap with a path (the squares passed
     /// before the destination).
-    pub leap: u16,
+    pub leap: u32,
     /// Types that may do so only next to a friendly enabler.
-    pub enabled_leap: u16,
+    pub enabled_leap: u32,
     /// Types whose leap path goes diagonally first (else orthogonally).
-    pub diagonal_first: u16,
+    pub diagonal_first: u32,
     /// Types that jump the first piece on a line they move along, next to a
     /// friendly enabler.
-    pub enabled_jump: u16,
+    pub enabled_jump: u32,
     /// The enablers.
-    pub enablers: u16,
+    pub enablers: u32,
 }
 
 /// Restrictions on where pieces move, and the xiangqi rules that come with
@@ -529,7 +529,7 @@ pub struct VariantDef {
     pub game_end: GameEnd,
     pub(crate) types: Vec<PieceType>,
     /// Types whose moves [`Xiangqi`] restricts (a bit per type).
-    pub(crate) restricted: u16,
+    pub(crate) restricted: u32,
     pub(crate) king: Option<u8>,
     pub(crate) pawn: Option<u8>,
     pub(crate) first_file: u128,
@@ -548,19 +548,19 @@ pub struct VariantDef {
     /// Where the pawn may also step three squares (`tripleStepRegion...`).
     pub(crate) triple_step_region: [u128; 2],
     /// Types with initial moves (Betza `i`), made from `double_step_region`.
-    pub(crate) initial_types: u16,
+    pub(crate) initial_types: u32,
     /// Per side, the types besides the pawn that promote as pawns
     /// (`promotionPawnTypes`).
-    pub(crate) promotion_pawns: [u16; 2],
+    pub(crate) promotion_pawns: [u32; 2],
     /// Per side, the types besides the pawn that capture en passant
     /// (`enPassantTypes`, Betza `e`).
-    pub(crate) en_passant_types: [u16; 2],
+    pub(crate) en_passant_types: [u32; 2],
     /// Per side, the types whose irreversible moves restart the n-move
     /// count (`nMoveRuleTypes`).
-    pub(crate) n_move_types: [u16; 2],
+    pub(crate) n_move_types: [u32; 2],
     /// The types `State::pawnlike_moves` moves: those with initial moves,
     /// en passant captures or pawn promotions that are not the pawn.
-    pub(crate) pawnlike: u16,
+    pub(crate) pawnlike: u32,
     pub(crate) en_passant_region: [u128; 2],
     pub(crate) castling: bool,
     pub(crate) castling_kingside_file: u8,
@@ -581,17 +581,17 @@ pub struct VariantDef {
     pub(crate) takeovers: Option<Takeovers>,
     /// Swaps of adjacent friendly pieces (`swaps`): per type, the types it
     /// may not swap with.
-    pub(crate) swaps: Option<[u16; MAX_TYPES]>,
+    pub(crate) swaps: Option<[u32; MAX_TYPES]>,
     /// Non-pawn types that promote when they arrive in the promotion region
     /// from outside it (`promotingPieces`).
-    pub(crate) promoting: u16,
+    pub(crate) promoting: u32,
     /// Extinction counts the extinction types together (`extinctionTogether`).
     pub(crate) extinction_together: bool,
     /// Per square, its (up to eight) neighbours.
     pub(crate) neighbours: Arc<[u128]>,
     /// Types whose ordinary moves need [`crate::Position`]'s special
     /// handling: the kidnapper and the promoting pieces.
-    pub(crate) special_types: u16,
+    pub(crate) special_types: u32,
     /// Every move gets the full legality test and is listed in perft
     /// (kidnaps, takeovers, swaps, promoting pieces).
     pub(crate) full_listing: bool,
@@ -618,7 +618,7 @@ pub struct VariantDef {
     /// type), whose mate alone loses for the mating side, and the types
     /// whose checks (shak) make a series of checks end in a mate; other
     /// mates draw.
-    pub(crate) shatar: Option<(u16, u16)>,
+    pub(crate) shatar: Option<(u32, u32)>,
     /// The start position has walls (`*`).
     pub(crate) walls: bool,
     /// Walls placed by the moves (`wallingRule`), if the variant has them.
@@ -627,12 +627,12 @@ pub struct VariantDef {
     pub(crate) flip: crate::ini::EnclosingRule,
     /// Types (bit per type) that turn into a wall where they capture
     /// (`petrifyOnCaptureTypes`).
-    pub(crate) petrify: u16,
+    pub(crate) petrify: u32,
     /// A blast's pieces turn into walls too (`petrifyBlastPieces`).
     pub(crate) petrify_blast: bool,
     /// Types (bit per type) that cannot capture their own type
     /// (`mutuallyImmuneTypes`).
-    pub(crate) immune: u16,
+    pub(crate) immune: u32,
     /// A full board ends the game (`adjudicateFullBoard`).
     pub(crate) full_board: bool,
     /// Castling rights (bit per right: K, Q, k, q) whose castling wins and
@@ -658,11 +658,11 @@ pub struct VariantDef {
     pub(crate) stalemate_piece_count: bool,
     /// Atomic blasts (`blastOnCapture`): the types a blast spares (bit per
     /// type, `blastImmuneTypes`), if captures blast.
-    pub(crate) blast: Option<u16>,
+    pub(crate) blast: Option<u32>,
     /// `extinctionPseudoRoyal`: the extinction types (bit per type) whose
     /// pieces are royal while a side has at most one more of the type than
     /// the extinction count (atomic's king).
-    pub(crate) pseudo_royal: Option<u16>,
+    pub(crate) pseudo_royal: Option<u32>,
     /// `dupleCheck`: with pseudo-royal pieces, a side whose pieces of the
     /// extinction types are all attacked at once is in check too.
     pub(crate) duple_check: bool,
@@ -693,14 +693,14 @@ pub struct VariantDef {
     /// [`DIRS`] leading from `from` to `to` (0 if they share no line).
     pub(crate) dir_mask: Arc<[u8]>,
     /// Per colour, the types whose captures are simple ([`Movement::simple`]) on every square.
-    pub(crate) simple_attackers: [u16; 2],
+    pub(crate) simple_attackers: [u32; 2],
     /// Per colour, the simple types with leaps among their captures.
-    pub(crate) leap_attackers: [u16; 2],
+    pub(crate) leap_attackers: [u32; 2],
     /// Per colour and direction of [`DIRS`] seen from a target: the simple
     /// types that may slide onto the target from that direction.
-    pub(crate) slide_attackers: [[u16; 8]; 2],
+    pub(crate) slide_attackers: [[u32; 8]; 2],
     /// The same for grasshopper hops.
-    pub(crate) hop_attackers: [[u16; 8]; 2],
+    pub(crate) hop_attackers: [[u32; 8]; 2],
     /// Per colour, it may pass (`pass`, `passWhite`, `passBlack`).
     pub(crate) pass: [bool; 2],
     /// A king in check may only take its checker (`makpongRule`).
@@ -779,7 +779,7 @@ impl VariantDef {
     /// this (`crates/variants/build.rs`).
     pub fn facts(&self) -> RuleFacts {
         let letter = |t: u8| self.types[t as usize].letter;
-        let letters = |set: u16| (0..self.types.len() as u8).filter(|&t| set >> t & 1 != 0).map(letter).collect();
+        let letters = |set: u32| (0..self.types.len() as u8).filter(|&t| set >> t & 1 != 0).map(letter).collect();
         let full_rank = |region: u128, white: bool| {
             (0..self.ranks).find_map(|r| {
                 let rank = (0..self.files).fold(0u128, |b, f| b | 1u128 << self.sq(f, r));
@@ -822,7 +822,7 @@ impl VariantDef {
                 pairs
             }),
             promoting: letters(self.promoting),
-            extinction_letters: self.extinction.and_then(|(set, ..)| set).map(|set| letters(set as u16)),
+            extinction_letters: self.extinction.and_then(|(set, ..)| set).map(letters),
             extinction_together: self.extinction_together,
             other_rules: [
                 (self.flag.is_some(), "flag wins"),
@@ -862,7 +862,7 @@ impl VariantDef {
                 (self.makpong, "makpong"),
                 (self.pawnlike != 0, "pawn types"),
                 (self.triple_step_region != [0; 2], "triple steps"),
-                (self.n_move_types != [self.pawn.map_or(0, |p| 1u16 << p); 2], "n-move rule types"),
+                (self.n_move_types != [self.pawn.map_or(0, |p| 1u32 << p); 2], "n-move rule types"),
             ]
             .into_iter()
             .filter_map(|(on, name)| on.then_some(name))
@@ -1497,7 +1497,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     shogi_rules(&mut def, c, &index_of)?;
     if c.flag_region != [0, 0] {
         let piece =
-            |side: usize| c.flag_piece[side].map(|fsf| index_of.iter().find(|p| p.0 == fsf).map_or(0, |p| 1u16 << p.1));
+            |side: usize| c.flag_piece[side].map(|fsf| index_of.iter().find(|p| p.0 == fsf).map_or(0, |p| 1u32 << p.1));
         let board12 = (0..=c.max_rank).fold(0u128, |b, r| b | ((1u128 << files) - 1) << (12 * r as u32));
         def.flag = Some(Flag {
             piece: [piece(0), piece(1)],
@@ -1521,7 +1521,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
     lichess_rules(&mut def, c, &index_of)?;
     if c.connect_n > 0 || c.connect_nxn > 0 || c.collinear_n > 0 || c.connect_region[0][0] | c.connect_region[1][0] != 0
     {
-        let types = types_of(c.connect_piece_types, &index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+        let types = types_of(c.connect_piece_types, &index_of).iter().fold(0u32, |m, &t| m | 1 << t);
         def.connect = Some(Connect {
             n: c.connect_n,
             nxn: c.connect_nxn,
@@ -1602,7 +1602,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         def.full_listing = true;
         def.extended = true;
     }
-    let all_types = ((1u32 << def.types.len()) - 1) as u16;
+    let all_types = (1u32 << def.types.len()) - 1;
     def.plain_moves = !menagerie_rules(&def)
         && def.blast.is_none()
         && def.petrify == 0
@@ -1716,7 +1716,7 @@ fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Resul
     if c.shogi_pawn_drop_mate_illegal {
         def.pawn_drop_mate = local(19);
     }
-    let mut special = 0u16;
+    let mut special = 0u32;
     for t in 0..def.types.len() {
         if def.promoted_type[t].is_some() || def.immobile[0][t] | def.immobile[1][t] != 0 {
             special |= 1 << t;
@@ -1735,7 +1735,7 @@ fn shogi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Resul
 /// (antichess, atomic), checked against the rules they are not combined
 /// with here. Each lists and tests every move.
 fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
-    let set = |s: u64| types_of(s, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+    let set = |s: u64| types_of(s, index_of).iter().fold(0u32, |m, &t| m | 1 << t);
     if c.blast_on_capture {
         def.blast = Some(set(c.blast_immune_types));
     } else if c.blast_immune_types != 0 {
@@ -1743,7 +1743,7 @@ fn lichess_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Res
     }
     if c.extinction_pseudo_royal {
         match def.extinction {
-            Some((Some(types), _, 0, false)) => def.pseudo_royal = Some(types as u16),
+            Some((Some(types), _, 0, false)) => def.pseudo_royal = Some(types),
             _ => {
                 return Err("extinctionPseudoRoyal needs extinctionValue and extinctionPieceTypes (not *), without extinctionOpponentPieceCount or extinctionClaim".into());
             }
@@ -1820,7 +1820,7 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
         None => None,
         Some(fsf) => index_of.iter().find(|p| p.0 == fsf).map(|p| (p.1, c.drop_no_doubled_count)),
     };
-    let all = ((1u32 << def.types.len()) - 1) as u16;
+    let all = (1u32 << def.types.len()) - 1;
     let quick = def.simple_attackers == [all, all] && def.hop_attackers.iter().flatten().all(|&h| h == 0);
     def.drops = Some(Drops {
         to_hand: c.captures_to_hand,
@@ -1860,7 +1860,7 @@ fn drops(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), 
 /// together (Camel and Rhino Chess's rules as options), checked.
 fn camel_rhino_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) -> Result<(), String> {
     let ty = |fsf: u8| index_of.iter().find(|p| p.0 == fsf).map(|p| p.1);
-    let set = |s: u64| types_of(s, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
+    let set = |s: u64| types_of(s, index_of).iter().fold(0u32, |m, &t| m | 1 << t);
     let mut t = Takeovers::default();
     for (list, enabled) in [(&c.leap_takeovers, false), (&c.enabled_leap_takeovers, true)] {
         for &(fsf, diagonal) in list {
@@ -1901,7 +1901,7 @@ fn camel_rhino_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) ->
         def.takeovers = Some(t);
     }
     if c.swaps {
-        let mut except = [0u16; MAX_TYPES];
+        let mut except = [0u32; MAX_TYPES];
         for &(a, b) in &c.swap_except {
             let (Some(a), Some(b)) = (ty(a), ty(b)) else {
                 return Err("swapExcept names a piece not in the variant".into());
@@ -2070,8 +2070,8 @@ fn pawn_types(
     index_of: &[(u8, u8)],
     atoms: &[Vec<betza::MoveAtom>],
 ) -> Result<(), String> {
-    let mask = |set: u64| types_of(set, index_of).iter().fold(0u16, |m, &t| m | 1 << t);
-    let pawn = def.pawn.map_or(0, |p| 1u16 << p);
+    let mask = |set: u64| types_of(set, index_of).iter().fold(0u32, |m, &t| m | 1 << t);
+    let pawn = def.pawn.map_or(0, |p| 1u32 << p);
     for side in 0..2 {
         def.promotion_pawns[side] = mask(c.promotion_pawn_types[side]) & !pawn;
         def.en_passant_types[side] = mask(c.en_passant_types[side]) & !pawn;
@@ -2090,7 +2090,7 @@ fn pawn_types(
     if def.pawnlike != 0 {
         let immobile = (0..def.types.len())
             .filter(|&t| def.immobile[0][t] | def.immobile[1][t] != 0)
-            .fold(0u16, |m, t| m | 1 << t);
+            .fold(0u32, |m, t| m | 1 << t);
         if def.pawnlike & (immobile | def.promoting) != 0 || c.gating || c.seirawan_gating {
             return Err("pawn types (initial moves, en passant or pawn promotion of other pieces) that are immobile somewhere, or with gating or Menagerie's own rules".into());
         }

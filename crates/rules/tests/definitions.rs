@@ -490,3 +490,21 @@ fn a_fairy_stockfish_variants_file_loads_leniently() {
     }
     eprintln!("{} sections: {} loaded, {} skipped", sections, loaded.added.len(), loaded.skipped.len());
 }
+
+#[test]
+fn twenty_four_piece_types_load_and_a_twenty_fifth_is_refused() {
+    // Chess's six and eighteen custom pieces: the most one definition holds.
+    let letters = "acdefghijlmostuvwx";
+    let customs: String = letters.chars().enumerate().map(|(i, l)| format!("customPiece{} = {l}:W\n", i + 1)).collect();
+    let mut defs = Definitions::builtin();
+    defs.load(&format!("[big:chess]\n{customs}"), "big.ini").unwrap();
+    let big = defs.get("big").unwrap();
+    let fen = "4k3/8/8/8/8/8/8/X3K3 w - - 0 1";
+    let pos = Position::from_fen(big, fen).unwrap();
+    let moves: Vec<String> = pos.legal_moves().into_iter().map(|m| pos.move_text(m)).collect();
+    assert!(moves.contains(&"a1a2".to_string()) && moves.contains(&"a1b1".to_string()), "{moves:?}");
+    // A 25th type is an error naming the limit, never a panic.
+    let mut defs = Definitions::builtin();
+    let err = defs.load(&format!("[bigger:chess]\n{customs}customPiece19 = y:F\n"), "bigger.ini").unwrap_err();
+    assert!(err.to_string().contains("more than 24 piece types"), "{err}");
+}

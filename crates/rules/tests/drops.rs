@@ -139,3 +139,18 @@ dropChecks = false
     // pocketSize only sizes a GUI's pockets.
     defs.load("[y:crazyhouse]\npocketSize = 5\n", "ok.ini").expect("ignored");
 }
+
+#[test]
+fn s_house_gates_shape_the_key_with_empty_hands() {
+    // Captures refill S-house's hands, so a gate stays live with nothing
+    // in hand: positions that differ only by a gate differ in key.
+    let defs = Definitions::builtin();
+    let def = defs.get("shouse").expect("built-in shouse");
+    let fen = |gates: &str| format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w {gates} - 0 1");
+    let all = Position::from_fen(def, &fen("KQBCDFGkqbcdfg")).expect("all gates");
+    let fewer = Position::from_fen(def, &fen("KQBCDFkqbcdfg")).expect("one gate fewer");
+    assert_eq!(all.fen(), fen("KQBCDFGkqbcdfg"));
+    assert_ne!(all.key(), fewer.key());
+    let m = all.parse_move("g1f3").expect("Nf3");
+    assert_eq!(all.play(m).key_from(&all, all.key()), all.play(m).key());
+}

@@ -52,6 +52,7 @@ const BLAST_DROPS: &str = include_str!("../../../tests/perft/blast-drops-pyffish
 const BLAST_DROPS_INI: &str = include_str!("../../../tests/variants/blast-drops.ini");
 const MANY_PIECES: &str = include_str!("../../../tests/perft/many-pieces-pyffish.txt");
 const MANY_PIECES_INI: &str = include_str!("../../../tests/variants/many-pieces.ini");
+const MANY_TYPES: &str = include_str!("../../../tests/perft/many-types-pyffish.txt");
 const NOCHECKS: &str = include_str!("../../../tests/perft/nochecks-pyffish.txt");
 const SITTUYIN: &str = include_str!("../../../tests/perft/sittuyin-pyffish.txt");
 const NOCHECKS_INI: &str = include_str!("../../../tests/variants/nochecks.ini");
@@ -271,6 +272,11 @@ suites! {
     /// Ten custom pieces (`customPiece9` and `customPiece10` among them),
     /// all dropped from the hand.
     ten_custom_pieces_play_as_fairy_stockfish: MANY_PIECES, positions >= 1500, ends >= 4, names ["manypieces"];
+    /// More than sixteen piece types: twenty-four (the most a definition
+    /// holds) dropped from the hand, and nineteen with shogi-style
+    /// promotions of nine pieces to types of their own.
+    twenty_four_piece_types_play_as_fairy_stockfish: MANY_TYPES, positions >= 1800, ends >= 2,
+        names ["manypieces24", "manypromotions"];
     /// Games where a move may not give check (`checking = false`) with
     /// pieces that check in unusual ways: grasshoppers (a piece moved next
     /// to the king becomes their hurdle), Capablanca's compounds, a royal

@@ -110,7 +110,7 @@ impl Move {
                 _ => 3,
             };
             let special = u32::from(matches!(self.kind, Kind::Pass | Kind::PiecePromotion | Kind::PieceDemotion));
-            let promo = if self.promo == NONE { 0 } else { u32::from(self.promo & 15) + 1 };
+            let promo = if self.promo == NONE { 0 } else { u32::from(self.promo & 31) + 1 };
             return u32::from(self.from & 127)
                 | u32::from(self.to & 127) << 7
                 | kind << 14
@@ -137,7 +137,7 @@ impl Move {
                 | Kind::PieceDemotion
                 | Kind::Pass
         ));
-        let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 15) + 1 };
+        let small = |v: u8| if v == NONE { 0 } else { u32::from(v & 31) + 1 };
         // Prelude actions, kidnaps, piece promotions and demotions and
         // passes are told apart by a gate-square code of 3.
         let gate_sq = if self.is_prelude()
@@ -171,7 +171,7 @@ impl Move {
         let small = |x: u32| -> Option<u8> {
             match x & 31 {
                 0 => Some(NONE),
-                n if n <= 16 => Some(n as u8 - 1),
+                n if n as usize <= MAX_TYPES => Some(n as u8 - 1),
                 _ => None,
             }
         };
@@ -317,7 +317,7 @@ impl State {
             for (t, &n) in hand.iter().enumerate() {
                 if n != 0 {
                     any = true;
-                    k ^= field_key(16 + (c * 16 + t) as u64, u64::from(n));
+                    k ^= field_key(64 + (c * MAX_TYPES + t) as u64, u64::from(n));
                 }
             }
             // Gating squares matter only while there is a piece to gate
@@ -336,7 +336,7 @@ impl State {
         k ^= bitboard_key(60, self.walls);
         for (i, &plane) in self.origin.iter().enumerate() {
             if plane != 0 {
-                k ^= bitboard_key(13 + i as u64, plane);
+                k ^= bitboard_key(20 + 2 * i as u64, plane);
             }
         }
         k
@@ -395,9 +395,11 @@ impl Position {
     }
 
     /// Whether the gates count without pieces in hand: Pioneer gating's,
-    /// and those of `gating` without S-chess's rules (Cambodian chess).
+    /// those of `gating` without S-chess's rules (Cambodian chess), and
+    /// S-chess's where captures refill the hands (S-house).
     fn bare_gates(&self) -> bool {
-        self.def.pioneer.is_some() || (self.def.gating && !self.def.seirawan_gating)
+        let refilled = self.def.drops.is_some_and(|d| d.to_hand);
+        self.def.pioneer.is_some() || (self.def.gating && (!self.def.seirawan_gating || refilled))
     }
 
     /// The key of this position given the key `other_key` of `other` (a

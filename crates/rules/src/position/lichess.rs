@@ -320,7 +320,7 @@ impl State {
     /// but pawns and immune types go; the squares emptied.
     #[cold]
     #[inline(never)]
-    pub(super) fn blast(d: &VariantDef, immune: u16, to: u8, n: &mut State) -> u128 {
+    pub(super) fn blast(d: &VariantDef, immune: u32, to: u8, n: &mut State) -> u128 {
         let pawns = d.pawn.map_or(0, |p| n.by_type[p as usize]);
         let spared = bits(u128::from(immune)).fold(0u128, |b, t| b | n.by_type[t as usize]);
         let blasted = ((d.neighbours[to as usize] & n.occ() & !pawns) | bb(to)) & !spared;

@@ -169,7 +169,7 @@ impl State {
         let enemy = self.by_color[them as usize];
         let occ = own | enemy;
         let convertible = self.convertible(d);
-        let of_types = |set: u16| bits(u128::from(set)).fold(0u128, |b, ty| b | self.by_type[ty as usize]);
+        let of_types = |set: u32| bits(u128::from(set)).fold(0u128, |b, ty| b | self.by_type[ty as usize]);
         let enablers = own & of_types(t.enablers);
         let enabled = |sq: u8| d.neighbours[sq as usize] & enablers != 0;
 
@@ -228,7 +228,7 @@ impl State {
         }
     }
 
-    fn swaps(&self, d: &VariantDef, except: &[u16], out: &mut Vec<Move>) {
+    fn swaps(&self, d: &VariantDef, except: &[u32], out: &mut Vec<Move>) {
         let own = self.by_color[self.side as usize];
         for a in bits(own) {
             let ta = self.board[a as usize] >> 1;

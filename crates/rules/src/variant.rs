@@ -651,6 +651,10 @@ pub struct VariantDef {
     /// pieces, nor Menagerie's own rules): whether a plain move gives
     /// check is then told without playing it.
     pub(crate) plain_moves: bool,
+    /// As `plain_moves`, but with pseudo-royal pieces and blasts that spare
+    /// no type allowed (and no duple check): whether a plain move or
+    /// capture leaves a royal piece attacked is then told without playing it.
+    pub(crate) royal_plain: bool,
     /// A side that has a legal capture must capture (`mustCapture`: antichess).
     pub(crate) must_capture: bool,
     /// A stalemate is valued by the piece counts (`stalematePieceCount`):
@@ -1362,6 +1366,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         drops: None,
         checking: c.checking,
         plain_moves: false,
+        royal_plain: false,
         must_capture: c.must_capture,
         stalemate_piece_count: c.stalemate_piece_count,
         blast: None,
@@ -1614,6 +1619,18 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         && def.xiangqi.is_none()
         && def.immune == 0
         && def.pseudo_royal.is_none()
+        && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
+    def.royal_plain = !menagerie_rules(&def)
+        && def.blast.is_none_or(|spared| spared == 0)
+        && def.petrify == 0
+        && def.flip == crate::ini::EnclosingRule::None
+        && def.walling.is_none()
+        && !def.gating
+        && !def.seirawan_gating
+        && def.restricted == 0
+        && def.xiangqi.is_none()
+        && def.immune == 0
+        && !def.duple_check
         && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)

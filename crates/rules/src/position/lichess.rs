@@ -190,6 +190,9 @@ impl State {
     /// Fairy-Stockfish's legality of `m` as to pseudo-royal pieces, `royals`
     /// being [`State::pseudo_royals`] of this position.
     fn pseudo_royal_legal(&self, d: &VariantDef, m: Move, royals: [u128; 2]) -> bool {
+        if let Some(legal) = self.pseudo_royal_plain(d, m, royals) {
+            return legal;
+        }
         let us = self.side;
         let them = us ^ 1;
         let mut mine = royals[us as usize];
@@ -265,6 +268,47 @@ impl State {
             }
         }
         true
+    }
+
+    /// [`State::pseudo_royal_legal`] told from the move's squares, without
+    /// playing it: for a plain move, capture or promotion in a variant
+    /// where that is enough (`royal_plain`); `None` for the other moves.
+    #[inline]
+    fn pseudo_royal_plain(&self, d: &VariantDef, m: Move, royals: [u128; 2]) -> Option<bool> {
+        if !d.royal_plain
+            || !matches!(m.kind, Kind::Normal | Kind::Promotion)
+            || m.wall != NONE
+            || (m.kind == Kind::Promotion && d.pseudo_royal.is_some_and(|t| t >> m.promo & 1 != 0))
+        {
+            return None;
+        }
+        let them = self.side ^ 1;
+        let (from, to) = (bb(m.from), bb(m.to));
+        let mut mine = royals[self.side as usize];
+        if mine & from != 0 {
+            mine ^= from | to;
+        }
+        let theirs = royals[them as usize];
+        let capture = self.board[m.to as usize] != EMPTY;
+        let occ = self.occ() ^ from;
+        // The occupancy after the move and the squares it empties of pieces
+        // that stood there before (the captured piece, or the blast's).
+        let (occ, gone) = if capture && d.blast.is_some() {
+            let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize]);
+            let blasted = (d.neighbours[m.to as usize] & occ & !pawns) | to;
+            if mine & blasted != 0 {
+                // One of the mover's royal pieces is blown up.
+                return Some(false);
+            }
+            (occ & !blasted, blasted)
+        } else {
+            (occ | to, if capture { to } else { 0 })
+        };
+        // Taking an enemy royal piece ends the game.
+        if theirs & gone != 0 {
+            return Some(true);
+        }
+        Some(!bits(mine).any(|sq| !self.blast_shielded(d, sq, theirs) && self.attacked(d, sq, occ, them, gone)))
     }
 
     /// Petrification after the capture `m` by a piece of type `t` (`landed`

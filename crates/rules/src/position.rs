@@ -2273,24 +2273,29 @@ impl State {
         let rooks = self.count_fsf(d, ROOK_FSF, Some(other));
         let khons = self.count_fsf(d, KHON_FSF, Some(other));
         let knights = self.count_fsf(d, KNIGHT_FSF, Some(other));
+        // The limit set by the other side's strongest pieces (Makruk's
+        // values).
+        let pieces_honour = if rooks > 1 {
+            8
+        } else if rooks == 1 {
+            16
+        } else if khons > 1 {
+            22
+        } else if knights > 1 {
+            32
+        } else if khons == 1 {
+            44
+        } else {
+            64
+        };
         match d.game_end.counting_rule {
             CountingRule::Makruk => {
                 if pawns > 0 || all(other) == 1 {
                     0
                 } else if all(side) > 1 {
                     64
-                } else if rooks > 1 {
-                    8
-                } else if rooks == 1 {
-                    16
-                } else if khons > 1 {
-                    22
-                } else if knights > 1 {
-                    32
-                } else if khons == 1 {
-                    44
                 } else {
-                    64
+                    pieces_honour
                 }
             }
             CountingRule::Asean => {
@@ -2314,18 +2319,9 @@ impl State {
                     63
                 } else if pawns > 0 {
                     0
-                } else if rooks > 1 {
-                    7
-                } else if rooks == 1 {
-                    15
-                } else if khons > 1 {
-                    21
-                } else if knights > 1 {
-                    31
-                } else if khons == 1 {
-                    43
                 } else {
-                    63
+                    // One ply less than Makruk's.
+                    pieces_honour - 1
                 }
             }
             CountingRule::None => 0,

@@ -1608,8 +1608,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         def.extended = true;
     }
     let all_types = (1u32 << def.types.len()) - 1;
-    def.plain_moves = !menagerie_rules(&def)
-        && def.blast.is_none()
+    // A board move changes its squares (and a blast's) only, and attacks are
+    // leaps and slides.
+    let board_move = !menagerie_rules(&def)
         && def.petrify == 0
         && def.flip == crate::ini::EnclosingRule::None
         && def.walling.is_none()
@@ -1618,20 +1619,9 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         && def.restricted == 0
         && def.xiangqi.is_none()
         && def.immune == 0
-        && def.pseudo_royal.is_none()
         && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
-    def.royal_plain = !menagerie_rules(&def)
-        && def.blast.is_none_or(|spared| spared == 0)
-        && def.petrify == 0
-        && def.flip == crate::ini::EnclosingRule::None
-        && def.walling.is_none()
-        && !def.gating
-        && !def.seirawan_gating
-        && def.restricted == 0
-        && def.xiangqi.is_none()
-        && def.immune == 0
-        && !def.duple_check
-        && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
+    def.plain_moves = board_move && def.blast.is_none() && def.pseudo_royal.is_none();
+    def.royal_plain = board_move && def.blast.is_none_or(|spared| spared == 0) && !def.duple_check;
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }

@@ -717,9 +717,12 @@ impl State {
         let rays = &d.dir_rays[sq as usize];
         let sliders = &d.slide_attackers[by as usize];
         let hoppers = &d.hop_attackers[by as usize];
-        for dir in 0..8 {
+        let mut todo = dirs;
+        while todo != 0 {
+            let dir = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
             let (slide, hop) = (sliders[dir], hoppers[dir]);
-            if dirs >> dir & 1 == 0 || slide | hop == 0 {
+            if slide | hop == 0 {
                 continue;
             }
             let ray = rays[dir];

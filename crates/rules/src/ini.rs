@@ -285,6 +285,11 @@ pub struct GameEnd {
     /// (`moveRepetitionIllegal`: modern janggi), as Fairy-Stockfish judges
     /// it: when its n-fold rule looks back.
     pub move_repetition_illegal: bool,
+    /// Xiangqi's Asian chasing rule (`chasingRule = axf`), as
+    /// Fairy-Stockfish plays it: a side that chased the same unprotected
+    /// piece with every move of a repetition loses it, both sides so
+    /// draw; and checks beyond ten by one side stretch the n-move rule.
+    pub chasing_rule: bool,
     /// Value for the side whose extinction pieces are gone.
     pub extinction_value: GameValue,
     /// The extinct side may still answer (bare king rule with a reply).
@@ -733,6 +738,7 @@ impl Config {
                 n_fold_value_absolute: false,
                 perpetual_check_illegal: false,
                 move_repetition_illegal: false,
+                chasing_rule: false,
                 extinction_value: GameValue::None,
                 extinction_claim: false,
                 extinction_piece_types: String::new(),
@@ -1103,22 +1109,11 @@ impl Definitions {
 const IGNORED_KEYS: &[&str] =
     &["pieceToCharTable", "variantTemplate", "pieceValueMg", "pieceValueEg", "nnueAlias", "pocketSize"];
 
-/// Mechanisms of Fairy-Stockfish that Menagerie does not play, as
-/// [`DefinitionError::Unsupported`] names them.
-const REPETITION: &str = "repetition and chasing rules";
-
-/// Fairy-Stockfish's options whose rules this crate does not implement,
-/// with their mechanism and, for the flags, their default value, which is
-/// accepted (it changes nothing).
-const UNSUPPORTED: &[(&str, &str, Option<&str>)] = &[("chasingRule", REPETITION, Some("none"))];
-
 /// The mechanism of an unsupported Fairy-Stockfish option, and the value
-/// accepted for it (its default), if any.
+/// accepted for it (its default), if any: custom pieces beyond the 24
+/// slots.
 fn unsupported(key: &str) -> Option<(&'static str, Option<&'static str>)> {
-    if custom_number(key).is_some_and(|n| n > CUSTOM_PIECES) {
-        return Some(("more than 24 custom pieces", None));
-    }
-    UNSUPPORTED.iter().find(|(k, _, _)| *k == key).map(|&(_, m, d)| (m, d))
+    custom_number(key).is_some_and(|n| n > CUSTOM_PIECES).then_some(("more than 24 custom pieces", None))
 }
 
 struct Ctx<'a> {
@@ -1717,6 +1712,7 @@ fn apply(mut c: Config, entries: &BTreeMap<String, Entry>, file: &str) -> Result
     ctx.bool("nFoldValueAbsolute", &mut g.n_fold_value_absolute)?;
     ctx.bool("perpetualCheckIllegal", &mut g.perpetual_check_illegal)?;
     ctx.bool("moveRepetitionIllegal", &mut g.move_repetition_illegal)?;
+    ctx.choice("chasingRule", &[("none", false), ("axf", true)], &mut g.chasing_rule)?;
     ctx.value("stalemateValue", &mut g.stalemate_value)?;
     ctx.value("checkmateValue", &mut g.checkmate_value)?;
     // Legacy bare-king options map onto extinction of all pieces but the king.
@@ -1923,6 +1919,7 @@ const KNOWN_KEYS: &[&str] = &[
     "nFoldValueAbsolute",
     "perpetualCheckIllegal",
     "moveRepetitionIllegal",
+    "chasingRule",
     "stalemateValue",
     "checkmateValue",
     "bareKingValue",

@@ -3290,6 +3290,7 @@ impl Position {
 
 pub(crate) mod access;
 mod cambodian;
+mod chasing;
 mod enclosing;
 mod game;
 mod lichess;

@@ -985,7 +985,7 @@ impl VariantDef {
 
     /// [`VariantDef::reach`] without the [`Xiangqi`] restrictions.
     #[inline(always)]
-    fn free_reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
+    pub(crate) fn free_reach(&self, t: u8, color: u8, sq: u8, occ: u128, capture: bool) -> u128 {
         let sm = self.table(t, color, sq);
         self.movement_reach(if capture { &sm.capture } else { &sm.quiet }, sq, occ)
     }

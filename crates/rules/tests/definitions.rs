@@ -137,11 +137,15 @@ fn unknown_key_names_file_line_and_key() {
 
 #[test]
 fn unsupported_rule_is_an_error() {
-    let err = load_err("[x:chess]\nchasingRule = axf\n");
-    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("chasingRule"), "{err}");
-    // The default value is accepted.
+    let err = load_err("[x:chess]\ncustomPiece25 = a:W\n");
+    assert!(err.to_string().contains("bad.ini:2") && err.to_string().contains("customPiece25"), "{err}");
+    // The chasing rule is played, on and off; other values are errors.
     let mut defs = Definitions::builtin();
     defs.load("[x:chess]\nchasingRule = none\n", "ok.ini").unwrap();
+    defs.load("[y:chess]\nchasingRule = axf\n", "ok.ini").unwrap();
+    assert!(defs.get("y").is_some_and(|d| d.game_end.chasing_rule));
+    let err = load_err("[x:chess]\nchasingRule = always\n");
+    assert!(err.to_string().contains("expected none or axf"), "{err}");
 }
 
 #[test]
@@ -298,7 +302,7 @@ const MIXED: &str = "\
 castling = false
 
 [drops:chess]
-chasingRule = axf
+customPiece25 = a:W
 
 [child-of-drops:drops]
 maxFile = 10
@@ -332,7 +336,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
             (
                 "drops".to_string(),
                 5,
-                "'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play".to_string()
+                "'customPiece25 = a:W' needs more than 24 custom pieces, which Menagerie does not play".to_string()
             ),
             ("child-of-drops".to_string(), 7, "its parent 'drops' was skipped".to_string()),
             ("orphan".to_string(), 10, "unknown parent 'fourhouse'".to_string()),
@@ -343,7 +347,7 @@ fn lenient_load_skips_what_cannot_be_played_and_loads_the_rest() {
     // One line per section: file, line, section and reason.
     assert_eq!(
         loaded.skipped[0].to_string(),
-        "mixed.ini:5: variant 'drops' skipped: 'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play"
+        "mixed.ini:5: variant 'drops' skipped: 'customPiece25 = a:W' needs more than 24 custom pieces, which Menagerie does not play"
     );
     assert!(defs.get("good").is_some() && defs.get("also-good").is_some());
     assert!(defs.get("drops").is_none() && defs.get("child-of-drops").is_none());
@@ -360,7 +364,7 @@ fn strict_load_stops_at_the_first_unplayable_section() {
     let mut defs = Definitions::builtin();
     let options = LoadOptions { strict: true, ..LoadOptions::default() };
     let err = defs.load_with(MIXED, "mixed.ini", options).expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "chasingRule"), "{err:?}");
+    assert!(matches!(&err, DefinitionError::Unsupported { line: 5, key, .. } if key == "customPiece25"), "{err:?}");
     // Nothing was added, not even the good section before it.
     assert!(defs.get("good").is_none());
     // `load` is strict.
@@ -415,7 +419,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
             "form-digit-in-ep-slot",
             "form-kqkq-without-castling",
             "form-small-board-castling",
-            "form-unsupported-default",
+            "form-default-options",
         ]
     );
     for (name, moves, fen) in [
@@ -424,7 +428,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         ("form-digit-in-ep-slot", 7, "rnbkq/ppppp/5/5/PPPPP/RNBKQ w - - 1 1"),
         ("form-kqkq-without-castling", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
         ("form-small-board-castling", 9, "r1k1r/ppppp/5/PPPPP/R1K1R w - - 0 1"),
-        ("form-unsupported-default", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        ("form-default-options", 20, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
     ] {
         let pos = Position::start(defs.get(name).expect(name));
         assert_eq!((pos.legal_moves().len(), pos.fen().as_str()), (moves, fen), "{name}");
@@ -433,7 +437,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
         loaded.skipped.iter().map(|s| (s.name.as_str(), s.error.location().1, s.error.reason())).collect();
     let expect = |name: &str| skipped.iter().find(|s| s.0 == name).unwrap_or_else(|| panic!("{name} not skipped"));
     let reasons = [
-        ("skip-unsupported", "'chasingRule = axf' needs repetition and chasing rules, which Menagerie does not play"),
+        ("skip-unsupported", "'customPiece25 = a:W' needs more than 24 custom pieces, which Menagerie does not play"),
         ("skip-unknown-key", "unknown or unsupported key 'kingsFly'"),
         ("skip-invalid-value", "expected true or false"),
         ("skip-betza", "customPiece1"),
@@ -461,7 +465,7 @@ fn fairy_stockfish_forms_load_and_each_skip_has_its_reason() {
     // Strict: the first unplayable section is an error and nothing loads.
     let mut strict = Definitions::builtin();
     let err = strict.load(FORMS, "fsf-forms.ini").expect_err("strict");
-    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "chasingRule"), "{err}");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "customPiece25"), "{err}");
     assert!(strict.get("form-no-flags").is_none());
 }
 

@@ -126,8 +126,8 @@ dropChecks = false
     assert!(!moves.contains(&"R@e2".to_string()) && !moves.contains(&"R@a8".to_string()));
     assert!(moves.contains(&"R@a7".to_string()));
     // Keys not implemented stay refused with their mechanism.
-    let err = defs.load("[x:crazyhouse]\nchasingRule = axf\n", "bad.ini").expect_err("chasingRule");
-    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "chasingRule"), "{err:?}");
+    let err = defs.load("[x:crazyhouse]\ncustomPiece25 = a:W\n", "bad.ini").expect_err("customPiece25");
+    assert!(matches!(&err, DefinitionError::Unsupported { key, .. } if key == "customPiece25"), "{err:?}");
     // `sittuyinRookDrop` keeps rooks on the first rank of the drop region.
     defs.load("[rookrank:crazyhouse]\nsittuyinRookDrop = true\n", "ok.ini").expect("loads");
     let pos =

@@ -1,5 +1,6 @@
 //! The game ends that look at the whole game (n-fold repetition, janggi's
-//! move repetition, the move rule, material counting) against
+//! move repetition, xiangqi's chasing rule, the move rule, material
+//! counting) against
 //! Fairy-Stockfish: every prefix of the games of
 //! `tests/perft/game-ends-pyffish.txt` (written by
 //! `benches/fsf_game_ends.py` with pyffish's `is_optional_game_end`) must
@@ -56,11 +57,66 @@ fn whole_game_ends_are_fairy_stockfishs() {
     assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
     // The file holds what it is there for: janggi's move repetitions (a win
     // for the side to move), repetitions valued by material, and Cambodian
-    // chess's repetitions, in which the gates do not count.
+    // chess's repetitions, in which the gates do not count, and xiangqi's
+    // chases (a chaser loses) and repetitions without one.
     assert!(games >= 180 && prefixes >= 9000, "{games} games, {prefixes} positions");
     assert!(ends.get(&("janggimodern", "win")).is_some_and(|&n| n >= 50), "{ends:?}");
     assert!(ends.get(&("janggi", "loss")).is_some_and(|&n| n >= 5), "{ends:?}");
+    for end in ["win", "loss", "draw"] {
+        assert!(ends.get(&("xiangqi", end)).is_some_and(|&n| n >= 5), "{ends:?}");
+    }
     for variant in ["cambodian", "karouk"] {
         assert!(ends.get(&(variant, "draw")).is_some_and(|&n| n >= 25), "{ends:?}");
     }
+}
+
+const CHASED: &str = include_str!("../../../tests/perft/chased-fsf.txt");
+
+/// The name of square `s` on a board `files` wide (`a1`, `i10`).
+fn square_name(files: u8, s: u32) -> String {
+    format!("{}{}", (b'a' + (s % u32::from(files)) as u8) as char, s / u32::from(files) + 1)
+}
+
+#[test]
+fn chased_pieces_are_fairy_stockfishs() {
+    // `tests/perft/chased-fsf.txt` (written by `benches/fsf_chased.py`
+    // with a Fairy-Stockfish binary built from source): after every move
+    // of seeded games of xiangqi, of Manchu chess and of chess with the
+    // chasing rule (`tests/variants/chasing.ini`), the pieces it chased.
+    let mut defs = Definitions::builtin();
+    defs.load(include_str!("../../../tests/variants/chasing.ini"), "chasing.ini").expect("chasing.ini loads");
+    let mut failures = Vec::new();
+    let (mut games, mut chases) = (0, 0);
+    for line in CHASED.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let [variant, fen, moves, expected] = line.split(';').collect::<Vec<_>>()[..] else {
+            panic!("bad line {line}")
+        };
+        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+        let mut game = Game::new(Position::from_fen(def, fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let expected: Vec<&str> = expected.split_whitespace().collect();
+        assert_eq!(expected.len(), moves.len() + 1, "{line}");
+        games += 1;
+        for (ply, want) in expected.iter().enumerate() {
+            let mut squares: Vec<String> =
+                (0..128).filter(|s| game.chased() >> s & 1 != 0).map(|s| square_name(def.files, s)).collect();
+            squares.sort();
+            let mut wanted: Vec<&str> = if *want == "-" { Vec::new() } else { want.split(',').collect() };
+            wanted.sort();
+            chases += wanted.len();
+            if squares != wanted {
+                failures.push(format!(
+                    "{variant} {fen} after {:?}: {squares:?}, Fairy-Stockfish {wanted:?}",
+                    &moves[..ply]
+                ));
+                break;
+            }
+            if let Some(text) = moves.get(ply) {
+                let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{variant} {text}: {e}"));
+                game.play(m);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(games >= 250 && chases >= 1000, "{games} games, {chases} chased pieces");
 }

@@ -48,9 +48,9 @@
 //! step `a2c4`). Not tried: `3check` (XBoard 4.9's own FEN for it differs,
 //! and by its source it does not know the win, so with legality testing on
 //! it would judge the engine's win claim false). Xiangqi's repetitions end
-//! by Menagerie's rules (no chasing rule: a repetition draws unless it is
-//! perpetual check); XBoard judges a perpetual-check win claimed in a game
-//! with legality testing on by its own rules.
+//! by Fairy-Stockfish's rules (a perpetual check or chase loses, the
+//! chasing rule included); XBoard judges a perpetual-check or chase win
+//! claimed in a game with legality testing on by its own rules.
 
 use crate::session::{Session, send};
 use menagerie_app::{VariantDef, Variants};

@@ -22,12 +22,15 @@ use super::{EMPTY, EndReason, GameValue, Kind, Move, Outcome, Position};
 pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,
+    /// Per position, the pieces of the side to move that the move to it
+    /// chased (`chasingRule`; all empty without the rule).
+    chased: Vec<u128>,
 }
 
 impl Game {
     /// A game from `start`, no move played yet.
     pub fn new(start: Position) -> Game {
-        Game { positions: vec![start], moves: Vec::new() }
+        Game { positions: vec![start], moves: Vec::new(), chased: vec![0] }
     }
 
     /// The position now.
@@ -46,9 +49,19 @@ impl Game {
         &self.moves
     }
 
+    /// The squares (bit per square) of the side to move's pieces that the
+    /// last move chased, by xiangqi's chasing rule (`chasingRule`): empty
+    /// without the rule and before the first move.
+    pub fn chased(&self) -> u128 {
+        self.chased[self.chased.len() - 1]
+    }
+
     /// Plays `m`, which must be legal in [`Game::current`].
     pub fn play(&mut self, m: Move) {
-        let next = self.current().play(m);
+        let before = self.current();
+        let next = before.play(m);
+        let chased = if next.def.game_end.chasing_rule { next.state.chased(&next.def, &before.state, m) } else { 0 };
+        self.chased.push(chased);
         self.positions.push(next);
         self.moves.push(m);
     }
@@ -80,7 +93,7 @@ impl Game {
         let st = &pos.state;
         let rules = &d.game_end;
         let mated = || pos.in_check() && pos.legal_moves().is_empty();
-        if rules.n_move_rule > 0 && st.rule50 >= 2 * rules.n_move_rule && !mated() {
+        if rules.n_move_rule > 0 && st.rule50 >= 2 * rules.n_move_rule + self.check_allowance() && !mated() {
             return Outcome::valued(EndReason::MoveRule, st.undecided(d), pos.white_to_move());
         }
         if rules.n_fold_rule > 0 && rules.n_fold_value != GameValue::None {
@@ -118,6 +131,12 @@ impl Game {
         let mut them = perpetual && checked(0);
         let mut us = perpetual && span >= 1 && checked(1);
         let mut shuffle = if rules.move_repetition_illegal && span >= 4 { self.shuffle_start() } else { 0 };
+        // The pieces chased with every move since: by the opponent
+        // (`chase_them`: the side to move's pieces) and by the side to move.
+        let chasing = rules.chasing_rule && span >= 4;
+        let back_to = |b: u128, k: usize| undo_move_board(b, self.moves[k]) & self.chased[k];
+        let mut chase_them = if chasing { back_to(self.chased[now], now - 2) } else { 0 };
+        let mut chase_us = if chasing { back_to(self.chased[now - 1], now - 3) } else { 0 };
         let mut earlier = 0;
         let mut back = 2;
         while back <= span {
@@ -145,10 +164,16 @@ impl Game {
                     shuffle = 0;
                 }
             }
+            // Fairy-Stockfish leaves the chases as they are at its start
+            // position, which has no last move.
+            if chasing && back >= 4 && back != now {
+                chase_them = back_to(chase_them, now - back);
+            }
             them &= checked(back);
             if self.positions[now - back].state.repeats(st, d) {
                 earlier += 1;
                 if earlier + 1 >= rules.n_fold_rule as usize {
+                    let (them, us) = if them || us { (them, us) } else { (chase_them != 0, chase_us != 0) };
                     let value = match (them, us) {
                         (true, false) => GameValue::Win,
                         (false, true) => GameValue::Loss,
@@ -167,6 +192,9 @@ impl Game {
             }
             if back < span {
                 us &= checked(back + 1);
+                if chasing && back >= 4 {
+                    chase_us = back_to(chase_us, now - back - 1);
+                }
             }
             back += 2;
         }
@@ -175,6 +203,28 @@ impl Game {
 }
 
 impl Game {
+    /// The plies the n-move rule waits beyond its limit under the chasing
+    /// rule, as Fairy-Stockfish counts them: once 20 plies have been
+    /// played, twice the checks beyond ten that the side that checked more
+    /// gave since the last irreversible move.
+    fn check_allowance(&self) -> u32 {
+        let pos = self.current();
+        let now = self.positions.len() - 1;
+        if !pos.def.game_end.chasing_rule || now < 20 {
+            return 0;
+        }
+        let end = (pos.state.rule50 as usize).min(now);
+        let checked = |back: usize| usize::from(self.positions[now - back].in_check());
+        let (mut them, mut us) = (checked(0), checked(1));
+        let mut back = 2;
+        while back < end {
+            them += checked(back);
+            us += checked(back + 1);
+            back += 2;
+        }
+        2 * (them.max(us).saturating_sub(10)) as u32
+    }
+
     /// Where a move repetition (`moveRepetitionIllegal`) by the side not to
     /// move stands after its last move: 2 when that move undid its move
     /// before, 1 when it passed before, 0 when there is none (or the last
@@ -206,6 +256,13 @@ impl Game {
             0
         }
     }
+}
+
+/// The squares of `b` as they were before `m`: a piece on `m`'s target
+/// stood on its origin (Fairy-Stockfish's `undo_move_board`).
+fn undo_move_board(b: u128, m: Move) -> u128 {
+    let to = 1u128 << m.to;
+    if m.kind != Kind::Drop && b & to != 0 { (b ^ to) | 1u128 << m.from } else { b }
 }
 
 /// Whether `a` is `b` played backwards (both plain moves).

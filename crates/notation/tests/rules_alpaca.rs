@@ -11,7 +11,7 @@ use menagerie_variants::{AnyPosition, IllegalMove, Move, Outcome, PositionError,
 use std::collections::BTreeSet;
 
 mod common;
-use common::{after, moves, pos, san_of, set};
+use common::{after, assert_afters, moves, pos, san_of, set};
 
 const ALPACA: VariantId = VariantId::Alpaca;
 const ALPACA2: VariantId = VariantId::Alpaca2;
@@ -482,17 +482,18 @@ fn gate_fires_on_castling_rook_files() {
 /// of that file is forfeited.
 #[test]
 fn gate_forfeited_when_home_piece_captured_on_home_square() {
-    let text = "4k1r1/8/8/8/8/8/8/4K1N1[A@g] b - - 0 1";
-    assert_eq!(after(ALPACA, text, "g8g1"), "4k3/8/8/8/8/8/8/4K1r1[] w - - 0 2");
-    // Black's entry forfeited by a White capture; White's entry stays.
-    let text2 = "1n2k3/8/8/8/8/8/8/1R2K1N1[A@ga@b] w - - 0 1";
-    assert_eq!(after(ALPACA, text2, "b1b8"), "1R2k3/8/8/8/8/8/8/4K1N1[A@g] b - - 0 1");
-    // A rook captured on its home square: forfeit, and its castling right goes.
-    let text3 = "4k3/8/8/8/8/8/6b1/R3K2R[A@h] b KQ - 0 1";
-    assert_eq!(after(ALPACA, text3, "g2h1"), "4k3/8/8/8/8/8/8/R3K2b[] w Q - 0 2");
-    // A capture-promotion on the home square forfeits too.
-    let text4 = "4k2r/6P1/8/8/8/8/8/4K3[a@h] w k - 0 1";
-    assert_eq!(after(ALPACA, text4, "g7h8q"), "4k2Q/8/8/8/8/8/8/4K3[] b - - 0 1");
+    assert_afters(
+        ALPACA,
+        &[
+            ("4k1r1/8/8/8/8/8/8/4K1N1[A@g] b - - 0 1", "g8g1", "4k3/8/8/8/8/8/8/4K1r1[] w - - 0 2"),
+            // Black's entry forfeited by a White capture; White's entry stays.
+            ("1n2k3/8/8/8/8/8/8/1R2K1N1[A@ga@b] w - - 0 1", "b1b8", "1R2k3/8/8/8/8/8/8/4K1N1[A@g] b - - 0 1"),
+            // A rook captured on its home square: forfeit, and its castling right goes.
+            ("4k3/8/8/8/8/8/6b1/R3K2R[A@h] b KQ - 0 1", "g2h1", "4k3/8/8/8/8/8/8/R3K2b[] w Q - 0 2"),
+            // A capture-promotion on the home square forfeits too.
+            ("4k2r/6P1/8/8/8/8/8/4K3[a@h] w k - 0 1", "g7h8q", "4k2Q/8/8/8/8/8/8/4K3[] b - - 0 1"),
+        ],
+    );
 }
 
 /// §2.3 / §2.4: a fired entry disappears from the bracket, the others stay in

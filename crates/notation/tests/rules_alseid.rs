@@ -13,10 +13,18 @@ use menagerie_variants::{AnyPosition, Outcome, VariantId, WinReason};
 use std::collections::BTreeSet;
 
 mod common;
-use common::{after, edit, moves, pos, san_of, set};
+use common::{after, assert_afters, edit, moves, pos, san_of, set};
 
 const ALSEID: VariantId = VariantId::Alseid;
 const WEAK: VariantId = VariantId::AlseidWeak;
+
+/// The legal moves of `text` are `expected` in both Alseid variants.
+#[track_caller]
+fn assert_moves_in_both(text: &str, expected: &BTreeSet<String>) {
+    for v in [ALSEID, WEAK] {
+        assert_eq!(moves(v, text), *expected, "{v:?}");
+    }
+}
 
 // ---------------------------------------------------------------- §3.1 movement
 
@@ -37,9 +45,7 @@ fn alseid_moves_like_queen_to_empty_squares_only() {
         "d4c3", "d4b2", // south-west: a1 own king
         "a1a2", "a1b1", "a1b2", // king
     ]);
-    for v in [ALSEID, WEAK] {
-        assert_eq!(moves(v, text), expected, "{v:?}");
-    }
+    assert_moves_in_both(text, &expected);
     // Nothing was kidnapped or captured by, e.g., the long diagonal move.
     assert_eq!(after(ALSEID, text, "d4g7"), "7k/6S1/3n4/8/8/8/8/K7[] b - - 1 1");
 }
@@ -228,8 +234,7 @@ fn kidnap_can_answer_a_check() {
     let text2 = "7k/2S5/1P6/b7/8/8/8/4K3[] w - - 0 1";
     assert!(pos(ALSEID, text2).is_check());
     let expected = set(&["e1d1", "e1e2", "e1f1", "e1f2", "c7c3", "c7d8"]);
-    assert_eq!(moves(ALSEID, text2), expected);
-    assert_eq!(moves(WEAK, text2), expected);
+    assert_moves_in_both(text2, &expected);
     assert_eq!(after(ALSEID, text2, "c7d8"), "3S3k/2b5/1P6/8/8/8/8/4K3[] b - - 1 1");
 }
 
@@ -329,14 +334,17 @@ fn fifty_move_clock_resets_only_when_a_pawn_is_kidnapped() {
 fn kidnapped_home_piece_fires_gate() {
     // Black kidnaps White's Ng1: White's reserve Alseid enters g1.
     let text = "4k3/8/8/8/8/6s1/6P1/4K1N1[S@g] b - - 0 1";
-    assert_eq!(after(ALSEID, text, "g3g4"), "4k3/8/8/8/6s1/6N1/6P1/4K1S1[] w - - 1 2");
-    // Black kidnaps its own Ng8: Black's reserve Alseid enters g8.
-    let text2 = "4k1n1/6p1/6s1/8/8/8/8/4K3[s@g] b - - 0 1";
-    assert_eq!(after(ALSEID, text2, "g6g5"), "4k1s1/6p1/6n1/6s1/8/8/8/4K3[] w - - 1 2");
-    // Black kidnaps White's king off its gate square: the Alseid enters e1,
-    // and White's castling rights go with the king.
-    let text3 = "4k3/8/8/8/8/4s3/4P3/R3K2R[S@e] b KQ - 0 1";
-    assert_eq!(after(ALSEID, text3, "e3e4"), "4k3/8/8/8/4s3/4K3/4P3/R3S2R[] w - - 1 2");
+    assert_afters(
+        ALSEID,
+        &[
+            (text, "g3g4", "4k3/8/8/8/6s1/6N1/6P1/4K1S1[] w - - 1 2"),
+            // Black kidnaps its own Ng8: Black's reserve Alseid enters g8.
+            ("4k1n1/6p1/6s1/8/8/8/8/4K3[s@g] b - - 0 1", "g6g5", "4k1s1/6p1/6n1/6s1/8/8/8/4K3[] w - - 1 2"),
+            // Black kidnaps White's king off its gate square: the Alseid
+            // enters e1, and White's castling rights go with the king.
+            ("4k3/8/8/8/8/4s3/4P3/R3K2R[S@e] b KQ - 0 1", "e3e4", "4k3/8/8/8/4s3/4K3/4P3/R3S2R[] w - - 1 2"),
+        ],
+    );
     // Same in the weak variant (one-step moves kidnap).
     assert_eq!(after(WEAK, text, "g3g4"), "4k3/8/8/8/6s1/6N1/6P1/4K1S1[] w - - 1 2");
     // Round trip of SAN for the gate-firing kidnap.
@@ -350,9 +358,9 @@ fn kidnapped_home_piece_fires_gate() {
 fn promotion_includes_alseid() {
     let text = "k7/4P3/8/8/8/8/8/7K[] w - - 0 1";
     let expected = set(&["e7e8q", "e7e8r", "e7e8b", "e7e8n", "e7e8s", "h1g1", "h1g2", "h1h2"]);
+    assert_moves_in_both(text, &expected);
     for v in [ALSEID, WEAK] {
-        assert_eq!(moves(v, text), expected, "{v:?}");
-        assert_eq!(after(v, text, "e7e8s"), "k3S3/8/8/8/8/8/8/7K[] b - - 0 1");
+        assert_eq!(after(v, text, "e7e8s"), "k3S3/8/8/8/8/8/8/7K[] b - - 0 1", "{v:?}");
     }
 }
 

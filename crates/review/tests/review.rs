@@ -22,6 +22,14 @@ fn quick(workers: usize) -> ReviewOptions {
     ReviewOptions { budget: Budget::Nodes(2_000), workers, hash_mb: 4, ..ReviewOptions::default() }
 }
 
+/// The game of the PGN `text` and its review with [`quick`] options and
+/// `workers` workers, the events ignored.
+fn reviewed(text: &str, workers: usize) -> Result<(PgnGame, GameReview), Box<dyn std::error::Error>> {
+    let game = read(text)?;
+    let r = review(&game, &quick(workers), |_| {})?;
+    Ok((game, r))
+}
+
 /// A game of `plies` moves of `variant` chosen by a fixed rule (prelude
 /// actions included), written and read back as PGN.
 fn scripted_game(variant: VariantId, plies: usize) -> Result<PgnGame, Box<dyn std::error::Error>> {
@@ -47,8 +55,7 @@ fn without_times(mut r: GameReview) -> GameReview {
 
 #[test]
 fn a_hanging_queen_is_a_blunder_with_the_best_line() -> Res {
-    let game = read("1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n")?;
-    let r = review(&game, &quick(2), |_| {})?;
+    let (game, r) = reviewed("1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n", 2)?;
     assert_eq!(r.positions.len(), 6);
     assert_eq!(r.moves.len(), 5);
     let qg5 = &r.moves[3];
@@ -168,8 +175,7 @@ fn every_variant_reviews_and_reads_back() -> Res {
 
 #[test]
 fn prelude_actions_are_judged_like_moves() -> Res {
-    let game = read("[Variant \"alpaca\"]\n\n1. accept 1. A@g A@b 1. Nf3 Nc6 *\n")?;
-    let r = review(&game, &quick(1), |_| {})?;
+    let (_, r) = reviewed("[Variant \"alpaca\"]\n\n1. accept 1. A@g A@b 1. Nf3 Nc6 *\n", 1)?;
     assert_eq!(r.moves.len(), 5);
     assert_eq!(r.moves[0].played_san, "accept");
     assert_eq!(r.moves[3].played_san, "Nf3(A@g1)");
@@ -331,8 +337,7 @@ fn bad_options_games_and_pairings_are_errors() -> Res {
 
 #[test]
 fn a_game_without_moves_has_one_position() -> Res {
-    let game = read("*\n")?;
-    let r = review(&game, &quick(0), |_| {})?;
+    let (game, r) = reviewed("*\n", 0)?;
     assert_eq!(r.positions.len(), 1);
     assert!(r.moves.is_empty());
     assert_eq!(r.summary.white.accuracy, None);
@@ -343,8 +348,7 @@ fn a_game_without_moves_has_one_position() -> Res {
 
 #[test]
 fn existing_annotations_are_kept_and_old_evals_replaced() -> Res {
-    let game = read("1. e4 {[%eval 9.99] king's pawn} $1 (1. d4) e5 2. Nf3 Qg5 3. Nxg5 *\n")?;
-    let r = review(&game, &quick(1), |_| {})?;
+    let (game, r) = reviewed("1. e4 {[%eval 9.99] king's pawn} $1 (1. d4) e5 2. Nf3 Qg5 3. Nxg5 *\n", 1)?;
     let back = read(&r.annotated_pgn(&game)?)?;
     let e4 = &back.moves[0];
     assert!(e4.comments.iter().any(|c| c == "king's pawn"), "{e4:?}");
@@ -386,8 +390,7 @@ fn a_panicking_callback_stops_the_workers() {
 #[test]
 fn chances_follow_the_games_model() -> Res {
     use menagerie_search::wdl::{WdlModel, material_fraction};
-    let game = read("1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n")?;
-    let r = review(&game, &quick(1), |_| {})?;
+    let (_, r) = reviewed("1. e4 e5 2. Nf3 Qg5 3. Nxg5 *\n", 1)?;
     let model = WdlModel::for_variant("chess");
     for p in &r.positions {
         let c = p.chances;

@@ -1610,6 +1610,19 @@ async fn a_job_waits_its_turn_for_a_slot_then_runs_or_is_refused() {
     drop(holding);
 }
 
+/// A request for a flipped 300-pixel picture of `position`, with
+/// coordinates, one arrow and one highlight.
+fn marked_board(position: Option<pb::Position>, arrow: &str, highlight: &str) -> pb::RenderBoardRequest {
+    pb::RenderBoardRequest {
+        position,
+        arrows: vec![arrow.into()],
+        highlights: vec![highlight.into()],
+        flip: true,
+        size: 300,
+        no_coordinates: false,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn render_board_draws_every_variant_and_names_bad_fields() {
     let (_g, _server, mut client) = started(config()).await;
@@ -1619,14 +1632,7 @@ async fn render_board_draws_every_variant_and_names_bad_fields() {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{v}");
     }
     // The last move, arrows, highlights and orientation reach the picture.
-    let req = pb::RenderBoardRequest {
-        position: pos("camel-rhino", "", &["e4e5"]),
-        arrows: vec!["b2d5:red".into()],
-        highlights: vec!["e10:yellow".into()],
-        flip: true,
-        size: 300,
-        no_coordinates: false,
-    };
+    let req = marked_board(pos("camel-rhino", "", &["e4e5"]), "b2d5:red", "e10:yellow");
     let svg = client.render_board(req).await.unwrap().into_inner().svg;
     assert!(svg.contains("width=\"300\""), "{}", &svg[..200.min(svg.len())]);
     assert!(svg.contains("sq-e10") && svg.contains("sq-e5"));
@@ -2378,14 +2384,7 @@ async fn render_board_draws_data_variants() {
     assert_eq!(svg.matches("class=\"piece ").count(), 40);
     assert!(svg.contains("white-letter-a") && svg.contains("black-letter-c") && svg.contains("white-king"));
     // The last move, arrows and highlights on the data variant's board.
-    let req = pb::RenderBoardRequest {
-        position: pos("capablanca", "", &["e2e4", "Nh6"]),
-        arrows: vec!["j1a8:red".into()],
-        highlights: vec!["j8".into()],
-        flip: true,
-        size: 300,
-        no_coordinates: false,
-    };
+    let req = marked_board(pos("capablanca", "", &["e2e4", "Nh6"]), "j1a8:red", "j8");
     let svg = client.render_board(req).await.unwrap().into_inner().svg;
     assert!(svg.contains("width=\"300\"") && svg.contains("arrow-j1a8") && svg.matches("last-move").count() == 2);
     // Bad fields are named as for the compiled variants.

@@ -446,8 +446,7 @@ fn xboard_announces_mate_in_capablanca() {
 
 #[test]
 fn xboard_shatranj_stalemate_loses() {
-    let mut e = Engine::xboard();
-    e.send_all(&["new", "variant shatranj", "force"]);
+    let mut e = Engine::xboard_forced("shatranj");
     // The fers steps c5-b6: Black's king and blocked pawn cannot move,
     // and in shatranj the stalemated side loses.
     let fen = "k7/2K5/8/1pQ5/1P6/8/8/8 w - - 0 1";

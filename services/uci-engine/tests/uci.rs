@@ -336,8 +336,7 @@ fn multipv_three_lines_per_depth() {
     assert_eq!(pv_of(last_first)[0], best);
 
     // More lines than legal moves: one line per move.
-    e.send(&format!("position fen {MATED_IN_ONE}"));
-    e.send("go depth 3");
+    e.go_from(MATED_IN_ONE, "go depth 3");
     let (infos, _) = check_search(&mut e, &fen::parse(VariantId::Chess, MATED_IN_ONE).unwrap(), QUICK);
     assert!(infos.iter().all(|l| field(l, "multipv") == Some("1")), "{infos:?}");
 
@@ -372,8 +371,7 @@ fn camel_rhino_on_ten_by_ten() {
     check_search(&mut e, &start, QUICK);
 
     // A finished game: Black owns no Camel and no Rhino.
-    e.send(&format!("position fen {NO_CAMEL_OR_RHINO}"));
-    e.send("go depth 3");
+    e.go_from(NO_CAMEL_OR_RHINO, "go depth 3");
     assert_eq!(e.bestmove(QUICK).1, "(none)");
     e.quit(Some("quit"));
 }
@@ -458,20 +456,17 @@ fn perft_divides_the_start_position() {
 #[test]
 fn mate_scores() {
     let mut e = Engine::uci();
-    e.send(&format!("position fen {MATE_IN_ONE}"));
-    e.send("go depth 4");
+    e.go_from(MATE_IN_ONE, "go depth 4");
     let (infos, best) = check_search(&mut e, &fen::parse(VariantId::Chess, MATE_IN_ONE).unwrap(), QUICK);
     assert_eq!(best, "a1a8");
     assert!(infos.last().unwrap().contains(" score mate 1 "), "{infos:?}");
 
-    e.send(&format!("position fen {MATED_IN_ONE}"));
-    e.send("go depth 4");
+    e.go_from(MATED_IN_ONE, "go depth 4");
     let (infos, best) = check_search(&mut e, &fen::parse(VariantId::Chess, MATED_IN_ONE).unwrap(), QUICK);
     assert_eq!(best, "a8b8");
     assert!(infos.last().unwrap().contains(" score mate -1 "), "{infos:?}");
 
-    e.send(&format!("position fen {MATE_IN_ONE}"));
-    e.send("go mate 1");
+    e.go_from(MATE_IN_ONE, "go mate 1");
     assert_eq!(e.bestmove(QUICK).1, "a1a8");
     e.quit(Some("quit"));
 }
@@ -480,8 +475,7 @@ fn mate_scores() {
 fn finished_games_give_bestmove_none() {
     let mut e = Engine::uci();
     for f in [CHECKMATED, STALEMATED] {
-        e.send(&format!("position fen {f}"));
-        e.send("go depth 5");
+        e.go_from(f, "go depth 5");
         let (_, best) = e.bestmove(QUICK);
         assert_eq!(best, "(none)", "{f}");
         e.send("go movetime 100");
@@ -688,8 +682,7 @@ fn uci_chess960_castling_forms() {
     const FRC_MATE: &str = "2rkr3/2p1p3/8/8/8/8/8/RK6 w Q - 0 1";
     let mut e = Engine::uci();
     e.send("setoption name UCI_Chess960 value true");
-    e.send(&format!("position fen {FRC_MATE}"));
-    e.send("go depth 3");
+    e.go_from(FRC_MATE, "go depth 3");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best, "b1a1");
     e.send("d");
@@ -709,8 +702,7 @@ fn uci_chess960_castling_forms() {
     assert!(lines.last().unwrap().contains("RNBQ1RK1 b kq"), "{lines:?}");
     // Off: UCI_Variant chess960 prints king-to-square.
     e.send_all(&["setoption name UCI_Chess960 value false", "setoption name UCI_Variant value chess960"]);
-    e.send(&format!("position fen {FRC_MATE}"));
-    e.send("go depth 3");
+    e.go_from(FRC_MATE, "go depth 3");
     let (_, best) = e.bestmove(QUICK);
     assert_eq!(best, "b1c1");
     // Off with orthodox chess: a Chess960 FEN is not a chess position.

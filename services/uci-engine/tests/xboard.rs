@@ -300,8 +300,7 @@ fn setboard_undo_and_remove() {
     e.send_all(&["usermove e2e4", "usermove a1a7"]);
     assert_eq!(e.ping(3), ["Illegal move: e2e4"]);
     e.send("setboard not a fen");
-    let said = e.ping(4);
-    assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
+    e.ping_says_one(4, "tellusererror Illegal position");
 
     // A gated FEN in its variant.
     e.send("variant alpaca");
@@ -621,8 +620,7 @@ fn data_engine_move(
 /// one side gained, and bad holdings get an error line.
 #[test]
 fn crazyhouse_drops_and_holdings() {
-    let mut e = Engine::xboard();
-    e.send_all(&["new", "variant crazyhouse", "force"]);
+    let mut e = Engine::xboard_forced("crazyhouse");
     assert!(e.ping(1).is_empty(), "XBoard knows crazyhouse: no setup");
     let mut pos = data_position("crazyhouse", None);
     for m in ["e2e4", "d7d5", "e4d5", "g8f6"] {
@@ -673,8 +671,7 @@ fn crazyhouse_drops_and_holdings() {
     }
     // In a variant without hands.
     e.send_all(&["new", "holding [Q] []"]);
-    let said = e.ping(8);
-    assert!(said.len() == 1 && said[0].starts_with("Error (bad holdings): chess has no holdings"), "{said:?}");
+    e.ping_says_one(8, "Error (bad holdings): chess has no holdings");
     e.quit(Some("quit"));
 }
 
@@ -682,8 +679,7 @@ fn crazyhouse_drops_and_holdings() {
 /// `~` after a promoted piece); a drop from them and the engine's reply.
 #[test]
 fn crazyhouse_setboard_with_pockets() {
-    let mut e = Engine::xboard();
-    e.send_all(&["new", "variant crazyhouse", "force"]);
+    let mut e = Engine::xboard_forced("crazyhouse");
     let fen = "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1";
     e.send_all(&[&format!("setboard {fen}"), "usermove P@d5"]);
     assert!(e.ping(1).is_empty());
@@ -697,8 +693,7 @@ fn crazyhouse_setboard_with_pockets() {
     e.send_all(&["force", "setboard 4k3/8/8/8/8/8/8/Q~3K3[-] b - - 0 1"]);
     assert!(e.ping(3).is_empty());
     e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pz] w KQkq - 0 1");
-    let said = e.ping(4);
-    assert!(said.len() == 1 && said[0].starts_with("tellusererror Illegal position"), "{said:?}");
+    e.ping_says_one(4, "tellusererror Illegal position");
     e.quit(Some("quit"));
 }
 
@@ -707,8 +702,7 @@ fn crazyhouse_setboard_with_pockets() {
 /// FEN (`+B`, `[-]`, no castling field).
 #[test]
 fn shogi_promotions_drops_and_fen() {
-    let mut e = Engine::xboard();
-    e.send_all(&["new", "variant shogi", "force"]);
+    let mut e = Engine::xboard_forced("shogi");
     assert!(e.ping(1).is_empty(), "XBoard knows shogi: no setup");
     let mut pos = data_position("shogi", None);
     // Bishop takes bishop and promotes; silver takes the horse.
@@ -739,8 +733,7 @@ fn shogi_promotions_drops_and_fen() {
 /// (`H` horse, `E` elephant) in `setboard`.
 #[test]
 fn xiangqi_ranks_from_zero_and_xboard_letters() {
-    let mut e = Engine::xboard();
-    e.send_all(&["new", "variant xiangqi", "force"]);
+    let mut e = Engine::xboard_forced("xiangqi");
     assert!(e.ping(1).is_empty(), "XBoard knows xiangqi: no setup");
     let fen = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1";
     e.send_all(&[&format!("setboard {fen}"), "usermove h2e2", "sd 3", "go"]);

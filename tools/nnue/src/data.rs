@@ -18,6 +18,20 @@ pub struct DataArgs {
     pub data: Vec<PathBuf>,
 }
 
+/// What a tool reads and the file it writes (`--variant`, `--data`,
+/// `--out`): the labeller appends re-scored records to `--out`, the trainer
+/// writes its network there.
+#[derive(clap::Args, Debug)]
+pub struct DataJob {
+    /// The game and the data files read.
+    #[command(flatten)]
+    pub input: DataArgs,
+    /// The file to write: `menagerie-label` appends the re-scored records
+    /// to it, `menagerie-train` writes the quantised network there.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
 /// Reads a `--variant` argument: a compiled game's name, test-only games
 /// included.
 pub fn variant_arg(name: &str) -> Result<VariantId, String> {

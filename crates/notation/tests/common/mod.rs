@@ -50,6 +50,15 @@ pub fn after(v: VariantId, text: &str, mv: &str) -> String {
     fen::format(&p.play(m).unwrap_or_else(|e| panic!("{mv} in {text}: {e:?}")))
 }
 
+/// Checks each `(text, mv, fen)` of `cases`: playing the coordinate move
+/// `mv` (which must be legal) in `text` gives the FEN `fen`.
+#[track_caller]
+pub fn assert_afters(v: VariantId, cases: &[(&str, &str, &str)]) {
+    for &(text, mv, fen) in cases {
+        assert_eq!(after(v, text, mv), fen, "{mv} in {text}");
+    }
+}
+
 /// SAN of the coordinate move `mv` in `text`.
 #[track_caller]
 pub fn san_of(v: VariantId, text: &str, mv: &str) -> String {

@@ -154,6 +154,29 @@ impl Engine {
         e
     }
 
+    /// Starts `menagerie-uci` in XBoard mode ([`Engine::xboard`]) and sets
+    /// up a new game of `variant` in force mode (`new`, `variant`, `force`).
+    pub fn xboard_forced(variant: &str) -> Engine {
+        let mut e = Engine::xboard();
+        e.send_all(&["new", &format!("variant {variant}"), "force"]);
+        e
+    }
+
+    /// UCI: sets the position `fen` (`position fen`) and sends the search
+    /// command `go` (e.g. `go depth 3`).
+    pub fn go_from(&mut self, fen: &str, go: &str) {
+        self.send(&format!("position fen {fen}"));
+        self.send(go);
+    }
+
+    /// XBoard: `ping n`, checking that the engine said exactly one line
+    /// before `pong n`, starting with `prefix`.
+    #[track_caller]
+    pub fn ping_says_one(&mut self, n: u32, prefix: &str) {
+        let said = self.ping(n);
+        assert!(said.len() == 1 && said[0].starts_with(prefix), "{said:?}");
+    }
+
     /// XBoard: `ping n` and wait for `pong n`; returns the lines before it.
     pub fn ping(&mut self, n: u32) -> Vec<String> {
         self.send(&format!("ping {n}"));

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
-use menagerie_nnue_tools::data::{DataArgs, Record, append_to};
+use menagerie_nnue_tools::data::{DataJob, Record, append_to};
 use menagerie_pieces::Color;
 use menagerie_tournament::engine::{Engine, EngineConfig, GoLimits, MATE};
 use std::fs::File;
@@ -12,15 +12,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Re-scores `<FEN> | <score> | <result>` lines with a UCI engine at fixed nodes.
+/// Re-scores `<FEN> | <score> | <result>` lines with a UCI engine at fixed
+/// nodes, appending the re-scored lines to `--out`.
 #[derive(Parser, Debug)]
 #[command(version, about)]
-struct Args {
+struct Label {
     #[command(flatten)]
-    input: DataArgs,
-    /// Output file (appended to).
-    #[arg(long)]
-    out: PathBuf,
+    job: DataJob,
     /// The labelling engine's program (UCI).
     #[arg(long)]
     engine: PathBuf,
@@ -43,8 +41,9 @@ struct Args {
 }
 
 fn main() -> Result<()> {
-    let args = Args::parse();
-    let variant = args.input.variant;
+    let args = Label::parse();
+    let job = &args.job;
+    let variant = job.input.variant;
     let mut config = EngineConfig::uci(&args.engine);
     for o in &args.options {
         let Some((k, v)) = o.split_once('=') else { bail!("--option `{o}`: expected NAME=VALUE") };
@@ -56,10 +55,10 @@ fn main() -> Result<()> {
     let mut engine = Engine::start(&config).with_context(|| format!("starting {}", args.engine.display()))?;
     let limits = GoLimits { nodes: Some(args.nodes), ..GoLimits::default() };
     let timeout = Duration::from_secs(60);
-    let mut out = append_to(&args.out).with_context(|| format!("opening {}", args.out.display()))?;
+    let mut out = append_to(&job.out).with_context(|| format!("opening {}", job.out.display()))?;
     let start = Instant::now();
     let (mut seen, mut written, mut skipped) = (0usize, 0usize, 0usize);
-    'files: for path in &args.input.data {
+    'files: for path in &job.input.data {
         let reader = BufReader::new(File::open(path).with_context(|| format!("opening {}", path.display()))?);
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("reading {}", path.display()))?;

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use menagerie_nnue::{Network, active_features, feature_count};
-use menagerie_nnue_tools::data::{DataArgs, Record};
+use menagerie_nnue_tools::data::{DataArgs, DataJob, Record};
 use menagerie_nnue_tools::rng::Rng;
 use menagerie_nnue_tools::train::{Model, Sample, Settings, Trainer};
 use menagerie_pieces::Color;
@@ -13,15 +13,12 @@ use menagerie_variants::{Position, PositionVisitor, Variant, VariantId};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Trains an NNUE for one game.
+/// Trains an NNUE for one game and writes the quantised network to `--out`.
 #[derive(Parser, Debug)]
 #[command(version, about)]
-struct Args {
+struct Train {
     #[command(flatten)]
-    input: DataArgs,
-    /// The quantised network to write.
-    #[arg(long)]
-    out: PathBuf,
+    job: DataJob,
     /// The float checkpoint to write (default: `<out>.ckpt`).
     #[arg(long)]
     checkpoint: Option<PathBuf>,
@@ -83,10 +80,10 @@ impl PositionVisitor for Inputs {
     }
 }
 
-fn read_samples(args: &Args, variant: VariantId, residual: bool) -> Result<Vec<Sample>> {
+fn read_samples(input: &DataArgs, variant: VariantId, residual: bool) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
     let mut bad = 0usize;
-    for path in &args.input.data {
+    for path in &input.data {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -116,8 +113,9 @@ fn read_samples(args: &Args, variant: VariantId, residual: bool) -> Result<Vec<S
 }
 
 fn main() -> Result<()> {
-    let args = Args::parse();
-    let variant = args.input.variant;
+    let args = Train::parse();
+    let job = &args.job;
+    let variant = job.input.variant;
     let inputs = menagerie_variants::AnyPosition::start(variant).visit(Inputs);
     let mut model = match &args.resume {
         Some(path) => {
@@ -137,7 +135,7 @@ fn main() -> Result<()> {
         None => Model::new(variant.name(), inputs, args.hidden.max(1), args.seed, args.residual),
     };
     let t0 = Instant::now();
-    let mut samples = read_samples(&args, variant, model.residual)?;
+    let mut samples = read_samples(&job.input, variant, model.residual)?;
     if samples.len() < 2 {
         bail!("too few positions ({})", samples.len());
     }
@@ -167,7 +165,7 @@ fn main() -> Result<()> {
         trainer.set_lr(settings.lr);
     }
     let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
-        let mut p = args.out.clone().into_os_string();
+        let mut p = job.out.clone().into_os_string();
         p.push(".ckpt");
         PathBuf::from(p)
     });
@@ -192,10 +190,10 @@ fn main() -> Result<()> {
         diff / n,
         (sq_err / n).sqrt()
     );
-    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+    std::fs::write(&job.out, &bytes).with_context(|| format!("writing {}", job.out.display()))?;
     eprintln!(
         "wrote {} ({} bytes) and {} in {:.0} s total",
-        args.out.display(),
+        job.out.display(),
         bytes.len(),
         checkpoint.display(),
         t0.elapsed().as_secs_f64()

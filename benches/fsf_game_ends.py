@@ -18,7 +18,11 @@ random each game, chases: with chance P it plays a move after which the
 moved piece attacks the piece its opponent moved last (else any enemy
 piece but the king), undoing its own previous move when that does, so
 that the chases of xiangqi's chasing rule (`chasingRule = axf`) repeat.
-With `--given FILE` it plays no games but writes the ends of those in
+With `--checks P` the games are long and quiet instead: no move takes
+unless it must, none goes back to a position of the game nor mates, and a check is given with
+chance P when one can be, so that the n-move rule ends them after many
+checks (xiangqi's chasing rule stretches it by the checks beyond ten);
+`--fen` starts them from another position. With `--given FILE` it plays no games but writes the ends of those in
 FILE (lines `variant;start fen;moves`, `#` comments), such as
 `benches/fsf_game_ends_given.txt`. Menagerie's test
 `crates/rules/tests/fsf_game_ends.rs` reads such a file.
@@ -26,6 +30,8 @@ FILE (lines `variant;start fen;moves`, `#` comments), such as
     python3 benches/fsf_game_ends.py --games 40 --plies 80 --shuffle 0.7 --seed 1 janggimodern
     python3 benches/fsf_game_ends.py --games 200 --plies 120 --chase 0.9 --seed 3 xiangqi
     python3 benches/fsf_game_ends.py --given benches/fsf_game_ends_given.txt
+    python3 benches/fsf_game_ends.py --games 12 --plies 160 --checks 0.5 --seed 5 \
+        --fen '3ak4/4a4/9/9/9/9/9/9/4A4/2NAK1R2 w - - 0 1' xiangqi
 """
 import argparse
 import random
@@ -71,6 +77,32 @@ def threats(variant: str, fen: str, moves: list[str], legal: list[str]) -> dict[
     return out
 
 
+def quiet_game(variant: str, fen: str, plies: int, checks: float, rng: random.Random) -> list[str]:
+    """A game without captures (unless no other move is left), repeated
+    positions, mates nor stalemates,
+    checking with chance `checks`, until `plies` moves or an optional game
+    end."""
+    moves: list[str] = []
+    seen = {" ".join(fen.split(" ")[:2])}
+    now = fen
+    while len(moves) < plies and end(variant, fen, moves) == "-":
+        fresh, takes = {}, {}
+        for m in sorted(sf.legal_moves(variant, now, [])):
+            after = sf.get_fen(variant, now, [m])
+            # Never mate nor stalemate: the game goes on.
+            if " ".join(after.split(" ")[:2]) not in seen and sf.legal_moves(variant, after, []):
+                (takes if sf.is_capture(variant, now, [], m) else fresh)[m] = after
+        fresh = fresh or takes
+        if not fresh:
+            break
+        giving = [m for m in fresh if sf.gives_check(variant, now, [m])]
+        move = rng.choice(giving if giving and rng.random() < checks else list(fresh))
+        moves.append(move)
+        now = fresh[move]
+        seen.add(" ".join(now.split(" ")[:2]))
+    return moves
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("variants", nargs="*")
@@ -79,6 +111,8 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=80)
     ap.add_argument("--shuffle", type=float, default=0.7, help="chance of undoing the own previous move")
     ap.add_argument("--chase", type=float, default=0.0, help="chance of a chasing move by the chasing side")
+    ap.add_argument("--checks", type=float, default=0.0, help="quiet games: chance of a check")
+    ap.add_argument("--fen", help="start position (default: the variant's)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -92,8 +126,13 @@ def main() -> None:
                     print(f"{variant};{fen};{' '.join(moves)};{' '.join(ends)}")
         return
     for variant in args.variants:
-        fen = sf.start_fen(variant)
+        fen = args.fen or sf.start_fen(variant)
         for _ in range(args.games):
+            if args.checks > 0:
+                moves = quiet_game(variant, fen, args.plies, args.checks, rng)
+                ends = [end(variant, fen, moves[:i]) for i in range(len(moves) + 1)]
+                print(f"{variant};{fen};{' '.join(moves)};{' '.join(ends)}")
+                continue
             chaser = rng.choice("wb")
             moves: list[str] = []
             ends = [end(variant, fen, moves)]

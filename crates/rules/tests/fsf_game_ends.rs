@@ -22,13 +22,18 @@ fn claim(game: &Game) -> &'static str {
     }
 }
 
-#[test]
-fn whole_game_ends_are_fairy_stockfishs() {
-    let defs = Definitions::builtin();
+/// Replays each game of `text` (lines `variant;start fen;moves;expected`,
+/// one expected word per prefix of the moves) and asks `check` about each
+/// prefix's game and word: a game stops at the first answer `Some(what
+/// Menagerie says)`, noted as a failure. The games replayed and the failures.
+fn replay<'a>(
+    defs: &Definitions,
+    text: &'a str,
+    mut check: impl FnMut(&'a str, &Game, &'a str) -> Option<String>,
+) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
-    let (mut games, mut prefixes) = (0, 0);
-    let mut ends = std::collections::BTreeMap::<(&str, &str), usize>::new();
-    for line in GAMES.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    let mut games = 0;
+    for line in text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let [variant, fen, moves, expected] = line.split(';').collect::<Vec<_>>()[..] else {
             panic!("bad line {line}")
         };
@@ -39,14 +44,9 @@ fn whole_game_ends_are_fairy_stockfishs() {
         assert_eq!(expected.len(), moves.len() + 1, "{line}");
         games += 1;
         for (ply, want) in expected.iter().enumerate() {
-            prefixes += 1;
-            let got = claim(&game);
-            if got != *want {
-                failures.push(format!("{variant} after {:?}: {got}, Fairy-Stockfish {want}", &moves[..ply]));
+            if let Some(got) = check(variant, &game, want) {
+                failures.push(format!("{variant} {fen} after {:?}: {got}, Fairy-Stockfish {want}", &moves[..ply]));
                 break;
-            }
-            if *want != "-" {
-                *ends.entry((variant, want)).or_default() += 1;
             }
             if let Some(text) = moves.get(ply) {
                 let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{variant} {text}: {e}"));
@@ -54,6 +54,22 @@ fn whole_game_ends_are_fairy_stockfishs() {
             }
         }
     }
+    (games, failures)
+}
+
+#[test]
+fn whole_game_ends_are_fairy_stockfishs() {
+    let defs = Definitions::builtin();
+    let mut prefixes = 0;
+    let mut ends = std::collections::BTreeMap::<(&str, &str), usize>::new();
+    let (games, failures) = replay(&defs, GAMES, |variant, game, want| {
+        prefixes += 1;
+        let got = claim(game);
+        if want != "-" {
+            *ends.entry((variant, want)).or_default() += 1;
+        }
+        (got != want).then(|| got.to_string())
+    });
     assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
     // The file holds what it is there for: janggi's move repetitions (a win
     // for the side to move), repetitions valued by material, and Cambodian
@@ -85,38 +101,17 @@ fn chased_pieces_are_fairy_stockfishs() {
     // chasing rule (`tests/variants/chasing.ini`), the pieces it chased.
     let mut defs = Definitions::builtin();
     defs.load(include_str!("../../../tests/variants/chasing.ini"), "chasing.ini").expect("chasing.ini loads");
-    let mut failures = Vec::new();
-    let (mut games, mut chases) = (0, 0);
-    for line in CHASED.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let [variant, fen, moves, expected] = line.split(';').collect::<Vec<_>>()[..] else {
-            panic!("bad line {line}")
-        };
-        let def = defs.get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
-        let mut game = Game::new(Position::from_fen(def, fen).unwrap_or_else(|e| panic!("{fen}: {e}")));
-        let moves: Vec<&str> = moves.split_whitespace().collect();
-        let expected: Vec<&str> = expected.split_whitespace().collect();
-        assert_eq!(expected.len(), moves.len() + 1, "{line}");
-        games += 1;
-        for (ply, want) in expected.iter().enumerate() {
-            let mut squares: Vec<String> =
-                (0..128).filter(|s| game.chased() >> s & 1 != 0).map(|s| square_name(def.files, s)).collect();
-            squares.sort();
-            let mut wanted: Vec<&str> = if *want == "-" { Vec::new() } else { want.split(',').collect() };
-            wanted.sort();
-            chases += wanted.len();
-            if squares != wanted {
-                failures.push(format!(
-                    "{variant} {fen} after {:?}: {squares:?}, Fairy-Stockfish {wanted:?}",
-                    &moves[..ply]
-                ));
-                break;
-            }
-            if let Some(text) = moves.get(ply) {
-                let m = game.current().parse_move(text).unwrap_or_else(|e| panic!("{variant} {text}: {e}"));
-                game.play(m);
-            }
-        }
-    }
+    let mut chases = 0;
+    let (games, failures) = replay(&defs, CHASED, |_, game, want| {
+        let files = game.current().variant().files;
+        let mut squares: Vec<String> =
+            (0..128).filter(|s| game.chased() >> s & 1 != 0).map(|s| square_name(files, s)).collect();
+        squares.sort();
+        let mut wanted: Vec<&str> = if want == "-" { Vec::new() } else { want.split(',').collect() };
+        wanted.sort();
+        chases += wanted.len();
+        (squares != wanted).then(|| format!("{squares:?}"))
+    });
     assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
     assert!(games >= 250 && chases >= 1000, "{games} games, {chases} chased pieces");
 }

@@ -115,3 +115,28 @@ fn chased_pieces_are_fairy_stockfishs() {
     assert!(failures.is_empty(), "{} of {games} games differ:\n{}", failures.len(), failures.join("\n"));
     assert!(games >= 250 && chases >= 1000, "{games} games, {chases} chased pieces");
 }
+
+#[test]
+fn the_chasing_rule_takes_any_move() {
+    // Drops, passes, castling, en passant and promotions under the chasing
+    // rule: seeded random games, each position's chases and game end asked.
+    let mut defs = Definitions::builtin();
+    let ini = "[cz:crazyhouse]\nchasingRule = axf\n[jg:janggi]\nchasingRule = axf\n[ch:chess]\nchasingRule = axf\n";
+    defs.load(ini, "chasing.ini").expect("loads");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for name in ["cz", "jg", "ch"] {
+        for _ in 0..20 {
+            let mut game = Game::new(Position::start(defs.get(name).expect(name)));
+            for _ in 0..200 {
+                if game.outcome().is_some() || game.claimable().is_some() {
+                    break;
+                }
+                let moves = game.current().legal_moves();
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                game.play(m);
+                assert_eq!(game.chased() & !game.current().variant().board_squares(), 0, "{name}");
+            }
+        }
+    }
+}

@@ -990,7 +990,15 @@ impl State {
             return false;
         }
         let (Some(k), Some(e)) = (self.king_sq(d, 0), self.king_sq(d, 1)) else { return false };
-        d.slides(k, ORTHOGONAL, self.occ()) >> e & 1 != 0
+        // Only the one line from White's king towards Black's is walked.
+        let dir = if k % d.files == e % d.files {
+            if e > k { 1 << 0 } else { 1 << 4 }
+        } else if k / d.files == e / d.files {
+            if e > k { 1 << 1 } else { 1 << 5 }
+        } else {
+            return false;
+        };
+        d.slides(k, dir, self.occ()) >> e & 1 != 0
     }
 
     /// Whether side `c`'s flag is reached, as Fairy-Stockfish's

@@ -17,6 +17,8 @@ a Fairy-Stockfish binary built from source (`--engine`). Menagerie's test
     python3 benches/fsf_chased.py --engine /tmp/fsf/src/stockfish --games 200 --plies 60 --seed 1 xiangqi
     python3 benches/fsf_chased.py --engine /tmp/fsf/src/stockfish --ini tests/variants/chasing.ini \
         --games 40 --plies 60 --seed 2 manchuchase chesschase
+    python3 benches/fsf_chased.py --engine /tmp/fsf/src/stockfish --ini tests/variants/chasing.ini \
+        --games 60 --plies 80 --seed 4 janggichase janggimodernchase
 """
 import argparse
 import random
@@ -72,7 +74,8 @@ def main() -> None:
             chased = [engine.chased(fen, moves)]
             while len(moves) < args.plies:
                 now = sf.get_fen(variant, fen, moves)
-                legal = sorted(sf.legal_moves(variant, now, []))
+                # With the history: janggi's bikjang and passes depend on it.
+                legal = sorted(sf.legal_moves(variant, fen, moves))
                 if not legal:
                     break
                 want = rng.random() < args.captures

@@ -22,7 +22,7 @@
 //! are chased only by the rules that do not name a type.
 
 use super::{EMPTY, Move, State, bb, bits};
-use crate::ini::{HORSE_INDEX, ROOK_INDEX, SOLDIER_INDEX};
+use crate::ini::{HORSE_INDEX, JANGGI_ELEPHANT_INDEX, ROOK_INDEX, SOLDIER_INDEX};
 use crate::variant::VariantDef;
 
 /// Fairy-Stockfish's index of the xiangqi cannon.
@@ -34,6 +34,8 @@ const FERS_INDEX: u8 = 6;
 
 /// The rook directions, as bits of [`crate::variant::DIRS`].
 const ORTHOGONAL: u8 = 1 | 1 << 1 | 1 << 4 | 1 << 5;
+/// The bishop directions, as bits of [`crate::variant::DIRS`].
+const DIAGONAL: u8 = 1 << 2 | 1 << 3 | 1 << 6 | 1 << 7;
 
 /// How a piece type's attacks behave for Fairy-Stockfish's pin test
 /// (its `AttackRiderTypes`): taken from the Betza string.
@@ -205,12 +207,18 @@ impl State {
         b & self.by_color[c as usize]
     }
 
-    /// The pieces of colour `c` that attack `sq` given the occupancy `occ`.
+    /// The pieces of colour `c` that attack `sq` given the occupancy `occ`
+    /// (Fairy-Stockfish's `attackers_to`: there a janggi cannon defends
+    /// another on `sq`, though it may not take it).
     fn attackers_to(&self, d: &VariantDef, sq: u8, occ: u128, c: u8) -> u128 {
+        let mut by_type = self.by_type;
+        if let Some(cannon) = d.xiangqi.as_ref().and_then(|x| x.janggi_cannon) {
+            by_type[cannon as usize] &= !bb(sq);
+        }
         let mut r = 0;
         for p in bits(self.by_color[c as usize]) {
             let t = self.board[p as usize] >> 1;
-            if d.reach(t, c, p, occ, true, &self.by_type) >> sq & 1 != 0 {
+            if d.reach(t, c, p, occ, true, &by_type) >> sq & 1 != 0 {
                 r |= bb(p);
             }
         }
@@ -249,6 +257,18 @@ impl State {
                 sliding |= snipers & ps;
             }
         }
+        // Janggi's chariots pin along the palace diagonals too.
+        if let Some(x) = d.xiangqi.as_ref().filter(|x| x.diagonal_lines >> king & 1 != 0) {
+            let rooks = self.of_fsf(d, a, ROOK_INDEX);
+            for s in bits(x.diagonal_lines & d.slides(king, DIAGONAL, 0) & rooks) {
+                let t = self.board[s as usize] >> 1;
+                if d.reach(t, a, s, occ, true, &self.by_type) >> king & 1 == 0 {
+                    snipers |= bb(s);
+                    sliding |= bb(s);
+                }
+            }
+        }
+        let cannons = d.xiangqi.as_ref().and_then(|x| x.janggi_cannon).map_or(0, |t| self.by_type[t as usize]);
         let occupancy = occ ^ sliding;
         let mut blockers = 0;
         for s in bits(snipers) {
@@ -256,11 +276,17 @@ impl State {
             let hopper = riders(&ty.betza).hopping;
             let path = if ty.fsf == HORSE_INDEX {
                 neighbours(d, s, false) & neighbours(d, king, true)
+            } else if ty.fsf == JANGGI_ELEPHANT_INDEX {
+                (neighbours(d, s, false) & leaps(d, king, &ALFIL)) | (leaps(d, s, &KNIGHT) & neighbours(d, king, true))
             } else {
                 between(d, king, s)
             };
-            let b = path & if hopper { occ ^ bb(s) } else { occupancy };
+            let mut b = path & if hopper { occ ^ bb(s) } else { occupancy };
             if b != 0 && (b.count_ones() == 1 || (hopper && b.count_ones() == 2)) {
+                // Janggi cannons block each other.
+                if cannons >> s & 1 != 0 && b & cannons != 0 {
+                    b &= cannons;
+                }
                 blockers |= b;
             }
         }
@@ -268,11 +294,20 @@ impl State {
     }
 }
 
+/// The alfil's leaps (two squares diagonally).
+const ALFIL: [(i32, i32); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+/// The knight's leaps.
+const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+
 /// The squares next to `sq` diagonally (`diagonal`) or orthogonally.
 fn neighbours(d: &VariantDef, sq: u8, diagonal: bool) -> u128 {
+    let steps = if diagonal { [(1, 1), (1, -1), (-1, 1), (-1, -1)] } else { [(1, 0), (-1, 0), (0, 1), (0, -1)] };
+    leaps(d, sq, &steps)
+}
+
+/// The squares `steps` (file, rank) away from `sq`.
+fn leaps(d: &VariantDef, sq: u8, steps: &[(i32, i32)]) -> u128 {
     let (f, r) = (i32::from(sq % d.files), i32::from(sq / d.files));
-    let steps: [(i32, i32); 4] =
-        if diagonal { [(1, 1), (1, -1), (-1, 1), (-1, -1)] } else { [(1, 0), (-1, 0), (0, 1), (0, -1)] };
     steps.iter().filter_map(|&(df, dr)| square(d, f + df, r + dr)).fold(0, |b, s| b | bb(s))
 }
 

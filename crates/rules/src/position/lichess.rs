@@ -20,7 +20,16 @@
 //!   start from or pass an attacked square.
 
 use super::{EMPTY, Kind, Move, NONE, State, bb, bits};
-use crate::variant::VariantDef;
+use crate::variant::{MAX_TYPES, VariantDef};
+
+/// [`State::check_squares`]: the enemy king's square, and per piece type
+/// the squares from which a piece of the side to move may check it (all of
+/// them when a type hops).
+struct CheckSquares {
+    king: u8,
+    squares: [u128; MAX_TYPES],
+    hops: bool,
+}
 
 impl State {
     /// The moves of `out` (pseudo-legal, or legal as to a royal king) that
@@ -57,9 +66,8 @@ impl State {
             // `checking = false`: a move that gives check is illegal.
             // With plain moves and the enemy king not attacked now, only the
             // mover and the lines through its two squares can check.
-            let plain = d.plain_moves
-                && self.king_sq(d, self.side ^ 1).is_some_and(|k| !self.attacked(d, k, self.occ(), self.side, 0));
-            out.retain(|&m| !self.gives_check(d, m, plain));
+            let checks = self.check_squares(d);
+            out.retain(|&m| !self.gives_check(d, m, checks.as_ref()));
         }
         if d.pseudo_royal.is_some() {
             let royals = self.pseudo_royals(d);
@@ -107,23 +115,60 @@ impl State {
         }
     }
 
-    /// Whether the move `m` of the side to move gives check. When `plain`
-    /// (the variant's moves change only their two squares,
-    /// [`VariantDef::plain_moves`], and the enemy king is not attacked
-    /// now), a plain move gives check when the mover attacks the enemy king
-    /// from its new square, or when a line through one of its squares opens
-    /// an attack; any other move is played and the result looked at.
-    fn gives_check(&self, d: &VariantDef, m: Move, plain: bool) -> bool {
+    /// Where the side to move's pieces would check the enemy king from,
+    /// when [`VariantDef::plain_moves`] holds and that king is not attacked
+    /// now (otherwise `None`).
+    fn check_squares(&self, d: &VariantDef) -> Option<CheckSquares> {
         let us = self.side;
-        let king = self.king_sq(d, us ^ 1);
-        let (Some(king), true, Kind::Normal, NONE) = (king, plain, m.kind, m.wall) else {
+        let occ = self.occ();
+        let king = self.king_sq(d, us ^ 1)?;
+        if !d.plain_moves || self.attacked(d, king, occ, us, 0) {
+            return None;
+        }
+        let hops = d.hop_attackers[us as usize].iter().any(|&h| h != 0);
+        let mut squares = [0u128; MAX_TYPES];
+        for (t, sq) in squares.iter_mut().enumerate().take(d.types.len()) {
+            if self.by_type[t] & self.by_color[us as usize] == 0 {
+                continue;
+            }
+            // Leaps traced back with the other colour's, as attacks are;
+            // slides along the lines it may slide onto the king from.
+            let onto = (0..8).fold(0u8, |a, dir| a | (((d.slide_attackers[us as usize][dir] >> t) & 1) as u8) << dir);
+            *sq =
+                if hops { u128::MAX } else { d.table(t as u8, us ^ 1, king).capture.leaps | d.slides(king, onto, occ) };
+        }
+        Some(CheckSquares { king, squares, hops })
+    }
+
+    /// Whether the move `m` of the side to move gives check. With `checks`
+    /// ([`State::check_squares`]), a plain move gives check when the mover
+    /// attacks the enemy king from its new square, or when the line through
+    /// the square it leaves opens (or one through its new square, for a
+    /// hop); any other move is played and the result looked at.
+    fn gives_check(&self, d: &VariantDef, m: Move, checks: Option<&CheckSquares>) -> bool {
+        let us = self.side;
+        let (Some(c), Kind::Normal, NONE) = (checks, m.kind, m.wall) else {
             return self.play(d, m).in_check(d);
         };
+        let king = c.king;
         let occ = (self.occ() ^ bb(m.from)) | bb(m.to);
         let t = self.board[m.from as usize] >> 1;
-        let lines = d.dir_bit(king, m.from) | d.dir_bit(king, m.to);
-        d.reach(t, us, m.to, occ, true, &self.by_type) >> king & 1 != 0
-            || self.attacked_by_lines(d, king, occ, us, bb(m.from), lines)
+        if c.squares[t as usize] >> m.to & 1 != 0 {
+            // Confirmed from the mover's own movement (the squares may be
+            // more than its attacks).
+            let attacks = &d.table(t, us, m.to).capture;
+            let direct = if attacks.hops != 0 {
+                d.simple_reach(attacks, m.to, occ) >> king & 1 != 0
+            } else {
+                attacks.leaps >> king & 1 != 0
+                    || (attacks.slides & d.dir_bit(m.to, king) != 0 && d.between(m.to, king) & occ == bb(king))
+            };
+            if direct {
+                return true;
+            }
+        }
+        let lines = d.dir_bit(king, m.from) | if c.hops { d.dir_bit(king, m.to) } else { 0 };
+        self.attacked_by_lines(d, king, occ, us, bb(m.from), lines)
     }
 
     /// Whether `m` (a board move of the side to move) takes an enemy piece.

@@ -1735,7 +1735,7 @@ impl State {
     /// full legality test).
     /// `None` if the king is in check.
     #[inline(always)]
-    fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
+    pub(super) fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
         let us = self.side;
         let them = us ^ 1;
         let occ = self.occ();

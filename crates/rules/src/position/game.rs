@@ -80,10 +80,13 @@ impl Game {
     /// time since the last irreversible move, valued by `nFoldValue` for
     /// the side to move, or for White with `nFoldValueAbsolute`; with
     /// `perpetualCheckIllegal` a side that checked with every move since
-    /// the repeated position loses, both sides so draw; with drops the
-    /// positions since the start count, as captures go to hand) and
-    /// counting (past the counting limit, unless
-    /// checkmated), and sittuyin's stalemate (a draw when the side to move
+    /// the repeated position loses, both sides so draw; then, with
+    /// `chasingRule = axf`, a side that chased the same piece with every
+    /// move since loses, both sides so draw ([`Game::chased`]); with drops
+    /// the positions since the start count, as captures go to hand; the
+    /// n-move rule of a chasing game waits two plies per check beyond ten)
+    /// and counting (past the counting limit, unless checkmated), and
+    /// sittuyin's stalemate (a draw when the side to move
     /// has only its king and one pawn, is not in check and may only
     /// promote). `None` when the game goes on, or when it has ended by
     /// [`Game::outcome`] anyway.

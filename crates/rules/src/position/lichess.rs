@@ -78,7 +78,11 @@ impl State {
             let exposed = bits(royals[self.side as usize])
                 .filter(|&sq| !self.blast_shielded(d, sq, theirs))
                 .fold(0u128, |b, sq| b | bb(sq));
-            let checked = bits(exposed).any(|sq| self.attacked(d, sq, occ, self.side ^ 1, 0));
+            // Whether one of them is attacked now; else the squares a quiet
+            // move must touch to expose one (the king's test, per piece).
+            let sens = bits(exposed).try_fold(0u128, |s, sq| self.sensitive(d, sq).map(|t| s | t));
+            let checked = sens.is_none();
+            let sens = sens.unwrap_or(u128::MAX);
             out.retain(|&m| {
                 // Out of check, a quiet move of another piece can only
                 // expose a royal piece along the lines through its squares
@@ -90,6 +94,9 @@ impl State {
                     && self.board[m.to as usize] == EMPTY
                     && royals[self.side as usize] >> m.from & 1 == 0;
                 if quiet {
+                    if (bb(m.from) | bb(m.to)) & sens == 0 {
+                        return true;
+                    }
                     let occ2 = (occ ^ bb(m.from)) | bb(m.to);
                     return bits(exposed).all(|sq| {
                         let dirs = d.dir_bit(sq, m.from) | d.dir_bit(sq, m.to);

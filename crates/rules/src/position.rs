@@ -1122,9 +1122,32 @@ impl State {
         }
     }
 
+    /// The moves of a pawn from `from` to each square of `targets` (which
+    /// lies `back` squares ahead of it; negative for Black).
     #[inline(always)]
-    fn pawn_target(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8) {
-        if d.promotion_zone[self.side as usize] >> to & 1 != 0 {
+    fn pawn_targets(&self, d: &VariantDef, out: &mut Vec<Move>, targets: u128, back: i32) {
+        let zone = d.promotion_zone[self.side as usize];
+        if targets & zone != 0 {
+            self.pawn_promotions(d, out, targets & zone, back);
+        }
+        for to in bits(targets & !zone) {
+            self.pawn_target(d, out, (to as i32 - back) as u8, to, false);
+        }
+    }
+
+    /// [`State::pawn_targets`] in the promotion zone.
+    #[cold]
+    #[inline(never)]
+    fn pawn_promotions(&self, d: &VariantDef, out: &mut Vec<Move>, targets: u128, back: i32) {
+        for to in bits(targets) {
+            self.pawn_target(d, out, (to as i32 - back) as u8, to, true);
+        }
+    }
+
+    /// The moves of a pawn from `from` to `to`, in the promotion zone or not.
+    #[inline(always)]
+    fn pawn_target(&self, d: &VariantDef, out: &mut Vec<Move>, from: u8, to: u8, promotes: bool) {
+        if promotes {
             self.push_promotions(d, out, from, to);
             if let Some(pt) = d.pawn.and_then(|p| d.promoted_type[p as usize]) {
                 // Also promotes shogi-style (wolf chess's pawn to elephant),
@@ -1158,18 +1181,12 @@ impl State {
         };
         let single = fwd(pawns, f as i32) & empty;
         let double = fwd(fwd(pawns & d.double_step_region[us as usize], f as i32) & empty, f as i32) & empty;
-        for to in bits(single) {
-            self.pawn_target(d, out, (to as i32 - fwd_delta(us, f as i32)) as u8, to);
-        }
-        for to in bits(double) {
-            self.pawn_target(d, out, (to as i32 - 2 * fwd_delta(us, f as i32)) as u8, to);
-        }
+        self.pawn_targets(d, out, single, fwd_delta(us, f as i32));
+        self.pawn_targets(d, out, double, 2 * fwd_delta(us, f as i32));
         let triple_from = pawns & d.triple_step_region[us as usize];
         if triple_from != 0 {
             let triple = fwd(fwd(fwd(triple_from, f as i32) & empty, f as i32) & empty, f as i32) & empty;
-            for to in bits(triple) {
-                self.pawn_target(d, out, (to as i32 - 3 * fwd_delta(us, f as i32)) as u8, to);
-            }
+            self.pawn_targets(d, out, triple, 3 * fwd_delta(us, f as i32));
         }
         // Captures towards the h-file side (+1 file) and the a-file side (-1 file).
         let right = if us == 0 { f as i32 + 1 } else { f as i32 - 1 };
@@ -1177,9 +1194,7 @@ impl State {
         for (mask, delta) in [(!d.last_file, right), (!d.first_file, left)] {
             let targets = fwd(pawns & mask, delta) & d.board;
             let signed = if us == 0 { delta } else { -delta };
-            for to in bits(targets & enemy) {
-                self.pawn_target(d, out, (to as i32 - signed) as u8, to);
-            }
+            self.pawn_targets(d, out, targets & enemy, signed);
             for to in bits(targets & self.ep & !occ) {
                 self.push(d, out, Move::new((to as i32 - signed) as u8, to, Kind::EnPassant));
             }
@@ -1219,7 +1234,7 @@ impl State {
             count += plain.count_ones() as u64 + promo.count_ones() as u64 * promotions;
             let signed = if us == 0 { delta } else { -delta };
             for to in bits(slow) {
-                self.pawn_target(d, buf, (to as i32 - signed) as u8, to);
+                self.pawn_target(d, buf, (to as i32 - signed) as u8, to, zone >> to & 1 != 0);
             }
         }
         // En passant captures always get the full test.

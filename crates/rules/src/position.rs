@@ -990,15 +990,8 @@ impl State {
             return false;
         }
         let (Some(k), Some(e)) = (self.king_sq(d, 0), self.king_sq(d, 1)) else { return false };
-        // Only the one line from White's king towards Black's is walked.
-        let dir = if k % d.files == e % d.files {
-            if e > k { 1 << 0 } else { 1 << 4 }
-        } else if k / d.files == e / d.files {
-            if e > k { 1 << 1 } else { 1 << 5 }
-        } else {
-            return false;
-        };
-        d.slides(k, dir, self.occ()) >> e & 1 != 0
+        // On one rank or file, nothing between.
+        d.dir_bit(k, e) & ORTHOGONAL != 0 && d.between(k, e) & self.occ() == bb(e)
     }
 
     /// Whether side `c`'s flag is reached, as Fairy-Stockfish's
@@ -1863,12 +1856,16 @@ impl State {
     #[inline(always)]
     fn kings_face(&self, d: &VariantDef, k: u8, occ: u128, them: u8, exclude: u128) -> bool {
         let Some(x) = &d.xiangqi else { return false };
-        if !(x.flying_general || x.bikjang && self.is_bikjang(d)) {
+        if !(x.flying_general || x.bikjang) {
             return false;
         }
         let Some(king) = d.king else { return false };
         let theirs = self.by_type[king as usize] & self.by_color[them as usize] & !exclude;
-        theirs != 0 && d.slides(k, ORTHOGONAL, occ) & theirs != 0
+        if theirs == 0 || (theirs.count_ones() == 1 && d.dir_bit(k, theirs.trailing_zeros() as u8) & ORTHOGONAL == 0) {
+            // No king on a rank or file with `k`.
+            return false;
+        }
+        (x.flying_general || self.is_bikjang(d)) && d.slides(k, ORTHOGONAL, occ) & theirs != 0
     }
 
     #[inline(always)]

@@ -491,6 +491,20 @@ pub(crate) struct Xiangqi {
     pub diagonal_lines: u128,
     /// Per type, how it moves along the palace diagonals.
     pub diagonal: [Diagonal; MAX_TYPES],
+    /// Per type, the squares from which its restrictions depend on the
+    /// position (the janggi cannon's everywhere, sliding and hopping along
+    /// the palace diagonals on them).
+    pub dynamic: [u128; MAX_TYPES],
+    /// Per colour, type and square (in the move tables' order), the
+    /// restrictions that do not depend on the position, as the masks
+    /// `(and, or)` of `reach & and | or`.
+    pub fixed: Vec<(u128, u128)>,
+    /// The restricted types whose captures are leaps and whose
+    /// restrictions do not depend on the position.
+    pub static_leapers: u32,
+    /// Per colour, type of `static_leapers` and square (in the move
+    /// tables' order), the squares from which such a piece attacks it.
+    pub attackers: Vec<u128>,
 }
 
 /// How a piece type moves along janggi's palace diagonals.
@@ -923,8 +937,7 @@ impl VariantDef {
     /// `reach` under the rules of [`Xiangqi`], in Fairy-Stockfish's order:
     /// the janggi cannon's, an unpromoted soldier's file, the palace
     /// diagonals, then the mobility region.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn restrict(
         &self,
@@ -937,31 +950,67 @@ impl VariantDef {
         reach: u128,
     ) -> u128 {
         let Some(x) = &self.xiangqi else { return reach };
+        if x.dynamic[t as usize] >> sq & 1 != 0 {
+            return self.restrict_dynamic(x, t, color, sq, occ, capture, by_type, reach);
+        }
+        let (and, or) = x.fixed[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize];
+        reach & and | or
+    }
+
+    /// [`VariantDef::restrict`] where the restrictions depend on the
+    /// position.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn restrict_dynamic(
+        &self,
+        x: &Xiangqi,
+        t: u8,
+        color: u8,
+        sq: u8,
+        occ: u128,
+        capture: bool,
+        by_type: &[u128; MAX_TYPES],
+        reach: u128,
+    ) -> u128 {
         let mut r = reach;
         let cannons = x.janggi_cannon.map_or(0, |c| by_type[c as usize]);
         if x.janggi_cannon == Some(t) {
             // It neither lands on nor jumps over a janggi cannon.
             r &= !cannons & self.free_reach(t, color, sq, occ & !cannons, capture);
         }
-        if let Some((soldier, zone)) = x.soldier {
-            if soldier == t && zone[color as usize] >> sq & 1 == 0 {
-                r &= self.first_file << (sq % self.files);
-            }
-        }
-        if x.diagonal_lines >> sq & 1 != 0 {
-            let lines = x.diagonal_lines;
-            r |= lines
-                & match x.diagonal[t as usize] {
-                    Diagonal::None => 0,
-                    Diagonal::Step => self.slides(sq, DIAGONAL, u128::MAX),
-                    Diagonal::Forward => self.slides(sq, if color == 0 { 0x0C } else { 0xC0 }, u128::MAX),
-                    Diagonal::Slide => self.slides(sq, DIAGONAL, occ),
-                    Diagonal::Cannon => {
-                        !cannons & self.cannon_hops(sq, DIAGONAL, occ) & self.cannon_hops(sq, DIAGONAL, occ & !cannons)
-                    }
-                };
-        }
+        r &= self.soldier_file(x, t, color, sq);
+        r |= self.palace_diagonal(x, t, color, sq, occ, cannons);
         r & x.mobility[color as usize][t as usize]
+    }
+
+    /// Where an unpromoted soldier on `sq` may go: its file only before
+    /// the zone where it also steps sideways (everywhere for other types).
+    fn soldier_file(&self, x: &Xiangqi, t: u8, color: u8, sq: u8) -> u128 {
+        match x.soldier {
+            Some((soldier, zone)) if soldier == t && zone[color as usize] >> sq & 1 == 0 => {
+                self.first_file << (sq % self.files)
+            }
+            _ => u128::MAX,
+        }
+    }
+
+    /// The squares a piece of type `t` on `sq` reaches along the palace
+    /// diagonals (`cannons`: where the janggi cannons stand).
+    fn palace_diagonal(&self, x: &Xiangqi, t: u8, color: u8, sq: u8, occ: u128, cannons: u128) -> u128 {
+        if x.diagonal_lines >> sq & 1 == 0 {
+            return 0;
+        }
+        x.diagonal_lines
+            & match x.diagonal[t as usize] {
+                Diagonal::None => 0,
+                Diagonal::Step => self.slides(sq, DIAGONAL, u128::MAX),
+                Diagonal::Forward => self.slides(sq, if color == 0 { 0x0C } else { 0xC0 }, u128::MAX),
+                Diagonal::Slide => self.slides(sq, DIAGONAL, occ),
+                Diagonal::Cannon => {
+                    !cannons & self.cannon_hops(sq, DIAGONAL, occ) & self.cannon_hops(sq, DIAGONAL, occ & !cannons)
+                }
+            }
     }
 
     /// Squares reached from `sq` by cannon hops in the directions `dirs`
@@ -1011,6 +1060,7 @@ impl VariantDef {
 
     /// The squares strictly between `from` and `to` on a rook or bishop
     /// line (none if they share no line), and `to`.
+    #[inline]
     pub(crate) fn between(&self, from: u8, to: u8) -> u128 {
         let dir = self.dir_bit(from, to);
         let to_bit = 1u128 << to;
@@ -1144,6 +1194,12 @@ impl VariantDef {
         by_type: &[u128; MAX_TYPES],
     ) -> bool {
         if self.types[t as usize].asymmetric {
+            if let Some(x) = &self.xiangqi
+                && x.static_leapers >> t & 1 != 0
+            {
+                return x.attackers[(by as usize * self.types.len() + t as usize) * self.nsq() + sq as usize] & pieces
+                    != 0;
+            }
             let mut ps = pieces & self.table(t, by ^ 1, sq).capture.pseudo;
             if let Some(x) = &self.xiangqi {
                 // Palace diagonals reach beyond the tables.
@@ -1676,7 +1732,15 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
             def.types[t].asymmetric = true;
         }
     }
-    def.xiangqi = Some(Box::new(Xiangqi {
+    let mut dynamic = [0u128; MAX_TYPES];
+    for (t, d) in dynamic.iter_mut().enumerate().take(def.types.len()) {
+        *d = match diagonal[t] {
+            _ if janggi_cannon == Some(t as u8) => u128::MAX,
+            Diagonal::Slide | Diagonal::Cannon => diagonal_lines,
+            _ => 0,
+        };
+    }
+    let mut x = Xiangqi {
         mobility,
         soldier,
         flying_general: c.flying_general,
@@ -1684,7 +1748,47 @@ fn xiangqi_rules(def: &mut VariantDef, c: &Config, index_of: &[(u8, u8)]) {
         janggi_cannon,
         diagonal_lines,
         diagonal,
-    }));
+        dynamic,
+        fixed: Vec::new(),
+        static_leapers: 0,
+        attackers: Vec::new(),
+    };
+    let n = def.nsq() as u8;
+    x.fixed = (0..2u8)
+        .flat_map(|color| (0..def.types.len() as u8).map(move |t| (color, t)))
+        .flat_map(|(color, t)| (0..n).map(move |sq| (color, t, sq)))
+        .map(|(color, t, sq)| {
+            let region = x.mobility[color as usize][t as usize];
+            let or = def.palace_diagonal(&x, t, color, sq, 0, 0);
+            (def.soldier_file(&x, t, color, sq) & region, or & region)
+        })
+        .collect();
+    let types = def.types.len() as u8;
+    let index = |color: u8, t: u8, sq: u8| (color as usize * types as usize + t as usize) * n as usize + sq as usize;
+    for t in 0..types {
+        let leaper = (0..2).all(|c| {
+            (0..n).all(|sq| {
+                let m = &def.table(t, c, sq).capture;
+                m.simple && m.slides == 0 && m.hops == 0
+            })
+        });
+        if def.restricted >> t & 1 != 0 && x.dynamic[t as usize] == 0 && leaper {
+            x.static_leapers |= 1 << t;
+        }
+    }
+    x.attackers = vec![0; 2 * types as usize * n as usize];
+    for color in 0..2 {
+        for t in (0..types).filter(|t| x.static_leapers >> t & 1 != 0) {
+            for p in 0..n {
+                let (and, or) = x.fixed[index(color, t, p)];
+                let reach = def.table(t, color, p).capture.leaps & and | or;
+                for sq in (0..n).filter(|sq| reach >> sq & 1 != 0) {
+                    x.attackers[index(color, t, sq)] |= 1u128 << p;
+                }
+            }
+        }
+    }
+    def.xiangqi = Some(Box::new(x));
 }
 
 /// Shogi-style promotions (`promotedPieceType`, `mandatoryPiecePromotion`),

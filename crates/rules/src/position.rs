@@ -1575,6 +1575,11 @@ impl State {
         if self.game_over(d) {
             return 0;
         }
+        if d.checkless_count
+            && let Some(n) = self.count_checkless(d, buf)
+        {
+            return n;
+        }
         if (d.extended && (self.in_prelude(d) || d.full_listing))
             || d.shogi
             || d.pass_on_stalemate[self.side as usize]
@@ -1744,7 +1749,13 @@ impl State {
     /// `None` if the king is in check.
     #[inline(always)]
     pub(super) fn sensitive(&self, d: &VariantDef, k: u8) -> Option<u128> {
-        let us = self.side;
+        self.sensitive_of(d, k, self.side)
+    }
+
+    /// [`State::sensitive`] for the king of side `us` on `k`, whichever
+    /// side is to move.
+    #[inline(always)]
+    pub(super) fn sensitive_of(&self, d: &VariantDef, k: u8, us: u8) -> Option<u128> {
         let them = us ^ 1;
         let occ = self.occ();
         if self.attacked(d, k, occ, them, 0) {

@@ -669,6 +669,10 @@ pub struct VariantDef {
     /// no type allowed (and no duple check): whether a plain move or
     /// capture leaves a royal piece attacked is then told without playing it.
     pub(crate) royal_plain: bool,
+    /// `checking = false` is the one rule beyond [`VariantDef::plain_moves`]
+    /// (no drops, passes, forced captures or other listed rules): legal
+    /// moves are counted a piece at a time.
+    pub(crate) checkless_count: bool,
     /// A side that has a legal capture must capture (`mustCapture`: antichess).
     pub(crate) must_capture: bool,
     /// A stalemate is valued by the piece counts (`stalematePieceCount`):
@@ -937,7 +941,7 @@ impl VariantDef {
     /// `reach` under the rules of [`Xiangqi`], in Fairy-Stockfish's order:
     /// the janggi cannon's, an unpromoted soldier's file, the palace
     /// diagonals, then the mobility region.
-    #[inline(always)]
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     fn restrict(
         &self,
@@ -1423,6 +1427,7 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         checking: c.checking,
         plain_moves: false,
         royal_plain: false,
+        checkless_count: false,
         must_capture: c.must_capture,
         stalemate_piece_count: c.stalemate_piece_count,
         blast: None,
@@ -1571,11 +1576,6 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
             safe: c.flag_piece_safe,
         });
     }
-    if !c.checking {
-        // Every move is listed and tested: one that gives check is illegal.
-        def.full_listing = true;
-        def.extended = true;
-    }
     if c.check_counting && !c.checking {
         return Err("checkCounting = true needs checking = true".into());
     }
@@ -1678,6 +1678,21 @@ pub(crate) fn compile(name: &str, c: &Config) -> Result<VariantDef, String> {
         && def.simple_attackers.iter().all(|&s| s & all_types == all_types);
     def.plain_moves = board_move && def.blast.is_none() && def.pseudo_royal.is_none();
     def.royal_plain = board_move && def.blast.is_none_or(|spared| spared == 0) && !def.duple_check;
+    if !c.checking {
+        // A move that gives check is illegal: counted a piece at a time
+        // where that is the only rule beyond plain moves, else every move
+        // is listed and tested.
+        def.checkless_count = def.plain_moves
+            && !def.extended
+            && def.drops.is_none()
+            && !def.shogi
+            && !def.cambodian
+            && !def.must_capture
+            && def.pass == [false; 2]
+            && def.pass_on_stalemate == [false; 2];
+        def.full_listing = true;
+        def.extended = true;
+    }
     crate::position::State::parse(&def, &c.start_fen).map_err(|e| format!("invalid startFen: {e}"))?;
     Ok(def)
 }

@@ -122,6 +122,42 @@ impl State {
         }
     }
 
+    /// The number of legal moves under `checking = false` where
+    /// [`VariantDef::checkless_count`] holds, a piece at a time: a move of
+    /// a piece off both kings' lines (our king's sensitive squares, and the
+    /// squares whose emptying could uncover a check on theirs) onto a
+    /// square that neither exposes our king nor is a check square of its
+    /// type is counted unseen; any other move is tested. `None` when one
+    /// of the kings is missing or attacked (the moves are then listed).
+    #[inline(never)]
+    pub(super) fn count_checkless(&self, d: &VariantDef, buf: &mut Vec<Move>) -> Option<u64> {
+        let us = self.side;
+        let k = self.king_sq(d, us)?;
+        let sens = self.sensitive(d, k)?;
+        let checks = self.check_squares(d)?;
+        let uncover = self.sensitive_of(d, checks.king, us ^ 1)?;
+        let occ = self.occ();
+        let pawns = d.pawn.map_or(0, |p| self.by_type[p as usize] & self.by_color[us as usize]);
+        buf.clear();
+        if pawns != 0 {
+            self.pawn_moves(d, buf, pawns);
+        }
+        self.castling_moves(d, buf);
+        let test = |m: Move| u64::from(self.legal_in(d, m, false) && !self.gives_check(d, m, Some(&checks)));
+        let mut count: u64 = buf.iter().map(|&m| test(m)).sum();
+        for from in bits(self.by_color[us as usize] & !pawns) {
+            let t = self.board[from as usize] >> 1;
+            let b = self.targets(d, t, from, occ);
+            let quick =
+                if from == k || bb(from) & (sens | uncover) != 0 { 0 } else { b & !sens & !checks.squares[t as usize] };
+            count += u64::from(quick.count_ones());
+            for to in bits(b & !quick) {
+                count += test(Move::new(from, to, Kind::Normal));
+            }
+        }
+        Some(count)
+    }
+
     /// Where the side to move's pieces would check the enemy king from,
     /// when [`VariantDef::plain_moves`] holds and that king is not attacked
     /// now (otherwise `None`).

@@ -65,7 +65,8 @@ impl State {
         if !d.checking {
             // `checking = false`: a move that gives check is illegal.
             // With plain moves and the enemy king not attacked now, only the
-            // mover and the lines through its two squares can check.
+            // mover can check, or a piece behind the square it leaves (or
+            // behind its new square, where a type hops).
             let checks = self.check_squares(d);
             out.retain(|&m| !self.gives_check(d, m, checks.as_ref()));
         }

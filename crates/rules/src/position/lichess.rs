@@ -130,6 +130,7 @@ impl State {
     /// square that neither exposes our king nor is a check square of its
     /// type is counted unseen; any other move is tested. `None` when one
     /// of the kings is missing or attacked (the moves are then listed).
+    #[cold]
     #[inline(never)]
     pub(super) fn count_checkless(&self, d: &VariantDef, buf: &mut Vec<Move>) -> Option<u64> {
         let us = self.side;

@@ -954,38 +954,34 @@ impl VariantDef {
         reach: u128,
     ) -> u128 {
         let Some(x) = &self.xiangqi else { return reach };
-        if x.dynamic[t as usize] >> sq & 1 != 0 {
-            return self.restrict_dynamic(x, t, color, sq, occ, capture, by_type, reach);
-        }
-        let (and, or) = x.fixed[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize];
+        let (and, or) = if x.dynamic[t as usize] >> sq & 1 != 0 {
+            self.dynamic_masks((t, color, sq), occ, capture, by_type)
+        } else {
+            x.fixed[(color as usize * self.types.len() + t as usize) * self.nsq() + sq as usize]
+        };
         reach & and | or
     }
 
-    /// [`VariantDef::restrict`] where the restrictions depend on the
-    /// position.
+    /// The masks of [`Xiangqi::fixed`] for a piece of type `t` and colour
+    /// `color` on `sq`, where they depend on the position.
     #[cold]
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn restrict_dynamic(
+    fn dynamic_masks(
         &self,
-        x: &Xiangqi,
-        t: u8,
-        color: u8,
-        sq: u8,
+        (t, color, sq): (u8, u8, u8),
         occ: u128,
         capture: bool,
         by_type: &[u128; MAX_TYPES],
-        reach: u128,
-    ) -> u128 {
-        let mut r = reach;
+    ) -> (u128, u128) {
+        let Some(x) = &self.xiangqi else { return (u128::MAX, 0) };
+        let region = x.mobility[color as usize][t as usize];
         let cannons = x.janggi_cannon.map_or(0, |c| by_type[c as usize]);
+        let mut and = self.soldier_file(x, t, color, sq) & region;
         if x.janggi_cannon == Some(t) {
             // It neither lands on nor jumps over a janggi cannon.
-            r &= !cannons & self.free_reach(t, color, sq, occ & !cannons, capture);
+            and &= !cannons & self.free_reach(t, color, sq, occ & !cannons, capture);
         }
-        r &= self.soldier_file(x, t, color, sq);
-        r |= self.palace_diagonal(x, t, color, sq, occ, cannons);
-        r & x.mobility[color as usize][t as usize]
+        (and, self.palace_diagonal(x, t, color, sq, occ, cannons) & region)
     }
 
     /// Where an unpromoted soldier on `sq` may go: its file only before
